@@ -1,0 +1,38 @@
+# SPDX-License-Identifier: MIT
+# flexuq_add_library(<module> SOURCES ... DEPENDS ...): one static library per module.
+function(flexuq_add_library module)
+  cmake_parse_arguments(A "" "" "SOURCES;DEPENDS" ${ARGN})
+  add_library(flexuq_${module} STATIC ${A_SOURCES})
+  target_link_libraries(flexuq_${module} PUBLIC flexuq_deps ${A_DEPENDS})
+  set_target_properties(flexuq_${module} PROPERTIES CXX_EXTENSIONS OFF POSITION_INDEPENDENT_CODE ON)
+endfunction()
+
+# flexuq_add_mpi_test(<name> SOURCES ... LIBS ... NP 1 2 [LABELS ...] [TIMEOUT s])
+# Builds one GoogleTest binary with the MPI-aware main and registers it once per rank count,
+# as <name>_np<N> with PROCESSORS N and labels np<N>.
+function(flexuq_add_mpi_test name)
+  cmake_parse_arguments(A "" "TIMEOUT" "SOURCES;LIBS;NP;LABELS;ARGS" ${ARGN})
+  if(NOT A_NP)
+    set(A_NP 1 2)
+  endif()
+  if(NOT A_TIMEOUT)
+    set(A_TIMEOUT 300)
+  endif()
+  add_executable(${name} ${A_SOURCES})
+  target_link_libraries(${name} PRIVATE flexuq_test_main ${A_LIBS} GTest::gtest)
+  set_target_properties(${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/tests)
+  foreach(np IN LISTS A_NP)
+    if(np GREATER MPIEXEC_MAX_NUMPROCS)
+      set(over --oversubscribe)
+    else()
+      set(over "")
+    endif()
+    add_test(NAME ${name}_np${np}
+             COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${np} ${MPIEXEC_PREFLAGS} ${over}
+                     $<TARGET_FILE:${name}> ${MPIEXEC_POSTFLAGS} ${A_ARGS}
+             WORKING_DIRECTORY ${PROJECT_BINARY_DIR}/tests)
+    set_tests_properties(${name}_np${np} PROPERTIES PROCESSORS ${np} TIMEOUT ${A_TIMEOUT}
+                         LABELS "np${np};${A_LABELS}"
+                         ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OPENBLAS_NUM_THREADS=1;OMP_NUM_THREADS=1;FLEXUQ_SOURCE_DIR=${PROJECT_SOURCE_DIR}")
+  endforeach()
+endfunction()

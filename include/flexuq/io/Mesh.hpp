@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// @file Mesh.hpp
+/// @brief The mesh as read from a file or made by a generator: nodes, elements, named sets,
+/// materials and sections. Plain data, replicated on every rank (see docs/architecture.md for the
+/// memory this costs); partitioning and DOF numbering live in fe::DofMap.
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace flexuq::io {
+
+/// Element types. Node order inside an element is the Abaqus/CalculiX order, which equals VTK/XDMF
+/// for all of these (readers of other formats permute into it).
+enum class ElementType : std::uint8_t { tet4, tet10, hex8, hex20, beam2 };
+
+int nodes_per_element(ElementType t);
+const char* element_name(ElementType t); ///< "tet4", "tet10", "hex8", "hex20", "beam2"
+bool is_solid(ElementType t);
+
+/// Where something came from, for error messages: "crank.inp:123".
+struct SourceLocation {
+  std::string file;
+  int line = 0;
+  std::string str() const { return line > 0 ? file + ":" + std::to_string(line) : file; }
+};
+
+/// Isotropic linear-elastic material as given in the input. Any field may be missing; fe checks
+/// completeness and ranges and names the material and its source on error. (G, C) is the seed-000
+/// parametrisation (shear and bulk modulus): E = 9CG/(3C+G), ν = (3C−2G)/(6C+2G).
+struct Material {
+  std::string name;
+  std::optional<double> E, nu, G, C, rho;
+  SourceLocation where;
+};
+
+/// Beam cross-section (Abaqus *BEAM SECTION / *BEAM GENERAL SECTION conventions).
+/// Local axes: t along the element (node 1 → node 2), n1 the first section axis (given, default
+/// (0,0,−1) as in Abaqus, orthogonalised against t), n2 = t × n1.
+/// I11 = ∫ x2² dA (bending about n1), I22 = ∫ x1² dA (bending about n2), J torsion constant.
+struct BeamSection {
+  std::string shape;            ///< "RECT" (dims a, b), "CIRC" (dims r), "GENERAL" (A, I11, I12, I22, J)
+  std::vector<double> dims;     ///< as written in the input
+  std::array<double, 3> n1{0.0, 0.0, -1.0};
+  double A = 0, I11 = 0, I22 = 0, I12 = 0, J = 0;
+  /// Fill A, I11, I22, I12, J from shape and dims; throws InputError naming @p where on bad data.
+  void compute_properties(const SourceLocation& where);
+};
+
+/// A section assigns a material (and for beams a cross-section) to an element set.
+struct Section {
+  std::string elset;    ///< upper-case set name
+  std::string material; ///< upper-case material name
+  bool beam = false;
+  BeamSection beam_section;
+  SourceLocation where;
+};
+
+/// @brief Nodes, elements, sets, materials and sections of one component.
+struct Mesh {
+  std::string source;                          ///< file name or generator description
+  std::vector<std::array<double, 3>> coords;   ///< node coordinates, internal index order
+  std::vector<long> node_ids;                  ///< label of each node in the input file
+  std::vector<ElementType> elem_type;          ///< per element
+  std::vector<std::int64_t> elem_offsets{0};   ///< CSR offsets into elem_nodes (size n_elem+1)
+  std::vector<int> elem_nodes;                 ///< internal node indices, Abaqus order
+  std::vector<long> elem_ids;                  ///< label of each element in the input file
+  std::map<std::string, std::vector<int>> node_sets;    ///< upper-case name → internal node indices
+  std::map<std::string, std::vector<int>> element_sets; ///< upper-case name → element indices
+  std::map<std::string, Material> materials;            ///< upper-case name → material
+  std::vector<Section> sections;
+  std::vector<std::string> warnings;           ///< e.g. unknown keywords, reported once on rank 0
+
+  std::size_t num_nodes() const { return coords.size(); }
+  std::size_t num_elements() const { return elem_type.size(); }
+  int element_size(std::size_t e) const { return static_cast<int>(elem_offsets[e + 1] - elem_offsets[e]); }
+  const int* element(std::size_t e) const { return elem_nodes.data() + elem_offsets[e]; }
+  void add_element(ElementType t, const std::vector<int>& nodes, long id);
+
+  /// Look up a node set by name (case-insensitive); throws InputError listing the known sets.
+  const std::vector<int>& node_set(const std::string& name) const;
+  const std::vector<int>& element_set(const std::string& name) const;
+  /// 3 if all elements are solids, 6 if all are beams; throws InputError for a mix (not supported).
+  int dofs_per_node() const;
+  /// Throws InputError if an element references a node index out of range or the mesh is empty.
+  void validate() const;
+};
+
+/// Upper-case copy (set, material and keyword names are case-insensitive, as in Abaqus).
+std::string upper(std::string s);
+
+} // namespace flexuq::io

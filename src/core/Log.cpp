@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: MIT
+#include "flexuq/core/Log.hpp"
+
+#include "flexuq/core/Error.hpp"
+
+#include <sys/resource.h>
+
+#include <cstdio>
+#include <iomanip>
+#include <sstream>
+
+namespace flexuq::log {
+
+namespace {
+Level g_level = Level::info;
+
+std::string format_seconds(double s) {
+  std::ostringstream os;
+  if (s < 120)
+    os << std::fixed << std::setprecision(1) << s << " s";
+  else if (s < 7200)
+    os << std::fixed << std::setprecision(1) << s / 60 << " min";
+  else
+    os << std::fixed << std::setprecision(2) << s / 3600 << " h";
+  return os.str();
+}
+} // namespace
+
+void set_level(Level l) { g_level = l; }
+Level level() { return g_level; }
+
+Level parse_level(const std::string& name) {
+  if (name == "error") return Level::error;
+  if (name == "warn" || name == "warning") return Level::warn;
+  if (name == "info") return Level::info;
+  if (name == "debug") return Level::debug;
+  throw InputError("unknown log level '" + name + "' (expected error, warn, info or debug)");
+}
+
+void print(MPI_Comm comm, Level l, const std::string& msg) {
+  if (static_cast<int>(l) > static_cast<int>(g_level)) return;
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  if (rank != 0) return;
+  const char* prefix = l == Level::warn ? "warning: " : (l == Level::error ? "error: " : "");
+  std::fprintf(l <= Level::warn ? stderr : stdout, "%s%s\n", prefix, msg.c_str());
+  std::fflush(stdout);
+}
+
+Progress::Progress(MPI_Comm comm, std::string phase, long long total, double min_interval)
+    : comm_(comm), phase_(std::move(phase)), total_(total), min_interval_(min_interval),
+      start_(std::chrono::steady_clock::now()), last_(start_) {}
+
+void Progress::update(long long done) {
+  using namespace std::chrono;
+  const auto now = steady_clock::now();
+  const bool final = done >= total_;
+  if (final && printed_final_) return;
+  if (!final && duration<double>(now - last_).count() < min_interval_) return;
+  last_ = now;
+  printed_final_ = final;
+  const double elapsed = duration<double>(now - start_).count();
+  const double frac = total_ > 0 ? static_cast<double>(done) / static_cast<double>(total_) : 1.0;
+  std::ostringstream os;
+  os << "  [" << phase_ << "] " << std::setw(3) << static_cast<int>(100 * frac) << "% (" << done << "/" << total_
+     << ")  elapsed " << format_seconds(elapsed);
+  if (!final && frac > 0) os << "  ETA " << format_seconds(elapsed * (1 - frac) / frac);
+  print(comm_, Level::info, os.str());
+}
+
+void PhaseTimes::add(const std::string& phase, double seconds) {
+  for (auto& e : entries_)
+    if (e.first == phase) {
+      e.second += seconds;
+      return;
+    }
+  entries_.emplace_back(phase, seconds);
+}
+
+std::string PhaseTimes::summary(MPI_Comm comm) const {
+  std::ostringstream os;
+  os << "  " << std::left << std::setw(28) << "phase" << std::right << std::setw(12) << "min [s]" << std::setw(12)
+     << "max [s]" << "\n";
+  for (const auto& [name, t] : entries_) {
+    double tmin = t, tmax = t;
+    MPI_Allreduce(&t, &tmin, 1, MPI_DOUBLE, MPI_MIN, comm);
+    MPI_Allreduce(&t, &tmax, 1, MPI_DOUBLE, MPI_MAX, comm);
+    os << "  " << std::left << std::setw(28) << name << std::right << std::fixed << std::setprecision(3)
+       << std::setw(12) << tmin << std::setw(12) << tmax << "\n";
+  }
+  return os.str();
+}
+
+namespace {
+PetscLogStage stage_for(const std::string& name) {
+  static std::map<std::string, PetscLogStage> stages;
+  auto it = stages.find(name);
+  if (it != stages.end()) return it->second;
+  PetscLogStage s = 0;
+  FLEXUQ_PETSC(PetscLogStageRegister(name.c_str(), &s));
+  stages.emplace(name, s);
+  return s;
+}
+} // namespace
+
+Phase::Phase(MPI_Comm comm, const std::string& name, PhaseTimes* times)
+    : comm_(comm), name_(name), times_(times), start_(std::chrono::steady_clock::now()) {
+  FLEXUQ_PETSC(PetscLogStagePush(stage_for(name)));
+  debug(comm_, "phase: " + name_);
+}
+
+Phase::~Phase() {
+  (void)PetscLogStagePop();
+  if (times_) times_->add(name_, elapsed());
+}
+
+double Phase::elapsed() const {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+}
+
+double peak_rss_bytes() {
+  struct rusage ru {};
+  getrusage(RUSAGE_SELF, &ru);
+  return static_cast<double>(ru.ru_maxrss) * 1024.0;
+}
+
+} // namespace flexuq::log

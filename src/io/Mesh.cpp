@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: MIT
+#include "flexuq/io/Mesh.hpp"
+
+#include "flexuq/core/Error.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+
+namespace flexuq::io {
+
+int nodes_per_element(ElementType t) {
+  switch (t) {
+  case ElementType::tet4: return 4;
+  case ElementType::tet10: return 10;
+  case ElementType::hex8: return 8;
+  case ElementType::hex20: return 20;
+  case ElementType::beam2: return 2;
+  }
+  return 0;
+}
+
+const char* element_name(ElementType t) {
+  switch (t) {
+  case ElementType::tet4: return "tet4";
+  case ElementType::tet10: return "tet10";
+  case ElementType::hex8: return "hex8";
+  case ElementType::hex20: return "hex20";
+  case ElementType::beam2: return "beam2";
+  }
+  return "?";
+}
+
+bool is_solid(ElementType t) { return t != ElementType::beam2; }
+
+std::string upper(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+  return s;
+}
+
+void BeamSection::compute_properties(const SourceLocation& where) {
+  const std::string s = upper(shape);
+  auto need = [&](std::size_t n) {
+    FLEXUQ_REQUIRE(dims.size() >= n, where.str() << ": beam section " << s << " needs " << n << " dimensions, got "
+                                                 << dims.size());
+  };
+  if (s == "RECT") {
+    need(2);
+    const double a = dims[0], b = dims[1];
+    FLEXUQ_REQUIRE(a > 0 && b > 0, where.str() << ": RECT beam section dimensions must be positive");
+    A = a * b;
+    I11 = a * b * b * b / 12.0; // about axis 1: ∫ x2² dA, x2 spans b
+    I22 = b * a * a * a / 12.0;
+    I12 = 0;
+    // Saint-Venant torsion constant of a rectangle (long side p, short side q), series approximation
+    // J ≈ p q³ (1/3 − 0.21 (q/p)(1 − q⁴/(12 p⁴))): 0.1406 a⁴ for a square, error < 0.5 %.
+    const double p = std::max(a, b), q = std::min(a, b);
+    J = p * q * q * q * (1.0 / 3.0 - 0.21 * (q / p) * (1.0 - std::pow(q / p, 4) / 12.0));
+  } else if (s == "CIRC") {
+    need(1);
+    const double r = dims[0];
+    FLEXUQ_REQUIRE(r > 0, where.str() << ": CIRC beam section radius must be positive");
+    A = M_PI * r * r;
+    I11 = I22 = M_PI * std::pow(r, 4) / 4.0;
+    I12 = 0;
+    J = M_PI * std::pow(r, 4) / 2.0;
+  } else if (s == "GENERAL") {
+    need(5);
+    A = dims[0];
+    I11 = dims[1];
+    I12 = dims[2];
+    I22 = dims[3];
+    J = dims[4];
+    FLEXUQ_REQUIRE(A > 0 && I11 > 0 && I22 > 0 && J > 0,
+                   where.str() << ": GENERAL beam section needs positive A, I11, I22 and J");
+    FLEXUQ_REQUIRE(std::abs(I12) < 1e-12 * std::max(I11, I22),
+                   where.str() << ": GENERAL beam section with I12 != 0 (non-principal axes) is not supported; "
+                                  "give the section in its principal axes");
+  } else {
+    throw InputError(where.str() + ": unsupported beam section shape '" + shape + "' (RECT, CIRC or GENERAL)");
+  }
+}
+
+void Mesh::add_element(ElementType t, const std::vector<int>& nodes, long id) {
+  elem_type.push_back(t);
+  elem_nodes.insert(elem_nodes.end(), nodes.begin(), nodes.end());
+  elem_offsets.push_back(static_cast<std::int64_t>(elem_nodes.size()));
+  elem_ids.push_back(id);
+}
+
+namespace {
+template <class Map>
+const std::vector<int>& find_set(const Map& m, const std::string& name, const char* kind, const std::string& src) {
+  auto it = m.find(upper(name));
+  if (it != m.end()) return it->second;
+  std::string known;
+  for (const auto& [k, v] : m) known += (known.empty() ? "" : ", ") + k;
+  throw InputError(std::string(kind) + " set '" + name + "' is not defined in " + src +
+                   (known.empty() ? std::string(" (it defines none)") : " (known: " + known + ")"));
+}
+} // namespace
+
+const std::vector<int>& Mesh::node_set(const std::string& name) const {
+  return find_set(node_sets, name, "node", source);
+}
+const std::vector<int>& Mesh::element_set(const std::string& name) const {
+  return find_set(element_sets, name, "element", source);
+}
+
+int Mesh::dofs_per_node() const {
+  bool solid = false, beam = false;
+  for (auto t : elem_type) (is_solid(t) ? solid : beam) = true;
+  FLEXUQ_REQUIRE(!(solid && beam), source << ": meshes mixing solid and beam elements are not supported yet");
+  return beam ? 6 : 3;
+}
+
+void Mesh::validate() const {
+  FLEXUQ_REQUIRE(!coords.empty(), source << ": the mesh has no nodes");
+  FLEXUQ_REQUIRE(!elem_type.empty(), source << ": the mesh has no elements");
+  const int n = static_cast<int>(coords.size());
+  for (std::size_t e = 0; e < num_elements(); ++e) {
+    FLEXUQ_REQUIRE(element_size(e) == nodes_per_element(elem_type[e]),
+                   source << ": element " << elem_ids[e] << " has " << element_size(e) << " nodes, "
+                          << element_name(elem_type[e]) << " needs " << nodes_per_element(elem_type[e]));
+    for (int k = 0; k < element_size(e); ++k)
+      FLEXUQ_REQUIRE(element(e)[k] >= 0 && element(e)[k] < n,
+                     source << ": element " << elem_ids[e] << " references a missing node");
+  }
+  for (const auto& [name, nodes] : node_sets)
+    for (int v : nodes)
+      FLEXUQ_REQUIRE(v >= 0 && v < n, source << ": node set " << name << " references a missing node");
+  for (const auto& [name, elems] : element_sets)
+    for (int v : elems)
+      FLEXUQ_REQUIRE(v >= 0 && v < static_cast<int>(num_elements()),
+                     source << ": element set " << name << " references a missing element");
+}
+
+} // namespace flexuq::io
