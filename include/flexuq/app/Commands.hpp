@@ -1,0 +1,16 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// @file Commands.hpp
+/// @brief The verbs of the flexuq CLI. Each reads its keys from the job file, runs collectively on
+/// @p comm and prints its summary on rank 0.
+
+#include "flexuq/io/Config.hpp"
+
+#include <mpi.h>
+
+namespace flexuq::app {
+
+/// `flexuq modes`: eigenmodes of one component → HDF5 + XDMF. @note Collective.
+void run_modes(MPI_Comm comm, const io::Config& cfg);
+
+} // namespace flexuq::app

@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// @file Component.hpp
+/// @brief One FE component: mesh, DOF map, material groups and the assembled operators
+/// K(θ) = Σ_g (λ_g K_λ,g + μ_g K_μ,g) [solids] or Σ_g (E_g K_E,g + G_g K_G,g) [beams],
+/// M(θ) = Σ_g ρ_g M_g, kept as affine sums when asked.
+
+#include "flexuq/core/Handle.hpp"
+#include "flexuq/fe/AffineOperator.hpp"
+#include "flexuq/fe/DofMap.hpp"
+#include "flexuq/fe/Material.hpp"
+#include "flexuq/io/Mesh.hpp"
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace flexuq::fe {
+
+/// Elements that share one material: one parameter group of the affine operators.
+struct MaterialGroup {
+  IsoMaterial material;
+  bool beam = false;
+  /// Stiffness coefficients of the group's two K terms: (λ, μ) for solids, (E, G) for beams.
+  std::array<double, 2> stiffness_coefficients() const;
+};
+
+struct ComponentOptions {
+  std::vector<std::string> fixed_sets;             ///< node sets held fixed (all DOFs eliminated)
+  std::optional<io::Material> default_material;    ///< for elements without a section / DEFAULT
+  std::map<std::string, io::Material> set_materials; ///< element set → material (overrides the mesh)
+  bool keep_affine = true;  ///< keep the parameter-free terms (needed for re-evaluation)
+  std::string partitioner;  ///< MatPartitioning type, "" = ptscotch
+};
+
+class Component {
+public:
+  /// Resolve materials, partition, number DOFs and assemble K and M. @note Collective.
+  /// Throws InputError for missing sets, missing or invalid materials, missing beam sections.
+  Component(MPI_Comm comm, io::Mesh mesh, const ComponentOptions& options);
+
+  MPI_Comm comm() const { return dofs_->comm(); }
+  const io::Mesh& mesh() const { return mesh_; }
+  const DofMap& dofs() const { return *dofs_; }
+  const std::vector<MaterialGroup>& groups() const { return groups_; }
+  const std::vector<int>& element_group() const { return elem_group_; }
+  bool has_fixed_nodes() const { return n_fixed_nodes_ > 0; }
+  const std::vector<std::string>& fixed_sets() const { return fixed_sets_; }
+
+  Mat K() const { return K_.get(); }
+  Mat M() const { return M_.get(); }
+  /// Affine terms (empty unless keep_affine): K terms are ordered group by group, two per group.
+  const AffineOperator& stiffness_terms() const { return K_terms_; }
+  const AffineOperator& mass_terms() const { return M_terms_; }
+  /// Coefficients of the current K and M in terms of the affine terms.
+  std::vector<double> stiffness_theta() const;
+  std::vector<double> mass_theta() const;
+  /// Coefficients for other materials (one per group, same order as groups()).
+  static std::vector<double> stiffness_theta(const std::vector<MaterialGroup>& groups);
+  static std::vector<double> mass_theta(const std::vector<MaterialGroup>& groups);
+  /// Re-evaluate K and M for new group materials without re-assembly (needs keep_affine).
+  /// @note Collective.
+  void set_materials(const std::vector<IsoMaterial>& materials);
+
+  double assembly_seconds() const { return assembly_seconds_; }
+
+private:
+  void assemble(bool keep_affine);
+  io::Mesh mesh_;
+  std::unique_ptr<DofMap> dofs_;
+  std::vector<MaterialGroup> groups_;
+  std::vector<int> elem_group_;   ///< per element (global index)
+  std::vector<int> elem_section_; ///< per element: index into mesh.sections or −1
+  std::vector<std::string> fixed_sets_;
+  std::size_t n_fixed_nodes_ = 0;
+  MatH K_, M_;
+  AffineOperator K_terms_, M_terms_;
+  double assembly_seconds_ = 0;
+};
+
+} // namespace flexuq::fe

@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// @file Element.hpp
+/// @brief Parameter-free element matrices, so that element K = λ K_λ + μ K_μ (solids) or
+/// E K_E + G K_G (beams) and M = ρ M_1: the pieces of the affine operators.
+
+#include "flexuq/io/Mesh.hpp"
+
+#include <Eigen/Dense>
+
+#include <array>
+
+namespace flexuq::fe {
+
+using ElemMat = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+/// Solid element (tet4, tet10, hex8, hex20), DOF order (node a, component i) → 3a+i.
+/// K_λ[(a,i),(b,j)] = ∫ ∂_i N_a ∂_j N_b, K_μ[(a,i),(b,j)] = ∫ (δ_ij ∇N_a·∇N_b + ∂_j N_a ∂_i N_b),
+/// M_1[(a,i),(b,j)] = δ_ij ∫ N_a N_b. Full Gauss integration: hex8 2³, hex20 3³ points; tet4 and
+/// tet10 the 14-point degree-5 rule (consistent mass exact on straight-sided tets).
+/// Throws InputError if the Jacobian determinant is not positive at a quadrature point (inverted
+/// or badly distorted element), naming the element label.
+struct SolidTerms {
+  ElemMat K_lambda, K_mu, M1;
+};
+SolidTerms solid_terms(io::ElementType type, const double* coords /* npe×3 row-major */, long label);
+
+/// Two-node 3-D Euler–Bernoulli frame element (seed 000 App. E.1 as in the digest), 6 DOF per node
+/// (u, v, w, θx, θy, θz), global axes. K_E holds axial and bending (E = 1), K_G torsion (G = 1),
+/// M_1 the consistent mass for ρ = 1 with torsional inertia I_x = I11 + I22 (no rotary inertia).
+struct BeamTerms {
+  ElemMat K_E, K_G, M1;
+};
+BeamTerms beam_terms(const std::array<double, 3>& x1, const std::array<double, 3>& x2, const io::BeamSection& sec,
+                     long label);
+
+/// Shape functions and natural derivatives at a point (exposed for tests).
+void shape_functions(io::ElementType type, const std::array<double, 3>& xi, double* N, double* dN /* npe×3 */);
+/// Natural coordinates of the element's nodes (exposed for tests).
+std::vector<std::array<double, 3>> reference_nodes(io::ElementType type);
+
+} // namespace flexuq::fe

@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// @file Modes.hpp
+/// @brief Generalized symmetric eigenproblem K φ = λ M φ with SLEPc: Krylov–Schur, shift-and-invert
+/// with a sparse Cholesky factorization (MUMPS), everything overridable from the options database
+/// under the solver's prefix. Rigid-body modes are detected and kept apart from the elastic ones.
+
+#include "flexuq/core/Handle.hpp"
+
+#include <mpi.h>
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace flexuq::fe {
+
+struct ModeOptions {
+  int count = 10;                                    ///< elastic modes wanted (ignored with a band)
+  std::optional<std::pair<double, double>> band_hz;  ///< all modes with f in [f_min, f_max] (spectrum slicing)
+  /// Shift σ in rad²/s²; default (NaN): σ = −shift_factor · s, with s = max_i K_ii / M_ii, so
+  /// K − σM is positive definite even for a free-free component.
+  double shift = std::numeric_limits<double>::quiet_NaN();
+  double shift_factor = 1e-8;
+  /// Eigenvalues with |λ| ≤ rigid_tol · s are zero-energy (rigid-body or mechanism) modes.
+  double rigid_tol = 1e-9;
+  double tol = 1e-10;     ///< SLEPc relative residual tolerance
+  int max_it = 1000;
+  /// True when fixed DOFs were eliminated: any zero-energy mode is then a mechanism (an error).
+  bool constrained = false;
+  std::string constraint_description; ///< e.g. "fixed sets [A, B]", for the mechanism message
+  std::string prefix = "modes_";      ///< options-database prefix of the EPS
+  double cluster_tol = 1e-6;          ///< relative gap below which eigenvalues form one multiplet
+};
+
+struct ModeSet {
+  std::vector<double> eigenvalues;  ///< elastic, ascending, ω² in rad²/s²
+  std::vector<VecH> vectors;        ///< M-orthonormal, sign fixed: largest-magnitude entry positive
+  std::vector<double> residuals;    ///< ‖Kφ − λMφ‖ / ‖Kφ‖
+  std::vector<double> rigid_eigenvalues;
+  std::vector<VecH> rigid_vectors;
+  std::vector<int> multiplicity;    ///< per elastic mode: size of its cluster
+  double spectrum_scale = 0;        ///< s = max K_ii/M_ii
+  double shift = 0;                 ///< σ used
+  int iterations = 0;
+  int n_converged = 0;
+  std::vector<double> frequencies_hz() const;
+};
+
+/// Solve for the modes. @note Collective on the matrices' communicator.
+/// Throws InputError for a mechanism (zero-energy modes with fixed DOFs) and Error if SLEPc fails to
+/// converge (naming what converged and what to change).
+ModeSet solve_modes(Mat K, Mat M, const ModeOptions& opt);
+
+/// ‖Kφ − λMφ‖/‖Kφ‖ (λ ≈ 0: relative to ‖K‖∞‖φ‖ instead). @note Collective.
+double eigen_residual(Mat K, Mat M, double lambda, Vec phi);
+
+/// Fix the sign of @p v: its entry of largest magnitude becomes positive. @note Collective.
+void normalize_sign(Vec v);
+
+/// Group sorted eigenvalues into clusters (multiplicities). @p values ascending.
+std::vector<int> cluster_multiplicity(const std::vector<double>& values, double rel_tol);
+
+} // namespace flexuq::fe

@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: MIT
+// Sample runs:
+//   mpirun -n 2 build/bin/flexuq modes configs/demo.yaml
+//   mpirun -n 2 build/bin/flexuq modes configs/crank-modes.yaml --set modes.count=30
+#include "flexuq/app/Commands.hpp"
+#include "flexuq/core/Comm.hpp"
+#include "flexuq/core/Error.hpp"
+#include "flexuq/core/Log.hpp"
+#include "flexuq/fe/ComponentConfig.hpp"
+#include "flexuq/fe/ModesOutput.hpp"
+
+#include <petscmat.h>
+
+#include <cmath>
+#include <iomanip>
+#include <map>
+#include <memory>
+#include <sstream>
+
+namespace flexuq::app {
+
+namespace {
+
+fe::ModeOptions mode_options(const io::Config& c) {
+  fe::ModeOptions o;
+  if (c.has("modes.band")) {
+    const auto b = c.get<std::vector<double>>("modes.band");
+    FLEXUQ_REQUIRE(b.size() == 2, c.source() << ": modes.band needs [f_min_hz, f_max_hz]");
+    FLEXUQ_REQUIRE(!c.has("modes.count"), c.source() << ": give modes.count or modes.band, not both");
+    o.band_hz = std::make_pair(b[0], b[1]);
+  } else {
+    o.count = c.get<int>("modes.count", 10);
+    FLEXUQ_REQUIRE(o.count >= 1, c.source() << ": modes.count must be at least 1");
+  }
+  if (c.has("modes.shift")) o.shift = c.get<double>("modes.shift");
+  o.shift_factor = c.get<double>("modes.shift_factor", o.shift_factor);
+  o.rigid_tol = c.get<double>("modes.rigid_tol", o.rigid_tol);
+  o.tol = c.get<double>("modes.tol", o.tol);
+  o.max_it = c.get<int>("modes.max_it", o.max_it);
+  o.cluster_tol = c.get<double>("modes.cluster_tol", o.cluster_tol);
+  return o;
+}
+
+std::string human_bytes(double b) {
+  std::ostringstream os;
+  os << std::fixed << std::setprecision(1);
+  if (b > 1e9)
+    os << b / 1e9 << " GB";
+  else
+    os << b / 1e6 << " MB";
+  return os.str();
+}
+
+std::string sizes_summary(const fe::Component& comp) {
+  const auto& m = comp.mesh();
+  std::map<std::string, long> by_type;
+  for (auto t : m.elem_type) ++by_type[io::element_name(t)];
+  MatInfo info{};
+  MatGetInfo(comp.K(), MAT_GLOBAL_SUM, &info);
+  std::ostringstream os;
+  os << "  mesh: " << m.num_nodes() << " nodes, " << m.num_elements() << " elements (";
+  bool first = true;
+  for (const auto& [t, n] : by_type) {
+    os << (first ? "" : ", ") << n << " " << t;
+    first = false;
+  }
+  os << "), " << comp.groups().size() << " material group(s)\n";
+  os << "  DOFs: " << comp.dofs().global_size() << " free (" << comp.dofs().dofs_per_node()
+     << " per node), K nonzeros " << static_cast<long long>(info.nz_used) << "\n";
+  return os.str();
+}
+
+} // namespace
+
+void run_modes(MPI_Comm comm_in, const io::Config& cfg) {
+  Comm comm(comm_in);
+  MPI_Comm c = comm.get();
+  log::PhaseTimes times;
+  // Read every key first: an unknown key fails before any heavy work.
+  const std::string output = cfg.resolve_output(cfg.get<std::string>("output", "modes.h5"));
+  fe::ModeOptions mopt = mode_options(cfg);
+  auto copts = fe::component_options(cfg);
+  copts.keep_affine = cfg.get<bool>("model.keep_affine", false);
+  std::unique_ptr<io::Mesh> mesh;
+  {
+    log::Phase p(c, "read mesh", &times);
+    mesh = std::make_unique<io::Mesh>(fe::load_mesh(cfg));
+  }
+  cfg.check_all_used();
+  for (const auto& w : mesh->warnings) log::warn(c, mesh->source + ": " + w);
+  log::info(c, "flexuq modes: " + mesh->source + " on " + std::to_string(comm.size()) + " rank(s)");
+
+  std::unique_ptr<fe::Component> comp;
+  {
+    log::Phase p(c, "partition+assemble", &times);
+    comp = std::make_unique<fe::Component>(c, std::move(*mesh), copts);
+  }
+  mesh.reset();
+  log::info(c, sizes_summary(*comp) + "  partition: " + comp->dofs().balance_summary());
+  mopt.constrained = comp->has_fixed_nodes();
+  std::string sets;
+  for (const auto& s : comp->fixed_sets()) sets += (sets.empty() ? "" : ", ") + s;
+  mopt.constraint_description = "fixed sets [" + sets + "]";
+
+  fe::ModeSet modes;
+  {
+    log::Phase p(c, "eigensolve", &times);
+    log::info(c, "  eigensolve: " +
+                     (mopt.band_hz ? "all modes in [" + std::to_string(mopt.band_hz->first) + ", " +
+                                         std::to_string(mopt.band_hz->second) + "] Hz"
+                                   : std::to_string(mopt.count) + " elastic modes") +
+                     (comp->has_fixed_nodes() ? ", fixed sets [" + sets + "]" : ", free-free") + " ...");
+    modes = fe::solve_modes(comp->K(), comp->M(), mopt);
+  }
+  {
+    log::Phase p(c, "write results", &times);
+    fe::write_modes_file(output, *comp, modes, times.entries());
+  }
+
+  // Summary on rank 0.
+  std::ostringstream os;
+  os << "  rigid-body modes: " << modes.rigid_eigenvalues.size() << (comp->has_fixed_nodes() ? "" : " (free-free)")
+     << "; shift " << std::scientific << std::setprecision(3) << modes.shift << " rad^2/s^2; "
+     << modes.iterations << " Krylov-Schur restarts\n";
+  os << "   mode    frequency [Hz]    eigenvalue [rad^2/s^2]   residual    mult\n";
+  const auto f = modes.frequencies_hz();
+  double worst = 0;
+  for (std::size_t i = 0; i < f.size(); ++i) {
+    os << "  " << std::setw(5) << i + 1 << "  " << std::setw(16) << std::setprecision(8) << std::scientific << f[i]
+       << "  " << std::setw(22) << std::setprecision(8) << modes.eigenvalues[i] << "  " << std::setw(10)
+       << std::setprecision(2) << modes.residuals[i] << "  " << std::setw(4) << modes.multiplicity[i] << "\n";
+    worst = std::max(worst, modes.residuals[i]);
+  }
+  os << "  worst residual " << std::setprecision(2) << worst << "\n";
+  os << "  per-phase wall time:\n" << times.summary(c);
+  const double peak = allreduce_max(c, log::peak_rss_bytes());
+  const double total = allreduce_sum(c, log::peak_rss_bytes());
+  os << "  peak memory: " << human_bytes(peak) << " per rank (max), " << human_bytes(total) << " summed over ranks\n";
+  os << "  results: " << output << " (+ .xdmf for ParaView)";
+  log::info(c, os.str());
+}
+
+} // namespace flexuq::app

@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: MIT
+// The flexuq command line. main is the only place that touches MPI_COMM_WORLD: every module below
+// takes its communicator explicitly. Errors: one message on rank 0 and an abort of every rank.
+#include "flexuq/app/Cli.hpp"
+#include "flexuq/app/Commands.hpp"
+#include "flexuq/core/Error.hpp"
+#include "flexuq/core/Log.hpp"
+#include "flexuq/core/Session.hpp"
+#include "flexuq/io/Config.hpp"
+
+#include <petscsys.h>
+
+#include <chrono>
+#include <cstdio>
+#include <thread>
+
+namespace {
+
+constexpr const char* kVersion = "0.1.0";
+
+void report_unused_petsc_options(MPI_Comm comm) {
+  PetscInt n = 0;
+  char **names = nullptr, **values = nullptr;
+  if (PetscOptionsLeftGet(nullptr, &n, &names, &values)) return;
+  std::string list;
+  for (PetscInt i = 0; i < n; ++i) {
+    list += std::string(" -") + names[i];
+    if (values[i]) list += std::string(" ") + values[i];
+  }
+  PetscOptionsLeftRestore(nullptr, &n, &names, &values);
+  if (n > 0)
+    flexuq::log::warn(comm, std::to_string(n) + " PETSc/SLEPc option(s) were given but never used:" + list +
+                                " (check the spelling and the solver prefix, e.g. -modes_eps_ncv)");
+}
+
+[[noreturn]] void fail(const char* what, bool input_error) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (rank != 0) {
+    // Give rank 0 the chance to report the same (collective) error once; if rank 0 is not failing,
+    // this rank's message is the only one, so print it tagged with the rank.
+    std::this_thread::sleep_for(std::chrono::milliseconds(800));
+    std::fprintf(stderr, "flexuq: error on rank %d: %s\n", rank, what);
+  } else {
+    std::fprintf(stderr, "flexuq: %s%s\n", input_error ? "error: " : "error: ", what);
+  }
+  std::fflush(stderr);
+  if (size > 1) MPI_Abort(MPI_COMM_WORLD, input_error ? 2 : 1);
+  PetscFinalize();
+  MPI_Finalize();
+  std::exit(input_error ? 2 : 1);
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  flexuq::app::CliArgs args;
+  try {
+    args = flexuq::app::parse_cli(argc, argv);
+  } catch (const flexuq::Error& e) {
+    std::fprintf(stderr, "flexuq: error: %s\n", e.what());
+    return 2;
+  }
+  if (args.verb == "help") {
+    std::fputs(flexuq::app::usage().c_str(), stdout);
+    return 0;
+  }
+  if (args.verb == "version") {
+    std::printf("flexuq %s\n", kVersion);
+    return 0;
+  }
+  // PETSc sees only its own options.
+  std::vector<char*> pargv{argv[0]};
+  for (auto& s : args.petsc_args) pargv.push_back(s.data());
+  int pargc = static_cast<int>(pargv.size());
+  pargv.push_back(nullptr);
+  char** pargv_ptr = pargv.data();
+  flexuq::Session session(&pargc, &pargv_ptr);
+  try {
+    MPI_Comm world = MPI_COMM_WORLD;
+    if (!args.log_level.empty()) flexuq::log::set_level(flexuq::log::parse_level(args.log_level));
+    auto cfg = flexuq::io::Config::load(world, args.config, args.overrides);
+    if (cfg.has("log.level") && args.log_level.empty())
+      flexuq::log::set_level(flexuq::log::parse_level(cfg.get<std::string>("log.level")));
+    cfg.mark_used("log");
+    if (args.verb == "modes") {
+      flexuq::app::run_modes(world, cfg);
+    } else {
+      throw flexuq::InputError("unknown command '" + args.verb + "'\n" + flexuq::app::usage());
+    }
+    report_unused_petsc_options(world);
+  } catch (const flexuq::InputError& e) {
+    fail(e.what(), true);
+  } catch (const std::exception& e) {
+    fail(e.what(), false);
+  }
+  return 0;
+}

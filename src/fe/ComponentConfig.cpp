@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: MIT
+#include "flexuq/fe/ComponentConfig.hpp"
+
+#include "flexuq/core/Error.hpp"
+#include "flexuq/io/Generators.hpp"
+#include "flexuq/io/MeshReader.hpp"
+
+namespace flexuq::fe {
+
+namespace {
+template <std::size_t N> std::array<double, N> get_array(const io::Config& c, const std::string& key, std::array<double, N> def) {
+  if (!c.has(key)) return def;
+  const auto v = c.get<std::vector<double>>(key);
+  FLEXUQ_REQUIRE(v.size() == N, c.source() << ": key '" << key << "' needs " << N << " numbers, got " << v.size());
+  std::array<double, N> a{};
+  for (std::size_t i = 0; i < N; ++i) a[i] = v[i];
+  return a;
+}
+} // namespace
+
+io::Mesh load_mesh(const io::Config& c) {
+  const bool has_mesh = c.has("model.mesh"), has_gen = c.has("model.generator");
+  FLEXUQ_REQUIRE(has_mesh != has_gen, c.source() << ": give exactly one of model.mesh and model.generator");
+  if (has_mesh) return io::read_mesh(c.resolve_path(c.get<std::string>("model.mesh")));
+  const std::string type = c.get<std::string>("model.generator.type");
+  if (type == "box") {
+    io::BoxSpec s;
+    s.origin = get_array<3>(c, "model.generator.origin", s.origin);
+    s.size = get_array<3>(c, "model.generator.size", s.size);
+    const auto cells = get_array<3>(c, "model.generator.cells", {2, 2, 2});
+    for (int d = 0; d < 3; ++d) s.cells[d] = static_cast<int>(cells[d]);
+    s.order = c.get<int>("model.generator.order", 1);
+    return io::generate_box(s);
+  }
+  if (type == "beam") {
+    io::BeamSpec s;
+    s.origin = get_array<3>(c, "model.generator.origin", s.origin);
+    s.direction = get_array<3>(c, "model.generator.direction", s.direction);
+    s.length = c.get<double>("model.generator.length");
+    s.elements = c.get<int>("model.generator.elements");
+    s.section.shape = c.get<std::string>("model.generator.section.shape");
+    s.section.dims = c.get<std::vector<double>>("model.generator.section.dims");
+    s.section.n1 = get_array<3>(c, "model.generator.section.n1", s.section.n1);
+    return io::generate_beam(s);
+  }
+  throw InputError(c.source() + ": unknown model.generator.type '" + type + "' (box or beam)");
+}
+
+io::Material parse_material(const io::Config& c, const std::string& key) {
+  io::Material m;
+  m.name = key;
+  m.where.file = c.source();
+  auto opt = [&](const char* k) -> std::optional<double> {
+    const std::string full = key + "." + k;
+    if (!c.has(full)) return std::nullopt;
+    return c.get<double>(full);
+  };
+  m.E = opt("E");
+  m.nu = opt("nu");
+  m.G = opt("G");
+  m.C = opt("C");
+  m.rho = opt("rho");
+  return m;
+}
+
+ComponentOptions component_options(const io::Config& c) {
+  ComponentOptions o;
+  if (c.has("model.material")) o.default_material = parse_material(c, "model.material");
+  if (c.has("model.materials")) {
+    for (const auto& kv : c.node("model.materials")) {
+      const std::string set = kv.first.as<std::string>();
+      o.set_materials[set] = parse_material(c, "model.materials." + set);
+      o.set_materials[set].name = "model.materials." + set;
+    }
+  }
+  // model.fixed and modes.fixed are the same key placed by different issues: accept both.
+  for (const char* key : {"model.fixed", "modes.fixed"})
+    if (c.has(key)) {
+      const auto v = c.get<std::vector<std::string>>(key);
+      o.fixed_sets.insert(o.fixed_sets.end(), v.begin(), v.end());
+    }
+  o.partitioner = c.get<std::string>("model.partitioner", "");
+  return o;
+}
+
+} // namespace flexuq::fe

@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: MIT
+#include "flexuq/fe/DofMap.hpp"
+
+#include "flexuq/core/Error.hpp"
+#include "flexuq/core/Handle.hpp"
+
+#include <petscmat.h>
+
+#include <algorithm>
+#include <numeric>
+#include <sstream>
+
+namespace flexuq::fe {
+
+NodeElements::NodeElements(const io::Mesh& mesh) {
+  const std::size_t n = mesh.num_nodes();
+  offsets.assign(n + 1, 0);
+  for (int v : mesh.elem_nodes) ++offsets[static_cast<std::size_t>(v) + 1];
+  std::partial_sum(offsets.begin(), offsets.end(), offsets.begin());
+  elements.resize(static_cast<std::size_t>(offsets.back()));
+  std::vector<PetscInt> fill(offsets.begin(), offsets.end() - 1);
+  for (std::size_t e = 0; e < mesh.num_elements(); ++e)
+    for (int k = 0; k < mesh.element_size(e); ++k) elements[fill[mesh.element(e)[k]]++] = static_cast<PetscInt>(e);
+}
+
+namespace {
+
+/// Neighbour nodes (sharing an element) of node v, excluding v itself, into @p out using a marker.
+void neighbours(const io::Mesh& mesh, const NodeElements& ne, int v, std::vector<int>& mark, int stamp,
+                std::vector<int>& out) {
+  out.clear();
+  for (PetscInt k = ne.offsets[v]; k < ne.offsets[v + 1]; ++k) {
+    const auto e = static_cast<std::size_t>(ne.elements[k]);
+    for (int j = 0; j < mesh.element_size(e); ++j) {
+      const int u = mesh.element(e)[j];
+      if (u != v && mark[u] != stamp) {
+        mark[u] = stamp;
+        out.push_back(u);
+      }
+    }
+  }
+}
+
+} // namespace
+
+DofMap::DofMap(MPI_Comm comm, const io::Mesh& mesh, int dpn, const std::vector<int>& fixed_nodes,
+               const std::string& partitioner)
+    : comm_(comm), dpn_(dpn) {
+  const int size = comm_.size(), rank = comm_.rank();
+  const int n = static_cast<int>(mesh.num_nodes());
+  const NodeElements ne(mesh);
+  std::vector<int> mark(static_cast<std::size_t>(n), -1), nb;
+
+  // 1. Partition the node graph. Rank r proposes rows [r n / p, (r+1) n / p) of the adjacency.
+  owner_.assign(static_cast<std::size_t>(n), 0);
+  std::vector<PetscInt> new_number(static_cast<std::size_t>(n));
+  std::iota(new_number.begin(), new_number.end(), 0);
+  if (size > 1) {
+    const PetscInt lo = static_cast<PetscInt>(static_cast<long long>(n) * rank / size);
+    const PetscInt hi = static_cast<PetscInt>(static_cast<long long>(n) * (rank + 1) / size);
+    PetscInt *ia = nullptr, *ja = nullptr;
+    std::vector<PetscInt> cols;
+    std::vector<PetscInt> rowptr{0};
+    for (PetscInt v = lo; v < hi; ++v) {
+      neighbours(mesh, ne, static_cast<int>(v), mark, static_cast<int>(v), nb);
+      std::sort(nb.begin(), nb.end());
+      cols.insert(cols.end(), nb.begin(), nb.end());
+      rowptr.push_back(static_cast<PetscInt>(cols.size()));
+    }
+    FLEXUQ_PETSC(PetscMalloc1(rowptr.size(), &ia));
+    FLEXUQ_PETSC(PetscMalloc1(std::max<std::size_t>(cols.size(), 1), &ja));
+    std::copy(rowptr.begin(), rowptr.end(), ia);
+    std::copy(cols.begin(), cols.end(), ja);
+    MatH adj;
+    FLEXUQ_PETSC(MatCreateMPIAdj(comm_.get(), hi - lo, n, ia, ja, nullptr, adj.out())); // takes ia, ja
+    PartitioningH part;
+    FLEXUQ_PETSC(MatPartitioningCreate(comm_.get(), part.out()));
+    FLEXUQ_PETSC(MatPartitioningSetAdjacency(part.get(), adj.get()));
+    FLEXUQ_PETSC(MatPartitioningSetType(part.get(), partitioner.empty() ? MATPARTITIONINGPTSCOTCH : partitioner.c_str()));
+    FLEXUQ_PETSC(MatPartitioningSetFromOptions(part.get()));
+    IsH is_part, is_num, is_all_num, is_all_part;
+    FLEXUQ_PETSC(MatPartitioningApply(part.get(), is_part.out()));
+    FLEXUQ_PETSC(ISPartitioningToNumbering(is_part.get(), is_num.out()));
+    FLEXUQ_PETSC(ISAllGather(is_num.get(), is_all_num.out()));
+    FLEXUQ_PETSC(ISAllGather(is_part.get(), is_all_part.out()));
+    const PetscInt *num = nullptr, *prt = nullptr;
+    FLEXUQ_PETSC(ISGetIndices(is_all_num.get(), &num));
+    FLEXUQ_PETSC(ISGetIndices(is_all_part.get(), &prt));
+    for (int v = 0; v < n; ++v) {
+      new_number[static_cast<std::size_t>(v)] = num[v];
+      owner_[static_cast<std::size_t>(v)] = static_cast<int>(prt[v]);
+    }
+    FLEXUQ_PETSC(ISRestoreIndices(is_all_num.get(), &num));
+    FLEXUQ_PETSC(ISRestoreIndices(is_all_part.get(), &prt));
+  }
+
+  // 2. Number free DOFs: nodes in new order; each rank's nodes are contiguous in that order.
+  std::vector<int> order(static_cast<std::size_t>(n));
+  for (int v = 0; v < n; ++v) order[static_cast<std::size_t>(new_number[static_cast<std::size_t>(v)])] = v;
+  std::vector<char> fixed(static_cast<std::size_t>(n), 0);
+  for (int v : fixed_nodes) fixed.at(static_cast<std::size_t>(v)) = 1;
+  node_dof_.assign(static_cast<std::size_t>(n), -1);
+  PetscInt next = 0;
+  for (int v : order) {
+    if (owner_[v] == rank) owned_nodes_.push_back(v);
+    if (!fixed[v]) {
+      node_dof_[v] = next;
+      next += dpn_;
+    }
+  }
+  n_global_ = next;
+  // Owned range: first and one-past-last free DOF among owned nodes (contiguous by construction).
+  begin_ = 0;
+  end_ = 0;
+  {
+    PetscInt local = 0;
+    for (int v : owned_nodes_)
+      if (!fixed[v]) local += dpn_;
+    PetscInt before = 0;
+    FLEXUQ_MPI(MPI_Exscan(&local, &before, 1, MPIU_INT, MPI_SUM, comm_.get()));
+    if (rank == 0) before = 0;
+    begin_ = before;
+    end_ = before + local;
+  }
+  FLEXUQ_REQUIRE(n_global_ > 0, mesh.source << ": every node is fixed; nothing is left to solve for");
+
+  // 3. Elements: assembled by the owner of their lowest-numbered node.
+  for (std::size_t e = 0; e < mesh.num_elements(); ++e) {
+    const int* en = mesh.element(e);
+    int best = en[0];
+    for (int k = 1; k < mesh.element_size(e); ++k)
+      if (new_number[en[k]] < new_number[best]) best = en[k];
+    if (owner_[best] == rank) local_elements_.push_back(static_cast<int>(e));
+  }
+
+  // 4. Exact preallocation from the node graph (free neighbours only).
+  d_nnz_.reserve(static_cast<std::size_t>(end_ - begin_));
+  o_nnz_.reserve(static_cast<std::size_t>(end_ - begin_));
+  long long cut = 0;
+  for (int v : owned_nodes_) {
+    if (fixed[v]) continue;
+    neighbours(mesh, ne, v, mark, n + v, nb);
+    PetscInt d = dpn_, o = 0; // itself
+    for (int u : nb) {
+      if (fixed[u]) continue;
+      if (owner_[u] == rank)
+        d += dpn_;
+      else {
+        o += dpn_;
+        ++cut;
+      }
+    }
+    for (int c = 0; c < dpn_; ++c) {
+      d_nnz_.push_back(d);
+      o_nnz_.push_back(o);
+    }
+  }
+  cut_edges_ = cut;
+}
+
+std::string DofMap::balance_summary() const {
+  const double local = static_cast<double>(local_size());
+  const double mn = allreduce_min(comm_.get(), local), mx = allreduce_max(comm_.get(), local);
+  const long long cut = allreduce_sum(comm_.get(), cut_edges_) / 2;
+  std::ostringstream os;
+  os << "DOFs per rank min " << static_cast<long long>(mn) << " / max " << static_cast<long long>(mx)
+     << " (imbalance " << (mn > 0 ? mx / mn : 0.0) << "), node-graph edges cut " << cut;
+  return os.str();
+}
+
+} // namespace flexuq::fe

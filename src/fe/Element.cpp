@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: MIT
+#include "flexuq/fe/Element.hpp"
+
+#include "flexuq/core/Error.hpp"
+
+#include <cmath>
+
+namespace flexuq::fe {
+
+using io::ElementType;
+
+namespace {
+
+struct QPoint {
+  std::array<double, 3> xi;
+  double w;
+};
+
+const std::vector<QPoint>& hex_rule(int n) {
+  static const std::vector<QPoint> r2 = [] {
+    const double g = 1.0 / std::sqrt(3.0);
+    std::vector<QPoint> q;
+    for (double z : {-g, g})
+      for (double y : {-g, g})
+        for (double x : {-g, g}) q.push_back({{x, y, z}, 1.0});
+    return q;
+  }();
+  static const std::vector<QPoint> r3 = [] {
+    const double g = std::sqrt(0.6);
+    const double p[3] = {-g, 0.0, g}, w[3] = {5.0 / 9, 8.0 / 9, 5.0 / 9};
+    std::vector<QPoint> q;
+    for (int k = 0; k < 3; ++k)
+      for (int j = 0; j < 3; ++j)
+        for (int i = 0; i < 3; ++i) q.push_back({{p[i], p[j], p[k]}, w[i] * w[j] * w[k]});
+    return q;
+  }();
+  return n == 2 ? r2 : r3;
+}
+
+/// Walkington's 14-point rule on the unit tetrahedron, exact to degree 5 (weights sum to 1/6).
+const std::vector<QPoint>& tet_rule() {
+  static const std::vector<QPoint> rule = [] {
+    std::vector<QPoint> q;
+    const double a[2] = {0.0927352503108912, 0.3108859192633006};
+    const double wa[2] = {0.01224884051939366, 0.01878132095300264};
+    for (int s = 0; s < 2; ++s)
+      for (int i = 0; i < 4; ++i) {
+        double L[4] = {a[s], a[s], a[s], a[s]};
+        L[i] = 1 - 3 * a[s];
+        q.push_back({{L[1], L[2], L[3]}, wa[s]});
+      }
+    const double b = 0.4544962958743504, wb = 0.007091003462846911;
+    for (int i = 0; i < 4; ++i)
+      for (int j = i + 1; j < 4; ++j) {
+        double L[4] = {0.5 - b, 0.5 - b, 0.5 - b, 0.5 - b};
+        L[i] = L[j] = b;
+        q.push_back({{L[1], L[2], L[3]}, wb});
+      }
+    return q;
+  }();
+  return rule;
+}
+
+const int kHexCorner[8][3] = {{-1, -1, -1}, {1, -1, -1}, {1, 1, -1}, {-1, 1, -1},
+                              {-1, -1, 1},  {1, -1, 1},  {1, 1, 1},  {-1, 1, 1}};
+const int kHexEdge[12][2] = {{0, 1}, {1, 2}, {2, 3}, {3, 0}, {4, 5}, {5, 6}, {6, 7}, {7, 4}, {0, 4}, {1, 5}, {2, 6}, {3, 7}};
+const int kTetEdge[6][2] = {{0, 1}, {1, 2}, {2, 0}, {0, 3}, {1, 3}, {2, 3}};
+
+} // namespace
+
+std::vector<std::array<double, 3>> reference_nodes(ElementType type) {
+  std::vector<std::array<double, 3>> x;
+  switch (type) {
+  case ElementType::hex8:
+  case ElementType::hex20:
+    for (auto& c : kHexCorner) x.push_back({double(c[0]), double(c[1]), double(c[2])});
+    if (type == ElementType::hex20)
+      for (auto& e : kHexEdge)
+        x.push_back({0.5 * (kHexCorner[e[0]][0] + kHexCorner[e[1]][0]), 0.5 * (kHexCorner[e[0]][1] + kHexCorner[e[1]][1]),
+                     0.5 * (kHexCorner[e[0]][2] + kHexCorner[e[1]][2])});
+    break;
+  case ElementType::tet4:
+  case ElementType::tet10: {
+    const std::array<double, 3> c[4] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+    for (auto& p : c) x.push_back(p);
+    if (type == ElementType::tet10)
+      for (auto& e : kTetEdge)
+        x.push_back({0.5 * (c[e[0]][0] + c[e[1]][0]), 0.5 * (c[e[0]][1] + c[e[1]][1]), 0.5 * (c[e[0]][2] + c[e[1]][2])});
+    break;
+  }
+  case ElementType::beam2: x = {{-1, 0, 0}, {1, 0, 0}}; break;
+  }
+  return x;
+}
+
+void shape_functions(ElementType type, const std::array<double, 3>& p, double* N, double* dN) {
+  const double x = p[0], y = p[1], z = p[2];
+  switch (type) {
+  case ElementType::hex8:
+    for (int a = 0; a < 8; ++a) {
+      const double xa = kHexCorner[a][0], ya = kHexCorner[a][1], za = kHexCorner[a][2];
+      N[a] = 0.125 * (1 + xa * x) * (1 + ya * y) * (1 + za * z);
+      dN[3 * a + 0] = 0.125 * xa * (1 + ya * y) * (1 + za * z);
+      dN[3 * a + 1] = 0.125 * ya * (1 + xa * x) * (1 + za * z);
+      dN[3 * a + 2] = 0.125 * za * (1 + xa * x) * (1 + ya * y);
+    }
+    return;
+  case ElementType::hex20:
+    for (int a = 0; a < 8; ++a) {
+      const double xa = kHexCorner[a][0], ya = kHexCorner[a][1], za = kHexCorner[a][2];
+      const double fx = 1 + xa * x, fy = 1 + ya * y, fz = 1 + za * z, s = xa * x + ya * y + za * z - 2;
+      N[a] = 0.125 * fx * fy * fz * s;
+      dN[3 * a + 0] = 0.125 * xa * fy * fz * (s + fx);
+      dN[3 * a + 1] = 0.125 * ya * fx * fz * (s + fy);
+      dN[3 * a + 2] = 0.125 * za * fx * fy * (s + fz);
+    }
+    for (int e = 0; e < 12; ++e) {
+      const int a = 8 + e;
+      double c[3];
+      for (int d = 0; d < 3; ++d) c[d] = 0.5 * (kHexCorner[kHexEdge[e][0]][d] + kHexCorner[kHexEdge[e][1]][d]);
+      // The coordinate along the edge has c = 0: factor (1 − ξ²); the others (1 + c ξ).
+      const double q[3] = {x, y, z};
+      double f[3], df[3];
+      for (int d = 0; d < 3; ++d) {
+        if (c[d] == 0) {
+          f[d] = 1 - q[d] * q[d];
+          df[d] = -2 * q[d];
+        } else {
+          f[d] = 1 + c[d] * q[d];
+          df[d] = c[d];
+        }
+      }
+      N[a] = 0.25 * f[0] * f[1] * f[2];
+      dN[3 * a + 0] = 0.25 * df[0] * f[1] * f[2];
+      dN[3 * a + 1] = 0.25 * f[0] * df[1] * f[2];
+      dN[3 * a + 2] = 0.25 * f[0] * f[1] * df[2];
+    }
+    return;
+  case ElementType::tet4:
+  case ElementType::tet10: {
+    const double L[4] = {1 - x - y - z, x, y, z};
+    // dL_k/dξ_d
+    const double dL[4][3] = {{-1, -1, -1}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+    if (type == ElementType::tet4) {
+      for (int a = 0; a < 4; ++a) {
+        N[a] = L[a];
+        for (int d = 0; d < 3; ++d) dN[3 * a + d] = dL[a][d];
+      }
+      return;
+    }
+    for (int a = 0; a < 4; ++a) {
+      N[a] = L[a] * (2 * L[a] - 1);
+      for (int d = 0; d < 3; ++d) dN[3 * a + d] = (4 * L[a] - 1) * dL[a][d];
+    }
+    for (int e = 0; e < 6; ++e) {
+      const int i = kTetEdge[e][0], j = kTetEdge[e][1], a = 4 + e;
+      N[a] = 4 * L[i] * L[j];
+      for (int d = 0; d < 3; ++d) dN[3 * a + d] = 4 * (dL[i][d] * L[j] + L[i] * dL[j][d]);
+    }
+    return;
+  }
+  case ElementType::beam2: break;
+  }
+  throw Error("shape_functions: not a solid element");
+}
+
+SolidTerms solid_terms(ElementType type, const double* X, long label) {
+  const int n = io::nodes_per_element(type);
+  const auto& rule = (type == ElementType::hex8)    ? hex_rule(2)
+                     : (type == ElementType::hex20) ? hex_rule(3)
+                                                    : tet_rule();
+  SolidTerms t;
+  t.K_lambda = ElemMat::Zero(3 * n, 3 * n);
+  t.K_mu = ElemMat::Zero(3 * n, 3 * n);
+  t.M1 = ElemMat::Zero(3 * n, 3 * n);
+  std::vector<double> N(n), dN(3 * n);
+  Eigen::MatrixXd G(n, 3); // physical gradients, row a = ∇N_a
+  for (const auto& q : rule) {
+    shape_functions(type, q.xi, N.data(), dN.data());
+    Eigen::Matrix3d J = Eigen::Matrix3d::Zero(); // J_{dk} = ∂x_k/∂ξ_d
+    for (int a = 0; a < n; ++a)
+      for (int d = 0; d < 3; ++d)
+        for (int k = 0; k < 3; ++k) J(d, k) += dN[3 * a + d] * X[3 * a + k];
+    const double detJ = J.determinant();
+    FLEXUQ_REQUIRE(detJ > 0, "element " << label << " (" << io::element_name(type)
+                                        << ") has a non-positive Jacobian determinant (" << detJ
+                                        << "): inverted node order or a degenerate element");
+    const Eigen::Matrix3d Jinv = J.inverse();
+    for (int a = 0; a < n; ++a) {
+      const Eigen::Vector3d g = Jinv * Eigen::Vector3d(dN[3 * a], dN[3 * a + 1], dN[3 * a + 2]);
+      G.row(a) = g.transpose();
+    }
+    const double w = q.w * detJ;
+    const Eigen::MatrixXd GG = G * G.transpose(); // ∇N_a·∇N_b
+    for (int a = 0; a < n; ++a)
+      for (int b = 0; b < n; ++b) {
+        const double mab = w * N[a] * N[b];
+        const double gab = w * GG(a, b);
+        for (int i = 0; i < 3; ++i) {
+          t.M1(3 * a + i, 3 * b + i) += mab;
+          t.K_mu(3 * a + i, 3 * b + i) += gab;
+          for (int j = 0; j < 3; ++j) {
+            t.K_lambda(3 * a + i, 3 * b + j) += w * G(a, i) * G(b, j);
+            t.K_mu(3 * a + i, 3 * b + j) += w * G(a, j) * G(b, i);
+          }
+        }
+      }
+  }
+  return t;
+}
+
+BeamTerms beam_terms(const std::array<double, 3>& x1, const std::array<double, 3>& x2, const io::BeamSection& s,
+                     long label) {
+  Eigen::Vector3d t(x2[0] - x1[0], x2[1] - x1[1], x2[2] - x1[2]);
+  const double L = t.norm();
+  FLEXUQ_REQUIRE(L > 0, "beam element " << label << " has zero length");
+  t /= L;
+  Eigen::Vector3d n1(s.n1[0], s.n1[1], s.n1[2]);
+  n1 -= n1.dot(t) * t;
+  if (n1.norm() < 1e-8) {
+    // n1 parallel to the beam axis: pick the global axis least aligned with t (documented choice).
+    Eigen::Vector3d e = Eigen::Vector3d::Unit(0);
+    if (std::abs(t.x()) > 0.9) e = Eigen::Vector3d::Unit(1);
+    n1 = e - e.dot(t) * t;
+  }
+  n1.normalize();
+  const Eigen::Vector3d n2 = t.cross(n1);
+  // Local y = n1, local z = n2. Bending in the local xy-plane (v, θz) uses I_z = ∫ y² dA = I22;
+  // bending in xz (w, θy) uses I_y = ∫ z² dA = I11 (Abaqus: I11 = ∫ x2² dA).
+  const double A = s.A, Iy = s.I11, Iz = s.I22, J = s.J, Ix = s.I11 + s.I22;
+  Eigen::Matrix<double, 12, 12> KE = Eigen::Matrix<double, 12, 12>::Zero(), KG = KE, M = KE;
+  auto symset = [](Eigen::Matrix<double, 12, 12>& m, int i, int j, double v) {
+    m(i, j) = v;
+    m(j, i) = v;
+  };
+  const double a = A / L, by = Iy / (L * L * L), bz = Iz / (L * L * L), c = J / L;
+  // Axial.
+  symset(KE, 0, 0, a); symset(KE, 0, 6, -a); symset(KE, 6, 6, a);
+  // Torsion (G part).
+  symset(KG, 3, 3, c); symset(KG, 3, 9, -c); symset(KG, 9, 9, c);
+  // Bending in xy (v: 1, 7; θz: 5, 11).
+  symset(KE, 1, 1, 12 * bz); symset(KE, 1, 5, 6 * L * bz); symset(KE, 1, 7, -12 * bz); symset(KE, 1, 11, 6 * L * bz);
+  symset(KE, 5, 5, 4 * L * L * bz); symset(KE, 5, 7, -6 * L * bz); symset(KE, 5, 11, 2 * L * L * bz);
+  symset(KE, 7, 7, 12 * bz); symset(KE, 7, 11, -6 * L * bz); symset(KE, 11, 11, 4 * L * L * bz);
+  // Bending in xz (w: 2, 8; θy: 4, 10), rotation couplings with flipped signs.
+  symset(KE, 2, 2, 12 * by); symset(KE, 2, 4, -6 * L * by); symset(KE, 2, 8, -12 * by); symset(KE, 2, 10, -6 * L * by);
+  symset(KE, 4, 4, 4 * L * L * by); symset(KE, 4, 8, 6 * L * by); symset(KE, 4, 10, 2 * L * L * by);
+  symset(KE, 8, 8, 12 * by); symset(KE, 8, 10, 6 * L * by); symset(KE, 10, 10, 4 * L * L * by);
+  // Consistent mass, factor ρ A L / 420 (ρ = 1).
+  const double f = A * L / 420.0, r = Ix / A;
+  symset(M, 0, 0, 140 * f); symset(M, 0, 6, 70 * f); symset(M, 6, 6, 140 * f);
+  symset(M, 3, 3, 140 * r * f); symset(M, 3, 9, 70 * r * f); symset(M, 9, 9, 140 * r * f);
+  symset(M, 1, 1, 156 * f); symset(M, 1, 5, 22 * L * f); symset(M, 1, 7, 54 * f); symset(M, 1, 11, -13 * L * f);
+  symset(M, 5, 5, 4 * L * L * f); symset(M, 5, 7, 13 * L * f); symset(M, 5, 11, -3 * L * L * f);
+  symset(M, 7, 7, 156 * f); symset(M, 7, 11, -22 * L * f); symset(M, 11, 11, 4 * L * L * f);
+  symset(M, 2, 2, 156 * f); symset(M, 2, 4, -22 * L * f); symset(M, 2, 8, 54 * f); symset(M, 2, 10, 13 * L * f);
+  symset(M, 4, 4, 4 * L * L * f); symset(M, 4, 8, -13 * L * f); symset(M, 4, 10, -3 * L * L * f);
+  symset(M, 8, 8, 156 * f); symset(M, 8, 10, 22 * L * f); symset(M, 10, 10, 4 * L * L * f);
+  // Global = Tᵀ K_local T with T = diag(R, R, R, R), R rows = local axes in global coordinates.
+  Eigen::Matrix3d R;
+  R.row(0) = t.transpose();
+  R.row(1) = n1.transpose();
+  R.row(2) = n2.transpose();
+  Eigen::Matrix<double, 12, 12> T = Eigen::Matrix<double, 12, 12>::Zero();
+  for (int b = 0; b < 4; ++b) T.block<3, 3>(3 * b, 3 * b) = R;
+  BeamTerms out;
+  out.K_E = T.transpose() * KE * T;
+  out.K_G = T.transpose() * KG * T;
+  out.M1 = T.transpose() * M * T;
+  return out;
+}
+
+} // namespace flexuq::fe

@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: MIT
+#include "flexuq/fe/Modes.hpp"
+
+#include "flexuq/core/Error.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <sstream>
+
+namespace flexuq::fe {
+
+std::vector<double> ModeSet::frequencies_hz() const {
+  std::vector<double> f;
+  for (double l : eigenvalues) f.push_back(std::sqrt(std::max(l, 0.0)) / (2 * M_PI));
+  return f;
+}
+
+double eigen_residual(Mat K, Mat M, double lambda, Vec phi) {
+  VecH Kx, Mx;
+  FLEXUQ_PETSC(VecDuplicate(phi, Kx.out()));
+  FLEXUQ_PETSC(VecDuplicate(phi, Mx.out()));
+  FLEXUQ_PETSC(MatMult(K, phi, Kx.get()));
+  FLEXUQ_PETSC(MatMult(M, phi, Mx.get()));
+  PetscReal nk = 0, nr = 0, nphi = 0, knorm = 0;
+  FLEXUQ_PETSC(VecNorm(Kx.get(), NORM_2, &nk));
+  FLEXUQ_PETSC(VecAYPX(Mx.get(), -lambda, Kx.get())); // Mx ← Kφ − λ Mφ
+  FLEXUQ_PETSC(VecNorm(Mx.get(), NORM_2, &nr));
+  FLEXUQ_PETSC(VecNorm(phi, NORM_2, &nphi));
+  FLEXUQ_PETSC(MatNorm(K, NORM_INFINITY, &knorm));
+  // For rigid modes Kφ ≈ 0: measure against ‖K‖‖φ‖ instead so the number stays meaningful.
+  const double denom = std::max(nk, 1e-8 * knorm * nphi);
+  return denom > 0 ? nr / denom : nr;
+}
+
+void normalize_sign(Vec v) {
+  PetscReal vmax = 0, vmin = 0;
+  FLEXUQ_PETSC(VecMax(v, nullptr, &vmax));
+  FLEXUQ_PETSC(VecMin(v, nullptr, &vmin));
+  if (-vmin > vmax * (1 + 1e-12)) FLEXUQ_PETSC(VecScale(v, -1.0));
+}
+
+std::vector<int> cluster_multiplicity(const std::vector<double>& v, double rel_tol) {
+  std::vector<int> mult(v.size(), 1);
+  std::size_t i = 0;
+  while (i < v.size()) {
+    std::size_t j = i + 1;
+    while (j < v.size() && std::abs(v[j] - v[j - 1]) <= rel_tol * std::max(std::abs(v[j]), std::abs(v[j - 1])))
+      ++j;
+    for (std::size_t k = i; k < j; ++k) mult[k] = static_cast<int>(j - i);
+    i = j;
+  }
+  return mult;
+}
+
+namespace {
+
+double spectrum_scale(Mat K, Mat M) {
+  VecH dk, dm;
+  FLEXUQ_PETSC(MatCreateVecs(K, dk.out(), nullptr));
+  FLEXUQ_PETSC(VecDuplicate(dk.get(), dm.out()));
+  FLEXUQ_PETSC(MatGetDiagonal(K, dk.get()));
+  FLEXUQ_PETSC(MatGetDiagonal(M, dm.get()));
+  FLEXUQ_PETSC(VecPointwiseDivide(dk.get(), dk.get(), dm.get()));
+  PetscReal s = 0;
+  FLEXUQ_PETSC(VecMax(dk.get(), nullptr, &s));
+  FLEXUQ_REQUIRE(std::isfinite(s) && s > 0,
+                 "the stiffness or mass matrix has a zero or non-finite diagonal entry (a node without stiffness "
+                 "or mass: an orphan node or a zero density)");
+  return s;
+}
+
+void set_default_option(const std::string& prefix, const std::string& name, const std::string& value) {
+  const std::string full = "-" + prefix + name;
+  PetscBool set = PETSC_FALSE;
+  FLEXUQ_PETSC(PetscOptionsHasName(nullptr, nullptr, full.c_str(), &set));
+  if (!set) FLEXUQ_PETSC(PetscOptionsSetValue(nullptr, full.c_str(), value.c_str()));
+}
+
+struct RawSolve {
+  std::vector<double> values;
+  std::vector<VecH> vectors;
+  int iterations = 0;
+  int converged = 0;
+};
+
+RawSolve run_eps(Mat K, Mat M, const ModeOptions& opt, double sigma, int nev, std::optional<std::pair<double, double>> interval) {
+  MPI_Comm comm = PetscObjectComm(reinterpret_cast<PetscObject>(K));
+  EpsH eps;
+  FLEXUQ_PETSC(EPSCreate(comm, eps.out()));
+  FLEXUQ_PETSC(EPSSetOperators(eps.get(), K, M));
+  FLEXUQ_PETSC(EPSSetProblemType(eps.get(), EPS_GHEP));
+  FLEXUQ_PETSC(EPSSetOptionsPrefix(eps.get(), opt.prefix.c_str()));
+  FLEXUQ_PETSC(EPSSetType(eps.get(), EPSKRYLOVSCHUR));
+  ST st = nullptr;
+  FLEXUQ_PETSC(EPSGetST(eps.get(), &st));
+  FLEXUQ_PETSC(STSetType(st, STSINVERT));
+  KSP ksp = nullptr;
+  FLEXUQ_PETSC(STGetKSP(st, &ksp));
+  FLEXUQ_PETSC(KSPSetType(ksp, KSPPREONLY));
+  PC pc = nullptr;
+  FLEXUQ_PETSC(KSPGetPC(ksp, &pc));
+  FLEXUQ_PETSC(PCSetType(pc, PCCHOLESKY));
+  FLEXUQ_PETSC(PCFactorSetMatSolverType(pc, MATSOLVERMUMPS));
+  FLEXUQ_PETSC(EPSSetTolerances(eps.get(), opt.tol, opt.max_it));
+  if (interval) {
+    // Spectrum slicing: inertia from the MUMPS factorizations at the interval ends.
+    set_default_option(opt.prefix, "st_mat_mumps_icntl_13", "1");
+    set_default_option(opt.prefix, "st_mat_mumps_icntl_24", "1");
+    set_default_option(opt.prefix, "st_mat_mumps_cntl_3", "1e-12");
+    FLEXUQ_PETSC(EPSSetInterval(eps.get(), interval->first, interval->second));
+    FLEXUQ_PETSC(EPSSetWhichEigenpairs(eps.get(), EPS_ALL));
+    FLEXUQ_PETSC(EPSKrylovSchurSetDetectZeros(eps.get(), PETSC_TRUE));
+  } else {
+    FLEXUQ_PETSC(EPSSetTarget(eps.get(), sigma));
+    FLEXUQ_PETSC(EPSSetWhichEigenpairs(eps.get(), EPS_TARGET_MAGNITUDE));
+    FLEXUQ_PETSC(EPSSetDimensions(eps.get(), nev, PETSC_DEFAULT, PETSC_DEFAULT));
+  }
+  FLEXUQ_PETSC(EPSSetFromOptions(eps.get()));
+  FLEXUQ_PETSC(EPSSolve(eps.get()));
+  RawSolve r;
+  PetscInt nconv = 0, its = 0;
+  FLEXUQ_PETSC(EPSGetConverged(eps.get(), &nconv));
+  FLEXUQ_PETSC(EPSGetIterationNumber(eps.get(), &its));
+  r.iterations = static_cast<int>(its);
+  r.converged = static_cast<int>(nconv);
+  for (PetscInt i = 0; i < nconv; ++i) {
+    PetscScalar kr = 0, ki = 0;
+    VecH v;
+    FLEXUQ_PETSC(MatCreateVecs(K, v.out(), nullptr));
+    FLEXUQ_PETSC(EPSGetEigenpair(eps.get(), i, &kr, &ki, v.get(), nullptr));
+    r.values.push_back(PetscRealPart(kr));
+    r.vectors.push_back(std::move(v));
+  }
+  // Ascending order (SLEPc returns by distance to the target, which is the same for σ below the
+  // spectrum, but not with spectrum slicing's internal order guarantees).
+  std::vector<std::size_t> perm(r.values.size());
+  std::iota(perm.begin(), perm.end(), 0);
+  std::stable_sort(perm.begin(), perm.end(), [&](std::size_t a, std::size_t b) { return r.values[a] < r.values[b]; });
+  RawSolve sorted;
+  sorted.iterations = r.iterations;
+  sorted.converged = r.converged;
+  for (auto p : perm) {
+    sorted.values.push_back(r.values[p]);
+    sorted.vectors.push_back(std::move(r.vectors[p]));
+  }
+  return sorted;
+}
+
+} // namespace
+
+ModeSet solve_modes(Mat K, Mat M, const ModeOptions& opt) {
+  FLEXUQ_REQUIRE(opt.band_hz || opt.count >= 1, "modes.count must be at least 1, got " << opt.count);
+  ModeSet out;
+  out.spectrum_scale = spectrum_scale(K, M);
+  const double s = out.spectrum_scale;
+  const double sigma = std::isnan(opt.shift) ? -opt.shift_factor * s : opt.shift;
+  out.shift = sigma;
+  const double zero_tol = opt.rigid_tol * s;
+
+  RawSolve raw;
+  if (opt.band_hz) {
+    const double f0 = opt.band_hz->first, f1 = opt.band_hz->second;
+    FLEXUQ_REQUIRE(f0 >= 0 && f1 > f0, "modes.band must be [f_min, f_max] with 0 <= f_min < f_max, got [" << f0
+                                                                                                        << ", " << f1 << "]");
+    double lo = std::pow(2 * M_PI * f0, 2), hi = std::pow(2 * M_PI * f1, 2);
+    if (f0 == 0) lo = -std::max(std::abs(sigma), 2 * zero_tol); // catch rigid modes (λ ≈ 0, either sign)
+    raw = run_eps(K, M, opt, sigma, 0, std::make_pair(lo, hi));
+  } else {
+    // Ask for the wanted elastic modes plus room for up to 6 zero-energy modes; if more zero modes
+    // show up (disconnected parts, mechanisms), ask again with more.
+    int extra = opt.constrained ? 1 : 6;
+    for (int attempt = 0; attempt < 3; ++attempt) {
+      raw = run_eps(K, M, opt, sigma, opt.count + extra, std::nullopt);
+      const int nzero = static_cast<int>(std::count_if(raw.values.begin(), raw.values.end(),
+                                                       [&](double l) { return std::abs(l) <= zero_tol; }));
+      const int nel = static_cast<int>(raw.values.size()) - nzero;
+      if (nel >= opt.count || raw.converged < opt.count + extra) break;
+      extra = nzero + 6;
+    }
+  }
+  out.iterations = raw.iterations;
+  out.n_converged = raw.converged;
+
+  std::vector<double> zero_values;
+  for (std::size_t i = 0; i < raw.values.size(); ++i) {
+    const double l = raw.values[i];
+    if (std::abs(l) <= zero_tol) {
+      zero_values.push_back(l);
+      normalize_sign(raw.vectors[i].get());
+      out.rigid_eigenvalues.push_back(l);
+      out.rigid_vectors.push_back(std::move(raw.vectors[i]));
+    } else {
+      FLEXUQ_REQUIRE(l > 0, "negative eigenvalue " << l
+                                                   << " rad^2/s^2: K is not positive semi-definite (check the "
+                                                      "material data and the element orientation)");
+      if (!opt.band_hz && static_cast<int>(out.eigenvalues.size()) >= opt.count) continue;
+      normalize_sign(raw.vectors[i].get());
+      out.eigenvalues.push_back(l);
+      out.vectors.push_back(std::move(raw.vectors[i]));
+    }
+  }
+  if (opt.constrained && !zero_values.empty()) {
+    std::ostringstream os;
+    os << "mechanism: " << zero_values.size() << " zero-energy mode(s) remain with " << opt.constraint_description
+       << " (|lambda| <= " << zero_tol << " rad^2/s^2); the boundary conditions leave the component free to move. "
+       << "Fix more nodes (or add sets to modes.fixed), or omit modes.fixed for a free-free analysis.";
+    throw InputError(os.str());
+  }
+  if (!opt.band_hz && static_cast<int>(out.eigenvalues.size()) < opt.count) {
+    std::ostringstream os;
+    os << "the eigensolver converged " << out.eigenvalues.size() << " of the " << opt.count
+       << " elastic modes requested (" << raw.converged << " pairs converged in " << raw.iterations
+       << " iterations); raise -" << opt.prefix << "eps_max_it or -" << opt.prefix << "eps_ncv, or loosen modes.tol";
+    throw Error(os.str());
+  }
+  for (std::size_t i = 0; i < out.eigenvalues.size(); ++i)
+    out.residuals.push_back(eigen_residual(K, M, out.eigenvalues[i], out.vectors[i].get()));
+  out.multiplicity = cluster_multiplicity(out.eigenvalues, opt.cluster_tol);
+  return out;
+}
+
+} // namespace flexuq::fe

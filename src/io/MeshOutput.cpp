@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: MIT
+#include "flexuq/io/MeshOutput.hpp"
+
+#include "flexuq/core/Error.hpp"
+
+#include <fstream>
+#include <map>
+
+namespace flexuq::io {
+
+namespace {
+int xdmf_type_id(ElementType t) {
+  switch (t) {
+  case ElementType::tet4: return 6;
+  case ElementType::tet10: return 38;
+  case ElementType::hex8: return 9;
+  case ElementType::hex20: return 48;
+  case ElementType::beam2: return 2; // Polyline, followed by the node count
+  }
+  return 0;
+}
+} // namespace
+
+void write_mesh(H5File& f, const Mesh& mesh) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(f.comm(), &rank);
+  MPI_Comm_size(f.comm(), &size);
+  const std::uint64_t n = mesh.num_nodes();
+  // Geometry: each rank writes a contiguous block of rows.
+  const std::uint64_t lo = n * static_cast<std::uint64_t>(rank) / static_cast<std::uint64_t>(size);
+  const std::uint64_t hi = n * static_cast<std::uint64_t>(rank + 1) / static_cast<std::uint64_t>(size);
+  std::vector<double> xyz;
+  xyz.reserve(3 * (hi - lo));
+  for (std::uint64_t i = lo; i < hi; ++i)
+    for (int k = 0; k < 3; ++k) xyz.push_back(mesh.coords[i][k]);
+  f.write_rows("/mesh/geometry", {n, 3}, lo, hi - lo, xyz.data());
+  std::vector<std::int64_t> ids(mesh.node_ids.begin(), mesh.node_ids.end());
+  f.write_replicated("/mesh/node_ids", {n}, ids.data());
+
+  std::map<ElementType, std::vector<std::int64_t>> topo, eids;
+  std::vector<std::int64_t> mixed;
+  for (std::size_t e = 0; e < mesh.num_elements(); ++e) {
+    const ElementType t = mesh.elem_type[e];
+    mixed.push_back(xdmf_type_id(t));
+    if (t == ElementType::beam2) mixed.push_back(2);
+    for (int k = 0; k < mesh.element_size(e); ++k) {
+      topo[t].push_back(mesh.element(e)[k]);
+      mixed.push_back(mesh.element(e)[k]);
+    }
+    eids[t].push_back(mesh.elem_ids[e]);
+  }
+  for (const auto& [t, conn] : topo) {
+    const std::uint64_t npe = static_cast<std::uint64_t>(nodes_per_element(t));
+    f.write_replicated(std::string("/mesh/topology/") + element_name(t), {conn.size() / npe, npe}, conn.data());
+    f.write_replicated(std::string("/mesh/element_ids/") + element_name(t), {eids[t].size()}, eids[t].data());
+  }
+  f.write_replicated("/mesh/topology_mixed", {mixed.size()}, mixed.data());
+  f.write_attribute("/mesh", "num_elements", static_cast<std::int64_t>(mesh.num_elements()));
+  f.write_attribute("/mesh", "source", mesh.source);
+  for (const auto& [name, nodes] : mesh.node_sets) {
+    std::vector<std::int64_t> v(nodes.begin(), nodes.end());
+    f.write_replicated("/mesh/node_sets/" + name, {v.size()}, v.data());
+  }
+}
+
+void write_xdmf(const std::string& xdmf_path, const std::string& h5, const Mesh& mesh, const XdmfNodeField& fld) {
+  std::ofstream x(xdmf_path);
+  if (!x) throw Error("cannot write XDMF file '" + xdmf_path + "'");
+  const std::size_t n = mesh.num_nodes();
+  std::size_t mixed_len = 0;
+  for (std::size_t e = 0; e < mesh.num_elements(); ++e)
+    mixed_len += 1 + static_cast<std::size_t>(mesh.element_size(e)) + (mesh.elem_type[e] == ElementType::beam2 ? 1 : 0);
+  x << "<?xml version=\"1.0\" ?>\n<!DOCTYPE Xdmf SYSTEM \"Xdmf.dtd\" []>\n<Xdmf Version=\"2.0\">\n <Domain>\n";
+  x << "  <Grid Name=\"" << fld.name << "\" GridType=\"Collection\" CollectionType=\"Temporal\">\n";
+  for (std::size_t j = 0; j < fld.count; ++j) {
+    const double t = j < fld.times.size() ? fld.times[j] : static_cast<double>(j + 1);
+    x << "   <Grid Name=\"" << fld.name << "_" << j + 1 << "\" GridType=\"Uniform\">\n";
+    x << "    <Time Value=\"" << t << "\"/>\n";
+    x << "    <Topology TopologyType=\"Mixed\" NumberOfElements=\"" << mesh.num_elements() << "\">\n";
+    x << "     <DataItem Dimensions=\"" << mixed_len << "\" NumberType=\"Int\" Precision=\"8\" Format=\"HDF\">" << h5
+      << ":/mesh/topology_mixed</DataItem>\n    </Topology>\n";
+    x << "    <Geometry GeometryType=\"XYZ\">\n     <DataItem Dimensions=\"" << n
+      << " 3\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">" << h5 << ":/mesh/geometry</DataItem>\n    </Geometry>\n";
+    const std::size_t blocks = fld.components >= 6 ? 2 : 1;
+    for (std::size_t b = 0; b < blocks; ++b) {
+      x << "    <Attribute Name=\"" << (b == 0 ? fld.name : fld.name + "_rotation")
+        << "\" AttributeType=\"Vector\" Center=\"Node\">\n";
+      x << "     <DataItem ItemType=\"HyperSlab\" Dimensions=\"" << n << " 3 1\" Type=\"HyperSlab\">\n";
+      x << "      <DataItem Dimensions=\"3 3\" Format=\"XML\">0 " << 3 * b << " " << j << " 1 1 1 " << n << " 3 1</DataItem>\n";
+      x << "      <DataItem Dimensions=\"" << n << " " << fld.components << " " << fld.count
+        << "\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">" << h5 << ":" << fld.dataset << "</DataItem>\n";
+      x << "     </DataItem>\n    </Attribute>\n";
+    }
+    x << "   </Grid>\n";
+  }
+  x << "  </Grid>\n </Domain>\n</Xdmf>\n";
+}
+
+} // namespace flexuq::io
