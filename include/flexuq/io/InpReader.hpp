@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// @file InpReader.hpp
+/// @brief Reader for Abaqus/CalculiX input decks (.inp).
+
+#include "flexuq/io/Mesh.hpp"
+
+#include <string>
+
+namespace flexuq::io {
+
+/// @brief Read nodes, elements, sets, materials and sections from an Abaqus/CalculiX `.inp` file.
+///
+/// Understood keywords: *NODE [NSET=], *ELEMENT TYPE= (C3D4, C3D10, C3D8, C3D20, C3D20R, B31)
+/// [ELSET=], *NSET/*ELSET (NSET=/ELSET=, GENERATE, members given as labels or set names; *NSET
+/// also takes ELSET= for the nodes of an element set), *MATERIAL NAME=, *ELASTIC (isotropic),
+/// *DENSITY, *SOLID SECTION, *BEAM SECTION (RECT, CIRC), *BEAM GENERAL SECTION (GENERAL) and
+/// *INCLUDE INPUT= (relative to the including file). Other keywords are skipped with one
+/// summary warning in Mesh::warnings. Keywords and parameter names are case-insensitive; set and
+/// material names are stored upper-case. Nodes, elements and sets may appear in any order.
+///
+/// @param path the file; Mesh::source is set to it.
+/// @return the validated mesh (Mesh::validate()).
+/// @throws flexuq::InputError naming the file and line of any malformed or inconsistent input.
+Mesh read_inp(const std::string& path);
+
+} // namespace flexuq::io

@@ -1,0 +1,18 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// @file MeshReader.hpp
+/// @brief Read a mesh file of any supported format, chosen by its extension.
+
+#include "flexuq/io/Mesh.hpp"
+
+#include <string>
+
+namespace flexuq::io {
+
+/// @brief Read @p path with the reader its extension names (case-insensitive): `.inp`
+/// (read_inp, Abaqus/CalculiX) or `.msh` (read_msh, Gmsh ASCII 4.1/2.2).
+/// @throws flexuq::InputError for another extension (naming the file and the supported formats)
+///         or whatever the reader throws.
+Mesh read_mesh(const std::string& path);
+
+} // namespace flexuq::io

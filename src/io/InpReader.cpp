@@ -1,0 +1,569 @@
+// SPDX-License-Identifier: MIT
+#include "flexuq/io/InpReader.hpp"
+
+#include "TextScan.hpp"
+#include "flexuq/core/Error.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace flexuq::io {
+namespace {
+
+using detail::LabelIndex;
+using detail::LineCursor;
+using detail::parse_double;
+using detail::parse_long;
+using detail::split_on;
+using detail::trim;
+
+/// Where a line is: index into InpParser::files_ and 1-based line number.
+struct Loc {
+  int file = 0;
+  int line = 0;
+};
+
+/// A keyword line: "*SOLID SECTION, ELSET=A, MATERIAL=STEEL".
+struct Keyword {
+  std::string name; ///< upper-case, inner blanks collapsed: "*SOLID SECTION"
+  std::vector<std::pair<std::string, std::string>> params; ///< upper-case key, value as written
+
+  const std::string* get(const char* key) const {
+    for (const auto& [k, v] : params)
+      if (k == key) return &v;
+    return nullptr;
+  }
+  bool has(const char* key) const { return get(key) != nullptr; }
+};
+
+Keyword parse_keyword(std::string_view text) {
+  Keyword k;
+  std::vector<std::string_view> parts;
+  split_on(text, ',', parts);
+  for (char c : parts[0]) {
+    if (c == ' ' || c == '\t') {
+      if (!k.name.empty() && k.name.back() != ' ') k.name += ' ';
+    } else {
+      k.name += c;
+    }
+  }
+  while (!k.name.empty() && k.name.back() == ' ') k.name.pop_back();
+  k.name = upper(k.name);
+  for (std::size_t i = 1; i < parts.size(); ++i) {
+    if (parts[i].empty()) continue;
+    const std::size_t eq = parts[i].find('=');
+    std::string key = upper(std::string(trim(parts[i].substr(0, eq))));
+    std::string_view value = eq == std::string_view::npos ? std::string_view() : trim(parts[i].substr(eq + 1));
+    if (value.size() >= 2 && value.front() == '"' && value.back() == '"') value = value.substr(1, value.size() - 2);
+    k.params.emplace_back(std::move(key), std::string(value));
+  }
+  return k;
+}
+
+std::optional<ElementType> abaqus_type(const std::string& t) {
+  if (t == "C3D4") return ElementType::tet4;
+  if (t == "C3D10") return ElementType::tet10;
+  if (t == "C3D8") return ElementType::hex8;
+  if (t == "C3D20" || t == "C3D20R") return ElementType::hex20;
+  if (t == "B31") return ElementType::beam2;
+  return std::nullopt;
+}
+
+bool is_material_option(const std::string& kw) {
+  static const std::set<std::string> opts = {"*ELASTIC",   "*DENSITY",        "*EXPANSION", "*CONDUCTIVITY",
+                                             "*SPECIFIC HEAT", "*DAMPING",    "*PLASTIC",   "*HYPERELASTIC",
+                                             "*USER MATERIAL", "*DEPVAR",     "*CREEP"};
+  return opts.count(kw) > 0;
+}
+
+enum class Block { none, node, element, set, elastic, density, beam, ignored };
+
+/// One member of a set definition; resolved once the whole deck is read (Abaqus allows any order).
+struct SetItem {
+  enum Kind : std::uint8_t { label, range, set_ref, index_range, elset_nodes };
+  SetItem(Kind k, Loc w) : kind(k), where(w) {}
+  Kind kind;
+  long a = 0, b = 0, step = 0; ///< label a; range a..b by step; index range [a, b)
+  int ref = -1;                ///< set_ref / elset_nodes: index into InpParser::ref_names_
+  Loc where;
+};
+
+struct SetOp {
+  bool node = true;
+  std::string name;
+  std::vector<SetItem> items;
+};
+
+class InpParser {
+public:
+  explicit InpParser(const std::string& path) : path_(path) { mesh_.source = path; }
+
+  Mesh run() {
+    read_file(path_, std::nullopt);
+    end_block();
+    finish();
+    return std::move(mesh_);
+  }
+
+private:
+  // ---- locations and errors --------------------------------------------------------------------
+  std::string at(Loc l) const { return files_[static_cast<std::size_t>(l.file)] + ":" + std::to_string(l.line); }
+  /// "line 40" in the main file, "sub.inp:12" in an included one.
+  std::string short_at(Loc l) const { return l.file == 0 ? "line " + std::to_string(l.line) : at(l); }
+  [[noreturn]] void fail(Loc l, const std::string& msg) const { throw InputError(at(l) + ": " + msg); }
+
+  // ---- reading ---------------------------------------------------------------------------------
+  void read_file(const std::string& path, std::optional<Loc> from) {
+    const std::string canon = std::filesystem::weakly_canonical(std::filesystem::path(path)).string();
+    if (from && std::find(open_.begin(), open_.end(), canon) != open_.end())
+      fail(*from, "*INCLUDE of '" + path + "' is an include cycle (the file is already being read)");
+    auto text = detail::load_text(path);
+    if (!text) {
+      if (from) fail(*from, "cannot open included file '" + path + "'");
+      throw InputError("cannot open mesh file '" + path + "'");
+    }
+    open_.push_back(canon);
+    files_.push_back(path);
+    const int fid = static_cast<int>(files_.size()) - 1;
+    LineCursor cur(*text);
+    std::string_view line;
+    std::string kw;
+    while (cur.next(line)) {
+      const Loc where{fid, cur.line_number()};
+      const std::string_view t = trim(line);
+      if (t.empty() || (t.size() >= 2 && t[0] == '*' && t[1] == '*')) continue;
+      if (t[0] == '*') {
+        kw.assign(t);
+        std::string_view more;
+        while (kw.back() == ',' && cur.next(more)) kw += trim(more); // continued parameter list
+        keyword(kw, where);
+      } else {
+        data(t, where);
+      }
+    }
+    open_.pop_back();
+  }
+
+  std::string required(const Keyword& k, const char* key, Loc where) const {
+    const std::string* v = k.get(key);
+    if (!v || v->empty()) fail(where, k.name + " needs the parameter " + key + "=");
+    return *v;
+  }
+
+  /// Read INPUT= of the keyword at @p where, relative to that file's folder.
+  void include(const Keyword& k, Loc where) {
+    const std::filesystem::path inc(required(k, "INPUT", where));
+    const auto base = std::filesystem::path(files_[static_cast<std::size_t>(where.file)]).parent_path();
+    read_file((inc.is_absolute() ? inc : base / inc).string(), where);
+  }
+
+  void keyword(const std::string& text, Loc where) {
+    const Keyword k = parse_keyword(text);
+    const std::string& n = k.name;
+    if (n == "*INCLUDE") return include(k, where); // the included text stands in place of this line
+    end_block();
+    block_loc_ = where;
+    block_kw_ = n;
+    if (!is_material_option(n)) material_.clear();
+
+    if (n == "*NODE") {
+      block_ = Block::node;
+      block_start_ = static_cast<long>(mesh_.coords.size());
+      open_index_set(k, "NSET", true, where);
+    } else if (n == "*ELEMENT") {
+      const std::string type = upper(required(k, "TYPE", where));
+      const auto t = abaqus_type(type);
+      if (!t)
+        fail(where, "unsupported element TYPE=" + type + " (supported: C3D4, C3D10, C3D8, C3D20, C3D20R, B31)");
+      if (type == "C3D20R" && !c3d20r_) c3d20r_ = where;
+      block_ = Block::element;
+      etype_ = *t;
+      npe_ = nodes_per_element(*t);
+      block_start_ = static_cast<long>(mesh_.elem_type.size());
+      open_index_set(k, "ELSET", false, where);
+    } else if (n == "*NSET" || n == "*ELSET") {
+      const bool node = n == "*NSET";
+      block_ = Block::set;
+      generate_ = k.has("GENERATE");
+      ops_.push_back({node, upper(required(k, node ? "NSET" : "ELSET", where)), {}});
+      if (node && k.has("ELSET")) { // the nodes of an element set
+        SetItem it(SetItem::elset_nodes, where);
+        it.ref = ref_name(upper(required(k, "ELSET", where)));
+        ops_.back().items.push_back(it);
+      }
+    } else if (n == "*MATERIAL") {
+      material_ = upper(required(k, "NAME", where));
+      const auto [it, fresh] = mesh_.materials.try_emplace(material_);
+      if (!fresh) fail(where, "material " + material_ + " is defined twice (first at " + it->second.where.str() + ")");
+      it->second.name = material_;
+      it->second.where = {files_[static_cast<std::size_t>(where.file)], where.line};
+    } else if (n == "*ELASTIC" || n == "*DENSITY") {
+      if (material_.empty()) fail(where, n + " outside a *MATERIAL definition");
+      if (n == "*ELASTIC" && k.has("TYPE") && upper(*k.get("TYPE")) != "ISOTROPIC")
+        fail(where, "*ELASTIC, TYPE=" + *k.get("TYPE") + " is not supported (only TYPE=ISOTROPIC)");
+      block_ = n == "*ELASTIC" ? Block::elastic : Block::density;
+    } else if (n == "*SOLID SECTION") {
+      Section s;
+      s.elset = upper(required(k, "ELSET", where));
+      s.material = upper(required(k, "MATERIAL", where));
+      s.where = {files_[static_cast<std::size_t>(where.file)], where.line};
+      mesh_.sections.push_back(std::move(s));
+      block_ = Block::ignored; // a thickness line, if any, does not matter for solids
+    } else if (n == "*BEAM SECTION" || n == "*BEAM GENERAL SECTION") {
+      Section s;
+      s.beam = true;
+      s.elset = upper(required(k, "ELSET", where));
+      const bool general = n == "*BEAM GENERAL SECTION";
+      if (general) {
+        const std::string shape = k.has("SECTION") ? upper(*k.get("SECTION")) : "GENERAL";
+        if (shape != "GENERAL")
+          fail(where, "*BEAM GENERAL SECTION, SECTION=" + shape + " is not supported (only SECTION=GENERAL)");
+        s.beam_section.shape = shape;
+        if (k.has("MATERIAL")) s.material = upper(*k.get("MATERIAL"));
+        if (k.has("DENSITY") && !parse_double(*k.get("DENSITY"), general_rho_))
+          fail(where, "DENSITY=" + *k.get("DENSITY") + " is not a number");
+        general_has_rho_ = k.has("DENSITY");
+      } else {
+        s.beam_section.shape = upper(required(k, "SECTION", where));
+        s.material = upper(required(k, "MATERIAL", where));
+      }
+      s.where = {files_[static_cast<std::size_t>(where.file)], where.line};
+      mesh_.sections.push_back(std::move(s));
+      block_ = Block::beam;
+      beam_general_ = general;
+    } else {
+      block_ = Block::ignored;
+      if (ignored_seen_.insert(n).second) ignored_.push_back(n + " (" + short_at(where) + ")");
+    }
+    // Data lines kept in another file: *NODE, INPUT=nodes.inp (likewise *ELEMENT, *NSET, *ELSET).
+    if ((block_ == Block::node || block_ == Block::element || block_ == Block::set) && k.has("INPUT"))
+      include(k, where);
+  }
+
+  /// *NODE, NSET= / *ELEMENT, ELSET=: the block's entries join that set.
+  void open_index_set(const Keyword& k, const char* key, bool node, Loc where) {
+    index_set_op_ = -1;
+    if (!k.has(key)) return;
+    ops_.push_back({node, upper(required(k, key, where)), {}});
+    index_set_op_ = static_cast<long>(ops_.size()) - 1;
+  }
+
+  int ref_name(const std::string& name) {
+    ref_names_.push_back(name);
+    return static_cast<int>(ref_names_.size()) - 1;
+  }
+
+  /// Split a data line into fields_; drop the empty field a trailing comma leaves.
+  bool split_data(std::string_view line) {
+    split_on(line, ',', fields_);
+    const bool trailing = fields_.size() > 1 && fields_.back().empty();
+    if (trailing) fields_.pop_back();
+    return trailing;
+  }
+
+  double number(std::string_view f, Loc where, const char* what) const {
+    double v = 0;
+    if (!parse_double(f, v)) fail(where, "non-numeric field '" + std::string(f) + "' in " + what);
+    return v;
+  }
+  long integer(std::string_view f, Loc where, const char* what) const {
+    long v = 0;
+    if (!parse_long(f, v)) fail(where, "non-integer field '" + std::string(f) + "' in " + what);
+    return v;
+  }
+  void need_fields(std::size_t n, Loc where, const std::string& what) const {
+    if (fields_.size() < n)
+      fail(where, "truncated data line: " + what + " needs " + std::to_string(n) + " fields, found " +
+                      std::to_string(fields_.size()));
+  }
+
+  void data(std::string_view line, Loc where) {
+    const bool trailing = split_data(line);
+    switch (block_) {
+    case Block::none: fail(where, "data line before any keyword");
+    case Block::ignored: return;
+    case Block::node: {
+      need_fields(4, where, "a *NODE line (label, x, y, z)");
+      mesh_.node_ids.push_back(integer(fields_[0], where, "*NODE data (node label)"));
+      std::array<double, 3> x{};
+      for (int d = 0; d < 3; ++d) {
+        const auto f = fields_[static_cast<std::size_t>(d) + 1];
+        x[static_cast<std::size_t>(d)] = f.empty() ? 0.0 : number(f, where, "*NODE data (coordinate)");
+      }
+      mesh_.coords.push_back(x);
+      node_loc_.push_back(where);
+      return;
+    }
+    case Block::element: return element_data(trailing, where);
+    case Block::set: return set_data(where);
+    case Block::elastic: {
+      if (block_lines_++ > 0)
+        fail(where, "temperature-dependent *ELASTIC data (more than one data line) is not supported");
+      need_fields(2, where, "*ELASTIC (E, nu)");
+      Material& m = mesh_.materials[material_];
+      m.E = number(fields_[0], where, "*ELASTIC data");
+      m.nu = number(fields_[1], where, "*ELASTIC data");
+      return;
+    }
+    case Block::density: {
+      if (block_lines_++ > 0)
+        fail(where, "temperature-dependent *DENSITY data (more than one data line) is not supported");
+      need_fields(1, where, "*DENSITY");
+      mesh_.materials[material_].rho = number(fields_[0], where, "*DENSITY data");
+      return;
+    }
+    case Block::beam: return beam_data(where);
+    }
+  }
+
+  void element_data(bool trailing, Loc where) {
+    if (pending_.empty()) pending_loc_ = where;
+    for (auto f : fields_) pending_.push_back(integer(f, where, "*ELEMENT data (labels)"));
+    const std::size_t want = static_cast<std::size_t>(npe_) + 1;
+    if (pending_.size() > want)
+      fail(pending_loc_, "element " + std::to_string(pending_[0]) + " has " + std::to_string(pending_.size() - 1) +
+                             " nodes, " + element_name(etype_) + " needs " + std::to_string(npe_));
+    if (pending_.size() == want) {
+      mesh_.elem_type.push_back(etype_);
+      mesh_.elem_ids.push_back(pending_[0]);
+      elem_labels_.insert(elem_labels_.end(), pending_.begin() + 1, pending_.end());
+      mesh_.elem_offsets.push_back(static_cast<std::int64_t>(elem_labels_.size()));
+      elem_loc_.push_back(pending_loc_);
+      pending_.clear();
+    } else if (!trailing && fields_.size() < 16) { // a line continues if it ends in ',' or is full (16 entries)
+      incomplete_element();
+    }
+  }
+
+  [[noreturn]] void incomplete_element() const {
+    fail(pending_loc_, "truncated element data: element " + std::to_string(pending_[0]) + " lists " +
+                           std::to_string(pending_.size() - 1) + " nodes, " + element_name(etype_) + " needs " +
+                           std::to_string(npe_));
+  }
+
+  void set_data(Loc where) {
+    SetOp& op = ops_.back();
+    const char* what = op.node ? "*NSET data" : "*ELSET data";
+    if (generate_) {
+      if (fields_.size() < 2 || fields_.size() > 3)
+        fail(where, std::string(what) + ", GENERATE needs start, end[, step]");
+      SetItem it(SetItem::range, where);
+      it.a = integer(fields_[0], where, what);
+      it.b = integer(fields_[1], where, what);
+      it.step = fields_.size() == 3 ? integer(fields_[2], where, what) : 1;
+      if (it.step <= 0 || it.b < it.a)
+        fail(where, std::string(what) + ", GENERATE: bad range " + std::to_string(it.a) + ", " +
+                        std::to_string(it.b) + ", " + std::to_string(it.step) + " (need start <= end, step > 0)");
+      op.items.push_back(it);
+      return;
+    }
+    for (auto f : fields_) {
+      if (f.empty()) continue;
+      SetItem it(SetItem::label, where);
+      if (!parse_long(f, it.a)) {
+        it.kind = SetItem::set_ref;
+        it.ref = ref_name(upper(std::string(f)));
+      }
+      op.items.push_back(it);
+    }
+  }
+
+  void beam_data(Loc where) {
+    Section& s = mesh_.sections.back();
+    BeamSection& b = s.beam_section;
+    const int line = block_lines_++;
+    if (line == 0) {
+      need_fields(beam_general_ ? 5 : 1, where, block_kw_);
+      b.dims.clear();
+      for (auto f : fields_)
+        if (!f.empty()) b.dims.push_back(number(f, where, "beam section dimensions"));
+    } else if (line == 1) {
+      need_fields(3, where, "the beam n1 direction line");
+      for (std::size_t d = 0; d < 3; ++d) b.n1[d] = number(fields_[d], where, "beam n1 direction");
+    } else if (line == 2 && beam_general_) {
+      need_fields(2, where, "the *BEAM GENERAL SECTION material line (E, G)");
+      general_E_ = number(fields_[0], where, "beam section E");
+      general_G_ = number(fields_[1], where, "beam section G");
+      general_has_EG_ = true;
+    } else {
+      fail(where, "too many data lines for " + block_kw_);
+    }
+  }
+
+  void end_block() {
+    if (block_ == Block::element && !pending_.empty()) incomplete_element();
+    if ((block_ == Block::node || block_ == Block::element) && index_set_op_ >= 0) {
+      SetItem it(SetItem::index_range, block_loc_);
+      it.a = block_start_;
+      it.b = block_ == Block::node ? static_cast<long>(mesh_.coords.size()) : static_cast<long>(mesh_.elem_type.size());
+      ops_[static_cast<std::size_t>(index_set_op_)].items.push_back(it);
+    }
+    if ((block_ == Block::elastic || block_ == Block::density) && block_lines_ == 0)
+      fail(block_loc_, block_kw_ + " has no data line");
+    if (block_ == Block::beam) end_beam();
+    block_ = Block::none;
+    block_lines_ = 0;
+    index_set_op_ = -1;
+  }
+
+  void end_beam() {
+    Section& s = mesh_.sections.back();
+    if (block_lines_ == 0) fail(block_loc_, block_kw_ + " has no data line");
+    s.beam_section.compute_properties(s.where);
+    if (!beam_general_) return;
+    if (general_has_EG_ && s.material.empty()) { // Abaqus style: the section carries E and G itself
+      if (general_G_ <= 0) fail(block_loc_, "*BEAM GENERAL SECTION: G must be positive");
+      s.material = "SECTION_" + s.elset;
+      Material m;
+      m.name = s.material;
+      m.E = general_E_;
+      m.nu = general_E_ / (2 * general_G_) - 1;
+      if (general_has_rho_) m.rho = general_rho_;
+      m.where = s.where;
+      mesh_.materials[s.material] = m;
+    }
+    if (s.material.empty())
+      fail(block_loc_, "*BEAM GENERAL SECTION needs MATERIAL= or a third data line with E, G");
+    general_has_EG_ = general_has_rho_ = false;
+  }
+
+  // ---- resolution once everything is read ------------------------------------------------------
+  void finish() {
+    const long dup_node = nodes_.build(mesh_.node_ids);
+    if (dup_node >= 0) {
+      const auto first = nodes_.find(mesh_.node_ids[static_cast<std::size_t>(dup_node)]);
+      fail(node_loc_[static_cast<std::size_t>(dup_node)],
+           "duplicate node label " + std::to_string(mesh_.node_ids[static_cast<std::size_t>(dup_node)]) +
+               " (first defined at " + at(node_loc_[static_cast<std::size_t>(first)]) + ")");
+    }
+    mesh_.elem_nodes.resize(elem_labels_.size());
+    for (std::size_t e = 0; e < mesh_.num_elements(); ++e)
+      for (auto k = mesh_.elem_offsets[e]; k < mesh_.elem_offsets[e + 1]; ++k) {
+        const int v = nodes_.find(elem_labels_[static_cast<std::size_t>(k)]);
+        if (v < 0)
+          fail(elem_loc_[e], "element " + std::to_string(mesh_.elem_ids[e]) + " references undefined node " +
+                                 std::to_string(elem_labels_[static_cast<std::size_t>(k)]));
+        mesh_.elem_nodes[static_cast<std::size_t>(k)] = v;
+      }
+    const long dup_elem = elems_.build(mesh_.elem_ids);
+    if (dup_elem >= 0)
+      fail(elem_loc_[static_cast<std::size_t>(dup_elem)],
+           "duplicate element label " + std::to_string(mesh_.elem_ids[static_cast<std::size_t>(dup_elem)]));
+
+    for (const SetOp& op : ops_) apply(op);
+
+    for (const Section& s : mesh_.sections) {
+      if (!mesh_.element_sets.count(s.elset))
+        throw InputError(s.where.str() + ": section refers to element set " + s.elset + ", which is not defined");
+      if (!mesh_.materials.count(s.material))
+        throw InputError(s.where.str() + ": section refers to material " + s.material + ", which is not defined");
+    }
+    if (!ignored_.empty()) {
+      std::string w = "ignored keywords: ";
+      for (std::size_t i = 0; i < ignored_.size(); ++i) w += (i ? ", " : "") + ignored_[i];
+      mesh_.warnings.push_back(w);
+    }
+    if (c3d20r_)
+      mesh_.warnings.push_back("C3D20R elements (first at " + at(*c3d20r_) +
+                               ") are treated as C3D20 with full (27-point) integration");
+    detail::normalise_sets(mesh_);
+    detail::warn_unused_nodes(mesh_);
+    mesh_.validate();
+  }
+
+  void apply(const SetOp& op) {
+    auto& sets = op.node ? mesh_.node_sets : mesh_.element_sets;
+    const LabelIndex& index = op.node ? nodes_ : elems_;
+    const char* kind = op.node ? "node" : "element";
+    std::vector<int> add; // built apart: a set may name itself
+    long skipped = 0;
+    for (const SetItem& it : op.items) {
+      switch (it.kind) {
+      case SetItem::label: {
+        const int v = index.find(it.a);
+        if (v < 0)
+          fail(it.where, std::string(kind) + " set " + op.name + ": " + kind + " " + std::to_string(it.a) +
+                             " is not defined");
+        add.push_back(v);
+        break;
+      }
+      case SetItem::range:
+        for (long l = it.a; l <= it.b; l += it.step) {
+          const int v = index.find(l);
+          if (v < 0) ++skipped;
+          else add.push_back(v);
+        }
+        break;
+      case SetItem::index_range:
+        for (long v = it.a; v < it.b; ++v) add.push_back(static_cast<int>(v));
+        break;
+      case SetItem::set_ref: {
+        const std::string& name = ref_names_[static_cast<std::size_t>(it.ref)];
+        const auto found = sets.find(name);
+        if (found == sets.end())
+          fail(it.where, std::string(kind) + " set " + op.name + ": member '" + name + "' is neither a " + kind +
+                             " label nor a previously defined " + kind + " set");
+        add.insert(add.end(), found->second.begin(), found->second.end());
+        break;
+      }
+      case SetItem::elset_nodes: {
+        const std::string& name = ref_names_[static_cast<std::size_t>(it.ref)];
+        const auto found = mesh_.element_sets.find(name);
+        if (found == mesh_.element_sets.end())
+          fail(it.where, "node set " + op.name + ": ELSET=" + name + " is not a previously defined element set");
+        for (int e : found->second)
+          add.insert(add.end(), mesh_.element(static_cast<std::size_t>(e)),
+                     mesh_.element(static_cast<std::size_t>(e)) + mesh_.element_size(static_cast<std::size_t>(e)));
+        break;
+      }
+      }
+    }
+    auto& target = sets[op.name];
+    target.insert(target.end(), add.begin(), add.end());
+    if (skipped > 0)
+      mesh_.warnings.push_back(std::string(kind) + " set " + op.name + ": GENERATE skipped " +
+                               std::to_string(skipped) + " labels that are not defined");
+  }
+
+  // ---- state -----------------------------------------------------------------------------------
+  std::string path_;
+  Mesh mesh_;
+  std::vector<std::string> files_; ///< every file read, index = Loc::file
+  std::vector<std::string> open_;  ///< canonical paths of the include chain being read
+  Block block_ = Block::none;
+  std::string block_kw_;
+  Loc block_loc_;
+  int block_lines_ = 0;
+  long block_start_ = 0;
+  long index_set_op_ = -1;
+  ElementType etype_ = ElementType::tet4;
+  int npe_ = 0;
+  std::vector<long> pending_; ///< element label + node labels gathered so far (continuation lines)
+  Loc pending_loc_;
+  bool generate_ = false;
+  std::string material_; ///< current *MATERIAL, empty outside one
+  bool beam_general_ = false, general_has_EG_ = false, general_has_rho_ = false;
+  double general_E_ = 0, general_G_ = 0, general_rho_ = 0;
+  std::vector<std::string_view> fields_;
+  std::vector<long> elem_labels_; ///< node labels of all elements, CSR like Mesh::elem_nodes
+  std::vector<Loc> node_loc_, elem_loc_;
+  std::vector<SetOp> ops_;
+  std::vector<std::string> ref_names_;
+  LabelIndex nodes_, elems_;
+  std::set<std::string> ignored_seen_;
+  std::vector<std::string> ignored_;
+  std::optional<Loc> c3d20r_;
+};
+
+} // namespace
+
+Mesh read_inp(const std::string& path) { return InpParser(path).run(); }
+
+} // namespace flexuq::io

@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: MIT
+#include "TextScan.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+
+namespace flexuq::io::detail {
+
+std::optional<std::string> load_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::string data;
+  in.seekg(0, std::ios::end);
+  const auto size = in.tellg();
+  if (size > 0) {
+    data.resize(static_cast<std::size_t>(size));
+    in.seekg(0, std::ios::beg);
+    in.read(data.data(), size);
+    if (!in) return std::nullopt;
+  }
+  return data;
+}
+
+bool LineCursor::next(std::string_view& line) {
+  if (pos_ >= text_.size()) return false;
+  std::size_t end = text_.find('\n', pos_);
+  if (end == std::string_view::npos) end = text_.size();
+  line = text_.substr(pos_, end - pos_);
+  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  pos_ = end + 1;
+  ++line_;
+  return true;
+}
+
+namespace {
+bool blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f'; }
+} // namespace
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && blank(s.front())) s.remove_prefix(1);
+  while (!s.empty() && blank(s.back())) s.remove_suffix(1);
+  return s;
+}
+
+void split_on(std::string_view s, char delim, std::vector<std::string_view>& out) {
+  out.clear();
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t p = s.find(delim, start);
+    if (p == std::string_view::npos) {
+      out.push_back(trim(s.substr(start)));
+      return;
+    }
+    out.push_back(trim(s.substr(start, p - start)));
+    start = p + 1;
+  }
+}
+
+void split_blanks(std::string_view s, std::vector<std::string_view>& out) {
+  out.clear();
+  std::size_t i = 0;
+  while (i < s.size()) {
+    while (i < s.size() && blank(s[i])) ++i;
+    const std::size_t start = i;
+    while (i < s.size() && !blank(s[i])) ++i;
+    if (i > start) out.push_back(s.substr(start, i - start));
+  }
+}
+
+bool parse_long(std::string_view s, long& v) {
+  if (!s.empty() && s.front() == '+') s.remove_prefix(1);
+  if (s.empty()) return false;
+  const auto r = std::from_chars(s.data(), s.data() + s.size(), v);
+  return r.ec == std::errc() && r.ptr == s.data() + s.size();
+}
+
+bool parse_double(std::string_view s, double& v) {
+  if (!s.empty() && s.front() == '+') s.remove_prefix(1);
+  if (s.empty()) return false;
+  const auto r = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (r.ec == std::errc() && r.ptr == s.data() + s.size()) return true;
+  // Fortran-style exponent (1.0D+03): rare, so the copy only happens here.
+  if (s.find_first_of("dD") == std::string_view::npos || s.size() > 64) return false;
+  char buf[64];
+  std::transform(s.begin(), s.end(), buf, [](char c) { return (c == 'd' || c == 'D') ? 'e' : c; });
+  const auto r2 = std::from_chars(buf, buf + s.size(), v);
+  return r2.ec == std::errc() && r2.ptr == buf + s.size();
+}
+
+long LabelIndex::build(const std::vector<long>& labels) {
+  dense_.clear();
+  sparse_.clear();
+  if (labels.empty()) return -1;
+  const auto [mn, mx] = std::minmax_element(labels.begin(), labels.end());
+  lo_ = *mn;
+  const auto n = static_cast<long>(labels.size());
+  // Dense when the label range is at most a few times the count (the usual case).
+  use_dense_ = (*mx - *mn) <= 4 * n + 1024;
+  if (use_dense_) {
+    dense_.assign(static_cast<std::size_t>(*mx - *mn + 1), -1);
+    for (long i = 0; i < n; ++i) {
+      int& slot = dense_[static_cast<std::size_t>(labels[i] - lo_)];
+      if (slot >= 0) return i;
+      slot = static_cast<int>(i);
+    }
+  } else {
+    sparse_.reserve(labels.size());
+    for (long i = 0; i < n; ++i)
+      if (!sparse_.emplace(labels[i], static_cast<int>(i)).second) return i;
+  }
+  return -1;
+}
+
+int LabelIndex::find(long label) const {
+  if (use_dense_) {
+    if (label < lo_ || label - lo_ >= static_cast<long>(dense_.size())) return -1;
+    return dense_[static_cast<std::size_t>(label - lo_)];
+  }
+  const auto it = sparse_.find(label);
+  return it == sparse_.end() ? -1 : it->second;
+}
+
+void normalise_sets(Mesh& mesh) {
+  for (auto* sets : {&mesh.node_sets, &mesh.element_sets})
+    for (auto& [name, v] : *sets) {
+      std::sort(v.begin(), v.end());
+      v.erase(std::unique(v.begin(), v.end()), v.end());
+    }
+}
+
+void warn_unused_nodes(Mesh& mesh) {
+  std::vector<char> used(mesh.num_nodes(), 0);
+  for (int v : mesh.elem_nodes)
+    if (v >= 0 && v < static_cast<int>(used.size())) used[static_cast<std::size_t>(v)] = 1;
+  const auto unused = std::count(used.begin(), used.end(), 0);
+  if (unused == 0) return;
+  std::ostringstream os;
+  os << mesh.source << ": " << unused << " of " << mesh.num_nodes()
+     << " nodes belong to no element (they carry no stiffness or mass)";
+  mesh.warnings.push_back(os.str());
+}
+
+} // namespace flexuq::io::detail

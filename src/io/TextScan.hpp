@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// @file TextScan.hpp
+/// @brief Private helpers shared by the mesh readers: whole-file loading, a line cursor that counts
+/// lines, field splitting without allocation, number parsing with std::from_chars, and a
+/// label → index lookup for sparse node/element labels.
+
+#include "flexuq/io/Mesh.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace flexuq::io::detail {
+
+/// Whole contents of @p path, or nullopt if it cannot be opened.
+std::optional<std::string> load_text(const std::string& path);
+
+/// Walks a text buffer line by line; strips a trailing '\r'. Line numbers start at 1.
+class LineCursor {
+public:
+  explicit LineCursor(std::string_view text) : text_(text) {}
+  /// Next line into @p line; false at the end of the text.
+  bool next(std::string_view& line);
+  int line_number() const { return line_; }
+
+private:
+  std::string_view text_;
+  std::size_t pos_ = 0;
+  int line_ = 0;
+};
+
+std::string_view trim(std::string_view s);
+/// Split @p s at @p delim into trimmed fields (reuses @p out's storage).
+void split_on(std::string_view s, char delim, std::vector<std::string_view>& out);
+/// Split @p s at runs of blanks/tabs.
+void split_blanks(std::string_view s, std::vector<std::string_view>& out);
+
+/// Whole-field integer parse; false if @p s is not exactly an integer (a leading '+' is allowed).
+bool parse_long(std::string_view s, long& v);
+/// Whole-field floating-point parse; accepts a leading '+' and Fortran 'D' exponents.
+bool parse_double(std::string_view s, double& v);
+
+/// Sparse label → internal index lookup: a dense table when the labels are compact, a hash map
+/// otherwise.
+class LabelIndex {
+public:
+  /// Build from labels in internal order. Returns the position of the first label that repeats an
+  /// earlier one, or -1 if all are distinct.
+  long build(const std::vector<long>& labels);
+  /// Internal index of @p label, or -1.
+  int find(long label) const;
+
+private:
+  long lo_ = 0;
+  std::vector<int> dense_;
+  std::unordered_map<long, int> sparse_;
+  bool use_dense_ = true;
+};
+
+/// Sort and de-duplicate every set of @p mesh.
+void normalise_sets(Mesh& mesh);
+/// Add a warning to @p mesh if some nodes are used by no element (they would carry no stiffness).
+void warn_unused_nodes(Mesh& mesh);
+
+} // namespace flexuq::io::detail
