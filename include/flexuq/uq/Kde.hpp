@@ -1,0 +1,17 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// @file Kde.hpp
+/// @brief Gaussian kernel density estimate of a sample (e.g. a PCE evaluated at 10⁶ points).
+
+#include <Eigen/Dense>
+
+namespace flexuq::uq {
+
+/// Silverman's rule of thumb h = 0.9 min(σ̂, IQR/1.34) n^(−1/5).
+double silverman_bandwidth(const Eigen::VectorXd& samples);
+
+/// f̂(x) = 1/(n h) Σ φ((x − x_i)/h) at every grid point; @p bandwidth ≤ 0 selects Silverman's.
+/// Cost O(n · grid) with kernels cut at 8h on a sorted copy of the sample.
+Eigen::VectorXd kde_gaussian(const Eigen::VectorXd& samples, const Eigen::VectorXd& grid, double bandwidth = 0.0);
+
+} // namespace flexuq::uq
