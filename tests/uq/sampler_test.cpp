@@ -64,6 +64,20 @@ TEST(Sobol, FirstPointsOfTheFirstTwoDimensions) {
   }
 }
 
+TEST(Sobol, DirectionNumberRecurrenceByHand) {
+  // Joe–Kuo recurrence m_k = 2c_1 m_{k−1} ⊕ 4c_2 m_{k−2} ⊕ … ⊕ 2^s m_{k−s} ⊕ m_{k−s}, worked by hand:
+  // dim 4 (s = 3, a = 1 → c_1 = 0, c_2 = 1, m = 1, 3, 1): m_4 = 4·3 ⊕ 8 ⊕ 1 = 5;
+  // dim 5 (s = 3, a = 2 → c_1 = 1, c_2 = 0, m = 1, 1, 1): m_4 = 2·1 ⊕ 8 ⊕ 1 = 11.
+  // Point 8 has Gray code 12 = bits 3 and 4: x = v_3 ⊕ v_4 with v_k = m_k/2^k.
+  // dim 4: 2/16 ⊕ 5/16 = 7/16; dim 5: 2/16 ⊕ 11/16 = 9/16.
+  const Sampler s(SamplingMethod::Sobol, 5, 0);
+  EXPECT_EQ(s.sobol_integer(8, 3) * 0x1.0p-32, 7.0 / 16.0);
+  EXPECT_EQ(s.sobol_integer(8, 4) * 0x1.0p-32, 9.0 / 16.0);
+  // Point 1 (Gray 1) is v_1 = 1/2 in every dimension; point 2 (Gray 3) is v_1 ⊕ v_2 = 1/2 ⊕ m_2/4.
+  EXPECT_EQ(s.sobol_integer(2, 3) * 0x1.0p-32, 0.25); // m_2 = 3: 2/4 ⊕ 3/4 = 1/4
+  EXPECT_EQ(s.sobol_integer(2, 4) * 0x1.0p-32, 0.75); // m_2 = 1: 2/4 ⊕ 1/4 = 3/4
+}
+
 TEST(Sobol, TableRowsArePrimitivePolynomialsWithValidInitialNumbers) {
   ASSERT_GE(sobol_max_dim(), 21);
   std::set<std::uint64_t> seen;
