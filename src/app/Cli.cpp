@@ -9,6 +9,7 @@ std::string usage() {
   return "usage: flexuq <command> <job.yaml> [--set key=value]... [--log-level error|warn|info|debug]\n"
          "              [--log-view] [PETSc/SLEPc options]\n"
          "commands:\n"
+         "  run       run the command the job file names (key 'command', default modes)\n"
          "  modes     eigenmodes of a component (free-free or with fixed node sets) -> HDF5 + XDMF\n"
          "  help      this text\n"
          "  version   the flexuq version\n"

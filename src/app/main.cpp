@@ -84,10 +84,17 @@ int main(int argc, char** argv) {
     if (cfg.has("log.level") && args.log_level.empty())
       flexuq::log::set_level(flexuq::log::parse_level(cfg.get<std::string>("log.level")));
     cfg.mark_used("log");
-    if (args.verb == "modes") {
+    std::string verb = args.verb;
+    if (verb == "run") verb = cfg.get<std::string>("command", "modes"); // the job names its command
+    else if (cfg.has("command")) {
+      const auto named = cfg.get<std::string>("command");
+      if (named != verb)
+        throw flexuq::InputError(args.config + ": the job says 'command: " + named + "' but was run with '" + verb + "'");
+    }
+    if (verb == "modes") {
       flexuq::app::run_modes(world, cfg);
     } else {
-      throw flexuq::InputError("unknown command '" + args.verb + "'\n" + flexuq::app::usage());
+      throw flexuq::InputError("unknown command '" + verb + "'\n" + flexuq::app::usage());
     }
     report_unused_petsc_options(world);
   } catch (const flexuq::InputError& e) {

@@ -10,6 +10,10 @@
 #include <numeric>
 #include <sstream>
 
+// PT-Scotch keeps one random generator per process; reset it before each partition so the same
+// mesh gets the same partition every time (reproducible DOF numbering within and across runs).
+extern "C" void SCOTCH_randomReset(void);
+
 namespace flexuq::fe {
 
 NodeElements::NodeElements(const io::Mesh& mesh) {
@@ -78,6 +82,7 @@ DofMap::DofMap(MPI_Comm comm, const io::Mesh& mesh, int dpn, const std::vector<i
     FLEXUQ_PETSC(MatPartitioningSetAdjacency(part.get(), adj.get()));
     FLEXUQ_PETSC(MatPartitioningSetType(part.get(), partitioner.empty() ? MATPARTITIONINGPTSCOTCH : partitioner.c_str()));
     FLEXUQ_PETSC(MatPartitioningSetFromOptions(part.get()));
+    SCOTCH_randomReset();
     IsH is_part, is_num, is_all_num, is_all_part;
     FLEXUQ_PETSC(MatPartitioningApply(part.get(), is_part.out()));
     FLEXUQ_PETSC(ISPartitioningToNumbering(is_part.get(), is_num.out()));

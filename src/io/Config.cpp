@@ -70,7 +70,10 @@ Config Config::from_string(const std::string& yaml, const std::string& source, c
   }
   if (c.root_.IsNull()) c.root_ = YAML::Node(YAML::NodeType::Map);
   FLEXUQ_REQUIRE(c.root_.IsMap(), source << ": a job file must be a YAML mapping at the top level");
-  for (const auto& kv : overrides) apply_override(c.root_, kv, source);
+  for (const auto& kv : overrides) {
+    apply_override(c.root_, kv, source);
+    c.overridden_.insert(kv.substr(0, kv.find('=')));
+  }
   return c;
 }
 
@@ -166,7 +169,13 @@ void Config::check_all_used() const {
   for (std::size_t i = 0; i < unknown.size(); ++i) {
     const YAML::Node n = lookup(unknown[i]);
     msg += (i ? ", '" : "'") + unknown[i] + "'";
-    if (n.IsDefined() && n.Mark().line >= 0) msg += " (line " + std::to_string(n.Mark().line + 1) + ")";
+    bool from_cli = false;
+    for (const auto& o : overridden_)
+      if (unknown[i] == o || unknown[i].rfind(o + ".", 0) == 0) from_cli = true;
+    if (from_cli)
+      msg += " (given with --set)";
+    else if (n.IsDefined() && n.Mark().line >= 0)
+      msg += " (line " + std::to_string(n.Mark().line + 1) + ")";
   }
   msg += " (see docs/config.md for the keys each command reads)";
   throw InputError(msg);

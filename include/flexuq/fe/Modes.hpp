@@ -17,7 +17,9 @@
 namespace flexuq::fe {
 
 struct ModeOptions {
-  int count = 10;                                    ///< elastic modes wanted (ignored with a band)
+  /// Elastic modes wanted (ignored with a band). If mode `count` belongs to a multiplet, the whole
+  /// multiplet is returned (so the result may hold a few more modes than asked for).
+  int count = 10;
   std::optional<std::pair<double, double>> band_hz;  ///< all modes with f in [f_min, f_max] (spectrum slicing)
   /// Shift σ in rad²/s²; default (NaN): σ = −shift_factor · s, with s = max_i K_ii / M_ii, so
   /// K − σM is positive definite even for a free-free component.
@@ -25,7 +27,7 @@ struct ModeOptions {
   double shift_factor = 1e-8;
   /// Eigenvalues with |λ| ≤ rigid_tol · s are zero-energy (rigid-body or mechanism) modes.
   double rigid_tol = 1e-9;
-  double tol = 1e-10;     ///< SLEPc relative residual tolerance
+  double tol = 1e-12;     ///< SLEPc relative residual tolerance
   int max_it = 1000;
   /// True when fixed DOFs were eliminated: any zero-energy mode is then a mechanism (an error).
   bool constrained = false;

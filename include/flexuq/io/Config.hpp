@@ -58,6 +58,7 @@ private:
   std::string source_;
   YAML::Node root_;
   mutable std::set<std::string> used_;
+  std::set<std::string> overridden_; ///< keys given with --set (no file line to point at)
 };
 
 template <class T> T Config::get(const std::string& key) const {

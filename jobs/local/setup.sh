@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Install the Debian packages flexuq needs (only the missing ones), make OpenBLAS the BLAS that runs,
+# and configure + build into build/. Idempotent; meant for a fresh Debian 12 machine as root.
+# Sourced by run.sh and test.sh.
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+cd "$here"
+
+packages=(build-essential cmake pkg-config git
+          petsc-dev slepc-dev libeigen3-dev libhdf5-openmpi-dev libboost-serialization-dev
+          libyaml-cpp-dev librandom123-dev libgtest-dev openmpi-bin libopenblas0 libopenblas-dev
+          python3 python3-h5py python3-numpy python3-matplotlib
+          gmsh calculix-ccx python3-openturns)   # the last three: test oracles only
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "flexuq setup: installing ${missing[*]}"
+  if [ "$(id -u)" -ne 0 ]; then SUDO=sudo; else SUDO=; fi
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -q
+  $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+
+# OpenBLAS must be the BLAS/LAPACK at run time: Debian's reference BLAS makes MUMPS several times slower.
+arch=$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || echo x86_64-linux-gnu)
+for alt in "libblas.so.3-$arch" "liblapack.so.3-$arch"; do
+  target=$(update-alternatives --list "$alt" 2>/dev/null | grep openblas | head -n1 || true)
+  if [ -n "$target" ] && [ "$(readlink -f "/etc/alternatives/$alt")" != "$(readlink -f "$target")" ]; then
+    if [ "$(id -u)" -eq 0 ]; then update-alternatives --set "$alt" "$target" >/dev/null; fi
+  fi
+done
+
+# OpenMPI as root, more ranks than cores on small machines; one BLAS thread per MPI rank.
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_rmaps_base_oversubscribe=1
+export OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1
+
+if [ ! -f build/CMakeCache.txt ]; then
+  cmake --preset release
+fi
+cmake --build build -j"$(nproc)"
