@@ -55,8 +55,10 @@ struct ModeSet {
 /// converge (naming what converged and what to change).
 ModeSet solve_modes(Mat K, Mat M, const ModeOptions& opt);
 
-/// ‖Kφ − λMφ‖/‖Kφ‖ (λ ≈ 0: relative to ‖K‖∞‖φ‖ instead). @note Collective.
+/// ‖Kφ − λMφ‖/‖Kφ‖. @note Collective.
 double eigen_residual(Mat K, Mat M, double lambda, Vec phi);
+/// Rayleigh quotient λ = φᵀKφ/φᵀMφ and the residual ‖Kφ − λMφ‖/‖Kφ‖ in one pass. @note Collective.
+std::pair<double, double> rayleigh_refine(Mat K, Mat M, Vec phi);
 
 /// Fix the sign of @p v: its entry of largest magnitude becomes positive. @note Collective.
 void normalize_sign(Vec v);
