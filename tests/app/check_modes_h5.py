@@ -1,0 +1,82 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: MIT
+"""Check a flexuq modes file: check_modes_h5.py <file.h5> --count N --rigid R [--max-residual TOL]
+
+- /modes/eigenvalues: N values (or more, when a multiplet is completed), ascending and positive;
+- /modes/vectors: shape (nodes, 3, count) with nodes = the rows of /mesh/geometry;
+- /modes attribute rigid_body_modes == R, and /modes/rigid_body_vectors of shape (nodes, 3, R);
+- /modes/residuals below the tolerance (default 1e-8);
+- the .xdmf beside the .h5 exists and references the .h5 by its file name.
+Prints every failed check and exits 1 if any failed.
+"""
+import argparse
+import os
+import sys
+
+import h5py
+import numpy as np
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("h5")
+    ap.add_argument("--count", type=int, required=True)
+    ap.add_argument("--rigid", type=int, required=True)
+    ap.add_argument("--max-residual", type=float, default=1e-8)
+    a = ap.parse_args()
+
+    failures = []
+
+    def check(cond, what):
+        print(("ok    " if cond else "FAIL  ") + what)
+        if not cond:
+            failures.append(what)
+
+    check(os.path.isfile(a.h5), f"{a.h5} exists")
+    if failures:
+        return 1
+    with h5py.File(a.h5, "r") as f:
+        for name in ("modes/eigenvalues", "modes/vectors", "modes/residuals", "modes/rigid_body_vectors"):
+            check(name in f, f"/{name} present")
+        if failures:
+            return 1
+        lam = f["modes/eigenvalues"][()]
+        vec = f["modes/vectors"]
+        res = f["modes/residuals"][()]
+        count = lam.shape[0]
+        check(count >= a.count, f"{count} eigenvalues, at least the {a.count} requested")
+        check(bool(np.all(lam > 0)), f"eigenvalues positive: {lam}")
+        check(bool(np.all(np.diff(lam) >= 0)), "eigenvalues ascending")
+        nodes = f["mesh/geometry"].shape[0] if "mesh/geometry" in f else None
+        check(nodes is not None, "/mesh/geometry present (gives the node count)")
+        if nodes is not None:
+            check(vec.shape == (nodes, 3, count), f"/modes/vectors shape {vec.shape} == ({nodes}, 3, {count})")
+        v = vec[()]
+        check(bool(np.all(np.isfinite(v))) and float(np.abs(v).max()) > 0, "mode vectors finite and non-zero")
+        check(res.shape == (count,), f"one residual per mode: {res.shape}")
+        check(bool(np.all(res < a.max_residual)), f"residuals {res} < {a.max_residual}")
+        attrs = f["modes"].attrs
+        check("rigid_body_modes" in attrs, "attribute /modes rigid_body_modes present")
+        if "rigid_body_modes" in attrs:
+            nr = int(attrs["rigid_body_modes"])
+            check(nr == a.rigid, f"rigid_body_modes = {nr}, expected {a.rigid}")
+            rv = f["modes/rigid_body_vectors"].shape
+            check(rv[1:] == (3, nr), f"/modes/rigid_body_vectors shape {rv} ends in (3, {nr})")
+
+    xdmf = os.path.splitext(a.h5)[0] + ".xdmf"
+    check(os.path.isfile(xdmf), f"{xdmf} exists")
+    if os.path.isfile(xdmf):
+        with open(xdmf, encoding="utf-8") as x:
+            text = x.read()
+        h5name = os.path.basename(a.h5)
+        check(h5name + ":/" in text or h5name + ":" in text, f"{xdmf} references {h5name}")
+        check("/modes/vectors" in text, f"{xdmf} references /modes/vectors")
+    if failures:
+        print(f"{len(failures)} check(s) failed")
+        return 1
+    print("all checks passed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
