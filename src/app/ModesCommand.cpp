@@ -27,6 +27,8 @@ fe::ModeOptions mode_options(const io::Config& c) {
     const auto b = c.get<std::vector<double>>("modes.band");
     FLEXUQ_REQUIRE(b.size() == 2, c.source() << ": modes.band needs [f_min_hz, f_max_hz]");
     FLEXUQ_REQUIRE(!c.has("modes.count"), c.source() << ": give modes.count or modes.band, not both");
+    FLEXUQ_REQUIRE(b[0] >= 0 && b[1] > b[0], c.source() << ": modes.band must be [f_min, f_max] with 0 <= f_min < f_max, got ["
+                                                          << b[0] << ", " << b[1] << "]");
     o.band_hz = std::make_pair(b[0], b[1]);
   } else {
     o.count = c.get<int>("modes.count", 10);

@@ -9,7 +9,9 @@
 #include "flexuq/io/Config.hpp"
 
 #include <petscsys.h>
+#include <slepcsys.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <thread>
@@ -27,9 +29,10 @@ void report_unused_petsc_options(MPI_Comm comm) {
     list += std::string(" -") + names[i];
     if (values[i]) list += std::string(" ") + values[i];
   }
+  const PetscInt unused = n; // PetscOptionsLeftRestore resets n
   PetscOptionsLeftRestore(nullptr, &n, &names, &values);
-  if (n > 0)
-    flexuq::log::warn(comm, std::to_string(n) + " PETSc/SLEPc option(s) were given but never used:" + list +
+  if (unused > 0)
+    flexuq::log::warn(comm, std::to_string(unused) + " PETSc/SLEPc option(s) were given but never used:" + list +
                                 " (check the spelling and the solver prefix, e.g. -modes_eps_ncv)");
 }
 
@@ -47,8 +50,7 @@ void report_unused_petsc_options(MPI_Comm comm) {
   }
   std::fflush(stderr);
   if (size > 1) MPI_Abort(MPI_COMM_WORLD, input_error ? 2 : 1);
-  PetscFinalize();
-  MPI_Finalize();
+  SlepcFinalize(); // also finalizes MPI, which PETSc initialised
   std::exit(input_error ? 2 : 1);
 }
 
@@ -69,6 +71,11 @@ int main(int argc, char** argv) {
   if (args.verb == "version") {
     std::printf("flexuq %s\n", kVersion);
     return 0;
+  }
+  static const char* kVerbs[] = {"run", "modes", "reduce", "campaign"};
+  if (std::find(std::begin(kVerbs), std::end(kVerbs), args.verb) == std::end(kVerbs)) {
+    std::fprintf(stderr, "flexuq: error: unknown command '%s'\n%s", args.verb.c_str(), flexuq::app::usage().c_str());
+    return 2;
   }
   // PETSc sees only its own options.
   std::vector<char*> pargv{argv[0]};
@@ -93,6 +100,8 @@ int main(int argc, char** argv) {
     }
     if (verb == "modes") {
       flexuq::app::run_modes(world, cfg);
+    } else if (verb == "campaign") {
+      flexuq::app::run_campaign(world, cfg, args.resume);
     } else {
       throw flexuq::InputError("unknown command '" + verb + "'\n" + flexuq::app::usage());
     }

@@ -197,7 +197,13 @@ void Component::assemble(bool keep_affine) {
     for (int a = 0; a < n; ++a)
       for (int k = 0; k < 3; ++k) X[static_cast<std::size_t>(3 * a + k)] = mesh_.coords[mesh_.element(ue)[a]][k];
     if (io::is_solid(mesh_.elem_type[ue])) {
-      auto t = solid_terms(mesh_.elem_type[ue], X.data(), mesh_.elem_ids[ue]);
+      auto t = [&] {
+        try {
+          return solid_terms(mesh_.elem_type[ue], X.data(), mesh_.elem_ids[ue]);
+        } catch (const InputError& e) {
+          throw InputError(mesh_.source + ": " + e.what());
+        }
+      }();
       T0 = std::move(t.K_lambda);
       T1 = std::move(t.K_mu);
       TM = std::move(t.M1);

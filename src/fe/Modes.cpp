@@ -115,9 +115,55 @@ struct RawSolve {
   int converged = 0;
 };
 
-RawSolve run_eps(Mat K, Mat M, const ModeOptions& opt, double sigma, int nev, std::optional<std::pair<double, double>> interval) {
+RawSolve collect(EpsH& eps, Mat K, MPI_Comm comm, int nev, bool is_interval, bool show_progress) {
+  ProgressCtx progress{log::Progress(comm, "eigensolve", is_interval ? 1 : nev), is_interval ? 1 : nev};
+  FLEXUQ_PETSC(EPSMonitorCancel(eps.get()));
+  if (!is_interval && show_progress) FLEXUQ_PETSC(EPSMonitorSet(eps.get(), eps_progress, &progress, nullptr));
+  const PetscErrorCode solve_err = EPSSolve(eps.get());
+  FLEXUQ_PETSC(EPSMonitorCancel(eps.get())); // the context lives on this stack frame
+  FLEXUQ_PETSC(solve_err);
+  RawSolve r;
+  PetscInt nconv = 0, its = 0;
+  FLEXUQ_PETSC(EPSGetConverged(eps.get(), &nconv));
+  FLEXUQ_PETSC(EPSGetIterationNumber(eps.get(), &its));
+  r.iterations = static_cast<int>(its);
+  r.converged = static_cast<int>(nconv);
+  for (PetscInt i = 0; i < nconv; ++i) {
+    PetscScalar kr = 0, ki = 0;
+    VecH v;
+    FLEXUQ_PETSC(MatCreateVecs(K, v.out(), nullptr));
+    FLEXUQ_PETSC(EPSGetEigenpair(eps.get(), i, &kr, &ki, v.get(), nullptr));
+    r.values.push_back(PetscRealPart(kr));
+    r.vectors.push_back(std::move(v));
+  }
+  // Ascending order (SLEPc returns by distance to the target, which is the same for σ below the
+  // spectrum, but not with spectrum slicing's internal order guarantees).
+  std::vector<std::size_t> perm(r.values.size());
+  std::iota(perm.begin(), perm.end(), 0);
+  std::stable_sort(perm.begin(), perm.end(), [&](std::size_t a, std::size_t b) { return r.values[a] < r.values[b]; });
+  RawSolve sorted;
+  sorted.iterations = r.iterations;
+  sorted.converged = r.converged;
+  for (auto p : perm) {
+    sorted.values.push_back(r.values[p]);
+    sorted.vectors.push_back(std::move(r.vectors[p]));
+  }
+  return sorted;
+}
+
+RawSolve run_eps(Mat K, Mat M, const ModeOptions& opt, double sigma, int nev,
+                 std::optional<std::pair<double, double>> interval, EpsH& eps) {
   MPI_Comm comm = PetscObjectComm(reinterpret_cast<PetscObject>(K));
-  EpsH eps;
+  if (eps) {
+    // Re-solve with the same matrices (values may have changed, the nonzero pattern has not):
+    // PETSc then redoes only the numeric factorization, not MUMPS's analysis (ordering).
+    FLEXUQ_PETSC(EPSSetOperators(eps.get(), K, M));
+    if (!interval) {
+      FLEXUQ_PETSC(EPSSetTarget(eps.get(), sigma));
+      FLEXUQ_PETSC(EPSSetDimensions(eps.get(), nev, PETSC_DEFAULT, PETSC_DEFAULT));
+    }
+    return collect(eps, K, comm, nev, interval.has_value(), opt.progress);
+  }
   FLEXUQ_PETSC(EPSCreate(comm, eps.out()));
   FLEXUQ_PETSC(EPSSetOperators(eps.get(), K, M));
   FLEXUQ_PETSC(EPSSetProblemType(eps.get(), EPS_GHEP));
@@ -156,41 +202,20 @@ RawSolve run_eps(Mat K, Mat M, const ModeOptions& opt, double sigma, int nev, st
     FLEXUQ_PETSC(EPSSetDimensions(eps.get(), nev, PETSC_DEFAULT, PETSC_DEFAULT));
   }
   FLEXUQ_PETSC(EPSSetFromOptions(eps.get()));
-  ProgressCtx progress{log::Progress(comm, "eigensolve", interval ? 1 : nev), interval ? 1 : nev};
-  if (!interval) FLEXUQ_PETSC(EPSMonitorSet(eps.get(), eps_progress, &progress, nullptr));
-  FLEXUQ_PETSC(EPSSolve(eps.get()));
-  RawSolve r;
-  PetscInt nconv = 0, its = 0;
-  FLEXUQ_PETSC(EPSGetConverged(eps.get(), &nconv));
-  FLEXUQ_PETSC(EPSGetIterationNumber(eps.get(), &its));
-  r.iterations = static_cast<int>(its);
-  r.converged = static_cast<int>(nconv);
-  for (PetscInt i = 0; i < nconv; ++i) {
-    PetscScalar kr = 0, ki = 0;
-    VecH v;
-    FLEXUQ_PETSC(MatCreateVecs(K, v.out(), nullptr));
-    FLEXUQ_PETSC(EPSGetEigenpair(eps.get(), i, &kr, &ki, v.get(), nullptr));
-    r.values.push_back(PetscRealPart(kr));
-    r.vectors.push_back(std::move(v));
-  }
-  // Ascending order (SLEPc returns by distance to the target, which is the same for σ below the
-  // spectrum, but not with spectrum slicing's internal order guarantees).
-  std::vector<std::size_t> perm(r.values.size());
-  std::iota(perm.begin(), perm.end(), 0);
-  std::stable_sort(perm.begin(), perm.end(), [&](std::size_t a, std::size_t b) { return r.values[a] < r.values[b]; });
-  RawSolve sorted;
-  sorted.iterations = r.iterations;
-  sorted.converged = r.converged;
-  for (auto p : perm) {
-    sorted.values.push_back(r.values[p]);
-    sorted.vectors.push_back(std::move(r.vectors[p]));
-  }
-  return sorted;
+  return collect(eps, K, comm, nev, interval.has_value(), opt.progress);
 }
 
-} // namespace
+}  // namespace
 
 ModeSet solve_modes(Mat K, Mat M, const ModeOptions& opt) {
+  ModeSolver solver(opt);
+  return solver.solve(K, M);
+}
+
+ModeSolver::ModeSolver(ModeOptions opt) : opt_(std::move(opt)) {}
+
+ModeSet ModeSolver::solve(Mat K, Mat M) {
+  const ModeOptions& opt = opt_;
   FLEXUQ_REQUIRE(opt.band_hz || opt.count >= 1, "modes.count must be at least 1, got " << opt.count);
   ModeSet out;
   out.spectrum_scale = spectrum_scale(K, M);
@@ -206,13 +231,13 @@ ModeSet solve_modes(Mat K, Mat M, const ModeOptions& opt) {
                                                                                                         << ", " << f1 << "]");
     double lo = std::pow(2 * M_PI * f0, 2), hi = std::pow(2 * M_PI * f1, 2);
     if (f0 == 0) lo = -std::max(std::abs(sigma), 2 * zero_tol); // catch rigid modes (λ ≈ 0, either sign)
-    raw = run_eps(K, M, opt, sigma, 0, std::make_pair(lo, hi));
+    raw = run_eps(K, M, opt, sigma, 0, std::make_pair(lo, hi), eps_);
   } else {
     // Ask for the wanted elastic modes plus room for up to 6 zero-energy modes; if more zero modes
     // show up (disconnected parts, mechanisms), ask again with more.
     int extra = opt.constrained ? 1 : 6;
     for (int attempt = 0; attempt < 3; ++attempt) {
-      raw = run_eps(K, M, opt, sigma, opt.count + extra, std::nullopt);
+      raw = run_eps(K, M, opt, sigma, opt.count + extra, std::nullopt, eps_);
       const int nzero = static_cast<int>(std::count_if(raw.values.begin(), raw.values.end(),
                                                        [&](double l) { return std::abs(l) <= zero_tol; }));
       const int nel = static_cast<int>(raw.values.size()) - nzero;

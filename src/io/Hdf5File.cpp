@@ -224,6 +224,9 @@ std::vector<double> H5File::read_rows(const std::string& dset, std::uint64_t row
   std::uint64_t n = 1;
   for (auto c : count) n *= c;
   std::vector<double> out(n);
+  std::uint64_t total = 1;
+  for (auto x : d) total *= x;
+  if (total == 0) return out; // nothing stored: a collective read of an unallocated dataset fails
   if (n == 0) {
     H5Sselect_none(space.get());
   } else {

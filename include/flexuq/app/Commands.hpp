@@ -13,4 +13,7 @@ namespace flexuq::app {
 /// `flexuq modes`: eigenmodes of one component → HDF5 + XDMF. @note Collective.
 void run_modes(MPI_Comm comm, const io::Config& cfg);
 
+/// `flexuq campaign`: a sampling / PCE campaign over groups of ranks (issue #4). @note Collective.
+void run_campaign(MPI_Comm comm, const io::Config& cfg, bool resume);
+
 } // namespace flexuq::app

@@ -34,6 +34,7 @@ struct ModeOptions {
   std::string constraint_description; ///< e.g. "fixed sets [A, B]", for the mechanism message
   std::string prefix = "modes_";      ///< options-database prefix of the EPS
   double cluster_tol = 1e-6;          ///< relative gap below which eigenvalues form one multiplet
+  bool progress = true;               ///< progress line on rank 0 during the solve
 };
 
 struct ModeSet {
@@ -48,6 +49,22 @@ struct ModeSet {
   int iterations = 0;
   int n_converged = 0;
   std::vector<double> frequencies_hz() const;
+};
+
+/// @brief An eigen solver kept alive across solves of matrices with one nonzero pattern (a
+/// parametric or stochastic sweep): later solves redo only the numeric factorization.
+class ModeSolver {
+public:
+  explicit ModeSolver(ModeOptions opt);
+  /// @note Collective. @p K and @p M must be the same Mat objects (or at least the same pattern)
+  /// on every call for the reuse to apply; their values may change between calls.
+  ModeSet solve(Mat K, Mat M);
+  const ModeOptions& options() const { return opt_; }
+  ModeOptions& options() { return opt_; }
+
+private:
+  ModeOptions opt_;
+  EpsH eps_;
 };
 
 /// Solve for the modes. @note Collective on the matrices' communicator.
