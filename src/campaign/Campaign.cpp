@@ -26,6 +26,8 @@
 #include <boost/serialization/vector.hpp>
 
 #include <dirent.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -437,6 +439,7 @@ void run_campaign(MPI_Comm comm_in, const io::Config& cfg, bool resume) {
   // --- state: fingerprint and run counter (rank 0), checked on resume ---
   std::string err;
   int run_id = 0;
+  int lock_fd = -1;
   std::vector<SampleRecord> done;
   if (rank == 0) {
     std::ifstream st(state_path);
@@ -461,6 +464,14 @@ void run_campaign(MPI_Comm comm_in, const io::Config& cfg, bool resume) {
     }
     if (err.empty()) {
       make_dirs(dir);
+      // One run at a time per campaign: a lock held by rank 0 for the whole run (released by the
+      // kernel if the job dies), so a resume cannot race with ranks of a run that is still alive.
+      lock_fd = ::open((dir + "/lock").c_str(), O_CREAT | O_RDWR, 0644);
+      if (lock_fd < 0 || ::flock(lock_fd, LOCK_EX | LOCK_NB) != 0)
+        err = "another run of this campaign is still active (" + dir +
+              "/lock is held); wait for it to end or kill all of its ranks before --resume";
+    }
+    if (err.empty()) {
       std::ofstream out(state_path);
       boost::archive::text_oarchive ar(out);
       const int runs = run_id + 1;
@@ -577,6 +588,7 @@ void run_campaign(MPI_Comm comm_in, const io::Config& cfg, bool resume) {
       os << "\n";
     }
     os << "  results: " << plan.output << " (journal: " << dir << ")";
+    if (lock_fd >= 0) ::close(lock_fd);
     std::printf("%s\n", os.str().c_str());
     std::fflush(stdout);
   }

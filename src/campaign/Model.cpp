@@ -8,7 +8,9 @@
 #include "flexuq/fe/Modes.hpp"
 #include "flexuq/io/Config.hpp"
 
+#include <chrono>
 #include <cmath>
+#include <thread>
 #include <limits>
 
 namespace flexuq::campaign {
@@ -18,7 +20,8 @@ namespace {
 // ---------------------------------------------------------------- analytic test functions ----
 class AnalyticModel : public Model {
 public:
-  AnalyticModel(std::string fn, std::size_t dim, double threshold) : fn_(std::move(fn)), dim_(dim), threshold_(threshold) {
+  AnalyticModel(std::string fn, std::size_t dim, double threshold, double delay)
+      : fn_(std::move(fn)), dim_(dim), threshold_(threshold), delay_(delay) {
     if (fn_ == "ishigami") FLEXUQ_REQUIRE(dim == 3, "model.function ishigami needs 3 parameters, got " << dim);
     if (fn_ == "oscillator") FLEXUQ_REQUIRE(dim == 2, "model.function oscillator needs 2 parameters (k, m), got " << dim);
   }
@@ -27,6 +30,8 @@ public:
     return {{"y", 1}};
   }
   Outputs evaluate(const std::vector<double>& x) override {
+    // Test knob: pretend the model is expensive (kill-and-resume tests need time to kill).
+    if (delay_ > 0) std::this_thread::sleep_for(std::chrono::duration<double>(delay_));
     if (fn_ == "ishigami") {
       // Ishigami & Homma: a = 7, b = 0.1 on [−π, π]³.
       return {{"y", {std::sin(x[0]) + 7.0 * std::pow(std::sin(x[1]), 2) + 0.1 * std::pow(x[2], 4) * std::sin(x[0])}}};
@@ -51,6 +56,7 @@ private:
   std::string fn_;
   std::size_t dim_;
   double threshold_;
+  double delay_;
 };
 
 // ---------------------------------------------------------------- FE eigenfrequencies --------
@@ -201,7 +207,8 @@ std::unique_ptr<Model> make_model(MPI_Comm comm, const io::Config& cfg, const st
     const auto fn = cfg.get<std::string>("model.function");
     FLEXUQ_REQUIRE(fn == "ishigami" || fn == "oscillator" || fn == "polynomial" || fn == "failing",
                    cfg.source() << ": unknown model.function '" << fn << "' (ishigami, oscillator, polynomial, failing)");
-    return std::make_unique<AnalyticModel>(fn, names.size(), cfg.get<double>("model.threshold", 1.0));
+    return std::make_unique<AnalyticModel>(fn, names.size(), cfg.get<double>("model.threshold", 1.0),
+                                           cfg.get<double>("model.delay_seconds", 0.0));
   }
   return std::make_unique<FeModel>(comm, cfg, names, sets);
 }
