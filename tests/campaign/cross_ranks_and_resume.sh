@@ -67,4 +67,9 @@ evaluated=$(sed -n 's/.*evaluated \([0-9]*\) sample.*/\1/p' cut2.log)
 echo "evaluated after resume: $evaluated"
 if [ $((before + evaluated)) -ne 64 ]; then echo "resume redid or lost samples: $before + $evaluated != 64"; exit 1; fi
 $py "$src/tests/campaign/compare_h5.py" 0 ref.h5 cut.h5
+# The post-processing script draws the three figures from a result file.
+$py "$src/postproc/plot_campaign.py" fe1.h5 --output-dir . > plot.log
+for k in pdf convergence sobol; do
+  [ -s "fe1_frequencies_$k.png" ] || { echo "plot_campaign.py did not write fe1_frequencies_$k.png"; cat plot.log; exit 1; }
+done
 echo "cross-rank and kill/resume checks passed"
