@@ -39,7 +39,7 @@ model: {mesh: $mesh, material: {E: 2.1e11, nu: 0.3, rho: 7850}, fixed: [CLAMP]}
 modes: {count: 10}
 output: modes_$size.h5
 YAML
-t() { local s=$(date +%s.%N); "$@" > /dev/null; echo "$(date +%s.%N) - $s" | bc; }
+t() { local s=$EPOCHREALTIME; "$@" > /dev/null; /usr/bin/python3 -c "print($EPOCHREALTIME - $s)"; }
 fresh=$(t mpiexec -n 1 "$flexuq" modes "modes_$size.yaml")
 rm -rf c1.h5* c2.h5*
 t1=$(t mpiexec -n 1 "$flexuq" campaign "campaign_$size.yaml" --set output=c1.h5)
