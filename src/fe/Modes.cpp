@@ -18,35 +18,34 @@ std::vector<double> ModeSet::frequencies_hz() const {
   return f;
 }
 
-std::pair<double, double> rayleigh_refine(Mat K, Mat M, Vec phi) {
+namespace {
+/// Kφ and Mφ once; λ = the Rayleigh quotient unless given; residual ‖Kφ − λMφ‖/‖Kφ‖.
+std::pair<double, double> residual_of(Mat K, Mat M, Vec phi, const double* given_lambda) {
   VecH Kx, Mx;
   FLEXUQ_PETSC(VecDuplicate(phi, Kx.out()));
   FLEXUQ_PETSC(VecDuplicate(phi, Mx.out()));
   FLEXUQ_PETSC(MatMult(K, phi, Kx.get()));
   FLEXUQ_PETSC(MatMult(M, phi, Mx.get()));
-  PetscScalar xKx = 0, xMx = 0;
-  FLEXUQ_PETSC(VecDot(Kx.get(), phi, &xKx));
-  FLEXUQ_PETSC(VecDot(Mx.get(), phi, &xMx));
-  const double lambda = PetscRealPart(xKx) / PetscRealPart(xMx);
+  double lambda = 0;
+  if (given_lambda) {
+    lambda = *given_lambda;
+  } else {
+    PetscScalar xKx = 0, xMx = 0;
+    FLEXUQ_PETSC(VecDot(Kx.get(), phi, &xKx));
+    FLEXUQ_PETSC(VecDot(Mx.get(), phi, &xMx));
+    lambda = PetscRealPart(xKx) / PetscRealPart(xMx);
+  }
   PetscReal nk = 0, nr = 0;
   FLEXUQ_PETSC(VecNorm(Kx.get(), NORM_2, &nk));
   FLEXUQ_PETSC(VecAYPX(Mx.get(), -lambda, Kx.get())); // Mx ← Kφ − λ Mφ
   FLEXUQ_PETSC(VecNorm(Mx.get(), NORM_2, &nr));
   return {lambda, nk > 0 ? nr / nk : nr};
 }
+} // namespace
 
-double eigen_residual(Mat K, Mat M, double lambda, Vec phi) {
-  VecH Kx, Mx;
-  FLEXUQ_PETSC(VecDuplicate(phi, Kx.out()));
-  FLEXUQ_PETSC(VecDuplicate(phi, Mx.out()));
-  FLEXUQ_PETSC(MatMult(K, phi, Kx.get()));
-  FLEXUQ_PETSC(MatMult(M, phi, Mx.get()));
-  PetscReal nk = 0, nr = 0;
-  FLEXUQ_PETSC(VecNorm(Kx.get(), NORM_2, &nk));
-  FLEXUQ_PETSC(VecAYPX(Mx.get(), -lambda, Kx.get())); // Mx ← Kφ − λ Mφ
-  FLEXUQ_PETSC(VecNorm(Mx.get(), NORM_2, &nr));
-  return nk > 0 ? nr / nk : nr;
-}
+std::pair<double, double> rayleigh_refine(Mat K, Mat M, Vec phi) { return residual_of(K, M, phi, nullptr); }
+
+double eigen_residual(Mat K, Mat M, double lambda, Vec phi) { return residual_of(K, M, phi, &lambda).second; }
 
 void normalize_sign(Vec v) {
   PetscReal vmax = 0, vmin = 0;

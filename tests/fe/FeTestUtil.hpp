@@ -20,6 +20,16 @@ inline std::unique_ptr<fe::Component> component_from_yaml(MPI_Comm comm, const s
   return std::make_unique<fe::Component>(comm, fe::load_mesh(cfg), opts);
 }
 
+/// An isotropic material record for tests.
+inline io::Material material(const std::string& name, double E, double nu, double rho) {
+  io::Material m;
+  m.name = name;
+  m.E = E;
+  m.nu = nu;
+  m.rho = rho;
+  return m;
+}
+
 /// Columns = vectors in natural (input node × component) order, replicated on every rank.
 inline Eigen::MatrixXd natural_columns(const fe::Component& c, const std::vector<VecH>& vs) {
   std::vector<Vec> raw;

@@ -88,12 +88,7 @@ TEST(Component, AssembledPatchTestOnDistortedMesh) {
     if (!boundary[n])
       for (int k = 0; k < 3; ++k) mesh.coords[n][k] += 0.07 * std::sin(5.0 * n + 2.0 * k);
   fe::ComponentOptions o;
-  io::Material m;
-  m.name = "M";
-  m.E = 1e9;
-  m.nu = 0.25;
-  m.rho = 1000;
-  o.default_material = m;
+  o.default_material = test::material("M", 1e9, 0.25, 1000);
   fe::Component c(MPI_COMM_WORLD, mesh, o);
   const Eigen::Matrix3d G = (Eigen::Matrix3d() << 1, 2, 3, -1, 0.5, 2, 0.3, -0.7, 1.1).finished() * 1e-3;
   const auto& X = c.mesh().coords;

@@ -151,12 +151,7 @@ TEST(Spectra, MechanismIsReported) {
   for (std::size_t n = 0; n < mesh.num_nodes(); ++n)
     if (mesh.coords[n][1] == 0.0 && mesh.coords[n][2] == 0.0) mesh.node_sets["EDGE"].push_back(static_cast<int>(n));
   fe::ComponentOptions o;
-  io::Material m;
-  m.name = "steel";
-  m.E = 2e11;
-  m.nu = 0.3;
-  m.rho = 7800;
-  o.default_material = m;
+  o.default_material = test::material("steel", 2e11, 0.3, 7800);
   o.fixed_sets = {"EDGE"};
   fe::Component c(MPI_COMM_WORLD, mesh, o);
   try {

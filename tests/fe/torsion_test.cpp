@@ -34,12 +34,7 @@ TEST(Torsion, FreeFreeCircularShaftMatchesExactSolution) {
   ASSERT_EQ(ok, 1) << "gmsh failed, see " << msh << ".log";
 
   fe::ComponentOptions o;
-  io::Material m;
-  m.name = "B2";
-  m.E = 1.5e9;
-  m.nu = 0.3;
-  m.rho = 1000;
-  o.default_material = m;
+  o.default_material = test::material("B2", 1.5e9, 0.3, 1000);
   fe::Component c(MPI_COMM_WORLD, io::read_mesh(msh), o);
   fe::ModeOptions mo;
   mo.count = 10;
