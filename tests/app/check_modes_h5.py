@@ -17,6 +17,46 @@ import h5py
 import numpy as np
 
 
+def check_xdmf_structure(xdmf, h5path, check):
+    """Resolve every HDF DataItem of the XDMF against the HDF5 file, as a reader (ParaView) would:
+    the dataset exists with the declared dimensions, hyperslabs lie inside their source, the Mixed
+    topology stream has NumberOfElements cells, and each grid's attribute is the matching mode."""
+    import xml.etree.ElementTree as ET
+    root = ET.parse(xdmf).getroot()
+    with h5py.File(h5path, "r") as f:
+        grids = [g for g in root.iter("Grid") if g.get("GridType") == "Uniform"]
+        check(len(grids) == f["modes/vectors"].shape[2], f"one XDMF grid per mode ({len(grids)})")
+        for item in root.iter("DataItem"):
+            if item.get("Format") != "HDF":
+                continue
+            path = item.text.strip().split(":", 1)[1]
+            dims = tuple(int(x) for x in item.get("Dimensions").split())
+            check(path in f and f[path].shape == dims, f"XDMF item {path} {dims} matches the file {f[path].shape if path in f else None}")
+        for slab in root.iter("DataItem"):
+            if slab.get("ItemType") != "HyperSlab":
+                continue
+            sel, src = list(slab)
+            start, stride, count = np.array(sel.text.split(), dtype=int).reshape(3, -1)
+            shape = np.array(src.get("Dimensions").split(), dtype=int)
+            check(bool(np.all(start + stride * (count - 1) < shape)), f"hyperslab {start}/{count} inside {shape}")
+        topo = next(root.iter("Topology"))
+        stream = f["mesh/topology_mixed"][()]
+        ncells, i = 0, 0
+        while i < len(stream):
+            t = int(stream[i]); i += 1
+            n = {6: 4, 38: 10, 9: 8, 48: 20}.get(t)
+            if t == 2:
+                n = int(stream[i]); i += 1
+            check(n is not None, f"known XDMF cell type {t}")
+            if n is None:
+                break
+            check(bool(np.all(stream[i:i + n] < f["mesh/geometry"].shape[0])), "cell nodes exist")
+            i += n; ncells += 1
+        check(ncells == int(topo.get("NumberOfElements")), f"Mixed stream has {ncells} cells")
+        times = [float(g.find("Time").get("Value")) for g in grids]
+        check(np.allclose(times, f["modes/frequencies_hz"][()]), "grid times are the mode frequencies")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("h5")
@@ -71,6 +111,7 @@ def main():
         h5name = os.path.basename(a.h5)
         check(h5name + ":/" in text or h5name + ":" in text, f"{xdmf} references {h5name}")
         check("/modes/vectors" in text, f"{xdmf} references /modes/vectors")
+        check_xdmf_structure(xdmf, a.h5, check)
     if failures:
         print(f"{len(failures)} check(s) failed")
         return 1
