@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// @file Interface.hpp
+/// @brief Interfaces of a component for component-mode synthesis, and the "working" DOF space the
+/// reduction runs in: the component's free DOFs, except that the nodes of every RBE2 interface are
+/// replaced by the 6 DOFs of its reference node (rigid multipoint constraint q_b = T u_ref, applied
+/// by congruence K_w = T̂ᵀ K T̂, M_w = T̂ᵀ M T̂). Boundary coordinates (b) are listed in a canonical,
+/// partition-independent order: interfaces as given, nodes by input order, components in order.
+
+#include "flexuq/core/Handle.hpp"
+#include "flexuq/fe/Component.hpp"
+
+#include <Eigen/Dense>
+
+#include <array>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace flexuq::cms {
+
+enum class InterfaceKind { all_dofs, rbe2, rbe3 };
+
+struct InterfaceSpec {
+  std::string set;                          ///< node set name
+  InterfaceKind kind = InterfaceKind::all_dofs;
+  std::optional<std::array<double, 3>> ref; ///< RBE2/RBE3 reference point (default: the set's centroid)
+  std::vector<double> weights;              ///< RBE3 weights (not implemented yet)
+};
+
+/// One boundary coordinate: a node DOF of an all-DOF interface or a DOF of an RBE2 reference node.
+struct BoundaryDof {
+  int interface = 0;   ///< index into the interface list
+  int node = -1;       ///< internal node index, −1 for a reference DOF
+  int component = 0;   ///< 0..2 translations, 3..5 rotations
+  PetscInt work = 0;   ///< index in the working space
+  std::string label;   ///< "JOURNAL_END node 123 ux" or "REF PIN_END rz"
+};
+
+/// Component name: ux uy uz rx ry rz.
+const char* component_name(int k);
+
+/// @brief The working space, the b/i partition and the rigid-body modes in it.
+class WorkSpace {
+public:
+  /// @note Collective. Throws InputError for unknown/empty/overlapping sets, fixed interface nodes
+  /// and RBE3 (not implemented yet).
+  WorkSpace(const fe::Component& c, const std::vector<InterfaceSpec>& interfaces);
+
+  const fe::Component& component() const { return *comp_; }
+  MPI_Comm comm() const { return comp_->comm(); }
+  /// Working operators (the component's own K, M when there is no RBE2 interface).
+  Mat K() const { return Kw_ ? Kw_.get() : comp_->K(); }
+  Mat M() const { return Mw_ ? Mw_.get() : comp_->M(); }
+  bool transformed() const { return static_cast<bool>(T_); }
+  /// Physical (component) vector from a working vector: x = T̂ w. @note Collective.
+  VecH to_physical(Vec w) const;
+  /// A new working vector (zeroed).
+  VecH new_vector() const;
+
+  const std::vector<InterfaceSpec>& interfaces() const { return specs_; }
+  const std::vector<BoundaryDof>& boundary() const { return bdofs_; }
+  std::size_t n_boundary() const { return bdofs_.size(); }
+  /// Owned boundary / interior working DOFs (global indices). is_b lists the owned boundary
+  /// coordinates in canonical order; their position in the concatenation over ranks is b_pos().
+  IS is_b() const { return is_b_.get(); }
+  IS is_i() const { return is_i_.get(); }
+  /// Row of canonical boundary coordinate k in matrices built with is_b (e.g. K_ib's columns).
+  PetscInt b_pos(std::size_t k) const { return b_pos_[k]; }
+  int dofs_per_node() const { return dpn_; }
+  /// Working index of DOF @p k of node @p n (−1 for an RBE2 interface node). Not collective.
+  PetscInt work_index(int n, int k) const {
+    return removed_node_[static_cast<std::size_t>(n)] ? -1 : work_of(comp_->dofs().node_dof(n) + k);
+  }
+  /// A statically determinate set: 6 working DOFs whose rigid-mode rows form an invertible 6×6
+  /// matrix, picked by column-pivoted QR among the boundary coordinates (@p boundary_only) or among
+  /// the boundary coordinates and a sample of nodes spread over the mesh. Fewer than 6 entries are
+  /// returned when the candidates cannot determine the rigid motion. Not collective.
+  std::vector<BoundaryDof> determinate_set(bool boundary_only, double* rcond = nullptr) const;
+
+  /// The 6 geometric rigid-body modes in the working space (translations x, y, z; rotations about
+  /// the axes through @p center): u = t + θ × (x − center), nodal rotations θ. @note Collective.
+  std::vector<VecH> rigid_modes(const std::array<double, 3>& center = {0, 0, 0}) const;
+  /// Rows of the rigid modes at the boundary coordinates, canonical order (n_b × 6), replicated.
+  Eigen::MatrixXd rigid_boundary_rows(const std::array<double, 3>& center = {0, 0, 0}) const;
+
+private:
+  const fe::Component* comp_;
+  std::vector<InterfaceSpec> specs_;
+  int dpn_ = 3;
+  std::vector<BoundaryDof> bdofs_;
+  std::vector<PetscInt> b_pos_;
+  IsH is_b_, is_i_;
+  MatH T_, Kw_, Mw_;
+  PetscInt wbegin_ = 0, wend_ = 0, wglobal_ = 0;
+  /// Per owned working DOF: position and component (0..5), for the rigid modes.
+  std::vector<std::array<double, 3>> pos_;
+  std::vector<int> comp_of_;
+  std::vector<char> removed_node_;
+  std::vector<PetscInt> removed_starts_;
+  PetscInt work_of(PetscInt g) const;
+  /// Per boundary coordinate: position (node coordinate or reference point).
+  std::vector<std::array<double, 3>> bpos_;
+};
+
+/// Row of the rigid-body modes (6 entries) for a DOF of component @p k at point @p x.
+Eigen::Matrix<double, 1, 6> rigid_row(const std::array<double, 3>& x, int k, const std::array<double, 3>& center);
+
+} // namespace flexuq::cms

@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// @file Reduction.hpp
+/// @brief Component-mode synthesis bases of seed 002 ch. 2 (Guyan, Craig–Bampton, Hurty, Herting,
+/// Craig–Chang, Rubin–Martinez, Hintz attachment-/constraint-mode, MacNeal), built from shared pieces
+/// computed once: rigid modes Φ_R (geometry), constraint modes Φ_C = [1; −K_ii⁻¹K_ib], inertia-relief
+/// modes H = [0; −K_ii⁻¹(MΦ_R)_i], fixed- and free-interface modes, inertia-relief attachment modes
+/// G_b = PᵀG_cP E_b and residual ones Gʳ_b. One sparse factorization of K_ii serves the constraint
+/// modes (all right-hand sides in one solve) and the fixed-interface shift-and-invert eigensolve.
+/// Theory and costs: docs/cms.md.
+
+#include "flexuq/cms/Interface.hpp"
+#include "flexuq/core/Log.hpp"
+#include "flexuq/fe/Modes.hpp"
+
+#include <Eigen/Dense>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace flexuq::cms {
+
+enum class Method {
+  guyan,
+  craig_bampton,
+  hurty,
+  herting,
+  craig_chang,
+  rubin_martinez,
+  hintz_attachment,
+  hintz_constraint,
+  macneal,
+  gcms
+};
+/// "craig-bampton" → Method; throws InputError listing the accepted names.
+Method parse_method(const std::string& name);
+const char* method_name(Method m);
+
+/// Interface condition of the normal modes.
+enum class ModeInterface { fixed, free };
+/// Column scaling of the generalised (non-physical-boundary) columns.
+enum class Scaling { none, max, norm };
+Scaling parse_scaling(const std::string& name);
+
+enum class ColumnKind {
+  boundary_dof,        ///< physical boundary coordinate q_b (row b = unit vector)
+  constraint_mode,     ///< η_C of Hintz CMM / Hurty (shape = a constraint mode, coordinate not physical)
+  rigid_body,          ///< η_R
+  inertia_relief,      ///< η̈_R (H columns)
+  fixed_interface_mode,
+  free_interface_mode,
+  attachment,          ///< G_b column (f_b)
+  residual_attachment, ///< Gʳ_b column (f_b)
+  residual_vector      ///< static correction for a load DOF
+};
+const char* kind_name(ColumnKind k);
+
+struct ReducerOptions {
+  fe::ModeOptions modes;                 ///< count or band of normal modes (prefix is overridden)
+  std::vector<std::string> residual_loads; ///< node sets whose DOFs get residual vectors
+  std::string prefix = "cms_";           ///< options-database prefix of the solvers
+};
+
+struct BuildOptions {
+  Method method = Method::craig_bampton;
+  std::optional<ModeInterface> mode_interface; ///< Herting / Hintz CMM: free (default) or fixed
+  bool residual_vectors = false;
+  Scaling scaling = Scaling::none;
+};
+
+/// A reduction basis in the working space with its reduced matrices.
+struct ReducedBasis {
+  Method method = Method::craig_bampton;
+  ModeInterface mode_interface = ModeInterface::fixed;
+  std::vector<VecH> columns;          ///< working-space vectors
+  std::vector<std::string> labels;    ///< one per column
+  std::vector<ColumnKind> kinds;      ///< one per column
+  std::vector<double> scale;          ///< factor applied to each column (1 = unscaled)
+  std::vector<double> mode_eigenvalues; ///< ω² of the kept normal modes
+  Eigen::MatrixXd K, M;               ///< ΦᵀKΦ and ΦᵀMΦ (MacNeal: residual inertia dropped from M)
+  bool physical_boundary = false;     ///< boundary coordinates retained (rows b = identity)
+  double basis_rcond = 0;             ///< λ_min/λ_max of diag-scaled M̄ (rank diagnostic)
+  std::size_t n_columns() const { return columns.size(); }
+};
+
+/// @brief Computes the shared pieces on demand (each at most once) and assembles bases from them.
+class Reducer {
+public:
+  /// @note Collective.
+  Reducer(const WorkSpace& ws, ReducerOptions options);
+  ~Reducer();
+  Reducer(const Reducer&) = delete;
+  Reducer& operator=(const Reducer&) = delete;
+
+  const WorkSpace& space() const { return ws_; }
+  /// Φ_R about the origin (6 columns, working space).
+  const std::vector<VecH>& rigid();
+  /// M̄_RR = Φ_RᵀMΦ_R.
+  const Eigen::MatrixXd& rigid_mass();
+  /// Φ_C (n_b columns, canonical boundary order). Needs K_ii invertible (checked).
+  const std::vector<VecH>& constraint_modes();
+  /// H (6 columns): b rows 0, i rows −K_ii⁻¹(MΦ_R)_i.
+  const std::vector<VecH>& inertia_relief();
+  /// Fixed-interface modes (full length, b rows 0), mass-normalised.
+  const fe::ModeSet& fixed_modes();
+  /// Free-interface elastic modes (rigid ones apart), mass-normalised.
+  const fe::ModeSet& free_modes();
+  /// G_b = PᵀG_cP E_b (n_b columns).
+  const std::vector<VecH>& attachment();
+  /// Gʳ_b = G_b − Φ_N Λ⁻¹ Φ_Nbᵀ with the free-interface modes.
+  const std::vector<VecH>& residual_attachment();
+  /// Fixed-boundary static responses to unit loads at the residual-load DOFs (not orthogonalised).
+  const std::vector<VecH>& residual_loads();
+  const std::vector<std::string>& residual_load_labels() const { return res_labels_; }
+  /// Rows of @p vs at the boundary coordinates (n_b × n, canonical order), replicated. @note Collective.
+  Eigen::MatrixXd boundary_rows(const std::vector<VecH>& vs) const;
+
+  /// Assemble a basis and its reduced matrices. @note Collective.
+  ReducedBasis build(const BuildOptions& opt);
+
+  log::PhaseTimes& times() { return times_; }
+
+private:
+  struct Interior;
+  struct Attach;
+  void statics();
+  const WorkSpace& ws_;
+  ReducerOptions opt_;
+  log::PhaseTimes times_;
+  std::unique_ptr<Interior> interior_;
+  std::unique_ptr<Attach> attach_;
+  std::vector<VecH> rigid_, constraint_, relief_, attachment_, residual_attachment_, res_loads_;
+  std::vector<std::string> res_labels_;
+  std::vector<PetscInt> res_work_;
+  Eigen::MatrixXd rigid_mass_;
+  std::optional<fe::ModeSet> fixed_, free_;
+  bool statics_done_ = false;
+};
+
+/// Reduced matrices Φᵀ A Φ (dense, replicated). @note Collective.
+Eigen::MatrixXd project(Mat A, const std::vector<VecH>& cols);
+
+} // namespace flexuq::cms

@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: MIT
+// Sample runs:
+//   mpirun -n 2 build/bin/flexuq reduce configs/crank-cb.yaml
+//   mpirun -n 2 build/bin/flexuq reduce configs/crank-cb.yaml --set reduce.method=herting
+#include "flexuq/app/ReduceCommand.hpp"
+
+#include "flexuq/cms/ReducedBody.hpp"
+#include "flexuq/core/Comm.hpp"
+#include "flexuq/core/Error.hpp"
+#include "flexuq/core/Log.hpp"
+#include "flexuq/fe/ComponentConfig.hpp"
+
+#include <iomanip>
+#include <memory>
+#include <sstream>
+
+namespace flexuq::app {
+
+namespace {
+
+cms::InterfaceSpec parse_interface(const io::Config& cfg, const YAML::Node& n, std::size_t i) {
+  const std::string key = "reduce.interfaces[" + std::to_string(i) + "]";
+  FLEXUQ_REQUIRE(n.IsMap(), cfg.source() << ": " << key << " must be a mapping {set: NAME, kind: all-dofs|rbe2|rbe3}");
+  cms::InterfaceSpec s;
+  for (const auto& kv : n) {
+    const auto k = kv.first.as<std::string>();
+    FLEXUQ_REQUIRE(k == "set" || k == "kind" || k == "ref" || k == "weights",
+                   cfg.source() << ": unknown key '" << key << "." << k << "' (set, kind, ref, weights)");
+  }
+  FLEXUQ_REQUIRE(n["set"], cfg.source() << ": " << key << ".set is missing");
+  try {
+    s.set = n["set"].as<std::string>();
+    const std::string kind = n["kind"] ? n["kind"].as<std::string>() : "all-dofs";
+    if (kind == "all-dofs") s.kind = cms::InterfaceKind::all_dofs;
+    else if (kind == "rbe2") s.kind = cms::InterfaceKind::rbe2;
+    else if (kind == "rbe3") s.kind = cms::InterfaceKind::rbe3;
+    else throw InputError(cfg.source() + ": " + key + ".kind '" + kind + "' (all-dofs, rbe2 or rbe3)");
+    if (n["ref"]) {
+      const auto r = n["ref"].as<std::vector<double>>();
+      FLEXUQ_REQUIRE(r.size() == 3, cfg.source() << ": " << key << ".ref needs [x, y, z]");
+      FLEXUQ_REQUIRE(s.kind != cms::InterfaceKind::all_dofs, cfg.source() << ": " << key << ".ref needs kind rbe2 or rbe3");
+      s.ref = std::array<double, 3>{r[0], r[1], r[2]};
+    }
+    if (n["weights"]) s.weights = n["weights"].as<std::vector<double>>();
+  } catch (const YAML::Exception&) {
+    throw InputError(cfg.source() + ": " + key + " has a value of the wrong type");
+  }
+  return s;
+}
+
+} // namespace
+
+ReduceJob parse_reduce_job(const io::Config& cfg) {
+  ReduceJob j;
+  for (const char* k : {"model.fixed", "modes.fixed"})
+    FLEXUQ_REQUIRE(!cfg.has(k), cfg.source() << ": '" << k
+                                             << "' is not allowed in a reduce job: the interfaces replace supports "
+                                                "(a grounded component has no free-interface modes); list the set "
+                                                "under reduce.interfaces");
+  j.build.method = cms::parse_method(cfg.get<std::string>("reduce.method"));
+  FLEXUQ_REQUIRE(j.build.method != cms::Method::gcms,
+                 cfg.source() << ": reduce.method gcms is not available yet (its implementation is in progress)");
+  const YAML::Node list = cfg.node("reduce.interfaces");
+  FLEXUQ_REQUIRE(list.IsSequence() && list.size() > 0,
+                 cfg.source() << ": reduce.interfaces must be a non-empty list of {set, kind}");
+  for (std::size_t i = 0; i < list.size(); ++i) j.interfaces.push_back(parse_interface(cfg, list[i], i));
+  auto& mo = j.reducer.modes;
+  if (cfg.has("reduce.modes.band")) {
+    const auto b = cfg.get<std::vector<double>>("reduce.modes.band");
+    FLEXUQ_REQUIRE(b.size() == 2, cfg.source() << ": reduce.modes.band needs [f_min_hz, f_max_hz]");
+    FLEXUQ_REQUIRE(!cfg.has("reduce.modes.count"), cfg.source() << ": give reduce.modes.count or reduce.modes.band, not both");
+    mo.band_hz = std::make_pair(b[0], b[1]);
+  } else {
+    mo.count = cfg.get<int>("reduce.modes.count", 10);
+    const bool guyan = j.build.method == cms::Method::guyan;
+    FLEXUQ_REQUIRE(mo.count >= 1 || guyan, cfg.source() << ": reduce.modes.count must be at least 1");
+    if (guyan) mo.count = std::max(mo.count, 1);
+  }
+  mo.tol = cfg.get<double>("reduce.modes.tol", mo.tol);
+  mo.max_it = cfg.get<int>("reduce.modes.max_it", mo.max_it);
+  mo.cluster_tol = cfg.get<double>("reduce.modes.cluster_tol", mo.cluster_tol);
+  if (cfg.has("reduce.modes.interface")) {
+    const auto s = cfg.get<std::string>("reduce.modes.interface");
+    FLEXUQ_REQUIRE(s == "free" || s == "fixed", cfg.source() << ": reduce.modes.interface is 'free' or 'fixed', got '" << s << "'");
+    j.build.mode_interface = s == "free" ? cms::ModeInterface::free : cms::ModeInterface::fixed;
+  }
+  j.build.residual_vectors = cfg.get<bool>("reduce.residual_vectors", false);
+  j.reducer.residual_loads = cfg.get<std::vector<std::string>>("reduce.residual_loads", {});
+  FLEXUQ_REQUIRE(j.reducer.residual_loads.empty() || j.build.residual_vectors,
+                 cfg.source() << ": reduce.residual_loads is given but reduce.residual_vectors is not true");
+  j.build.scaling = cms::parse_scaling(cfg.get<std::string>("reduce.scaling", "none"));
+  j.free_free = cfg.get<int>("reduce.checkout.free_free", 10);
+  if (cfg.has("reduce.matrix_market")) {
+    const YAML::Node mm = cfg.node("reduce.matrix_market");
+    bool on = false;
+    if (YAML::convert<bool>::decode(mm, on)) {
+      if (on) j.matrix_market = "reduced";
+    } else {
+      j.matrix_market = cfg.get<std::string>("reduce.matrix_market");
+    }
+  }
+  return j;
+}
+
+void run_reduce(MPI_Comm comm_in, const io::Config& cfg) {
+  Comm comm(comm_in);
+  MPI_Comm c = comm.get();
+  log::PhaseTimes times;
+  const std::string output = cfg.resolve_output(cfg.get<std::string>("output", "reduced.h5"));
+  ReduceJob job = parse_reduce_job(cfg);
+  if (!job.matrix_market.empty() && job.matrix_market == "reduced") {
+    const auto dot = output.find_last_of('.');
+    job.matrix_market = dot == std::string::npos ? output : output.substr(0, dot);
+  }
+  auto copts = fe::component_options(cfg);
+  copts.keep_affine = false;
+  std::unique_ptr<io::Mesh> mesh;
+  {
+    log::Phase p(c, "read mesh", &times);
+    mesh = std::make_unique<io::Mesh>(fe::load_mesh(cfg));
+  }
+  cfg.check_all_used();
+  for (const auto& w : mesh->warnings) log::warn(c, mesh->source + ": " + w);
+  log::info(c, std::string("flexuq reduce: ") + cms::method_name(job.build.method) + " of " + mesh->source + " on " +
+                   std::to_string(comm.size()) + " rank(s)");
+  std::unique_ptr<fe::Component> comp;
+  {
+    log::Phase p(c, "partition+assemble", &times);
+    comp = std::make_unique<fe::Component>(c, std::move(*mesh), copts);
+  }
+  mesh.reset();
+  std::unique_ptr<cms::WorkSpace> ws;
+  {
+    log::Phase p(c, "interfaces", &times);
+    ws = std::make_unique<cms::WorkSpace>(*comp, job.interfaces);
+  }
+  log::info(c, "  DOFs: " + std::to_string(comp->dofs().global_size()) + " free, " + std::to_string(ws->n_boundary()) +
+                   " boundary coordinates");
+  cms::Reducer reducer(*ws, job.reducer);
+  cms::ReducedBasis rb = reducer.build(job.build);
+  cms::Checkout chk;
+  cms::Invariants inv;
+  {
+    log::Phase p(c, "check-out", &times);
+    chk = cms::checkout(reducer, rb, job.free_free);
+  }
+  {
+    log::Phase p(c, "invariants", &times);
+    inv = cms::compute_invariants(*ws, rb);
+  }
+  for (const auto& e : reducer.times().entries()) times.add(e.first, e.second);
+  {
+    log::Phase p(c, "write results", &times);
+    cms::write_reduced_file(output, *ws, rb, inv, chk, times.entries());
+    if (!job.matrix_market.empty()) cms::write_matrix_market(c, job.matrix_market, rb);
+  }
+  std::ostringstream os;
+  os << "  basis: " << rb.n_columns() << " columns (" << ws->n_boundary() << " boundary coordinates, "
+     << rb.mode_eigenvalues.size() << (rb.mode_interface == cms::ModeInterface::fixed ? " fixed" : " free")
+     << "-interface modes); reciprocal condition of the scaled reduced mass " << std::scientific << std::setprecision(2)
+     << rb.basis_rcond << "\n";
+  os << cms::checkout_summary(rb, chk);
+  os << "  per-phase wall time:\n" << times.summary(c);
+  os << "  results: " << output << " (+ .xdmf)";
+  if (!job.matrix_market.empty()) os << ", " << job.matrix_market << "_K.mtx, " << job.matrix_market << "_M.mtx";
+  log::info(c, os.str());
+}
+
+} // namespace flexuq::app

@@ -1,0 +1,387 @@
+// SPDX-License-Identifier: MIT
+#include "flexuq/cms/ReducedBody.hpp"
+
+#include "flexuq/core/Error.hpp"
+#include "flexuq/fe/ModesOutput.hpp"
+#include "flexuq/io/MeshOutput.hpp"
+
+#include <cmath>
+#include <fstream>
+#include <iomanip>
+#include <sstream>
+
+namespace flexuq::cms {
+
+namespace {
+
+using RowMat = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+/// New vector with component @p to of every node ← f(local entry of component @p from), others 0.
+template <class F> VecH lift(Vec like, int dpn, int to, F f) {
+  VecH out;
+  FLEXUQ_PETSC(VecDuplicate(like, out.out()));
+  PetscInt n = 0;
+  FLEXUQ_PETSC(VecGetLocalSize(like, &n));
+  PetscScalar* a = nullptr;
+  FLEXUQ_PETSC(VecGetArray(out.get(), &a));
+  for (PetscInt r = 0; r < n; ++r) a[r] = (r % dpn == to) ? f(r - to) : 0.0;
+  FLEXUQ_PETSC(VecRestoreArray(out.get(), &a));
+  return out;
+}
+
+std::vector<double> flat(const Eigen::MatrixXd& A) {
+  RowMat R = A;
+  return std::vector<double>(R.data(), R.data() + R.size());
+}
+
+Eigen::Matrix3d skew(const Eigen::Vector3d& a) {
+  Eigen::Matrix3d s;
+  s << 0, -a(2), a(1), a(2), 0, -a(0), -a(1), a(0), 0;
+  return s;
+}
+
+} // namespace
+
+MassProperties mass_properties(const Eigen::Matrix<double, 6, 6>& Mrr) {
+  // Rigid modes u = t + θ × x: M_tθ = −m c̃ (so c from its skew part), M_θθ = J_O.
+  MassProperties p;
+  p.mass = (Mrr(0, 0) + Mrr(1, 1) + Mrr(2, 2)) / 3;
+  const Eigen::Matrix3d Mtr = Mrr.block<3, 3>(0, 3);
+  const Eigen::Matrix3d S = -Mtr / p.mass; // = c̃
+  p.com = Eigen::Vector3d(0.5 * (S(2, 1) - S(1, 2)), 0.5 * (S(0, 2) - S(2, 0)), 0.5 * (S(1, 0) - S(0, 1)));
+  const Eigen::Matrix3d C = skew(p.com);
+  p.inertia_com = Mrr.block<3, 3>(3, 3) - p.mass * C.transpose() * C;
+  return p;
+}
+
+Invariants compute_invariants(const WorkSpace& ws, const ReducedBasis& rb) {
+  const auto& comp = ws.component();
+  const int dpn = ws.dofs_per_node();
+  Mat M = comp.M();
+  Invariants inv;
+  std::vector<VecH> Phi;
+  for (const auto& c : rb.columns) Phi.push_back(ws.to_physical(c.get()));
+  const auto n = static_cast<Eigen::Index>(Phi.size());
+  inv.Mff = rb.M;
+  // Rigid modes in the physical space about O.
+  std::vector<VecH> R;
+  {
+    VecH x;
+    FLEXUQ_PETSC(MatCreateVecs(M, x.out(), nullptr));
+    const auto& d = comp.dofs();
+    const auto& X = comp.mesh().coords;
+    const auto& owned = d.owned_nodes();
+    for (int j = 0; j < 6; ++j) {
+      R.push_back(lift(x.get(), 1, 0, [&](PetscInt r) {
+        return rigid_row(X[owned[static_cast<std::size_t>(r / dpn)]], static_cast<int>(r % dpn), {0, 0, 0})(j);
+      }));
+    }
+  }
+  const Eigen::Matrix<double, 6, 6> Mrr = project(M, R);
+  const auto mp = mass_properties(Mrr);
+  inv.mass = mp.mass;
+  inv.com = mp.com;
+  inv.inertia_origin = Mrr.block<3, 3>(3, 3);
+  inv.inertia_com = mp.inertia_com;
+  inv.S.resize(3, n);
+  inv.Sr.resize(3, n);
+  VecH t;
+  FLEXUQ_PETSC(MatCreateVecs(M, t.out(), nullptr));
+  for (Eigen::Index j = 0; j < n; ++j) {
+    FLEXUQ_PETSC(MatMult(M, Phi[static_cast<std::size_t>(j)].get(), t.get()));
+    for (int a = 0; a < 6; ++a) {
+      PetscScalar v = 0;
+      FLEXUQ_PETSC(VecDot(t.get(), R[static_cast<std::size_t>(a)].get(), &v));
+      (a < 3 ? inv.S(a, j) : inv.Sr(a - 3, j)) = PetscRealPart(v);
+    }
+  }
+  // I5–I7 by lifting component k into slot 0: ∫ρ f g dV = L(f)ᵀ M L(g) for solids (M = M_s ⊗ 1₃);
+  // beams use the diagonal lumped translational mass instead.
+  inv.lumped = dpn != 3;
+  VecH lumped;
+  if (inv.lumped) {
+    lumped = lift(t.get(), dpn, 0, [](PetscInt) { return 1.0; });
+    VecH ml;
+    FLEXUQ_PETSC(VecDuplicate(t.get(), ml.out()));
+    FLEXUQ_PETSC(MatMult(M, lumped.get(), ml.get()));
+    lumped = std::move(ml); // row sums of the ux rows over the ux columns' unit field
+    PetscScalar* a = nullptr;
+    PetscInt nl = 0;
+    FLEXUQ_PETSC(VecGetLocalSize(lumped.get(), &nl));
+    FLEXUQ_PETSC(VecGetArray(lumped.get(), &a));
+    for (PetscInt r = 0; r < nl; ++r)
+      if (r % dpn != 0) a[r] = 0;
+    FLEXUQ_PETSC(VecRestoreArray(lumped.get(), &a));
+  }
+  auto mass_apply = [&](Vec in, Vec out) {
+    if (inv.lumped) FLEXUQ_PETSC(VecPointwiseMult(out, lumped.get(), in));
+    else FLEXUQ_PETSC(MatMult(M, in, out));
+  };
+  const auto& X = comp.mesh().coords;
+  const auto& owned = comp.dofs().owned_nodes();
+  std::array<std::vector<VecH>, 3> L; // L[k][j]: component k of column j, in slot 0
+  std::array<VecH, 3> Xk;             // x₀_k in slot 0
+  for (int k = 0; k < 3; ++k) {
+    for (const auto& p : Phi) {
+      const PetscScalar* a = nullptr;
+      FLEXUQ_PETSC(VecGetArrayRead(p.get(), &a));
+      L[k].push_back(lift(p.get(), dpn, 0, [&](PetscInt r) { return a[r + k]; }));
+      FLEXUQ_PETSC(VecRestoreArrayRead(p.get(), &a));
+    }
+    Xk[k] = lift(t.get(), dpn, 0, [&](PetscInt r) { return X[owned[static_cast<std::size_t>(r / dpn)]][k]; });
+  }
+  for (auto& S : inv.Skl) S.resize(n, n);
+  inv.Sbar.resize(9, n);
+  for (int l = 0; l < 3; ++l) {
+    for (Eigen::Index j = 0; j < n; ++j) {
+      mass_apply(L[l][static_cast<std::size_t>(j)].get(), t.get());
+      for (int k = 0; k < 3; ++k) {
+        for (Eigen::Index i = 0; i < n; ++i) {
+          PetscScalar v = 0;
+          FLEXUQ_PETSC(VecDot(t.get(), L[k][static_cast<std::size_t>(i)].get(), &v));
+          inv.Skl[static_cast<std::size_t>(3 * k + l)](i, j) = PetscRealPart(v);
+        }
+        PetscScalar v = 0;
+        FLEXUQ_PETSC(VecDot(t.get(), Xk[k].get(), &v));
+        inv.Sbar(3 * k + l, j) = PetscRealPart(v);
+      }
+    }
+    mass_apply(Xk[l].get(), t.get());
+    for (int k = 0; k < 3; ++k) {
+      PetscScalar v = 0;
+      FLEXUQ_PETSC(VecDot(t.get(), Xk[k].get(), &v));
+      inv.Ikl(k, l) = PetscRealPart(v);
+    }
+  }
+  return inv;
+}
+
+Checkout checkout(Reducer& r, const ReducedBasis& rb, int free_free) {
+  const WorkSpace& ws = r.space();
+  Checkout c;
+  const auto& R = r.rigid();
+  const auto n = static_cast<Eigen::Index>(rb.columns.size());
+  // ξ_R = M̄⁻¹ ΦᵀMΦ_R with the true reduced mass (MacNeal's M̄ drops the residual inertia).
+  const Eigen::MatrixXd Mt = rb.method == Method::macneal ? project(ws.M(), rb.columns) : rb.M;
+  Eigen::MatrixXd B(n, 6);
+  VecH t = ws.new_vector();
+  for (int a = 0; a < 6; ++a) {
+    FLEXUQ_PETSC(MatMult(ws.M(), R[static_cast<std::size_t>(a)].get(), t.get()));
+    for (Eigen::Index j = 0; j < n; ++j) {
+      PetscScalar v = 0;
+      FLEXUQ_PETSC(VecDot(t.get(), rb.columns[static_cast<std::size_t>(j)].get(), &v));
+      B(j, a) = PetscRealPart(v);
+    }
+  }
+  const Eigen::MatrixXd xi = Mt.ldlt().solve(B);
+  const Eigen::Matrix<double, 6, 6> Mrr = r.rigid_mass();
+  const Eigen::Matrix<double, 6, 6> Mrr_red = xi.transpose() * Mt * xi;
+  c.rigid_residual.resize(6);
+  c.rigid_energy.resize(6);
+  const Eigen::VectorXd kd = rb.K.diagonal().cwiseAbs(), md = Mt.diagonal().cwiseAbs();
+  double ratio = 0;
+  for (Eigen::Index j = 0; j < n; ++j)
+    if (md(j) > 0) ratio = std::max(ratio, kd(j) / md(j));
+  std::vector<Vec> rawc;
+  for (const auto& v : rb.columns) rawc.push_back(v.get());
+  VecH res = ws.new_vector(), mres = ws.new_vector();
+  for (int a = 0; a < 6; ++a) {
+    // ‖Φξ − Φ_R‖_M formed as a vector (the expanded quadratic form loses half the digits).
+    FLEXUQ_PETSC(VecCopy(R[static_cast<std::size_t>(a)].get(), res.get()));
+    FLEXUQ_PETSC(VecScale(res.get(), -1.0));
+    const Eigen::VectorXd xa = xi.col(a);
+    if (!rawc.empty()) FLEXUQ_PETSC(VecMAXPY(res.get(), static_cast<PetscInt>(rawc.size()), xa.data(), rawc.data()));
+    FLEXUQ_PETSC(MatMult(ws.M(), res.get(), mres.get()));
+    PetscScalar e2 = 0;
+    FLEXUQ_PETSC(VecDot(mres.get(), res.get(), &e2));
+    c.rigid_residual(a) = std::sqrt(std::max(0.0, PetscRealPart(e2)) / Mrr(a, a));
+    const double mass = xi.col(a).cwiseAbs2().dot(md);
+    c.rigid_energy(a) = std::abs(xi.col(a).dot(rb.K * xi.col(a))) / std::max(ratio * mass, 1e-300);
+  }
+  c.full = mass_properties(Mrr);
+  c.reduced = mass_properties(Mrr_red);
+  // Effective mass of the normal-mode columns, rigid modes about the CoM.
+  const auto Rc = ws.rigid_modes({c.full.com(0), c.full.com(1), c.full.com(2)});
+  Eigen::VectorXd total(6);
+  for (int a = 0; a < 6; ++a) {
+    FLEXUQ_PETSC(MatMult(ws.M(), Rc[static_cast<std::size_t>(a)].get(), t.get()));
+    PetscScalar v = 0;
+    FLEXUQ_PETSC(VecDot(t.get(), Rc[static_cast<std::size_t>(a)].get(), &v));
+    total(a) = PetscRealPart(v);
+  }
+  for (Eigen::Index j = 0; j < n; ++j) {
+    const auto k = rb.kinds[static_cast<std::size_t>(j)];
+    if (k == ColumnKind::fixed_interface_mode || k == ColumnKind::free_interface_mode)
+      c.mode_columns.push_back(static_cast<std::size_t>(j));
+  }
+  c.effective_mass.resize(static_cast<Eigen::Index>(c.mode_columns.size()), 6);
+  for (std::size_t q = 0; q < c.mode_columns.size(); ++q) {
+    Vec phi = rb.columns[c.mode_columns[q]].get();
+    const double mu = Mt(static_cast<Eigen::Index>(c.mode_columns[q]), static_cast<Eigen::Index>(c.mode_columns[q]));
+    FLEXUQ_PETSC(MatMult(ws.M(), phi, t.get()));
+    for (int a = 0; a < 6; ++a) {
+      PetscScalar v = 0;
+      FLEXUQ_PETSC(VecDot(t.get(), Rc[static_cast<std::size_t>(a)].get(), &v));
+      c.effective_mass(static_cast<Eigen::Index>(q), a) = PetscRealPart(v) * PetscRealPart(v) / mu;
+    }
+  }
+  c.effective_fraction = c.effective_mass.colwise().sum().transpose().cwiseQuotient(total);
+  // Free-free frequencies: reduced pair (dense) and, optionally, the full component.
+  if (rb.method != Method::macneal) {
+    Eigen::GeneralizedSelfAdjointEigenSolver<Eigen::MatrixXd> es(rb.K, rb.M, Eigen::EigenvaluesOnly);
+    const Eigen::VectorXd lam = es.eigenvalues();
+    const Eigen::Index ne = std::max<Eigen::Index>(0, lam.size() - 6);
+    c.reduced_hz.resize(ne);
+    for (Eigen::Index i = 0; i < ne; ++i) c.reduced_hz(i) = std::sqrt(std::max(lam(i + 6), 0.0)) / (2 * M_PI);
+  }
+  if (free_free > 0) {
+    const auto& fm = r.free_modes();
+    const auto nf = std::min<std::size_t>(static_cast<std::size_t>(free_free), fm.eigenvalues.size());
+    c.full_hz.resize(static_cast<Eigen::Index>(nf));
+    for (std::size_t i = 0; i < nf; ++i) c.full_hz(static_cast<Eigen::Index>(i)) = std::sqrt(fm.eigenvalues[i]) / (2 * M_PI);
+  }
+  return c;
+}
+
+std::string checkout_summary(const ReducedBasis& rb, const Checkout& c) {
+  std::ostringstream os;
+  os << std::scientific << std::setprecision(4);
+  os << "  check-out (" << method_name(rb.method) << ", " << rb.n_columns() << " columns):\n";
+  os << "    rigid-body modes of the reduced model  residual |Phi xi - Phi_R|_M/|Phi_R|_M   strain energy (grounding)\n";
+  const char* names[6] = {"tx", "ty", "tz", "rx", "ry", "rz"};
+  for (int a = 0; a < 6; ++a)
+    os << "      " << names[a] << "  " << std::setw(12) << c.rigid_residual(a) << "  " << std::setw(12) << c.rigid_energy(a) << "\n";
+  os << "    mass      full " << c.full.mass << "  reduced " << c.reduced.mass << " kg\n";
+  os << "    CoM       full " << c.full.com.transpose() << "  reduced " << c.reduced.com.transpose() << " m\n";
+  os << "    inertia   full diag " << c.full.inertia_com.diagonal().transpose() << "  reduced diag "
+     << c.reduced.inertia_com.diagonal().transpose() << " kg m^2 (about the CoM)\n";
+  os << "    free-free elastic frequencies [Hz]:   reduced        full         rel. diff\n";
+  for (Eigen::Index i = 0; i < std::max(c.full_hz.size(), std::min<Eigen::Index>(c.reduced_hz.size(), 10)); ++i) {
+    os << "      " << std::setw(4) << i + 1 << "  ";
+    if (i < c.reduced_hz.size()) os << std::setw(14) << c.reduced_hz(i); else os << std::setw(14) << "-";
+    if (i < c.full_hz.size()) os << "  " << std::setw(14) << c.full_hz(i); else os << "  " << std::setw(14) << "-";
+    if (i < c.full_hz.size() && i < c.reduced_hz.size())
+      os << "  " << std::setw(11) << (c.reduced_hz(i) - c.full_hz(i)) / c.full_hz(i);
+    os << "\n";
+  }
+  if (!c.mode_columns.empty()) {
+    os << "    modal effective mass (about the CoM), fraction of the total captured by the kept modes:\n      ";
+    for (int a = 0; a < 6; ++a) os << names[a] << " " << std::fixed << std::setprecision(4) << c.effective_fraction(a) << "  ";
+    os << "\n";
+  }
+  return os.str();
+}
+
+void write_reduced_file(const std::string& path, const WorkSpace& ws, const ReducedBasis& rb, const Invariants& inv,
+                        const Checkout& chk, const std::vector<std::pair<std::string, double>>& phase_seconds) {
+  const auto& comp = ws.component();
+  io::H5File f(comp.comm(), path, io::H5File::Mode::create);
+  io::write_mesh(f, comp.mesh());
+  const std::uint64_t n = rb.n_columns();
+  f.write_replicated("/reduced/K", {n, n}, flat(rb.K).data());
+  f.write_replicated("/reduced/M", {n, n}, flat(rb.M).data());
+  f.write_strings("/reduced/dof_labels", rb.labels);
+  std::vector<std::string> kinds;
+  for (auto k : rb.kinds) kinds.push_back(kind_name(k));
+  f.write_strings("/reduced/column_kinds", kinds);
+  f.write_replicated("/reduced/column_scale", {n}, rb.scale.data());
+  f.write_replicated("/reduced/mode_eigenvalues", {rb.mode_eigenvalues.size()}, rb.mode_eigenvalues.data());
+  std::vector<std::string> blabels;
+  for (const auto& b : ws.boundary()) blabels.push_back(b.label);
+  f.write_strings("/reduced/interface_labels", blabels);
+  // Basis in input node order.
+  std::vector<VecH> phys;
+  std::vector<Vec> raw;
+  for (const auto& c : rb.columns) {
+    phys.push_back(ws.to_physical(c.get()));
+    raw.push_back(phys.back().get());
+  }
+  fe::NaturalLayout layout(comp);
+  const auto block = layout.gather(raw);
+  const std::uint64_t nn = comp.mesh().num_nodes(), dpn = static_cast<std::uint64_t>(ws.dofs_per_node());
+  f.write_rows("/reduced/basis", {nn, dpn, n}, layout.node_begin(), layout.node_end() - layout.node_begin(), block.data());
+  f.write_attribute("/reduced", "method", std::string(method_name(rb.method)));
+  f.write_attribute("/reduced", "mode_interface", std::string(rb.mode_interface == ModeInterface::fixed ? "fixed" : "free"));
+  f.write_attribute("/reduced", "n_boundary", static_cast<std::int64_t>(ws.n_boundary()));
+  f.write_attribute("/reduced", "physical_boundary", static_cast<std::int64_t>(rb.physical_boundary));
+  f.write_attribute("/reduced", "basis_rcond", rb.basis_rcond);
+  f.write_attribute("/reduced", "dofs_per_node", static_cast<std::int64_t>(dpn));
+  // Invariants.
+  const std::string I = "/reduced/invariants/";
+  f.write_replicated(I + "mass", {1}, &inv.mass);
+  f.write_replicated(I + "center_of_mass", {3}, inv.com.data());
+  f.write_replicated(I + "inertia_origin", {3, 3}, flat(inv.inertia_origin).data());
+  f.write_replicated(I + "inertia_com", {3, 3}, flat(inv.inertia_com).data());
+  f.write_replicated(I + "S", {3, n}, flat(inv.S).data());
+  f.write_replicated(I + "Sr", {3, n}, flat(inv.Sr).data());
+  std::vector<double> skl;
+  for (const auto& S : inv.Skl) {
+    const auto v = flat(S);
+    skl.insert(skl.end(), v.begin(), v.end());
+  }
+  f.write_replicated(I + "Skl", {3, 3, n, n}, skl.data());
+  f.write_replicated(I + "Sbar", {3, 3, n}, flat(inv.Sbar).data());
+  f.write_replicated(I + "Ikl", {3, 3}, flat(inv.Ikl).data());
+  f.write_replicated(I + "Mff", {n, n}, flat(inv.Mff).data());
+  f.write_attribute("/reduced/invariants", "formulation",
+                    std::string("floating frame of reference, body frame = mesh frame (origin O, mesh axes, no "
+                                "mean-axis condition); u(x0) = x0 + Phi xi; I1 = m = int rho; I2 = int rho x0 = m c; "
+                                "S = I3 = int rho Phi; Sr = I4 = int rho skew(x0) Phi; Skl = I5 = int rho Phi_k^T Phi_l; "
+                                "Sbar = I6 = int rho x0_k Phi_l; Ikl = I7 = int rho x0_k x0_l; Mff = Phi^T M Phi. "
+                                "M_rr = [m 1, -A skew(m c + S xi)^T; sym, J(xi)], J(xi) = tr(Ikl')1 - Ikl' with "
+                                "Ikl' = Ikl + Sbar_kl xi + Sbar_lk xi + xi^T Skl xi; M_rf = [A S; int rho skew(x0+Phi xi) Phi]; "
+                                "M_ff = Mff. Quadratic-velocity terms follow from the same integrals (docs/cms.md)."));
+  f.write_attribute("/reduced/invariants", "lumped_I5_I7", static_cast<std::int64_t>(inv.lumped));
+  // Check-out.
+  const std::string C = "/reduced/checkout/";
+  f.write_replicated(C + "rigid_residual", {6}, chk.rigid_residual.data());
+  f.write_replicated(C + "rigid_strain_energy", {6}, chk.rigid_energy.data());
+  const double masses[2] = {chk.full.mass, chk.reduced.mass};
+  f.write_replicated(C + "mass_full_reduced", {2}, masses);
+  f.write_replicated(C + "com_full", {3}, chk.full.com.data());
+  f.write_replicated(C + "com_reduced", {3}, chk.reduced.com.data());
+  f.write_replicated(C + "inertia_com_full", {3, 3}, flat(chk.full.inertia_com).data());
+  f.write_replicated(C + "inertia_com_reduced", {3, 3}, flat(chk.reduced.inertia_com).data());
+  f.write_replicated(C + "free_free_reduced_hz", {static_cast<std::uint64_t>(chk.reduced_hz.size())}, chk.reduced_hz.data());
+  f.write_replicated(C + "free_free_full_hz", {static_cast<std::uint64_t>(chk.full_hz.size())}, chk.full_hz.data());
+  f.write_replicated(C + "effective_mass", {chk.mode_columns.size(), 6}, flat(chk.effective_mass).data());
+  f.write_replicated(C + "effective_mass_fraction", {6}, chk.effective_fraction.data());
+  std::vector<double> t;
+  std::vector<std::string> names;
+  for (const auto& [k, v] : phase_seconds) {
+    names.push_back(k);
+    t.push_back(v);
+  }
+  if (!names.empty()) {
+    f.write_strings("/run/phase_names", names);
+    f.write_replicated("/run/phase_seconds", {t.size()}, t.data());
+  }
+  int rank = 0;
+  MPI_Comm_rank(comp.comm(), &rank);
+  if (rank == 0) {
+    std::string xdmf = path;
+    const auto dot = xdmf.find_last_of('.'), slash = xdmf.find_last_of('/');
+    if (dot != std::string::npos && (slash == std::string::npos || dot > slash)) xdmf = xdmf.substr(0, dot);
+    io::XdmfNodeField fld{"/reduced/basis", static_cast<std::size_t>(dpn), static_cast<std::size_t>(n), "basis_vector"};
+    io::write_xdmf(xdmf + ".xdmf", slash == std::string::npos ? path : path.substr(slash + 1), comp.mesh(), fld);
+  }
+}
+
+void write_matrix_market(MPI_Comm comm, const std::string& prefix, const ReducedBasis& rb) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  if (rank != 0) return;
+  for (const auto& [name, A] : {std::make_pair(std::string("K"), &rb.K), std::make_pair(std::string("M"), &rb.M)}) {
+    const std::string path = prefix + "_" + name + ".mtx";
+    std::ofstream out(path);
+    FLEXUQ_REQUIRE(out, "reduce.matrix_market: cannot write " << path);
+    out << "%%MatrixMarket matrix array real symmetric\n% flexuq reduce " << method_name(rb.method) << ": " << name
+        << "bar, rows/columns as /reduced/dof_labels\n"
+        << A->rows() << " " << A->cols() << "\n"
+        << std::setprecision(17);
+    for (Eigen::Index j = 0; j < A->cols(); ++j)
+      for (Eigen::Index i = j; i < A->rows(); ++i) out << (*A)(i, j) << "\n";
+  }
+}
+
+} // namespace flexuq::cms

@@ -1,0 +1,728 @@
+// SPDX-License-Identifier: MIT
+#include "flexuq/cms/Reduction.hpp"
+
+#include "flexuq/core/Error.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace flexuq::cms {
+
+namespace {
+
+const char* kMethodNames[] = {"guyan",          "craig-bampton",    "hurty",           "herting", "craig-chang",
+                              "rubin-martinez", "hintz-attachment", "hintz-constraint", "macneal", "gcms"};
+const char* kRigidNames[] = {"tx", "ty", "tz", "rx", "ry", "rz"};
+
+std::vector<Vec> raw(const std::vector<VecH>& v) {
+  std::vector<Vec> r;
+  for (const auto& h : v) r.push_back(h.get());
+  return r;
+}
+
+VecH copy(Vec v) {
+  VecH c;
+  FLEXUQ_PETSC(VecDuplicate(v, c.out()));
+  FLEXUQ_PETSC(VecCopy(v, c.get()));
+  return c;
+}
+
+/// Σ_j a_j v_j added to @p y.
+void axpy_all(Vec y, const Eigen::VectorXd& a, const std::vector<VecH>& v) {
+  if (v.empty()) return;
+  auto r = raw(v);
+  FLEXUQ_PETSC(VecMAXPY(y, static_cast<PetscInt>(r.size()), a.data(), r.data()));
+}
+
+/// vᵀ A x for every v in @p vs (one reduction).
+Eigen::VectorXd mdot(Mat A, Vec x, const std::vector<VecH>& vs, Vec tmp) {
+  Eigen::VectorXd out(static_cast<Eigen::Index>(vs.size()));
+  if (vs.empty()) return out;
+  FLEXUQ_PETSC(MatMult(A, x, tmp));
+  auto r = raw(vs);
+  FLEXUQ_PETSC(VecMDot(tmp, static_cast<PetscInt>(r.size()), r.data(), out.data()));
+  return out;
+}
+
+void set_default_option(const std::string& prefix, const std::string& name, const std::string& value) {
+  const std::string full = "-" + prefix + name;
+  PetscBool set = PETSC_FALSE;
+  FLEXUQ_PETSC(PetscOptionsHasName(nullptr, nullptr, full.c_str(), &set));
+  if (!set) FLEXUQ_PETSC(PetscOptionsSetValue(nullptr, full.c_str(), value.c_str()));
+}
+
+/// Sparse Cholesky (MUMPS) on a KSP: preonly, prefix, options database.
+void setup_cholesky(KSP ksp, const std::string& prefix) {
+  FLEXUQ_PETSC(KSPSetType(ksp, KSPPREONLY));
+  PC pc = nullptr;
+  FLEXUQ_PETSC(KSPGetPC(ksp, &pc));
+  FLEXUQ_PETSC(PCSetType(pc, PCCHOLESKY));
+  FLEXUQ_PETSC(PCFactorSetMatSolverType(pc, MATSOLVERMUMPS));
+  int size = 1;
+  MPI_Comm_size(PetscObjectComm(reinterpret_cast<PetscObject>(ksp)), &size);
+  if (size > 1) set_default_option(prefix, "mat_mumps_icntl_20", "10"); // distributed RHS
+}
+
+MatH submatrix(Mat A, IS rows, IS cols) {
+  MatH S;
+  FLEXUQ_PETSC(MatCreateSubMatrix(A, rows, cols, MAT_INITIAL_MATRIX, S.out()));
+  if (rows == cols) {
+    FLEXUQ_PETSC(MatSetOption(S.get(), MAT_SYMMETRIC, PETSC_TRUE));
+    FLEXUQ_PETSC(MatSetOption(S.get(), MAT_SYMMETRY_ETERNAL, PETSC_TRUE));
+  }
+  return S;
+}
+
+/// Dense right-hand sides with the row layout of @p A.
+MatH dense_like(Mat A, PetscInt ncols) {
+  PetscInt m = 0, M = 0;
+  FLEXUQ_PETSC(MatGetLocalSize(A, &m, nullptr));
+  FLEXUQ_PETSC(MatGetSize(A, &M, nullptr));
+  MatH B;
+  FLEXUQ_PETSC(MatCreateDense(PetscObjectComm(reinterpret_cast<PetscObject>(A)), m, PETSC_DECIDE, M, ncols, nullptr,
+                              B.out()));
+  FLEXUQ_PETSC(MatZeroEntries(B.get()));
+  return B;
+}
+
+/// Column j of dense @p B ← the rows @p is of the working vector @p v, times @p alpha.
+void set_column(Mat B, PetscInt j, Vec v, IS is, double alpha) {
+  Vec sub = nullptr, col = nullptr;
+  FLEXUQ_PETSC(VecGetSubVector(v, is, &sub));
+  FLEXUQ_PETSC(MatDenseGetColumnVecWrite(B, j, &col));
+  FLEXUQ_PETSC(VecAXPBY(col, alpha, 0.0, sub));
+  FLEXUQ_PETSC(MatDenseRestoreColumnVecWrite(B, j, &col));
+  FLEXUQ_PETSC(VecRestoreSubVector(v, is, &sub));
+}
+
+/// A working vector holding column j of dense @p X on the rows @p is (zero elsewhere).
+VecH get_column(const WorkSpace& ws, Mat X, PetscInt j, IS is) {
+  VecH full = ws.new_vector();
+  Vec col = nullptr;
+  FLEXUQ_PETSC(MatDenseGetColumnVecRead(X, j, &col));
+  FLEXUQ_PETSC(VecISCopy(full.get(), is, SCATTER_FORWARD, col));
+  FLEXUQ_PETSC(MatDenseRestoreColumnVecRead(X, j, &col));
+  return full;
+}
+
+void set_entry(Vec v, PetscInt w, double value) {
+  PetscInt lo = 0, hi = 0;
+  FLEXUQ_PETSC(VecGetOwnershipRange(v, &lo, &hi));
+  if (w >= lo && w < hi) FLEXUQ_PETSC(VecSetValue(v, w, value, INSERT_VALUES));
+  FLEXUQ_PETSC(VecAssemblyBegin(v));
+  FLEXUQ_PETSC(VecAssemblyEnd(v));
+}
+
+/// Largest multiplet-complete prefix of at least @p count ascending values.
+std::size_t complete_count(const std::vector<double>& v, std::size_t count, double tol) {
+  std::size_t n = std::min(count, v.size());
+  while (n > 0 && n < v.size() && std::abs(v[n] - v[n - 1]) <= tol * std::max(std::abs(v[n]), std::abs(v[n - 1]))) ++n;
+  return n;
+}
+
+} // namespace
+
+Method parse_method(const std::string& name) {
+  for (int m = 0; m < 10; ++m)
+    if (name == kMethodNames[m]) return static_cast<Method>(m);
+  std::string list;
+  for (const char* n : kMethodNames) list += std::string(list.empty() ? "" : ", ") + n;
+  throw InputError("reduce.method: unknown method '" + name + "' (one of " + list + ")");
+}
+
+const char* method_name(Method m) { return kMethodNames[static_cast<int>(m)]; }
+
+Scaling parse_scaling(const std::string& name) {
+  if (name == "none") return Scaling::none;
+  if (name == "max") return Scaling::max;
+  if (name == "norm") return Scaling::norm;
+  throw InputError("reduce.scaling: unknown value '" + name + "' (none, max or norm)");
+}
+
+const char* kind_name(ColumnKind k) {
+  static const char* n[] = {"boundary_dof",         "constraint_mode",     "rigid_body",
+                            "inertia_relief",       "fixed_interface_mode", "free_interface_mode",
+                            "attachment",           "residual_attachment", "residual_vector"};
+  return n[static_cast<int>(k)];
+}
+
+Eigen::MatrixXd project(Mat A, const std::vector<VecH>& cols) {
+  const auto n = static_cast<Eigen::Index>(cols.size());
+  Eigen::MatrixXd P(n, n);
+  if (n == 0) return P;
+  VecH t;
+  FLEXUQ_PETSC(VecDuplicate(cols[0].get(), t.out()));
+  for (Eigen::Index j = 0; j < n; ++j) P.col(j) = mdot(A, cols[static_cast<std::size_t>(j)].get(), cols, t.get());
+  return 0.5 * (P + P.transpose());
+}
+
+/// Factorization of K_ii: the shift-and-invert ST of the fixed-interface eigensolver (σ = 0, so
+/// K − σM = K_ii), or a KSP of its own when the modes are sliced by band.
+struct Reducer::Interior {
+  MatH Kii, Mii, Kib;
+  EpsH eps;
+  KspH ksp;
+  int nev = 0;
+  KSP solver() const {
+    if (!eps) return ksp.get();
+    ST st = nullptr;
+    KSP k = nullptr;
+    EPSGetST(eps.get(), &st);
+    STGetKSP(st, &k);
+    return k;
+  }
+};
+
+struct Reducer::Attach {
+  MatH Kff;
+  KspH ksp;
+  IsH is_f;
+};
+
+Reducer::Reducer(const WorkSpace& ws, ReducerOptions options) : ws_(ws), opt_(std::move(options)) {
+  // Residual-load DOFs: interior working DOFs of the given sets (boundary and RBE2 nodes skipped:
+  // their loads are already represented by the boundary coordinates).
+  const auto& c = ws.component();
+  const auto& mesh = c.mesh();
+  std::vector<char> boundary_node(mesh.num_nodes(), 0);
+  for (const auto& s : ws.interfaces())
+    for (int n : mesh.node_set(s.set)) boundary_node[n] = 1;
+  for (const auto& set : opt_.residual_loads) {
+    auto nodes = mesh.node_set(set);
+    std::sort(nodes.begin(), nodes.end());
+    for (int n : nodes) {
+      if (boundary_node[n]) continue;
+      for (int k = 0; k < ws.dofs_per_node(); ++k) {
+        if (ws.work_index(n, k) < 0) continue;
+        res_work_.push_back(ws.work_index(n, k));
+        res_labels_.push_back("residual vector " + io::upper(set) + " node " + std::to_string(mesh.node_ids[n]) + " " +
+                              component_name(k));
+      }
+    }
+  }
+}
+
+Reducer::~Reducer() = default;
+
+const std::vector<VecH>& Reducer::rigid() {
+  if (rigid_.empty()) rigid_ = ws_.rigid_modes();
+  return rigid_;
+}
+
+const Eigen::MatrixXd& Reducer::rigid_mass() {
+  if (rigid_mass_.size() == 0) rigid_mass_ = project(ws_.M(), rigid());
+  return rigid_mass_;
+}
+
+Eigen::MatrixXd Reducer::boundary_rows(const std::vector<VecH>& vs) const {
+  const auto& b = ws_.boundary();
+  Eigen::MatrixXd R = Eigen::MatrixXd::Zero(static_cast<Eigen::Index>(b.size()), static_cast<Eigen::Index>(vs.size()));
+  for (std::size_t j = 0; j < vs.size(); ++j) {
+    PetscInt lo = 0, hi = 0;
+    FLEXUQ_PETSC(VecGetOwnershipRange(vs[j].get(), &lo, &hi));
+    const PetscScalar* a = nullptr;
+    FLEXUQ_PETSC(VecGetArrayRead(vs[j].get(), &a));
+    for (std::size_t k = 0; k < b.size(); ++k)
+      if (b[k].work >= lo && b[k].work < hi) R(static_cast<Eigen::Index>(k), static_cast<Eigen::Index>(j)) = a[b[k].work - lo];
+    FLEXUQ_PETSC(VecRestoreArrayRead(vs[j].get(), &a));
+  }
+  FLEXUQ_MPI(MPI_Allreduce(MPI_IN_PLACE, R.data(), static_cast<int>(R.size()), MPI_DOUBLE, MPI_SUM, ws_.comm()));
+  return R;
+}
+
+void Reducer::statics() {
+  if (statics_done_) return;
+  MPI_Comm comm = ws_.comm();
+  if (!interior_) {
+    // K_ii is invertible iff the boundary restrains every rigid motion (connected component).
+    double rc = 0;
+    const auto det = ws_.determinate_set(true, &rc);
+    std::string sets;
+    for (const auto& s : ws_.interfaces()) sets += (sets.empty() ? "" : ", ") + s.set;
+    FLEXUQ_REQUIRE(det.size() == 6, "K_ii is singular: the interfaces [" << sets << "] restrain only " << det.size()
+                                                                         << " of the 6 rigid-body motions (rank of the "
+                                                                            "boundary rigid-mode rows Phi_Rb); add "
+                                                                            "interface nodes (3 non-collinear nodes for "
+                                                                            "solids) or use kind rbe2");
+    interior_ = std::make_unique<Interior>();
+    auto& in = *interior_;
+    log::Phase p(comm, "cms: factor K_ii", &times_);
+    in.Kii = submatrix(ws_.K(), ws_.is_i(), ws_.is_i());
+    in.Mii = submatrix(ws_.M(), ws_.is_i(), ws_.is_i());
+    in.Kib = submatrix(ws_.K(), ws_.is_i(), ws_.is_b());
+    const std::string prefix = opt_.prefix + "fixed_";
+    if (!opt_.modes.band_hz && opt_.modes.count > 0) {
+      // The fixed-interface eigensolver, set up now so its factorization of K_ii serves the statics.
+      PetscInt ni = 0;
+      FLEXUQ_PETSC(MatGetSize(in.Kii.get(), &ni, nullptr));
+      in.nev = static_cast<int>(std::min<PetscInt>(opt_.modes.count + 4, ni));
+      FLEXUQ_PETSC(EPSCreate(comm, in.eps.out()));
+      FLEXUQ_PETSC(EPSSetOperators(in.eps.get(), in.Kii.get(), in.Mii.get()));
+      FLEXUQ_PETSC(EPSSetProblemType(in.eps.get(), EPS_GHEP));
+      FLEXUQ_PETSC(EPSSetOptionsPrefix(in.eps.get(), prefix.c_str()));
+      FLEXUQ_PETSC(EPSSetType(in.eps.get(), EPSKRYLOVSCHUR));
+      ST st = nullptr;
+      FLEXUQ_PETSC(EPSGetST(in.eps.get(), &st));
+      FLEXUQ_PETSC(STSetType(st, STSINVERT));
+      KSP k = nullptr;
+      FLEXUQ_PETSC(STGetKSP(st, &k));
+      setup_cholesky(k, prefix + "st_");
+      FLEXUQ_PETSC(EPSSetPurify(in.eps.get(), PETSC_FALSE));
+      FLEXUQ_PETSC(EPSSetTolerances(in.eps.get(), opt_.modes.tol, opt_.modes.max_it));
+      FLEXUQ_PETSC(EPSSetTarget(in.eps.get(), 0.0)); // K_ii is positive definite
+      FLEXUQ_PETSC(EPSSetWhichEigenpairs(in.eps.get(), EPS_TARGET_MAGNITUDE));
+      FLEXUQ_PETSC(EPSSetDimensions(in.eps.get(), in.nev, PETSC_DEFAULT, PETSC_DEFAULT));
+      FLEXUQ_PETSC(EPSSetFromOptions(in.eps.get()));
+      FLEXUQ_PETSC(EPSSetUp(in.eps.get()));
+    } else {
+      FLEXUQ_PETSC(KSPCreate(comm, in.ksp.out()));
+      FLEXUQ_PETSC(KSPSetOperators(in.ksp.get(), in.Kii.get(), in.Kii.get()));
+      FLEXUQ_PETSC(KSPSetOptionsPrefix(in.ksp.get(), (opt_.prefix + "statics_").c_str()));
+      setup_cholesky(in.ksp.get(), opt_.prefix + "statics_");
+      FLEXUQ_PETSC(KSPSetFromOptions(in.ksp.get()));
+      FLEXUQ_PETSC(KSPSetUp(in.ksp.get()));
+    }
+  }
+  auto& in = *interior_;
+  log::Phase p(comm, "cms: constraint modes", &times_);
+  // One multi-RHS solve: [−K_ib | −(MΦ_R)_i | unit loads].
+  const auto& bd = ws_.boundary();
+  const PetscInt nb = static_cast<PetscInt>(bd.size()), nr = 6, nl = static_cast<PetscInt>(res_work_.size());
+  MatH B = dense_like(in.Kii.get(), nb + nr + nl);
+  {
+    PetscInt rs = 0, re = 0, lda = 0;
+    FLEXUQ_PETSC(MatGetOwnershipRange(in.Kib.get(), &rs, &re));
+    PetscScalar* a = nullptr;
+    FLEXUQ_PETSC(MatDenseGetLDA(B.get(), &lda));
+    FLEXUQ_PETSC(MatDenseGetArray(B.get(), &a));
+    for (PetscInt r = rs; r < re; ++r) {
+      PetscInt nc = 0;
+      const PetscInt* cols = nullptr;
+      const PetscScalar* vals = nullptr;
+      FLEXUQ_PETSC(MatGetRow(in.Kib.get(), r, &nc, &cols, &vals));
+      for (PetscInt j = 0; j < nc; ++j) a[(r - rs) + lda * cols[j]] = -vals[j];
+      FLEXUQ_PETSC(MatRestoreRow(in.Kib.get(), r, &nc, &cols, &vals));
+    }
+    // Unit loads at interior DOFs: row = position in the owned part of is_i.
+    const PetscInt* idx = nullptr;
+    PetscInt nloc = 0;
+    FLEXUQ_PETSC(ISGetLocalSize(ws_.is_i(), &nloc));
+    FLEXUQ_PETSC(ISGetIndices(ws_.is_i(), &idx));
+    for (PetscInt j = 0; j < nl; ++j) {
+      const PetscInt* it = std::lower_bound(idx, idx + nloc, res_work_[static_cast<std::size_t>(j)]);
+      if (it != idx + nloc && *it == res_work_[static_cast<std::size_t>(j)]) a[(it - idx) + lda * (nb + nr + j)] = 1.0;
+    }
+    FLEXUQ_PETSC(ISRestoreIndices(ws_.is_i(), &idx));
+    FLEXUQ_PETSC(MatDenseRestoreArray(B.get(), &a));
+  }
+  {
+    VecH t = ws_.new_vector();
+    for (PetscInt j = 0; j < nr; ++j) {
+      FLEXUQ_PETSC(MatMult(ws_.M(), rigid()[static_cast<std::size_t>(j)].get(), t.get()));
+      set_column(B.get(), nb + j, t.get(), ws_.is_i(), -1.0);
+    }
+  }
+  MatH X;
+  FLEXUQ_PETSC(MatDuplicate(B.get(), MAT_DO_NOT_COPY_VALUES, X.out()));
+  try {
+    FLEXUQ_PETSC(KSPMatSolve(in.solver(), B.get(), X.get()));
+  } catch (const Error& e) {
+    throw Error(std::string("solving with the factorization of K_ii failed (is the boundary restraining every "
+                            "part of the component?): ") + e.what());
+  }
+  for (std::size_t k = 0; k < bd.size(); ++k) {
+    VecH v = get_column(ws_, X.get(), ws_.b_pos(k), ws_.is_i());
+    set_entry(v.get(), bd[k].work, 1.0);
+    constraint_.push_back(std::move(v));
+  }
+  for (PetscInt j = 0; j < nr; ++j) relief_.push_back(get_column(ws_, X.get(), nb + j, ws_.is_i()));
+  for (PetscInt j = 0; j < nl; ++j) res_loads_.push_back(get_column(ws_, X.get(), nb + nr + j, ws_.is_i()));
+  statics_done_ = true;
+}
+
+const std::vector<VecH>& Reducer::constraint_modes() {
+  statics();
+  return constraint_;
+}
+
+const std::vector<VecH>& Reducer::inertia_relief() {
+  statics();
+  return relief_;
+}
+
+const std::vector<VecH>& Reducer::residual_loads() {
+  statics();
+  return res_loads_;
+}
+
+const fe::ModeSet& Reducer::fixed_modes() {
+  if (fixed_) return *fixed_;
+  statics(); // factorization first: it is shared
+  auto& in = *interior_;
+  MPI_Comm comm = ws_.comm();
+  log::Phase p(comm, "cms: fixed-interface modes", &times_);
+  fe::ModeSet ms;
+  if (!opt_.modes.band_hz && opt_.modes.count == 0) {
+    // no normal modes wanted
+  } else if (in.eps) {
+    FLEXUQ_PETSC(EPSSolve(in.eps.get()));
+    PetscInt nconv = 0, its = 0;
+    FLEXUQ_PETSC(EPSGetConverged(in.eps.get(), &nconv));
+    FLEXUQ_PETSC(EPSGetIterationNumber(in.eps.get(), &its));
+    std::vector<std::pair<double, VecH>> pairs;
+    for (PetscInt i = 0; i < nconv; ++i) {
+      PetscScalar kr = 0;
+      VecH v;
+      FLEXUQ_PETSC(MatCreateVecs(in.Kii.get(), v.out(), nullptr));
+      FLEXUQ_PETSC(EPSGetEigenpair(in.eps.get(), i, &kr, nullptr, v.get(), nullptr));
+      pairs.emplace_back(PetscRealPart(kr), std::move(v));
+    }
+    std::stable_sort(pairs.begin(), pairs.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::vector<double> vals;
+    for (const auto& pr : pairs) vals.push_back(pr.first);
+    const std::size_t keep = complete_count(vals, static_cast<std::size_t>(opt_.modes.count), opt_.modes.cluster_tol);
+    if (keep < static_cast<std::size_t>(opt_.modes.count))
+      throw Error(FLEXUQ_MSG("the fixed-interface eigensolver converged " << nconv << " of the " << opt_.modes.count
+                                                                          << " modes requested in " << its
+                                                                          << " iterations; raise -" << opt_.prefix
+                                                                          << "fixed_eps_max_it or -" << opt_.prefix
+                                                                          << "fixed_eps_ncv"));
+    for (std::size_t i = 0; i < keep; ++i) {
+      fe::normalize_sign(pairs[i].second.get());
+      const auto [lambda, res] = fe::rayleigh_refine(in.Kii.get(), in.Mii.get(), pairs[i].second.get());
+      ms.eigenvalues.push_back(lambda);
+      ms.residuals.push_back(res);
+      ms.vectors.push_back(std::move(pairs[i].second));
+    }
+    ms.iterations = static_cast<int>(its);
+    ms.n_converged = static_cast<int>(nconv);
+  } else {
+    fe::ModeOptions o = opt_.modes;
+    o.constrained = true;
+    o.constraint_description = "the interfaces held fixed";
+    o.prefix = opt_.prefix + "fixed_";
+    ms = fe::solve_modes(in.Kii.get(), in.Mii.get(), o);
+  }
+  ms.multiplicity = fe::cluster_multiplicity(ms.eigenvalues, opt_.modes.cluster_tol);
+  // Full length, boundary rows zero.
+  for (auto& v : ms.vectors) {
+    VecH full = ws_.new_vector();
+    FLEXUQ_PETSC(VecISCopy(full.get(), ws_.is_i(), SCATTER_FORWARD, v.get()));
+    v = std::move(full);
+  }
+  fixed_ = std::move(ms);
+  return *fixed_;
+}
+
+const fe::ModeSet& Reducer::free_modes() {
+  if (free_) return *free_;
+  if (!opt_.modes.band_hz && opt_.modes.count == 0) {
+    free_ = fe::ModeSet{};
+    return *free_;
+  }
+  log::Phase p(ws_.comm(), "cms: free-interface modes", &times_);
+  fe::ModeOptions o = opt_.modes;
+  o.constrained = false;
+  o.prefix = opt_.prefix + "free_";
+  free_ = fe::solve_modes(ws_.K(), ws_.M(), o);
+  FLEXUQ_REQUIRE(free_->rigid_eigenvalues.size() == 6,
+                 "free-interface modes: the component has " << free_->rigid_eigenvalues.size()
+                                                            << " zero-energy modes instead of 6 (disconnected parts or "
+                                                               "a mechanism); free-interface methods need one rigid body");
+  return *free_;
+}
+
+const std::vector<VecH>& Reducer::attachment() {
+  if (!attachment_.empty() || ws_.n_boundary() == 0) return attachment_;
+  MPI_Comm comm = ws_.comm();
+  const auto& R = rigid();
+  const Eigen::MatrixXd Mrr_inv = rigid_mass().inverse();
+  if (!attach_) {
+    log::Phase p(comm, "cms: factor K (determinate set clamped)", &times_);
+    double rc = 0;
+    const auto det = ws_.determinate_set(false, &rc);
+    FLEXUQ_REQUIRE(det.size() == 6, "no statically determinate support set found (the component's rigid-body modes "
+                                    "have rank " << det.size() << " < 6)");
+    attach_ = std::make_unique<Attach>();
+    PetscInt lo = 0, hi = 0;
+    FLEXUQ_PETSC(MatGetOwnershipRange(ws_.K(), &lo, &hi));
+    std::vector<PetscInt> keep;
+    for (PetscInt w = lo; w < hi; ++w)
+      if (std::none_of(det.begin(), det.end(), [&](const BoundaryDof& b) { return b.work == w; })) keep.push_back(w);
+    FLEXUQ_PETSC(ISCreateGeneral(comm, static_cast<PetscInt>(keep.size()), keep.data(), PETSC_COPY_VALUES,
+                                 attach_->is_f.out()));
+    attach_->Kff = submatrix(ws_.K(), attach_->is_f.get(), attach_->is_f.get());
+    FLEXUQ_PETSC(KSPCreate(comm, attach_->ksp.out()));
+    FLEXUQ_PETSC(KSPSetOperators(attach_->ksp.get(), attach_->Kff.get(), attach_->Kff.get()));
+    const std::string prefix = opt_.prefix + "attach_";
+    FLEXUQ_PETSC(KSPSetOptionsPrefix(attach_->ksp.get(), prefix.c_str()));
+    setup_cholesky(attach_->ksp.get(), prefix);
+    FLEXUQ_PETSC(KSPSetFromOptions(attach_->ksp.get()));
+    FLEXUQ_PETSC(KSPSetUp(attach_->ksp.get()));
+  }
+  log::Phase p(comm, "cms: attachment modes", &times_);
+  // y_c = P e_c = e_c − MΦ_R M̄_RR⁻¹ Φ_Rᵀ e_c; solve K_ff x_f = y_f; G_b e_c = Pᵀx.
+  std::vector<VecH> MR;
+  for (const auto& r : R) {
+    VecH t = ws_.new_vector();
+    FLEXUQ_PETSC(MatMult(ws_.M(), r.get(), t.get()));
+    MR.push_back(std::move(t));
+  }
+  const auto& bd = ws_.boundary();
+  const Eigen::MatrixXd Rb = boundary_rows(R);
+  MatH B = dense_like(attach_->Kff.get(), static_cast<PetscInt>(bd.size()));
+  VecH y = ws_.new_vector();
+  for (std::size_t k = 0; k < bd.size(); ++k) {
+    FLEXUQ_PETSC(VecZeroEntries(y.get()));
+    const Eigen::VectorXd a = -(Mrr_inv * Rb.row(static_cast<Eigen::Index>(k)).transpose());
+    axpy_all(y.get(), a, MR);
+    PetscInt lo = 0, hi = 0;
+    FLEXUQ_PETSC(VecGetOwnershipRange(y.get(), &lo, &hi));
+    if (bd[k].work >= lo && bd[k].work < hi) FLEXUQ_PETSC(VecSetValue(y.get(), bd[k].work, 1.0, ADD_VALUES));
+    FLEXUQ_PETSC(VecAssemblyBegin(y.get()));
+    FLEXUQ_PETSC(VecAssemblyEnd(y.get()));
+    set_column(B.get(), static_cast<PetscInt>(k), y.get(), attach_->is_f.get(), 1.0);
+  }
+  MatH X;
+  FLEXUQ_PETSC(MatDuplicate(B.get(), MAT_DO_NOT_COPY_VALUES, X.out()));
+  FLEXUQ_PETSC(KSPMatSolve(attach_->ksp.get(), B.get(), X.get()));
+  for (std::size_t k = 0; k < bd.size(); ++k) {
+    VecH x = get_column(ws_, X.get(), static_cast<PetscInt>(k), attach_->is_f.get());
+    const Eigen::VectorXd c = -(Mrr_inv * mdot(ws_.M(), x.get(), R, y.get()));
+    axpy_all(x.get(), c, R);
+    attachment_.push_back(std::move(x));
+  }
+  return attachment_;
+}
+
+const std::vector<VecH>& Reducer::residual_attachment() {
+  if (!residual_attachment_.empty()) return residual_attachment_;
+  const auto& G = attachment();
+  const auto& fm = free_modes();
+  const Eigen::MatrixXd Nb = boundary_rows(fm.vectors);
+  for (std::size_t k = 0; k < G.size(); ++k) {
+    VecH v = copy(G[k].get());
+    Eigen::VectorXd a(static_cast<Eigen::Index>(fm.vectors.size()));
+    for (std::size_t n = 0; n < fm.vectors.size(); ++n)
+      a(static_cast<Eigen::Index>(n)) = -Nb(static_cast<Eigen::Index>(k), static_cast<Eigen::Index>(n)) / fm.eigenvalues[n];
+    axpy_all(v.get(), a, fm.vectors);
+    residual_attachment_.push_back(std::move(v));
+  }
+  return residual_attachment_;
+}
+
+ReducedBasis Reducer::build(const BuildOptions& opt) {
+  const Method m = opt.method;
+  FLEXUQ_REQUIRE(m != Method::gcms, "reduce.method: gcms is not available yet in this build");
+  const bool attachment_method =
+      m == Method::hintz_attachment || m == Method::craig_chang || m == Method::rubin_martinez || m == Method::macneal;
+  const bool fixed_only = m == Method::craig_bampton || m == Method::hurty || m == Method::guyan;
+  ModeInterface mi = fixed_only ? ModeInterface::fixed : ModeInterface::free;
+  if (opt.mode_interface) {
+    FLEXUQ_REQUIRE(!(attachment_method && *opt.mode_interface == ModeInterface::fixed),
+                   "reduce.modes.interface: " << method_name(m)
+                                              << " is an attachment-mode method, valid only with free-interface modes");
+    FLEXUQ_REQUIRE(!(fixed_only && m != Method::guyan && *opt.mode_interface == ModeInterface::free),
+                   "reduce.modes.interface: " << method_name(m) << " uses fixed-interface modes only");
+    mi = *opt.mode_interface;
+  }
+  ReducedBasis rb;
+  rb.method = m;
+  rb.mode_interface = mi;
+  auto add = [&](VecH v, std::string label, ColumnKind kind) {
+    rb.columns.push_back(std::move(v));
+    rb.labels.push_back(std::move(label));
+    rb.kinds.push_back(kind);
+  };
+  const auto& bd = ws_.boundary();
+  auto add_boundary = [&](const std::vector<VecH>& cols, ColumnKind kind, const std::string& prefix) {
+    for (std::size_t k = 0; k < cols.size(); ++k) add(copy(cols[k].get()), prefix + bd[k].label, kind);
+  };
+  auto add_rigid = [&](const std::vector<VecH>& cols, ColumnKind kind, const std::string& prefix) {
+    for (std::size_t j = 0; j < cols.size(); ++j) add(copy(cols[j].get()), prefix + kRigidNames[j], kind);
+  };
+  const fe::ModeSet* modes = nullptr;
+  if (m != Method::guyan) modes = mi == ModeInterface::fixed ? &fixed_modes() : &free_modes();
+  auto add_modes = [&](const std::vector<VecH>* replaced = nullptr) {
+    const auto kind = mi == ModeInterface::fixed ? ColumnKind::fixed_interface_mode : ColumnKind::free_interface_mode;
+    const std::string name = mi == ModeInterface::fixed ? "fixed-interface mode " : "free-interface mode ";
+    for (std::size_t n = 0; n < modes->vectors.size(); ++n)
+      add(replaced ? copy((*replaced)[n].get()) : copy(modes->vectors[n].get()), name + std::to_string(n + 1), kind);
+    rb.mode_eigenvalues = modes->eigenvalues;
+  };
+  const bool free_relief = mi == ModeInterface::free; // rigid modes consistent with the modes' constraints
+
+  switch (m) {
+  case Method::guyan:
+    add_boundary(constraint_modes(), ColumnKind::boundary_dof, "");
+    rb.physical_boundary = true;
+    break;
+  case Method::craig_bampton:
+    add_boundary(constraint_modes(), ColumnKind::boundary_dof, "");
+    add_modes();
+    rb.physical_boundary = true;
+    break;
+  case Method::hurty: {
+    const auto r = ws_.determinate_set(true);
+    FLEXUQ_REQUIRE(r.size() == 6, "hurty needs Phi_Rr invertible: the boundary coordinates determine only "
+                                      << r.size() << " of the 6 rigid-body motions");
+    add_rigid(rigid(), ColumnKind::rigid_body, "rigid-body mode ");
+    const auto& C = constraint_modes();
+    for (std::size_t k = 0; k < bd.size(); ++k)
+      if (std::none_of(r.begin(), r.end(), [&](const BoundaryDof& x) { return x.work == bd[k].work; }))
+        add(copy(C[k].get()), "constraint mode " + bd[k].label, ColumnKind::constraint_mode);
+    add_modes();
+    break;
+  }
+  case Method::herting:
+  case Method::hintz_constraint: {
+    const bool her = m == Method::herting;
+    add_boundary(constraint_modes(), her ? ColumnKind::boundary_dof : ColumnKind::constraint_mode,
+                 her ? "" : "constraint mode ");
+    if (free_relief) add_rigid(inertia_relief(), ColumnKind::inertia_relief, "inertia-relief mode ");
+    if (her && mi == ModeInterface::free) {
+      // Φ_N − Φ_C Φ_Nb
+      const Eigen::MatrixXd Nb = boundary_rows(modes->vectors);
+      std::vector<VecH> shifted;
+      for (std::size_t n = 0; n < modes->vectors.size(); ++n) {
+        VecH v = copy(modes->vectors[n].get());
+        axpy_all(v.get(), -Nb.col(static_cast<Eigen::Index>(n)), constraint_modes());
+        shifted.push_back(std::move(v));
+      }
+      add_modes(&shifted);
+    } else {
+      add_modes();
+    }
+    rb.physical_boundary = her;
+    break;
+  }
+  case Method::hintz_attachment:
+  case Method::craig_chang:
+    add_rigid(rigid(), ColumnKind::rigid_body, "rigid-body mode ");
+    add_modes();
+    if (m == Method::hintz_attachment)
+      add_boundary(attachment(), ColumnKind::attachment, "attachment mode ");
+    else
+      add_boundary(residual_attachment(), ColumnKind::residual_attachment, "residual attachment mode ");
+    break;
+  case Method::rubin_martinez:
+  case Method::macneal: {
+    const auto& Gr = residual_attachment();
+    const std::size_t nb = bd.size();
+    PetscInt N = 0;
+    FLEXUQ_PETSC(MatGetSize(ws_.K(), &N, nullptr));
+    FLEXUQ_REQUIRE(static_cast<PetscInt>(nb + 6 + modes->vectors.size()) <= N,
+                   method_name(m) << " needs Gr_bb invertible: rank(Gr) = N - n_R - n_N = "
+                                  << N - 6 - static_cast<PetscInt>(modes->vectors.size()) << " < n_b = " << nb);
+    const Eigen::MatrixXd Grbb = boundary_rows(Gr);
+    Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> es(0.5 * (Grbb + Grbb.transpose()));
+    const double lmax = es.eigenvalues().cwiseAbs().maxCoeff(), lmin = es.eigenvalues().minCoeff();
+    FLEXUQ_REQUIRE(lmax > 0 && lmin > 1e-12 * lmax,
+                   method_name(m) << " needs Gr_bb invertible, but its eigenvalues range over [" << lmin << ", " << lmax
+                                  << "] (a boundary load equal to a rigid-body inertia load, or too many modes for the "
+                                     "boundary size); use fewer modes or another method");
+    const Eigen::MatrixXd Ginv = es.eigenvectors() * es.eigenvalues().cwiseInverse().asDiagonal() * es.eigenvectors().transpose();
+    // W = Gʳ_b Gʳ_bb⁻¹ (physical boundary columns), then Φ_R − WΦ_Rb and Φ_N − WΦ_Nb.
+    std::vector<VecH> W;
+    for (std::size_t c = 0; c < nb; ++c) {
+      VecH v = ws_.new_vector();
+      axpy_all(v.get(), Ginv.col(static_cast<Eigen::Index>(c)), Gr);
+      W.push_back(std::move(v));
+    }
+    add_boundary(W, ColumnKind::boundary_dof, "");
+    const Eigen::MatrixXd Rb = boundary_rows(rigid());
+    std::vector<VecH> Rs;
+    for (int j = 0; j < 6; ++j) {
+      VecH v = copy(rigid()[static_cast<std::size_t>(j)].get());
+      axpy_all(v.get(), -Rb.col(j), W);
+      Rs.push_back(std::move(v));
+    }
+    add_rigid(Rs, ColumnKind::rigid_body, "rigid-body mode ");
+    const Eigen::MatrixXd Nb = boundary_rows(modes->vectors);
+    std::vector<VecH> Ns;
+    for (std::size_t n = 0; n < modes->vectors.size(); ++n) {
+      VecH v = copy(modes->vectors[n].get());
+      axpy_all(v.get(), -Nb.col(static_cast<Eigen::Index>(n)), W);
+      Ns.push_back(std::move(v));
+    }
+    add_modes(&Ns);
+    rb.physical_boundary = true;
+    if (m == Method::macneal) {
+      // Residual inertia neglected: M̄ = M̄_RM − X_fᵀ (Gʳ_bᵀ M Gʳ_b) X_f, X_f = Gʳ_bb⁻¹[1, −Φ_Rb, −Φ_Nb].
+      Eigen::MatrixXd Xf(static_cast<Eigen::Index>(nb), static_cast<Eigen::Index>(nb + 6 + Nb.cols()));
+      Xf << Eigen::MatrixXd::Identity(static_cast<Eigen::Index>(nb), static_cast<Eigen::Index>(nb)), -Rb, -Nb;
+      Xf = Ginv * Xf;
+      rb.M = -(Xf.transpose() * project(ws_.M(), Gr) * Xf);
+    }
+    break;
+  }
+  case Method::gcms:
+    break;
+  }
+
+  if (opt.residual_vectors) {
+    FLEXUQ_REQUIRE(!attachment_method, "reduce.residual_vectors: not available with "
+                                           << method_name(m)
+                                           << " (an attachment-mode method; its residual flexibility already covers "
+                                              "interface loads)");
+    FLEXUQ_REQUIRE(!res_work_.empty(), "reduce.residual_vectors: true needs reduce.residual_loads (node sets not on an "
+                                       "interface) to place the loads");
+    log::Phase p(ws_.comm(), "cms: residual vectors", &times_);
+    // Static responses, M-orthogonalised against the kept normal modes and each other (twice).
+    const auto& loads = residual_loads();
+    std::vector<VecH> kept;
+    VecH t = ws_.new_vector();
+    for (std::size_t j = 0; j < loads.size(); ++j) {
+      VecH v = copy(loads[j].get());
+      PetscScalar n0 = 0;
+      FLEXUQ_PETSC(VecNorm(v.get(), NORM_2, &n0));
+      for (int pass = 0; pass < 2; ++pass) {
+        if (modes) axpy_all(v.get(), -mdot(ws_.M(), v.get(), modes->vectors, t.get()), modes->vectors);
+        axpy_all(v.get(), -mdot(ws_.M(), v.get(), kept, t.get()), kept);
+      }
+      PetscScalar n1 = 0;
+      FLEXUQ_PETSC(VecNorm(v.get(), NORM_2, &n1));
+      if (n1 <= 1e-8 * n0) continue; // dependent on what the basis holds already
+      FLEXUQ_PETSC(MatMult(ws_.M(), v.get(), t.get()));
+      PetscScalar mm = 0;
+      FLEXUQ_PETSC(VecDot(t.get(), v.get(), &mm));
+      FLEXUQ_PETSC(VecScale(v.get(), 1.0 / std::sqrt(PetscRealPart(mm))));
+      add(copy(v.get()), res_labels_[j], ColumnKind::residual_vector);
+      kept.push_back(std::move(v));
+    }
+  }
+
+  {
+    log::Phase p(ws_.comm(), "cms: reduced matrices", &times_);
+    rb.K = project(ws_.K(), rb.columns);
+    const Eigen::MatrixXd Mfull = project(ws_.M(), rb.columns);
+    rb.M = rb.M.size() ? Eigen::MatrixXd(Mfull + rb.M) : Mfull;
+  }
+  // Column scaling of the generalised coordinates: Φ ← Φ S, K̄ ← S K̄ S, M̄ ← S M̄ S.
+  rb.scale.assign(rb.columns.size(), 1.0);
+  if (opt.scaling != Scaling::none) {
+    for (std::size_t j = 0; j < rb.columns.size(); ++j) {
+      if (rb.kinds[j] == ColumnKind::boundary_dof) continue;
+      PetscReal s = 0;
+      FLEXUQ_PETSC(VecNorm(rb.columns[j].get(), opt.scaling == Scaling::max ? NORM_INFINITY : NORM_2, &s));
+      if (s > 0) rb.scale[j] = 1.0 / s;
+      FLEXUQ_PETSC(VecScale(rb.columns[j].get(), rb.scale[j]));
+    }
+    const Eigen::VectorXd S = Eigen::Map<const Eigen::VectorXd>(rb.scale.data(), static_cast<Eigen::Index>(rb.scale.size()));
+    rb.K = S.asDiagonal() * rb.K * S.asDiagonal();
+    rb.M = S.asDiagonal() * rb.M * S.asDiagonal();
+  }
+  // Rank diagnostic on the diagonally scaled reduced mass (MacNeal's M̄ is singular by design).
+  if (m != Method::macneal && rb.M.rows() > 0) {
+    const Eigen::VectorXd d = rb.M.diagonal().cwiseMax(1e-300).cwiseSqrt().cwiseInverse();
+    Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> es(d.asDiagonal() * rb.M * d.asDiagonal(), Eigen::EigenvaluesOnly);
+    rb.basis_rcond = es.eigenvalues().minCoeff() / es.eigenvalues().maxCoeff();
+    FLEXUQ_REQUIRE(rb.basis_rcond > 1e-13, method_name(m) << " basis is rank-deficient (reciprocal condition of the "
+                                                             "scaled reduced mass " << rb.basis_rcond
+                                                          << "): remove duplicate residual loads or modes");
+  }
+  return rb;
+}
+
+} // namespace flexuq::cms
