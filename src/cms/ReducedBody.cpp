@@ -136,11 +136,11 @@ Invariants compute_invariants(const WorkSpace& ws, const ReducedBasis& rb) {
     for (Eigen::Index j = 0; j < n; ++j) {
       mass_apply(L[l][static_cast<std::size_t>(j)].get(), t.get());
       for (int k = 0; k < 3; ++k) {
-        for (Eigen::Index i = 0; i < n; ++i) {
-          PetscScalar v = 0;
-          FLEXUQ_PETSC(VecDot(t.get(), L[k][static_cast<std::size_t>(i)].get(), &v));
-          inv.Skl[static_cast<std::size_t>(3 * k + l)](i, j) = PetscRealPart(v);
-        }
+        std::vector<Vec> lk;
+        for (const auto& v : L[k]) lk.push_back(v.get());
+        Eigen::VectorXd col(n);
+        FLEXUQ_PETSC(VecMDot(t.get(), static_cast<PetscInt>(n), lk.data(), col.data())); // one reduction
+        inv.Skl[static_cast<std::size_t>(3 * k + l)].col(j) = col;
         PetscScalar v = 0;
         FLEXUQ_PETSC(VecDot(t.get(), Xk[k].get(), &v));
         inv.Sbar(3 * k + l, j) = PetscRealPart(v);

@@ -256,7 +256,7 @@ void Reducer::statics() {
       // The fixed-interface eigensolver, set up now so its factorization of K_ii serves the statics.
       PetscInt ni = 0;
       FLEXUQ_PETSC(MatGetSize(in.Kii.get(), &ni, nullptr));
-      in.nev = static_cast<int>(std::min<PetscInt>(opt_.modes.count + 4, ni));
+      in.nev = static_cast<int>(std::min<PetscInt>(opt_.modes.count + 1, ni)); // as fe::solve_modes
       FLEXUQ_PETSC(EPSCreate(comm, in.eps.out()));
       FLEXUQ_PETSC(EPSSetOperators(in.eps.get(), in.Kii.get(), in.Mii.get()));
       FLEXUQ_PETSC(EPSSetProblemType(in.eps.get(), EPS_GHEP));

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Craig–Bampton reduction (flexuq reduce) vs the plain clamped eigensolve (flexuq modes) of the same
+# crank component (configs/crank.geo, tet10), both interfaces clamped, 20 modes. Goal (issue #3):
+# whole reduction <= 1.5x the eigensolve. Results go to docs/performance.md by hand.
+#   bench/cb_vs_modes.sh [h=0.0055 (~300 k DOF)] [ranks=2] [flexuq=build/bin/flexuq]
+# JOURNAL_END and PIN_END are both RBE2 interfaces here (12 boundary coordinates): with all-DOF
+# interfaces the cost is dominated by O(N n_b^2) reduced-matrix products, not by the solves.
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+h="${1:-0.0055}"; np="${2:-2}"; flexuq="${3:-$here/build/bin/flexuq}"
+wd=$(mktemp -d /tmp/cb_vs_modes.XXXX)
+cp "$here/configs/crank.geo" "$here/configs/make_crank_mesh.sh" "$wd/"
+(cd "$wd" && sed -i 's#cd "$(dirname "$0")"#cd "'"$wd"'"#' make_crank_mesh.sh && bash make_crank_mesh.sh "$h")
+cat > "$wd/modes.yaml" <<YAML
+model: {mesh: crank.inp, material: {E: 2.1e11, nu: 0.3, rho: 7850}}
+modes: {count: 20, fixed: [JOURNAL_END, PIN_END]}
+output: modes.h5
+YAML
+cat > "$wd/cb.yaml" <<YAML
+model: {mesh: crank.inp, material: {E: 2.1e11, nu: 0.3, rho: 7850}}
+reduce:
+  method: craig-bampton
+  interfaces: [{set: JOURNAL_END, kind: rbe2}, {set: PIN_END, kind: rbe2}]
+  modes: {count: 20}
+  checkout: {free_free: 0}
+output: cb.h5
+YAML
+cd "$wd"
+t0=$(date +%s.%N); mpirun -n "$np" "$flexuq" modes modes.yaml > modes.log 2>&1; t1=$(date +%s.%N)
+mpirun -n "$np" "$flexuq" reduce cb.yaml > cb.log 2>&1; t2=$(date +%s.%N)
+# With the full free-free comparison of the check-out (one more factorization of the free component):
+mpirun -n "$np" "$flexuq" reduce cb.yaml --set reduce.checkout.free_free=10 > cb_ff.log 2>&1; t3=$(date +%s.%N)
+dofs=$(grep -o 'DOFs: [0-9]*' cb.log | head -1)
+python3 - "$t0" "$t1" "$t2" "$t3" "$dofs" <<'PY'
+import sys
+t0, t1, t2, t3 = map(float, sys.argv[1:5])
+m, c, f = t1 - t0, t2 - t1, t3 - t2
+print(f"{sys.argv[5]}: modes {m:.1f} s, reduce (CB) {c:.1f} s = {c/m:.2f}x, reduce + free-free check-out {f:.1f} s = {f/m:.2f}x")
+PY
+echo "logs in $wd (cb.log has the per-phase breakdown)"
