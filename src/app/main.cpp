@@ -3,6 +3,7 @@
 // takes its communicator explicitly. Errors: one message on rank 0 and an abort of every rank.
 #include "flexuq/app/Cli.hpp"
 #include "flexuq/app/Commands.hpp"
+#include "flexuq/app/ReduceCommand.hpp"
 #include "flexuq/core/Error.hpp"
 #include "flexuq/core/Log.hpp"
 #include "flexuq/core/Session.hpp"
@@ -100,6 +101,8 @@ int main(int argc, char** argv) {
     }
     if (verb == "modes") {
       flexuq::app::run_modes(world, cfg);
+    } else if (verb == "reduce") {
+      flexuq::app::run_reduce(world, cfg);
     } else if (verb == "campaign") {
       flexuq::app::run_campaign(world, cfg, args.resume);
     } else {

@@ -292,6 +292,22 @@ ModeSet ModeSolver::solve(Mat K, Mat M) {
     out.eigenvalues[i] = lambda;
     out.residuals.push_back(residual);
   }
+  // Refinement can swap the order inside a multiplet by round-off: keep the output ascending.
+  {
+    std::vector<std::size_t> perm(out.eigenvalues.size());
+    std::iota(perm.begin(), perm.end(), 0);
+    std::stable_sort(perm.begin(), perm.end(), [&](auto a, auto b) { return out.eigenvalues[a] < out.eigenvalues[b]; });
+    std::vector<double> ev, res;
+    std::vector<VecH> vec;
+    for (auto p : perm) {
+      ev.push_back(out.eigenvalues[p]);
+      res.push_back(out.residuals[p]);
+      vec.push_back(std::move(out.vectors[p]));
+    }
+    out.eigenvalues = std::move(ev);
+    out.residuals = std::move(res);
+    out.vectors = std::move(vec);
+  }
   out.multiplicity = cluster_multiplicity(out.eigenvalues, opt.cluster_tol);
   return out;
 }
