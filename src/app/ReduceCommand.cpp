@@ -3,6 +3,7 @@
 //   mpirun -n 2 build/bin/flexuq reduce configs/crank-cb.yaml
 //   mpirun -n 2 build/bin/flexuq reduce configs/crank-cb.yaml --set reduce.method=herting
 #include "flexuq/app/ReduceCommand.hpp"
+#include "flexuq/cms/Gcms.hpp"
 
 #include "flexuq/cms/ReducedBody.hpp"
 #include "flexuq/core/Comm.hpp"
@@ -58,8 +59,7 @@ ReduceJob parse_reduce_job(const io::Config& cfg) {
                                                 "(a grounded component has no free-interface modes); list the set "
                                                 "under reduce.interfaces");
   j.build.method = cms::parse_method(cfg.get<std::string>("reduce.method"));
-  FLEXUQ_REQUIRE(j.build.method != cms::Method::gcms,
-                 cfg.source() << ": reduce.method gcms is not available yet (its implementation is in progress)");
+  if (j.build.method == cms::Method::gcms) cms::parse_gcms_options(cfg, "reduce.gcms", j.build.gcms);
   const YAML::Node list = cfg.node("reduce.interfaces");
   FLEXUQ_REQUIRE(list.IsSequence() && list.size() > 0,
                  cfg.source() << ": reduce.interfaces must be a non-empty list of {set, kind}");

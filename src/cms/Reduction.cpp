@@ -143,7 +143,8 @@ Scaling parse_scaling(const std::string& name) {
 const char* kind_name(ColumnKind k) {
   static const char* n[] = {"boundary_dof",         "constraint_mode",     "rigid_body",
                             "inertia_relief",       "fixed_interface_mode", "free_interface_mode",
-                            "attachment",           "residual_attachment", "residual_vector"};
+                            "attachment",           "residual_attachment", "residual_vector",
+                            "gcms_field"};
   return n[static_cast<int>(k)];
 }
 
@@ -514,7 +515,6 @@ const std::vector<VecH>& Reducer::residual_attachment() {
 
 ReducedBasis Reducer::build(const BuildOptions& opt) {
   const Method m = opt.method;
-  FLEXUQ_REQUIRE(m != Method::gcms, "reduce.method: gcms is not available yet in this build");
   const bool attachment_method =
       m == Method::hintz_attachment || m == Method::craig_chang || m == Method::rubin_martinez || m == Method::macneal;
   const bool fixed_only = m == Method::craig_bampton || m == Method::hurty || m == Method::guyan;
@@ -543,6 +543,7 @@ ReducedBasis Reducer::build(const BuildOptions& opt) {
     for (std::size_t j = 0; j < cols.size(); ++j) add(copy(cols[j].get()), prefix + kRigidNames[j], kind);
   };
   const fe::ModeSet* modes = nullptr;
+  if (m == Method::gcms) mi = ModeInterface::free; // GCMS expands free-free elastic modes
   if (m != Method::guyan) modes = mi == ModeInterface::fixed ? &fixed_modes() : &free_modes();
   auto add_modes = [&](const std::vector<VecH>* replaced = nullptr) {
     const auto kind = mi == ModeInterface::fixed ? ColumnKind::fixed_interface_mode : ColumnKind::free_interface_mode;
@@ -657,8 +658,17 @@ ReducedBasis Reducer::build(const BuildOptions& opt) {
     }
     break;
   }
-  case Method::gcms:
+  case Method::gcms: {
+    // Generalized CMS (seed 001): Φ = [Φ_t Φ_r Φ_f] built from the node coordinates and the kept
+    // free-free modes, preconditioned (cosine or Gram–Schmidt, scaling, SVD null-space loop).
+    FLEXUQ_REQUIRE(!ws_.transformed(), "reduce.method gcms works on the component's own DOFs: use interfaces of kind "
+                                       "all-dofs (they only label DOFs for the check-out), not rbe2/rbe3");
+    auto g = build_gcms(ws_.comm(), ws_.component(), modes->vectors, opt.gcms);
+    for (std::size_t k = 0; k < g.columns.size(); ++k) add(std::move(g.columns[k]), g.labels[k], ColumnKind::gcms_field);
+    rb.mode_eigenvalues = modes->eigenvalues;
+    rb.physical_boundary = false;
     break;
+  }
   }
 
   if (opt.residual_vectors) {

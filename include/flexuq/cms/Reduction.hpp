@@ -9,6 +9,7 @@
 /// modes (all right-hand sides in one solve) and the fixed-interface shift-and-invert eigensolve.
 /// Theory and costs: docs/cms.md.
 
+#include "flexuq/cms/Gcms.hpp"
 #include "flexuq/cms/Interface.hpp"
 #include "flexuq/core/Log.hpp"
 #include "flexuq/fe/Modes.hpp"
@@ -53,7 +54,8 @@ enum class ColumnKind {
   free_interface_mode,
   attachment,          ///< G_b column (f_b)
   residual_attachment, ///< Gʳ_b column (f_b)
-  residual_vector      ///< static correction for a load DOF
+  residual_vector,     ///< static correction for a load DOF
+  gcms_field           ///< a column of the GCMS basis (seed 001): translation, rotation field or ψ-field
 };
 const char* kind_name(ColumnKind k);
 
@@ -68,6 +70,7 @@ struct BuildOptions {
   std::optional<ModeInterface> mode_interface; ///< Herting / Hintz CMM: free (default) or fixed
   bool residual_vectors = false;
   Scaling scaling = Scaling::none;
+  GcmsOptions gcms;   ///< method gcms only (reduce.gcms.*)
 };
 
 /// A reduction basis in the working space with its reduced matrices.
