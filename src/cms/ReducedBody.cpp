@@ -346,24 +346,12 @@ void write_reduced_file(const std::string& path, const WorkSpace& ws, const Redu
   f.write_replicated(C + "free_free_full_hz", {static_cast<std::uint64_t>(chk.full_hz.size())}, chk.full_hz.data());
   f.write_replicated(C + "effective_mass", {chk.mode_columns.size(), 6}, flat(chk.effective_mass).data());
   f.write_replicated(C + "effective_mass_fraction", {6}, chk.effective_fraction.data());
-  std::vector<double> t;
-  std::vector<std::string> names;
-  for (const auto& [k, v] : phase_seconds) {
-    names.push_back(k);
-    t.push_back(v);
-  }
-  if (!names.empty()) {
-    f.write_strings("/run/phase_names", names);
-    f.write_replicated("/run/phase_seconds", {t.size()}, t.data());
-  }
+  io::write_phase_times(f, phase_seconds);
   int rank = 0;
   MPI_Comm_rank(comp.comm(), &rank);
   if (rank == 0) {
-    std::string xdmf = path;
-    const auto dot = xdmf.find_last_of('.'), slash = xdmf.find_last_of('/');
-    if (dot != std::string::npos && (slash == std::string::npos || dot > slash)) xdmf = xdmf.substr(0, dot);
     io::XdmfNodeField fld{"/reduced/basis", static_cast<std::size_t>(dpn), static_cast<std::size_t>(n), "basis_vector"};
-    io::write_xdmf(xdmf + ".xdmf", slash == std::string::npos ? path : path.substr(slash + 1), comp.mesh(), fld);
+    io::write_xdmf_beside(path, comp.mesh(), fld);
   }
 }
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "flexuq/cms/Reduction.hpp"
+#include "flexuq/fe/Solvers.hpp"
 
 #include "flexuq/core/Error.hpp"
 
@@ -45,24 +46,8 @@ Eigen::VectorXd mdot(Mat A, Vec x, const std::vector<VecH>& vs, Vec tmp) {
   return out;
 }
 
-void set_default_option(const std::string& prefix, const std::string& name, const std::string& value) {
-  const std::string full = "-" + prefix + name;
-  PetscBool set = PETSC_FALSE;
-  FLEXUQ_PETSC(PetscOptionsHasName(nullptr, nullptr, full.c_str(), &set));
-  if (!set) FLEXUQ_PETSC(PetscOptionsSetValue(nullptr, full.c_str(), value.c_str()));
-}
-
 /// Sparse Cholesky (MUMPS) on a KSP: preonly, prefix, options database.
-void setup_cholesky(KSP ksp, const std::string& prefix) {
-  FLEXUQ_PETSC(KSPSetType(ksp, KSPPREONLY));
-  PC pc = nullptr;
-  FLEXUQ_PETSC(KSPGetPC(ksp, &pc));
-  FLEXUQ_PETSC(PCSetType(pc, PCCHOLESKY));
-  FLEXUQ_PETSC(PCFactorSetMatSolverType(pc, MATSOLVERMUMPS));
-  int size = 1;
-  MPI_Comm_size(PetscObjectComm(reinterpret_cast<PetscObject>(ksp)), &size);
-  if (size > 1) set_default_option(prefix, "mat_mumps_icntl_20", "10"); // distributed RHS
-}
+void setup_cholesky(KSP ksp, const std::string& prefix) { fe::setup_mumps_cholesky(ksp, prefix); }
 
 MatH submatrix(Mat A, IS rows, IS cols) {
   MatH S;

@@ -3,6 +3,7 @@
 
 #include "flexuq/core/Error.hpp"
 #include "flexuq/core/Log.hpp"
+#include "flexuq/fe/Solvers.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -84,12 +85,6 @@ double spectrum_scale(Mat K, Mat M) {
   return s;
 }
 
-void set_default_option(const std::string& prefix, const std::string& name, const std::string& value) {
-  const std::string full = "-" + prefix + name;
-  PetscBool set = PETSC_FALSE;
-  FLEXUQ_PETSC(PetscOptionsHasName(nullptr, nullptr, full.c_str(), &set));
-  if (!set) FLEXUQ_PETSC(PetscOptionsSetValue(nullptr, full.c_str(), value.c_str()));
-}
 
 /// EPS monitor: "[eigensolve] 45% (9/20) elapsed … ETA …" on rank 0, at most every 2 s.
 struct ProgressCtx {
@@ -173,17 +168,11 @@ RawSolve run_eps(Mat K, Mat M, const ModeOptions& opt, double sigma, int nev,
   FLEXUQ_PETSC(STSetType(st, STSINVERT));
   KSP ksp = nullptr;
   FLEXUQ_PETSC(STGetKSP(st, &ksp));
-  FLEXUQ_PETSC(KSPSetType(ksp, KSPPREONLY));
-  PC pc = nullptr;
-  FLEXUQ_PETSC(KSPGetPC(ksp, &pc));
-  FLEXUQ_PETSC(PCSetType(pc, PCCHOLESKY));
-  FLEXUQ_PETSC(PCFactorSetMatSolverType(pc, MATSOLVERMUMPS));
+  setup_mumps_cholesky(ksp, opt.prefix + "st_");
   FLEXUQ_PETSC(EPSSetTolerances(eps.get(), opt.tol, opt.max_it));
-  int comm_size = 1;
-  MPI_Comm_size(comm, &comm_size);
-  // Distributed right-hand sides for MUMPS: the default (centralised on the host) made each solve
-  // 2.4x slower on 2 ranks (measured: 60 modes of configs/crank.inp, 21.5 s -> 8.9 s).
-  if (comm_size > 1) set_default_option(opt.prefix, "st_mat_mumps_icntl_20", "10");
+  // M is positive definite here, so eigenvector purification (one extra solve per vector) buys
+  // nothing; -<prefix>eps_purify 1 turns it back on.
+  FLEXUQ_PETSC(EPSSetPurify(eps.get(), PETSC_FALSE));
   // M is positive definite here, so eigenvector purification (one extra solve per vector) buys
   // nothing; -<prefix>eps_purify 1 turns it back on.
   FLEXUQ_PETSC(EPSSetPurify(eps.get(), PETSC_FALSE));

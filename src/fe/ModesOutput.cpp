@@ -103,28 +103,12 @@ void write_modes_file(const std::string& path, const Component& c, const ModeSet
   std::string fixed;
   for (const auto& s : c.fixed_sets()) fixed += (fixed.empty() ? "" : ",") + s;
   f.write_attribute("/modes", "fixed_sets", fixed);
-  std::vector<double> t;
-  std::vector<std::string> names;
-  for (const auto& [k, v] : phase_seconds) {
-    names.push_back(k);
-    t.push_back(v);
-  }
-  if (!names.empty()) {
-    f.write_strings("/run/phase_names", names);
-    f.write_replicated("/run/phase_seconds", {t.size()}, t.data());
-  }
+  io::write_phase_times(f, phase_seconds);
   int rank = 0;
   MPI_Comm_rank(c.comm(), &rank);
   if (rank == 0) {
-    std::string xdmf = path;
-    const auto dot = xdmf.find_last_of('.');
-    const auto slash = xdmf.find_last_of('/');
-    if (dot != std::string::npos && (slash == std::string::npos || dot > slash)) xdmf = xdmf.substr(0, dot);
-    xdmf += ".xdmf";
-    const std::string h5name = slash == std::string::npos ? path : path.substr(slash + 1);
-    io::XdmfNodeField fld{"/modes/vectors", static_cast<std::size_t>(dpn), static_cast<std::size_t>(nm)};
-    fld.times = fhz;
-    io::write_xdmf(xdmf, h5name, c.mesh(), fld);
+    io::XdmfNodeField fld{"/modes/vectors", static_cast<std::size_t>(dpn), static_cast<std::size_t>(nm), "mode_shape", fhz};
+    io::write_xdmf_beside(path, c.mesh(), fld);
   }
 }
 

@@ -96,4 +96,28 @@ void write_xdmf(const std::string& xdmf_path, const std::string& h5, const Mesh&
   x << "  </Grid>\n </Domain>\n</Xdmf>\n";
 }
 
+std::string xdmf_path_for(const std::string& h5) {
+  std::string x = h5;
+  const auto dot = x.find_last_of('.'), slash = x.find_last_of('/');
+  if (dot != std::string::npos && (slash == std::string::npos || dot > slash)) x = x.substr(0, dot);
+  return x + ".xdmf";
+}
+
+void write_xdmf_beside(const std::string& h5_path, const Mesh& mesh, const XdmfNodeField& field) {
+  const auto slash = h5_path.find_last_of('/');
+  write_xdmf(xdmf_path_for(h5_path), slash == std::string::npos ? h5_path : h5_path.substr(slash + 1), mesh, field);
+}
+
+void write_phase_times(H5File& f, const std::vector<std::pair<std::string, double>>& phases) {
+  if (phases.empty()) return;
+  std::vector<std::string> names;
+  std::vector<double> t;
+  for (const auto& [k, v] : phases) {
+    names.push_back(k);
+    t.push_back(v);
+  }
+  f.write_strings("/run/phase_names", names);
+  f.write_replicated("/run/phase_seconds", {t.size()}, t.data());
+}
+
 } // namespace flexuq::io

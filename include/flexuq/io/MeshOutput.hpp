@@ -31,4 +31,14 @@ struct XdmfNodeField {
 /// Not collective: call on one rank.
 void write_xdmf(const std::string& xdmf_path, const std::string& h5_name, const Mesh& mesh, const XdmfNodeField& field);
 
+/// The XDMF file beside an HDF5 result: "run/x.h5" → "run/x.xdmf".
+std::string xdmf_path_for(const std::string& h5_path);
+
+/// write_xdmf for the result file @p h5_path, to its xdmf_path_for, referencing it by file name.
+/// Not collective: call on one rank.
+void write_xdmf_beside(const std::string& h5_path, const Mesh& mesh, const XdmfNodeField& field);
+
+/// /run/phase_names and /run/phase_seconds (wall time per phase so far). @note Collective.
+void write_phase_times(H5File& file, const std::vector<std::pair<std::string, double>>& phases);
+
 } // namespace flexuq::io
