@@ -141,8 +141,6 @@ void Component::assemble(bool keep_affine) {
   // weight[t][g] = coefficients of the group's (K term 0, K term 1, M term) in target t.
   std::vector<MatH> targets;
   std::vector<std::vector<std::array<double, 3>>> weight;
-  MatH pattern = create_pattern(d);
-  // Pattern pass: zeros for every element, so all targets share one nonzero structure.
   std::vector<PetscInt> idx;
   std::vector<double> buf;
   auto element_indices = [&](std::size_t e) {
@@ -153,18 +151,26 @@ void Component::assemble(bool keep_affine) {
       for (int c = 0; c < dpn; ++c) idx[static_cast<std::size_t>(a * dpn + c)] = base < 0 ? -1 : base + c;
     }
   };
-  for (int e : d.local_elements()) {
-    element_indices(static_cast<std::size_t>(e));
-    buf.assign(idx.size() * idx.size(), 0.0);
-    FLEXUQ_PETSC(MatSetValues(pattern.get(), static_cast<PetscInt>(idx.size()), idx.data(),
-                              static_cast<PetscInt>(idx.size()), idx.data(), buf.data(), ADD_VALUES));
+  MatH pattern;
+  if (keep_affine) {
+    // Pattern pass: zeros for every element, so all term matrices share one nonzero structure
+    // even when a term (a material group) touches only part of the mesh.
+    pattern = create_pattern(d);
+    for (int e : d.local_elements()) {
+      element_indices(static_cast<std::size_t>(e));
+      buf.assign(idx.size() * idx.size(), 0.0);
+      FLEXUQ_PETSC(MatSetValues(pattern.get(), static_cast<PetscInt>(idx.size()), idx.data(),
+                                static_cast<PetscInt>(idx.size()), idx.data(), buf.data(), ADD_VALUES));
+    }
+    FLEXUQ_PETSC(MatAssemblyBegin(pattern.get(), MAT_FINAL_ASSEMBLY));
+    FLEXUQ_PETSC(MatAssemblyEnd(pattern.get(), MAT_FINAL_ASSEMBLY));
   }
-  FLEXUQ_PETSC(MatAssemblyBegin(pattern.get(), MAT_FINAL_ASSEMBLY));
-  FLEXUQ_PETSC(MatAssemblyEnd(pattern.get(), MAT_FINAL_ASSEMBLY));
-
   auto add_target = [&](std::vector<std::array<double, 3>> w) {
     MatH A;
-    FLEXUQ_PETSC(MatDuplicate(pattern.get(), MAT_COPY_VALUES, A.out()));
+    if (pattern)
+      FLEXUQ_PETSC(MatDuplicate(pattern.get(), MAT_COPY_VALUES, A.out()));
+    else
+      A = create_pattern(d); // direct K and M: every element adds to both, so their patterns agree
     targets.push_back(std::move(A));
     weight.push_back(std::move(w));
   };

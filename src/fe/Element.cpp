@@ -61,6 +61,22 @@ const std::vector<QPoint>& tet_rule() {
   return rule;
 }
 
+/// 1-point (degree 1) and 4-point (degree 2) rules on the unit tetrahedron.
+const std::vector<QPoint>& tet_rule_low(int npts) {
+  static const std::vector<QPoint> r1 = {{{0.25, 0.25, 0.25}, 1.0 / 6.0}};
+  static const std::vector<QPoint> r4 = [] {
+    const double a = 0.1381966011250105, b = 1 - 3 * a;
+    std::vector<QPoint> q;
+    for (int i = 0; i < 4; ++i) {
+      double L[4] = {a, a, a, a};
+      L[i] = b;
+      q.push_back({{L[1], L[2], L[3]}, 1.0 / 24.0});
+    }
+    return q;
+  }();
+  return npts == 1 ? r1 : r4;
+}
+
 const int kHexCorner[8][3] = {{-1, -1, -1}, {1, -1, -1}, {1, 1, -1}, {-1, 1, -1},
                               {-1, -1, 1},  {1, -1, 1},  {1, 1, 1},  {-1, 1, 1}};
 const int kHexEdge[12][2] = {{0, 1}, {1, 2}, {2, 3}, {3, 0}, {4, 5}, {5, 6}, {6, 7}, {7, 4}, {0, 4}, {1, 5}, {2, 6}, {3, 7}};
@@ -164,18 +180,48 @@ void shape_functions(ElementType type, const std::array<double, 3>& p, double* N
   throw Error("shape_functions: not a solid element");
 }
 
+namespace {
+/// A tet10 whose mid-edge nodes sit at the midpoints of its corners maps affinely.
+bool straight_tet10(const double* X) {
+  double h2 = 0, dev2 = 0;
+  for (int e = 0; e < 6; ++e) {
+    const int a = kTetEdge[e][0], b = kTetEdge[e][1], m = 4 + e;
+    for (int k = 0; k < 3; ++k) {
+      const double d = X[3 * a + k] - X[3 * b + k], mid = 0.5 * (X[3 * a + k] + X[3 * b + k]) - X[3 * m + k];
+      h2 += d * d;
+      dev2 += mid * mid;
+    }
+  }
+  return dev2 <= 1e-24 * h2;
+}
+} // namespace
+
 SolidTerms solid_terms(ElementType type, const double* X, long label) {
   const int n = io::nodes_per_element(type);
-  const auto& rule = (type == ElementType::hex8)    ? hex_rule(2)
-                     : (type == ElementType::hex20) ? hex_rule(3)
-                                                    : tet_rule();
+  // Full integration of every term. Hexahedra: 2³ / 3³ Gauss points for both. Tetrahedra: the
+  // stiffness integrand of an affine element is a polynomial of degree 2(p−1) and the mass of
+  // degree 2p, so tet4 takes 1 point for K and 4 for M, a straight-sided tet10 4 points for K and
+  // the 14-point degree-5 rule for M (both exact); a curved tet10 takes 14 points for both.
+  const std::vector<QPoint>* k_rule = nullptr;
+  const std::vector<QPoint>* m_rule = nullptr;
+  switch (type) {
+  case ElementType::hex8: k_rule = m_rule = &hex_rule(2); break;
+  case ElementType::hex20: k_rule = m_rule = &hex_rule(3); break;
+  case ElementType::tet4: k_rule = &tet_rule_low(1); m_rule = &tet_rule_low(4); break;
+  case ElementType::tet10:
+    m_rule = &tet_rule();
+    k_rule = straight_tet10(X) ? &tet_rule_low(4) : &tet_rule();
+    break;
+  case ElementType::beam2: throw Error("solid_terms: not a solid element");
+  }
   SolidTerms t;
   t.K_lambda = ElemMat::Zero(3 * n, 3 * n);
   t.K_mu = ElemMat::Zero(3 * n, 3 * n);
   t.M1 = ElemMat::Zero(3 * n, 3 * n);
   std::vector<double> N(n), dN(3 * n);
   Eigen::MatrixXd G(n, 3); // physical gradients, row a = ∇N_a
-  for (const auto& q : rule) {
+  Eigen::VectorXd v(3 * n);
+  auto jacobian = [&](const QPoint& q) {
     shape_functions(type, q.xi, N.data(), dN.data());
     Eigen::Matrix3d J = Eigen::Matrix3d::Zero(); // J_{dk} = ∂x_k/∂ξ_d
     for (int a = 0; a < n; ++a)
@@ -185,25 +231,34 @@ SolidTerms solid_terms(ElementType type, const double* X, long label) {
     FLEXUQ_REQUIRE(detJ > 0, "element " << label << " (" << io::element_name(type)
                                         << ") has a non-positive Jacobian determinant (" << detJ
                                         << "): inverted node order or a degenerate element");
+    return std::make_pair(J, detJ);
+  };
+  for (const auto& q : *k_rule) {
+    const auto [J, detJ] = jacobian(q);
     const Eigen::Matrix3d Jinv = J.inverse();
     for (int a = 0; a < n; ++a) {
       const Eigen::Vector3d g = Jinv * Eigen::Vector3d(dN[3 * a], dN[3 * a + 1], dN[3 * a + 2]);
       G.row(a) = g.transpose();
+      v.segment<3>(3 * a) = g;
     }
     const double w = q.w * detJ;
-    const Eigen::MatrixXd GG = G * G.transpose(); // ∇N_a·∇N_b
+    // K_λ[(a,i),(b,j)] = ∂_i N_a ∂_j N_b: a rank-one update with v = (∇N_1, …, ∇N_n).
+    t.K_lambda.noalias() += w * v * v.transpose();
+    // K_μ block (a,b) = (∇N_a·∇N_b) I + ∇N_b ∇N_aᵀ.
+    const Eigen::MatrixXd GG = G * G.transpose();
+    for (int a = 0; a < n; ++a)
+      for (int b = 0; b < n; ++b) {
+        auto blk = t.K_mu.block<3, 3>(3 * a, 3 * b);
+        blk.diagonal().array() += w * GG(a, b);
+        blk.noalias() += w * G.row(b).transpose() * G.row(a);
+      }
+  }
+  for (const auto& q : *m_rule) {
+    const double w = q.w * jacobian(q).second;
     for (int a = 0; a < n; ++a)
       for (int b = 0; b < n; ++b) {
         const double mab = w * N[a] * N[b];
-        const double gab = w * GG(a, b);
-        for (int i = 0; i < 3; ++i) {
-          t.M1(3 * a + i, 3 * b + i) += mab;
-          t.K_mu(3 * a + i, 3 * b + i) += gab;
-          for (int j = 0; j < 3; ++j) {
-            t.K_lambda(3 * a + i, 3 * b + j) += w * G(a, i) * G(b, j);
-            t.K_mu(3 * a + i, 3 * b + j) += w * G(a, j) * G(b, i);
-          }
-        }
+        for (int i = 0; i < 3; ++i) t.M1(3 * a + i, 3 * b + i) += mab;
       }
   }
   return t;
