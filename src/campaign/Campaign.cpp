@@ -9,6 +9,7 @@
 #include "flexuq/core/Error.hpp"
 #include "flexuq/core/Log.hpp"
 #include "flexuq/io/Hdf5File.hpp"
+#include "flexuq/io/MeshOutput.hpp"
 #include "flexuq/uq/Kde.hpp"
 #include "flexuq/uq/MultiIndexSet.hpp"
 #include "flexuq/uq/Pce.hpp"
@@ -238,7 +239,7 @@ std::vector<SampleRecord> Journal::read_all(const std::string& dir) {
 
 // ----------------------------------------------------------------------------- statistics ----
 void write_results(const std::string& path, const Plan& plan, const std::vector<SampleRecord>& records,
-                   const std::map<std::string, std::size_t>& sizes, bool final) {
+                   const std::map<std::string, std::size_t>& sizes, bool final, const FieldInfo& fields) {
   const std::size_t N = plan.size(), d = plan.params.size();
   io::H5File f(MPI_COMM_SELF, path, io::H5File::Mode::create);
   std::vector<std::string> names;
@@ -281,6 +282,40 @@ void write_results(const std::string& path, const Plan& plan, const std::vector<
   const std::vector<double> levels{0.01, 0.05, 0.25, 0.5, 0.75, 0.95, 0.99};
 
   for (const auto& [name, n_out] : sizes) {
+    const auto field = fields.dims.find(name);
+    if (field != fields.dims.end()) {
+      // A node field (aligned mode shapes): mean and std per entry, in sample order (Welford),
+      // with the mesh and an XDMF of the mean so ParaView shows it. Per-sample fields stay in the
+      // journal (they would dwarf everything else here).
+      std::vector<double> mean(n_out, 0.0), m2(n_out, 0.0);
+      std::int64_t n = 0;
+      for (const auto& r : records) {
+        if (r.status != 0) continue;
+        const auto it = r.outputs.find(name);
+        if (it == r.outputs.end() || it->second.size() != n_out) continue;
+        ++n;
+        for (std::size_t k = 0; k < n_out; ++k) {
+          const double d = it->second[k] - mean[k];
+          mean[k] += d / static_cast<double>(n);
+          m2[k] += d * (it->second[k] - mean[k]);
+        }
+      }
+      std::vector<double> sd(n_out, 0.0);
+      for (std::size_t k = 0; k < n_out; ++k) sd[k] = n > 1 ? std::sqrt(m2[k] / static_cast<double>(n - 1)) : 0.0;
+      const std::string g = "/statistics/" + name;
+      f.write_replicated(g + "/mean", field->second, mean.data());
+      f.write_replicated(g + "/std", field->second, sd.data());
+      f.write_attribute(g, "samples_used", n);
+      f.write_attribute(g, "layout", std::string("nodes x dofs_per_node x tracked modes, input node order; each "
+                                                  "sample's modes aligned with the reference (Procrustes per multiplet)"));
+      if (fields.mesh && !f.exists("/mesh")) {
+        io::write_mesh(f, *fields.mesh);
+        io::XdmfNodeField x{g + "/mean", static_cast<std::size_t>(field->second[1]),
+                            static_cast<std::size_t>(field->second[2]), "mean_" + name};
+        io::write_xdmf_beside(path, *fields.mesh, x);
+      }
+      continue;
+    }
     // Outputs of every sample (NaN where failed or not run), in sample order.
     std::vector<double> all(N * n_out, std::numeric_limits<double>::quiet_NaN());
     std::vector<std::size_t> ok_rows;
@@ -433,6 +468,7 @@ void run_campaign(MPI_Comm comm_in, const io::Config& cfg, bool resume) {
   auto model = make_model(group.get(), cfg, names, sets);
   cfg.check_all_used();
   const auto sizes = model->output_sizes();
+  const FieldInfo fields{model->field_dims(), model->mesh()};
 
   const std::string dir = plan.output + ".journal";
   const std::string state_path = dir + "/state.txt";
@@ -557,7 +593,7 @@ void run_campaign(MPI_Comm comm_in, const io::Config& cfg, bool resume) {
       progress.update(std::max(0LL, pos + 1 - (n_groups - 1)));
       if (mine % plan.checkpoint_every == 0) {
         // Checkpoint: a readable partial result file from every journal written so far.
-        write_results(plan.output, plan, Journal::read_all(dir), sizes, false);
+        write_results(plan.output, plan, Journal::read_all(dir), sizes, false, fields);
       }
     }
   }
@@ -569,7 +605,7 @@ void run_campaign(MPI_Comm comm_in, const io::Config& cfg, bool resume) {
   const long long evaluated = allreduce_sum(wc, leader ? mine : 0LL);
   if (rank == 0) {
     const auto records = Journal::read_all(dir);
-    write_results(plan.output, plan, records, sizes, true);
+    write_results(plan.output, plan, records, sizes, true, fields);
     long long total_failed = 0;
     for (const auto& r : records) total_failed += r.status != 0;
     std::ostringstream os;
@@ -580,7 +616,7 @@ void run_campaign(MPI_Comm comm_in, const io::Config& cfg, bool resume) {
     io::H5File f(MPI_COMM_SELF, plan.output, io::H5File::Mode::read);
     for (const auto& [name, n] : sizes) {
       const std::string g = "/statistics/" + name;
-      if (!f.exists(g + "/mean")) continue;
+      if (!f.exists(g + "/mean") || fields.dims.count(name)) continue;
       const auto mean = f.read_all(g + "/mean"), sd = f.read_all(g + "/std");
       os << "  " << name << ":";
       for (std::size_t k = 0; k < std::min<std::size_t>(n, 10); ++k)

@@ -43,4 +43,9 @@ TrackingResult track_modes(const Eigen::MatrixXd& C, const std::vector<int>& clu
   return out;
 }
 
+Eigen::MatrixXd procrustes_rotation(const Eigen::MatrixXd& C_js) {
+  Eigen::JacobiSVD<Eigen::MatrixXd> svd(C_js, Eigen::ComputeFullU | Eigen::ComputeFullV);
+  return svd.matrixV() * svd.matrixU().transpose();
+}
+
 } // namespace flexuq::campaign

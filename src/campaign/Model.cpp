@@ -6,6 +6,7 @@
 #include "flexuq/core/Error.hpp"
 #include "flexuq/fe/ComponentConfig.hpp"
 #include "flexuq/fe/Modes.hpp"
+#include "flexuq/fe/ModesOutput.hpp"
 #include "flexuq/io/Config.hpp"
 
 #include <chrono>
@@ -95,10 +96,24 @@ public:
     mo.progress = false;
     mo.tol = cfg.get<double>("modes.tol", 1e-10);
     solver_ = std::make_unique<fe::ModeSolver>(mo);
+    mode_shapes_ = cfg.get<bool>("outputs.mode_shapes", false);
+    if (mode_shapes_) layout_ = std::make_unique<fe::NaturalLayout>(*comp_);
   }
 
+  std::map<std::string, std::vector<std::uint64_t>> field_dims() const override {
+    if (!mode_shapes_) return {};
+    return {{"mode_shapes",
+             {comp_->mesh().num_nodes(), static_cast<std::uint64_t>(comp_->dofs().dofs_per_node()),
+              static_cast<std::uint64_t>(n_freq_)}}};
+  }
+  const io::Mesh* mesh() const override { return &comp_->mesh(); }
+
   std::map<std::string, std::size_t> output_sizes() const override {
-    return {{"frequencies", static_cast<std::size_t>(n_freq_)}, {"tracking_min_mac", 1}};
+    std::map<std::string, std::size_t> s{{"frequencies", static_cast<std::size_t>(n_freq_)}, {"tracking_min_mac", 1}};
+    if (mode_shapes_)
+      s["mode_shapes"] = comp_->mesh().num_nodes() * static_cast<std::size_t>(comp_->dofs().dofs_per_node()) *
+                         static_cast<std::size_t>(n_freq_);
+    return s;
   }
 
   /// Solve at θ and keep the modes as the tracking reference.
@@ -144,7 +159,52 @@ public:
       f.push_back(s < 0 ? std::numeric_limits<double>::quiet_NaN() : std::sqrt(m.eigenvalues[s]) / (2 * M_PI));
     }
     out["tracking_min_mac"] = {tr.min_mac};
+    if (mode_shapes_) out["mode_shapes"] = aligned_shapes(C, tr, m);
     return out;
+  }
+
+  /// The sample's modes aligned with the reference: per multiplet, the orthogonal Procrustes
+  /// rotation R = V Uᵀ of C_JS = U Σ Vᵀ maps the chosen sample modes onto the reference basis
+  /// (for a single mode, R is the sign). Gathered in input node order on the group's rank 0.
+  std::vector<double> aligned_shapes(const Eigen::MatrixXd& C, const TrackingResult& tr, const fe::ModeSet& m) {
+    std::vector<VecH> aligned;
+    int j = 0;
+    while (j < n_freq_) {
+      int k = j;
+      while (k < n_freq_ && cluster_[k] == cluster_[j]) ++k;
+      std::vector<int> S;
+      for (int r = j; r < k; ++r) S.push_back(tr.assignment[r]);
+      Eigen::MatrixXd Cjs(k - j, static_cast<Eigen::Index>(S.size()));
+      for (int r = j; r < k; ++r)
+        for (std::size_t c = 0; c < S.size(); ++c) Cjs(r - j, static_cast<Eigen::Index>(c)) = S[c] < 0 ? 0.0 : C(r, S[c]);
+      const Eigen::MatrixXd R = procrustes_rotation(Cjs); // |S| × |J|
+      for (int r = j; r < k; ++r) {
+        VecH v;
+        FLEXUQ_PETSC(VecDuplicate(ref_[0].get(), v.out()));
+        FLEXUQ_PETSC(VecZeroEntries(v.get()));
+        for (std::size_t c = 0; c < S.size(); ++c)
+          if (S[c] >= 0) FLEXUQ_PETSC(VecAXPY(v.get(), R(static_cast<Eigen::Index>(c), r - j), m.vectors[S[c]].get()));
+        aligned.push_back(std::move(v));
+      }
+      j = k;
+    }
+    std::vector<Vec> raw;
+    for (const auto& v : aligned) raw.push_back(v.get());
+    const auto block = layout_->gather(raw);
+    int size = 1, rank = 0;
+    MPI_Comm_size(comm_.get(), &size);
+    MPI_Comm_rank(comm_.get(), &rank);
+    const int mine = static_cast<int>(block.size());
+    std::vector<int> counts(size), displs(size);
+    MPI_Gather(&mine, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm_.get());
+    int total = 0;
+    for (int r = 0; r < size; ++r) {
+      displs[r] = total;
+      total += counts[r];
+    }
+    std::vector<double> full(rank == 0 ? static_cast<std::size_t>(total) : 0);
+    MPI_Gatherv(block.data(), mine, MPI_DOUBLE, full.data(), counts.data(), displs.data(), MPI_DOUBLE, 0, comm_.get());
+    return full;
   }
 
 private:
@@ -197,6 +257,8 @@ private:
   std::vector<VecH> ref_;
   std::vector<int> cluster_;
   MatH M_ref_;
+  bool mode_shapes_ = false;
+  std::unique_ptr<fe::NaturalLayout> layout_;
 };
 
 } // namespace

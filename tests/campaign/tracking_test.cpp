@@ -36,3 +36,16 @@ TEST(ModeTracking, DegeneratePairIsASubspace) {
   EXPECT_NEAR(t.min_mac, 1.0, 1e-14);
   // Treated one by one, the rotated pair would have matched at MAC cos²(40°) = 0.59 only.
 }
+
+TEST(ModeTracking, ProcrustesMapsARotatedReflectedPairBack) {
+  // Sample pair = reference pair rotated by 35° and one vector flipped: Φ_S = Φ_J Q, C_JS = Q.
+  const double a = 35.0 * M_PI / 180.0;
+  Eigen::Matrix2d Q;
+  Q << std::cos(a), std::sin(a), std::sin(a), -std::cos(a); // a reflection
+  const Eigen::MatrixXd R = procrustes_rotation(Q);
+  EXPECT_LT((Q * R - Eigen::Matrix2d::Identity()).norm(), 1e-14); // Φ_S R = Φ_J Q R = Φ_J
+  // A single mode with negative overlap: R is −1.
+  Eigen::MatrixXd c(1, 1);
+  c(0, 0) = -0.98;
+  EXPECT_NEAR(procrustes_rotation(c)(0, 0), -1.0, 1e-15);
+}

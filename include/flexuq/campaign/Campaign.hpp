@@ -9,6 +9,7 @@
 /// so the results do not depend on the number of ranks or on interruptions.
 
 #include "flexuq/io/Config.hpp"
+#include "flexuq/io/Mesh.hpp"
 #include "flexuq/uq/Distribution.hpp"
 
 #include <Eigen/Dense>
@@ -79,7 +80,12 @@ private:
 void run_campaign(MPI_Comm comm, const io::Config& cfg, bool resume);
 
 /// Statistics and PCE of all records, written to the result file (rank-local, call on one rank).
+/// Node-field outputs (mode shapes): dims per name and the mesh they live on.
+struct FieldInfo {
+  std::map<std::string, std::vector<std::uint64_t>> dims;
+  const io::Mesh* mesh = nullptr;
+};
 void write_results(const std::string& path, const Plan& plan, const std::vector<SampleRecord>& records,
-                   const std::map<std::string, std::size_t>& output_sizes, bool final);
+                   const std::map<std::string, std::size_t>& output_sizes, bool final, const FieldInfo& fields = {});
 
 } // namespace flexuq::campaign

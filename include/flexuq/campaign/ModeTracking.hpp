@@ -26,4 +26,10 @@ struct TrackingResult {
 TrackingResult track_modes(const Eigen::MatrixXd& C, const std::vector<int>& cluster,
                            const std::vector<double>& sample_values);
 
+/// Orthogonal Procrustes for one multiplet: with C_JS = Φ_Jᵀ M Φ_S (reference modes J, the sample
+/// modes S chosen for them, both M-orthonormal), R = V Uᵀ from C_JS = U Σ Vᵀ minimises
+/// ‖Φ_S R − Φ_J‖_M: Φ_S R is the sample's subspace expressed in the reference basis (for a single
+/// mode, R is its sign). Size |S| × |J|.
+Eigen::MatrixXd procrustes_rotation(const Eigen::MatrixXd& C_js);
+
 } // namespace flexuq::campaign

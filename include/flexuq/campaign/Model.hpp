@@ -6,6 +6,7 @@
 
 #include <mpi.h>
 
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <string>
@@ -13,6 +14,7 @@
 
 namespace flexuq::io {
 class Config;
+struct Mesh;
 }
 
 namespace flexuq::campaign {
@@ -26,6 +28,11 @@ public:
   virtual ~Model() = default;
   /// Output names and sizes (fixed for the campaign).
   virtual std::map<std::string, std::size_t> output_sizes() const = 0;
+  /// Outputs that are node fields (e.g. mode shapes): name → dims (nodes, dofs per node, modes).
+  /// Their statistics are mean and std per entry only; the mesh comes with them.
+  virtual std::map<std::string, std::vector<std::uint64_t>> field_dims() const { return {}; }
+  /// The mesh of field outputs (nullptr if none).
+  virtual const io::Mesh* mesh() const { return nullptr; }
   /// Evaluate at physical parameters @p theta. Throws InputError (invalid parameters) or Error
   /// (solver failure) — the campaign records the reason and goes on. @note Collective on the
   /// model's communicator: every rank of the group gets the same θ and must throw alike.
