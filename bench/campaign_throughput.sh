@@ -3,25 +3,27 @@
 # Campaign throughput (issue #4 benchmark, not a test): a campaign of the crank's first 10 clamped
 # frequencies at 1 rank (1 group) and 2 ranks (2 groups of 1), and the cost of one sample against a
 # fresh `flexuq modes` run of the same problem, all in the same run on the same machine.
-#   bench/campaign_throughput.sh [--size 100k] [--samples 200] [--out bench/results]
+#   bench/campaign_throughput.sh [--size 100k] [--samples 200] [--out bench/results] [--flexuq PATH]
 # Prints a markdown table; docs/performance.md records the numbers.
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
-size=100k; samples=200; out="$here/bench/results"
+size=100k; samples=200; out="$here/bench/results"; flexuq="$here/build/bin/flexuq"
 while [ $# -gt 0 ]; do
   case "$1" in
     --size) size=$2; shift 2;; --samples) samples=$2; shift 2;; --out) out=$2; shift 2;;
+    --flexuq) flexuq=$2; shift 2;;
     *) echo "unknown option $1"; exit 2;;
   esac
 done
 declare -A H=([30k]=0.0105 [100k]=0.0066 [300k]=0.0043)
 h=${H[$size]:?unknown size $size (30k, 100k, 300k)}
-flexuq="$here/build/bin/flexuq"
 [ -x "$flexuq" ] || { echo "build flexuq first (jobs/local/setup.sh)"; exit 2; }
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1
 mkdir -p "$out"; cd "$out"
 mesh="crank_$size.msh"
-[ -f "$mesh" ] || gmsh -3 -order 2 -setnumber h "$h" -format msh41 -o "$mesh" "$here/bench/crank.geo" > /dev/null
+if [ ! -s "$mesh" ]; then
+  gmsh -3 -order 2 -setnumber h "$h" -format msh41 -o "$mesh.tmp" "$here/bench/crank.geo" > gmsh.log 2>&1 && mv "$mesh.tmp" "$mesh" || { echo "gmsh failed: see $out/gmsh.log"; exit 1; }
+fi
 cat > "campaign_$size.yaml" <<YAML
 model:
   mesh: $mesh
