@@ -4,6 +4,7 @@
 #include "flexuq/core/Error.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <numeric>
 
@@ -26,6 +27,44 @@ Eigen::Matrix<double, 1, 6> rigid_row(const std::array<double, 3>& x, int k, con
   return row;
 }
 
+namespace {
+
+/// RBE3 averaging matrix W (6 × 3n) of nodes @p xs with weights @p w about @p ref: the weighted
+/// least-squares fit of a rigid motion [t; θ] to the translations, W = (Σ w_i S_iᵀS_i)⁻¹[w_i S_iᵀ].
+/// Throws when the nodes cannot determine all 6 reference motions (fewer than 3 nodes, collinear).
+Eigen::MatrixXd averaging_matrix(const std::vector<std::array<double, 3>>& xs, const std::vector<double>& w,
+                            const std::array<double, 3>& ref, const std::string& set) {
+  const auto n = static_cast<Eigen::Index>(xs.size());
+  // Characteristic length: rotations are scaled by it so that the condition number is dimensionless.
+  double len = 0;
+  for (const auto& x : xs) len += std::hypot(x[0] - ref[0], x[1] - ref[1], x[2] - ref[2]) / static_cast<double>(n);
+  if (len == 0) len = 1;
+  Eigen::MatrixXd St(6, 3 * n); // columns: S_iᵀ rows, rotation rows scaled by len
+  Eigen::Matrix<double, 6, 6> A = Eigen::Matrix<double, 6, 6>::Zero();
+  for (Eigen::Index i = 0; i < n; ++i)
+    for (int k = 0; k < 3; ++k) {
+      Eigen::Matrix<double, 6, 1> row = rigid_row(xs[static_cast<std::size_t>(i)], k, ref).transpose();
+      row.tail<3>() *= len;
+      St.col(3 * i + k) = row;
+      A += w[static_cast<std::size_t>(i)] * row * row.transpose();
+    }
+  Eigen::SelfAdjointEigenSolver<Eigen::Matrix<double, 6, 6>> eig(A);
+  const double rc = eig.eigenvalues()(0) / eig.eigenvalues()(5);
+  FLEXUQ_REQUIRE(rc > 1e-10, "reduce.interfaces: the " << n << " node(s) of RBE3 set " << set
+                                                       << " cannot determine the 6 reference-node motions (their "
+                                                          "weighted moment matrix has rcond "
+                                                       << rc
+                                                       << "): an RBE3 needs at least 3 non-collinear nodes; use "
+                                                          "kind rbe2 or all-dofs for a single node or a line");
+  Eigen::MatrixXd WS = St;
+  for (Eigen::Index i = 0; i < n; ++i) WS.middleCols(3 * i, 3) *= w[static_cast<std::size_t>(i)];
+  Eigen::MatrixXd W = A.ldlt().solve(WS);
+  W.bottomRows(3) *= len; // undo the scaling: θ = len · θ_scaled
+  return W;
+}
+
+} // namespace
+
 WorkSpace::WorkSpace(const fe::Component& c, const std::vector<InterfaceSpec>& interfaces)
     : comp_(&c), specs_(interfaces), dpn_(c.dofs().dofs_per_node()) {
   const auto& mesh = c.mesh();
@@ -37,18 +76,36 @@ WorkSpace::WorkSpace(const fe::Component& c, const std::vector<InterfaceSpec>& i
   FLEXUQ_REQUIRE(!interfaces.empty(), "reduce.interfaces: at least one interface is needed");
 
   // Interface nodes, sorted by input order; no node in two interfaces.
-  std::vector<std::vector<int>> nodes(interfaces.size());
+  nodes_.assign(interfaces.size(), {});
+  refpt_.assign(interfaces.size(), {0, 0, 0});
+  rbe3_W_.assign(interfaces.size(), Eigen::MatrixXd());
+  auto& nodes = nodes_;
   std::map<int, int> taken;
-  int n_rbe2 = 0;
-  std::vector<int> rbe2_index(interfaces.size(), -1);
-  std::vector<std::array<double, 3>> refpt(interfaces.size());
+  int n_ref = 0; // RBE2 and RBE3 interfaces: one 6-DOF reference node each
+  std::vector<int> ref_index(interfaces.size(), -1);
+  std::vector<std::vector<double>> weights(interfaces.size());
   for (std::size_t s = 0; s < interfaces.size(); ++s) {
     const auto& spec = interfaces[s];
-    FLEXUQ_REQUIRE(spec.kind != InterfaceKind::rbe3,
-                   "reduce.interfaces: set " << spec.set
-                                             << " has kind rbe3 (averaging constraint), which is not implemented yet; "
-                                                "use rbe2 (rigid) or all-dofs");
-    nodes[s] = mesh.node_set(spec.set);
+    const bool rbe3 = spec.kind == InterfaceKind::rbe3;
+    const auto& listed = mesh.node_set(spec.set);
+    FLEXUQ_REQUIRE(spec.weights.empty() || rbe3,
+                   "reduce.interfaces: set " << spec.set << " has weights, which only an rbe3 interface takes");
+    FLEXUQ_REQUIRE(spec.weights.size() <= 1 || spec.weights.size() == listed.size(),
+                   "reduce.interfaces: RBE3 set " << spec.set << " has " << spec.weights.size() << " weights for "
+                                                  << listed.size()
+                                                  << " listed nodes; give one weight, or one per node in the set's order");
+    std::map<int, double> weight_of;
+    for (std::size_t k = 0; k < listed.size(); ++k) {
+      const double wk = spec.weights.empty() ? 1.0 : spec.weights[spec.weights.size() == 1 ? 0 : k];
+      FLEXUQ_REQUIRE(std::isfinite(wk) && wk > 0, "reduce.interfaces: RBE3 set " << spec.set << ": weight " << wk
+                                                                                   << " of node " << mesh.node_ids[listed[k]]
+                                                                                   << " must be positive");
+      auto [it, fresh] = weight_of.emplace(listed[k], wk);
+      FLEXUQ_REQUIRE(fresh || spec.weights.size() <= 1 || it->second == wk,
+                     "reduce.interfaces: RBE3 set " << spec.set << " lists node " << mesh.node_ids[listed[k]]
+                                                    << " twice with different weights");
+    }
+    nodes[s] = listed;
     auto& ns = nodes[s];
     std::sort(ns.begin(), ns.end());
     ns.erase(std::unique(ns.begin(), ns.end()), ns.end());
@@ -59,52 +116,90 @@ WorkSpace::WorkSpace(const fe::Component& c, const std::vector<InterfaceSpec>& i
       auto [it, fresh] = taken.emplace(n, static_cast<int>(s));
       FLEXUQ_REQUIRE(fresh, "reduce.interfaces: node " << mesh.node_ids[n] << " belongs to both " << interfaces[it->second].set
                                                         << " and " << spec.set << "; interfaces must not overlap");
+      weights[s].push_back(weight_of.at(n));
     }
-    if (spec.kind == InterfaceKind::rbe2) {
-      rbe2_index[s] = n_rbe2++;
-      std::array<double, 3> p{0, 0, 0};
-      if (spec.ref) {
-        p = *spec.ref;
-      } else {
-        for (int n : ns)
-          for (int k = 0; k < 3; ++k) p[k] += mesh.coords[n][k] / static_cast<double>(ns.size());
-      }
-      refpt[s] = p;
+    if (spec.kind == InterfaceKind::all_dofs) continue;
+    ref_index[s] = n_ref++;
+    std::array<double, 3> p{0, 0, 0};
+    if (spec.ref) {
+      p = *spec.ref;
+    } else { // centroid (RBE3: weighted)
+      double wsum = 0;
+      for (std::size_t k = 0; k < ns.size(); ++k) wsum += weights[s][k];
+      for (std::size_t k = 0; k < ns.size(); ++k)
+        for (int a = 0; a < 3; ++a) p[a] += weights[s][k] * mesh.coords[ns[k]][a] / wsum;
+    }
+    refpt_[s] = p;
+    if (rbe3) {
+      std::vector<std::array<double, 3>> xs;
+      for (int n : ns) xs.push_back(mesh.coords[n]);
+      rbe3_W_[s] = averaging_matrix(xs, weights[s], p, spec.set);
     }
   }
 
-  // Working numbering: original free DOFs minus the RBE2 nodes' DOFs, then 6 DOFs per RBE2
-  // reference node at the end of the last rank's block. w(g) = g − (removed DOFs before g).
-  const PetscInt n_orig = d.global_size();
+  // Eliminated DOFs: all DOFs of RBE2 nodes; for each RBE3, the 6 set DOFs (translations) that
+  // column-pivoted QR of W picks as the best-conditioned W_m. Every rank computes the same choice.
   removed_node_.assign(mesh.num_nodes(), 0);
-  for (std::size_t s = 0; s < interfaces.size(); ++s)
-    if (rbe2_index[s] >= 0)
-      for (int n : nodes[s]) removed_node_[n] = 1;
-  const auto& removed_node = removed_node_;
-  // Removed DOF starts in global order, for the prefix count.
-  for (std::size_t n = 0; n < mesh.num_nodes(); ++n)
-    if (removed_node[n]) removed_starts_.push_back(d.node_dof(static_cast<int>(n)));
-  std::sort(removed_starts_.begin(), removed_starts_.end());
-  const PetscInt n_removed = static_cast<PetscInt>(removed_starts_.size()) * dpn_;
-  wglobal_ = n_orig - n_removed + 6 * n_rbe2;
+  std::vector<std::vector<PetscInt>> rbe3_m(interfaces.size()); // eliminated DOF (global), QR order
+  std::vector<Eigen::MatrixXd> rbe3_T(interfaces.size());       // rows of T̂ for them: [W_m⁻¹ | −W_m⁻¹W_r]
+  std::vector<std::vector<int>> rbe3_rest(interfaces.size());   // positions (in W's columns) of the others
+  for (std::size_t s = 0; s < interfaces.size(); ++s) {
+    if (interfaces[s].kind == InterfaceKind::rbe2) {
+      for (int n : nodes[s]) {
+        removed_node_[n] = 1;
+        for (int k = 0; k < dpn_; ++k) removed_dofs_.push_back(d.node_dof(n) + k);
+      }
+    } else if (interfaces[s].kind == InterfaceKind::rbe3) {
+      const Eigen::MatrixXd& W = rbe3_W_[s];
+      // Scale rotation rows to the translation rows before pivoting (dimensionless choice).
+      Eigen::MatrixXd Ws = W;
+      const double rn = W.topRows(3).norm(), qn = W.bottomRows(3).norm();
+      if (qn > 0) Ws.bottomRows(3) *= rn / qn;
+      Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(Ws);
+      const auto& perm = qr.colsPermutation().indices();
+      Eigen::Matrix<double, 6, 6> Wm;
+      std::vector<char> is_m(static_cast<std::size_t>(W.cols()), 0);
+      for (int j = 0; j < 6; ++j) {
+        const int col = perm(j);
+        is_m[static_cast<std::size_t>(col)] = 1;
+        Wm.col(j) = W.col(col);
+        const PetscInt g = d.node_dof(nodes[s][static_cast<std::size_t>(col / 3)]) + col % 3;
+        rbe3_m[s].push_back(g);
+        removed_dofs_.push_back(g);
+      }
+      for (Eigen::Index col = 0; col < W.cols(); ++col)
+        if (!is_m[static_cast<std::size_t>(col)]) rbe3_rest[s].push_back(static_cast<int>(col));
+      Eigen::MatrixXd Wr(6, static_cast<Eigen::Index>(rbe3_rest[s].size()));
+      for (std::size_t k = 0; k < rbe3_rest[s].size(); ++k) Wr.col(static_cast<Eigen::Index>(k)) = W.col(rbe3_rest[s][k]);
+      const Eigen::PartialPivLU<Eigen::Matrix<double, 6, 6>> lu(Wm);
+      rbe3_T[s].resize(6, 6 + Wr.cols());
+      rbe3_T[s] << lu.inverse(), -lu.solve(Wr);
+    }
+  }
+  std::sort(removed_dofs_.begin(), removed_dofs_.end());
+
+  // Working numbering: original free DOFs minus the eliminated ones, then 6 DOFs per reference
+  // node at the end of the last rank's block. w(g) = g − (eliminated DOFs before g).
+  const PetscInt n_orig = d.global_size();
+  const auto n_removed = static_cast<PetscInt>(removed_dofs_.size());
+  wglobal_ = n_orig - n_removed + 6 * n_ref;
   const PetscInt ref_base = n_orig - n_removed;
   // Local range: kept DOFs of [begin, end), plus the reference DOFs on the last rank.
   wbegin_ = work_of(d.begin());
   wend_ = (rank == size - 1) ? wglobal_ : work_of(d.end());
 
-  for (int n : d.owned_nodes()) {
-    if (removed_node[n]) continue;
+  for (int n : d.owned_nodes())
     for (int k = 0; k < dpn_; ++k) {
+      if (d.is_fixed(n) || removed(d.node_dof(n) + k)) continue;
       pos_.push_back(mesh.coords[n]);
       comp_of_.push_back(k);
     }
-  }
   // owned_nodes are in global numbering order, so pos_ follows the working numbering.
   if (rank == size - 1)
     for (std::size_t s = 0; s < interfaces.size(); ++s)
-      if (rbe2_index[s] >= 0)
+      if (ref_index[s] >= 0)
         for (int k = 0; k < 6; ++k) {
-          pos_.push_back(refpt[s]);
+          pos_.push_back(refpt_[s]);
           comp_of_.push_back(k);
         }
   FLEXUQ_REQUIRE(static_cast<PetscInt>(pos_.size()) == wend_ - wbegin_, "internal: working space size mismatch");
@@ -112,11 +207,11 @@ WorkSpace::WorkSpace(const fe::Component& c, const std::vector<InterfaceSpec>& i
   // Boundary coordinates in canonical order.
   const auto& ids = mesh.node_ids;
   for (std::size_t s = 0; s < interfaces.size(); ++s) {
-    if (rbe2_index[s] >= 0) {
+    if (ref_index[s] >= 0) {
       for (int k = 0; k < 6; ++k) {
-        bdofs_.push_back({static_cast<int>(s), -1, k, ref_base + 6 * rbe2_index[s] + k,
+        bdofs_.push_back({static_cast<int>(s), -1, k, ref_base + 6 * ref_index[s] + k,
                           "REF " + io::upper(interfaces[s].set) + " " + component_name(k)});
-        bpos_.push_back(refpt[s]);
+        bpos_.push_back(refpt_[s]);
       }
     } else {
       for (int n : nodes[s])
@@ -157,21 +252,64 @@ WorkSpace::WorkSpace(const fe::Component& c, const std::vector<InterfaceSpec>& i
   FLEXUQ_PETSC(ISCreateGeneral(comm, static_cast<PetscInt>(local_b.size()), local_b.data(), PETSC_COPY_VALUES, is_b_.out()));
   FLEXUQ_PETSC(ISCreateGeneral(comm, static_cast<PetscInt>(local_i.size()), local_i.data(), PETSC_COPY_VALUES, is_i_.out()));
 
-  if (n_rbe2 == 0) return;
-  // T̂ (N × N_w): identity on kept DOFs, rigid map of the reference node on RBE2 nodes.
-  FLEXUQ_PETSC(MatCreateAIJ(comm, d.local_size(), wend_ - wbegin_, n_orig, wglobal_, 6, nullptr, 6, nullptr, T_.out()));
+  if (n_ref == 0) return;
+  // T̂ (N × N_w): identity on kept DOFs, the rigid map of the reference node on RBE2 nodes, and
+  // u_m = W_m⁻¹u_ref − W_m⁻¹W_r u_r on the RBE3-eliminated DOFs. Rows with their columns first, for
+  // exact preallocation.
+  std::map<PetscInt, std::pair<std::vector<PetscInt>, std::vector<double>>> rbe3_rows; // owned ones
+  for (std::size_t s = 0; s < interfaces.size(); ++s)
+    for (std::size_t j = 0; j < rbe3_m[s].size(); ++j) {
+      const PetscInt g = rbe3_m[s][j];
+      if (g < d.begin() || g >= d.end()) continue;
+      auto& [cols, vals] = rbe3_rows[g];
+      for (int k = 0; k < 6; ++k) {
+        cols.push_back(ref_base + 6 * ref_index[s] + k);
+        vals.push_back(rbe3_T[s](static_cast<Eigen::Index>(j), k));
+      }
+      for (std::size_t r = 0; r < rbe3_rest[s].size(); ++r) {
+        const int col = rbe3_rest[s][r];
+        cols.push_back(work_of(d.node_dof(nodes[s][static_cast<std::size_t>(col / 3)]) + col % 3));
+        vals.push_back(rbe3_T[s](static_cast<Eigen::Index>(j), 6 + static_cast<Eigen::Index>(r)));
+      }
+    }
+  const PetscInt nloc = d.local_size();
+  std::vector<PetscInt> dnz(static_cast<std::size_t>(nloc), 1), onz(static_cast<std::size_t>(nloc), 0);
+  const bool last = rank == size - 1;
   for (int n : d.owned_nodes()) {
+    if (!removed_node_[n]) continue;
+    for (int k = 0; k < dpn_; ++k) {
+      const auto r = static_cast<std::size_t>(d.node_dof(n) + k - d.begin());
+      dnz[r] = last ? 6 : 0;
+      onz[r] = last ? 0 : 6;
+    }
+  }
+  for (const auto& [g, cv] : rbe3_rows) {
+    const auto r = static_cast<std::size_t>(g - d.begin());
+    dnz[r] = onz[r] = 0;
+    for (PetscInt col : cv.first) ++((col >= wbegin_ && col < wend_) ? dnz[r] : onz[r]);
+  }
+  FLEXUQ_PETSC(MatCreateAIJ(comm, nloc, wend_ - wbegin_, n_orig, wglobal_, 0, dnz.data(), 0, onz.data(), T_.out()));
+  for (int n : d.owned_nodes()) {
+    if (d.is_fixed(n)) continue;
     const PetscInt g0 = d.node_dof(n);
-    if (!removed_node[n]) {
-      for (int k = 0; k < dpn_; ++k) FLEXUQ_PETSC(MatSetValue(T_.get(), g0 + k, work_of(g0 + k), 1.0, INSERT_VALUES));
+    if (!removed_node_[n]) {
+      for (int k = 0; k < dpn_; ++k) {
+        const PetscInt g = g0 + k;
+        if (auto it = rbe3_rows.find(g); it != rbe3_rows.end()) {
+          const auto& [cols, vals] = it->second;
+          FLEXUQ_PETSC(MatSetValues(T_.get(), 1, &g, static_cast<PetscInt>(cols.size()), cols.data(), vals.data(), INSERT_VALUES));
+        } else {
+          FLEXUQ_PETSC(MatSetValue(T_.get(), g, work_of(g), 1.0, INSERT_VALUES));
+        }
+      }
       continue;
     }
     const int s = taken.at(n);
-    const PetscInt col0 = ref_base + 6 * rbe2_index[s];
+    const PetscInt col0 = ref_base + 6 * ref_index[s];
     PetscInt cols[6];
     for (int j = 0; j < 6; ++j) cols[j] = col0 + j;
     for (int k = 0; k < dpn_; ++k) {
-      const auto row = rigid_row(mesh.coords[n], k, refpt[s]);
+      const auto row = rigid_row(mesh.coords[n], k, refpt_[s]);
       const PetscInt g = g0 + k;
       FLEXUQ_PETSC(MatSetValues(T_.get(), 1, &g, 6, cols, row.data(), INSERT_VALUES));
     }
@@ -187,8 +325,8 @@ WorkSpace::WorkSpace(const fe::Component& c, const std::vector<InterfaceSpec>& i
 }
 
 PetscInt WorkSpace::work_of(PetscInt g) const {
-  const auto before = std::lower_bound(removed_starts_.begin(), removed_starts_.end(), g) - removed_starts_.begin();
-  return g - static_cast<PetscInt>(before) * dpn_;
+  const auto before = std::lower_bound(removed_dofs_.begin(), removed_dofs_.end(), g) - removed_dofs_.begin();
+  return g - static_cast<PetscInt>(before);
 }
 
 std::vector<BoundaryDof> WorkSpace::determinate_set(bool boundary_only, double* rcond) const {
@@ -198,8 +336,9 @@ std::vector<BoundaryDof> WorkSpace::determinate_set(bool boundary_only, double* 
     const auto& mesh = comp_->mesh();
     const std::size_t n = mesh.num_nodes(), stride = std::max<std::size_t>(1, n / 400);
     for (std::size_t v = 0; v < n; v += stride) {
-      if (removed_node_[v]) continue;
+      if (removed_node_[v] || comp_->dofs().is_fixed(static_cast<int>(v))) continue;
       for (int k = 0; k < dpn_; ++k) {
+        if (removed(comp_->dofs().node_dof(static_cast<int>(v)) + k)) continue;
         cand.push_back({-1, static_cast<int>(v), k, work_of(comp_->dofs().node_dof(static_cast<int>(v)) + k), ""});
         where.push_back(mesh.coords[v]);
       }

@@ -414,8 +414,11 @@ model:
 )");
   // One corner node cannot restrain rigid motion: K_ii singular.
   comp->mesh();
-  std::vector<cms::InterfaceSpec> bad{{"ZMAX", cms::InterfaceKind::rbe3, std::nullopt, {}}};
+  // RBE3 weights: neither one value nor one per node.
+  std::vector<cms::InterfaceSpec> bad{{"ZMAX", cms::InterfaceKind::rbe3, std::nullopt, {1.0, 2.0}}};
   EXPECT_THROW(cms::WorkSpace(*comp, bad), InputError);
+  std::vector<cms::InterfaceSpec> weighted_rbe2{{"ZMAX", cms::InterfaceKind::rbe2, std::nullopt, {1.0}}};
+  EXPECT_THROW(cms::WorkSpace(*comp, weighted_rbe2), InputError);
   std::vector<cms::InterfaceSpec> overlap{{"XMIN", cms::InterfaceKind::all_dofs, std::nullopt, {}},
                                           {"ZMAX", cms::InterfaceKind::all_dofs, std::nullopt, {}}};
   EXPECT_THROW(cms::WorkSpace(*comp, overlap), InputError);

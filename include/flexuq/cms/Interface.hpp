@@ -2,16 +2,25 @@
 #pragma once
 /// @file Interface.hpp
 /// @brief Interfaces of a component for component-mode synthesis, and the "working" DOF space the
-/// reduction runs in: the component's free DOFs, except that the nodes of every RBE2 interface are
-/// replaced by the 6 DOFs of its reference node (rigid multipoint constraint q_b = T u_ref, applied
-/// by congruence K_w = T̂ᵀ K T̂, M_w = T̂ᵀ M T̂). Boundary coordinates (b) are listed in a canonical,
-/// partition-independent order: interfaces as given, nodes by input order, components in order.
+/// reduction runs in: the component's free DOFs, except that
+///  - the nodes of every RBE2 interface are replaced by the 6 DOFs of its reference node (rigid
+///    multipoint constraint q_b = T u_ref);
+///  - every RBE3 interface adds the 6 DOFs of its reference node, whose motion is the weighted
+///    least-squares average of the set's translations, u_ref = W u_set with
+///    W = (Σ w_i S_iᵀS_i)⁻¹ [w_1 S_1ᵀ … w_n S_nᵀ], S_i = [1 | −(x_i − x_ref)~] (Nastran's RBE3 with
+///    connected components 123). The set's nodes stay free; 6 of their DOFs (picked by column-pivoted
+///    QR of W) are eliminated, u_m = W_m⁻¹(u_ref − W_r u_r), so that the constraint holds exactly and
+///    adds no stiffness.
+/// Both are applied by congruence K_w = T̂ᵀ K T̂, M_w = T̂ᵀ M T̂. Boundary coordinates (b) are listed in
+/// a canonical, partition-independent order: interfaces as given, nodes by input order, components
+/// in order.
 
 #include "flexuq/core/Handle.hpp"
 #include "flexuq/fe/Component.hpp"
 
 #include <Eigen/Dense>
 
+#include <algorithm>
 #include <array>
 #include <optional>
 #include <string>
@@ -25,10 +34,10 @@ struct InterfaceSpec {
   std::string set;                          ///< node set name
   InterfaceKind kind = InterfaceKind::all_dofs;
   std::optional<std::array<double, 3>> ref; ///< RBE2/RBE3 reference point (default: the set's centroid)
-  std::vector<double> weights;              ///< RBE3 weights (not implemented yet)
+  std::vector<double> weights;              ///< RBE3 weights: empty or one value (uniform), or one per node in the set's order
 };
 
-/// One boundary coordinate: a node DOF of an all-DOF interface or a DOF of an RBE2 reference node.
+/// One boundary coordinate: a node DOF of an all-DOF interface or a DOF of an RBE2/RBE3 reference node.
 struct BoundaryDof {
   int interface = 0;   ///< index into the interface list
   int node = -1;       ///< internal node index, −1 for a reference DOF
@@ -43,8 +52,8 @@ const char* component_name(int k);
 /// @brief The working space, the b/i partition and the rigid-body modes in it.
 class WorkSpace {
 public:
-  /// @note Collective. Throws InputError for unknown/empty/overlapping sets, fixed interface nodes
-  /// and RBE3 (not implemented yet).
+  /// @note Collective. Throws InputError for unknown/empty/overlapping sets, fixed interface nodes,
+  /// bad RBE3 weights and RBE3 sets whose nodes cannot determine the reference rotations.
   WorkSpace(const fe::Component& c, const std::vector<InterfaceSpec>& interfaces);
 
   const fe::Component& component() const { return *comp_; }
@@ -68,10 +77,19 @@ public:
   /// Row of canonical boundary coordinate k in matrices built with is_b (e.g. K_ib's columns).
   PetscInt b_pos(std::size_t k) const { return b_pos_[k]; }
   int dofs_per_node() const { return dpn_; }
-  /// Working index of DOF @p k of node @p n (−1 for an RBE2 interface node). Not collective.
+  /// Working index of DOF @p k of node @p n (−1 for a DOF eliminated by an RBE2/RBE3 constraint).
+  /// Not collective.
   PetscInt work_index(int n, int k) const {
-    return removed_node_[static_cast<std::size_t>(n)] ? -1 : work_of(comp_->dofs().node_dof(n) + k);
+    const PetscInt g = comp_->dofs().node_dof(n) + k;
+    return removed(g) ? -1 : work_of(g);
   }
+  /// The RBE3 averaging matrix of interface @p s (6 × 3n, columns: the set's nodes in ascending
+  /// internal order, components x, y, z), empty for other kinds. Replicated.
+  const Eigen::MatrixXd& rbe3_matrix(std::size_t s) const { return rbe3_W_[s]; }
+  /// Nodes of interface @p s, ascending internal index.
+  const std::vector<int>& interface_nodes(std::size_t s) const { return nodes_[s]; }
+  /// Reference point of an RBE2/RBE3 interface.
+  const std::array<double, 3>& reference_point(std::size_t s) const { return refpt_[s]; }
   /// A statically determinate set: 6 working DOFs whose rigid-mode rows form an invertible 6×6
   /// matrix, picked by column-pivoted QR among the boundary coordinates (@p boundary_only) or among
   /// the boundary coordinates and a sample of nodes spread over the mesh. Fewer than 6 entries are
@@ -96,9 +114,13 @@ private:
   /// Per owned working DOF: position and component (0..5), for the rigid modes.
   std::vector<std::array<double, 3>> pos_;
   std::vector<int> comp_of_;
-  std::vector<char> removed_node_;
-  std::vector<PetscInt> removed_starts_;
+  std::vector<char> removed_node_;   ///< per node: all DOFs eliminated (RBE2)
+  std::vector<PetscInt> removed_dofs_; ///< eliminated global DOFs (RBE2 nodes, RBE3 m-DOFs), sorted
+  std::vector<std::vector<int>> nodes_;
+  std::vector<std::array<double, 3>> refpt_;
+  std::vector<Eigen::MatrixXd> rbe3_W_;
   PetscInt work_of(PetscInt g) const;
+  bool removed(PetscInt g) const { return std::binary_search(removed_dofs_.begin(), removed_dofs_.end(), g); }
   /// Per boundary coordinate: position (node coordinate or reference point).
   std::vector<std::array<double, 3>> bpos_;
 };
