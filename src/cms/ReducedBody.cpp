@@ -54,7 +54,22 @@ MassProperties mass_properties(const Eigen::Matrix<double, 6, 6>& Mrr) {
   return p;
 }
 
-Invariants compute_invariants(const WorkSpace& ws, const ReducedBasis& rb) {
+namespace {
+
+/// Owned nodes that carry DOFs, in the order of their DOFs (DofMap::owned_nodes also lists fixed
+/// nodes, which have none).
+std::vector<int> free_owned_nodes(const fe::Component& comp) {
+  std::vector<int> out;
+  for (int v : comp.dofs().owned_nodes())
+    if (!comp.dofs().is_fixed(v)) out.push_back(v);
+  return out;
+}
+
+} // namespace
+
+/// Beams (6 DOFs per node): I5–I7 from the lumped translational masses, by lifting component k of
+/// every column into slot 0 (general, but 3n mass applications and 9n VecMDots).
+Invariants compute_invariants_by_lifting(const WorkSpace& ws, const ReducedBasis& rb) {
   const auto& comp = ws.component();
   const int dpn = ws.dofs_per_node();
   Mat M = comp.M();
@@ -62,15 +77,15 @@ Invariants compute_invariants(const WorkSpace& ws, const ReducedBasis& rb) {
   std::vector<VecH> Phi;
   for (const auto& c : rb.columns) Phi.push_back(ws.to_physical(c.get()));
   const auto n = static_cast<Eigen::Index>(Phi.size());
-  inv.Mff = rb.M;
+  // ΦᵀMΦ, consistent with I1–I6 (MacNeal's rb.M drops the residual inertia).
+  inv.Mff = rb.method == Method::macneal ? project(ws.M(), rb.columns) : rb.M;
   // Rigid modes in the physical space about O.
   std::vector<VecH> R;
   {
     VecH x;
     FLEXUQ_PETSC(MatCreateVecs(M, x.out(), nullptr));
-    const auto& d = comp.dofs();
     const auto& X = comp.mesh().coords;
-    const auto& owned = d.owned_nodes();
+    const auto owned = free_owned_nodes(comp);
     for (int j = 0; j < 6; ++j) {
       R.push_back(lift(x.get(), 1, 0, [&](PetscInt r) {
         return rigid_row(X[owned[static_cast<std::size_t>(r / dpn)]], static_cast<int>(r % dpn), {0, 0, 0})(j);
@@ -118,7 +133,7 @@ Invariants compute_invariants(const WorkSpace& ws, const ReducedBasis& rb) {
     else FLEXUQ_PETSC(MatMult(M, in, out));
   };
   const auto& X = comp.mesh().coords;
-  const auto& owned = comp.dofs().owned_nodes();
+  const auto owned = free_owned_nodes(comp);
   std::array<std::vector<VecH>, 3> L; // L[k][j]: component k of column j, in slot 0
   std::array<VecH, 3> Xk;             // x₀_k in slot 0
   for (int k = 0; k < 3; ++k) {
@@ -154,6 +169,121 @@ Invariants compute_invariants(const WorkSpace& ws, const ReducedBasis& rb) {
     }
   }
   return inv;
+}
+
+namespace {
+
+/// Solids (M = M_s ⊗ 1₃): every invariant from Y = MΦ (n mass applications) and one more
+/// application to the coordinate field, then local dense products over the owned nodes and one
+/// reduction. With Φ_k, Y_l the component-k/l rows (one per node):
+///   I5_kl = Φ_kᵀ Y_l (= Σ_ab φ_k(a) m_ab φ_l(b)),  I3 = Σ_b Y(b),  I4 = Σ_b x(b) × Y(b),
+///   I6_kl = x_kᵀ Y_l,  I7_kl = x_kᵀ (M_s x_l),  I1 = Σ_b (M_s 1)(b),  I2 = x_kᵀ (M_s 1),
+///   J_O = tr(I7) 1 − I7 (exact, as M_θθ of the rigid modes).
+Invariants invariants_solid(const WorkSpace& ws, const ReducedBasis& rb) {
+  const auto& comp = ws.component();
+  Mat M = comp.M();
+  MPI_Comm comm = ws.comm();
+  Invariants inv;
+  inv.lumped = false;
+  inv.Mff = rb.method == Method::macneal ? project(ws.M(), rb.columns) : rb.M;
+  const auto n = static_cast<Eigen::Index>(rb.columns.size());
+  const auto owned = free_owned_nodes(comp);
+  const auto nn = static_cast<Eigen::Index>(owned.size());
+  const auto& X = comp.mesh().coords;
+  // Local blocks: P = [Φ_x Φ_y Φ_z], Q = [Y_x Y_y Y_z] (nn × 3n), and the coordinate fields.
+  Eigen::MatrixXd P(nn, 3 * n), Q(nn, 3 * n), Xl(nn, 3), Z(nn, 3);
+  Eigen::VectorXd ones_m(nn);
+  for (Eigen::Index a = 0; a < nn; ++a)
+    for (int k = 0; k < 3; ++k) Xl(a, k) = X[owned[static_cast<std::size_t>(a)]][k];
+  VecH y;
+  FLEXUQ_PETSC(MatCreateVecs(M, y.out(), nullptr));
+  auto unpack = [&](Vec v, Eigen::MatrixXd& dst, Eigen::Index col0, Eigen::Index stride) {
+    const PetscScalar* a = nullptr;
+    FLEXUQ_PETSC(VecGetArrayRead(v, &a));
+    for (Eigen::Index b = 0; b < nn; ++b)
+      for (Eigen::Index k = 0; k < 3; ++k) dst(b, col0 + k * stride) = PetscRealPart(a[3 * b + k]);
+    FLEXUQ_PETSC(VecRestoreArrayRead(v, &a));
+  };
+  for (Eigen::Index j = 0; j < n; ++j) {
+    VecH phi = ws.to_physical(rb.columns[static_cast<std::size_t>(j)].get());
+    unpack(phi.get(), P, j, n);
+    FLEXUQ_PETSC(MatMult(M, phi.get(), y.get()));
+    unpack(y.get(), Q, j, n);
+  }
+  {
+    // Coordinate field x(b) in component k → M_s x_k; the all-ones field → M_s 1.
+    VecH xv, one;
+    FLEXUQ_PETSC(VecDuplicate(y.get(), xv.out()));
+    FLEXUQ_PETSC(VecDuplicate(y.get(), one.out()));
+    PetscScalar* a = nullptr;
+    FLEXUQ_PETSC(VecGetArray(xv.get(), &a));
+    for (Eigen::Index b = 0; b < nn; ++b)
+      for (int k = 0; k < 3; ++k) a[3 * b + k] = Xl(b, k);
+    FLEXUQ_PETSC(VecRestoreArray(xv.get(), &a));
+    FLEXUQ_PETSC(MatMult(M, xv.get(), y.get()));
+    unpack(y.get(), Z, 0, 1);
+    FLEXUQ_PETSC(VecSet(xv.get(), 1.0));
+    FLEXUQ_PETSC(MatMult(M, xv.get(), one.get()));
+    const PetscScalar* o = nullptr;
+    FLEXUQ_PETSC(VecGetArrayRead(one.get(), &o));
+    for (Eigen::Index b = 0; b < nn; ++b) ones_m(b) = PetscRealPart(o[3 * b]);
+    FLEXUQ_PETSC(VecRestoreArrayRead(one.get(), &o));
+  }
+  // Everything that is summed over nodes, in one buffer and one reduction.
+  const Eigen::MatrixXd G = P.transpose() * Q;     // 3n × 3n: block (k, l) = I5_kl
+  const Eigen::MatrixXd XY = Xl.transpose() * Q;   // 3 × 3n: block l, row k = I6_kl
+  const Eigen::Matrix3d XZ = Xl.transpose() * Z;   // I7
+  const Eigen::VectorXd Ysum = Q.colwise().sum().transpose(); // I3 (3n)
+  Eigen::MatrixXd Cr = Eigen::MatrixXd::Zero(3, n); // I4 = Σ x × Y
+  for (Eigen::Index j = 0; j < n; ++j)
+    for (Eigen::Index b = 0; b < nn; ++b) {
+      const Eigen::Vector3d xb = Xl.row(b).transpose();
+      const Eigen::Vector3d yb(Q(b, j), Q(b, n + j), Q(b, 2 * n + j));
+      Cr.col(j) += xb.cross(yb);
+    }
+  const double mass_local = ones_m.sum();
+  const Eigen::Vector3d first_local = Xl.transpose() * ones_m;
+  std::vector<double> buf;
+  auto push = [&](const Eigen::MatrixXd& A) { buf.insert(buf.end(), A.data(), A.data() + A.size()); };
+  push(G);
+  push(XY);
+  push(XZ);
+  push(Ysum);
+  push(Cr);
+  buf.push_back(mass_local);
+  push(first_local);
+  FLEXUQ_MPI(MPI_Allreduce(MPI_IN_PLACE, buf.data(), static_cast<int>(buf.size()), MPI_DOUBLE, MPI_SUM, comm));
+  std::size_t off = 0;
+  auto pop = [&](Eigen::Index r, Eigen::Index c) {
+    Eigen::MatrixXd A = Eigen::Map<const Eigen::MatrixXd>(buf.data() + off, r, c);
+    off += static_cast<std::size_t>(r * c);
+    return A;
+  };
+  const Eigen::MatrixXd Gs = pop(3 * n, 3 * n), XYs = pop(3, 3 * n);
+  inv.Ikl = pop(3, 3);
+  const Eigen::MatrixXd Ys = pop(3 * n, 1);
+  inv.Sr = pop(3, n);
+  inv.mass = pop(1, 1)(0, 0);
+  const Eigen::Vector3d first = pop(3, 1);
+  inv.com = first / inv.mass;
+  inv.inertia_origin = inv.Ikl.trace() * Eigen::Matrix3d::Identity() - inv.Ikl;
+  const Eigen::Matrix3d C = skew(inv.com);
+  inv.inertia_com = inv.inertia_origin - inv.mass * C.transpose() * C;
+  inv.S.resize(3, n);
+  for (int k = 0; k < 3; ++k) inv.S.row(k) = Ys.block(k * n, 0, n, 1).transpose();
+  inv.Sbar.resize(9, n);
+  for (int k = 0; k < 3; ++k)
+    for (int l = 0; l < 3; ++l) {
+      inv.Skl[static_cast<std::size_t>(3 * k + l)] = Gs.block(k * n, l * n, n, n);
+      inv.Sbar.row(3 * k + l) = XYs.block(k, l * n, 1, n);
+    }
+  return inv;
+}
+
+} // namespace
+
+Invariants compute_invariants(const WorkSpace& ws, const ReducedBasis& rb) {
+  return ws.dofs_per_node() == 3 ? invariants_solid(ws, rb) : compute_invariants_by_lifting(ws, rb);
 }
 
 Checkout checkout(Reducer& r, const ReducedBasis& rb, int free_free) {
@@ -350,7 +480,7 @@ void write_reduced_file(const std::string& path, const WorkSpace& ws, const Redu
   int rank = 0;
   MPI_Comm_rank(comp.comm(), &rank);
   if (rank == 0) {
-    io::XdmfNodeField fld{"/reduced/basis", static_cast<std::size_t>(dpn), static_cast<std::size_t>(n), "basis_vector"};
+    io::XdmfNodeField fld{"/reduced/basis", static_cast<std::size_t>(dpn), static_cast<std::size_t>(n), "basis_vector", {}};
     io::write_xdmf_beside(path, comp.mesh(), fld);
   }
 }

@@ -33,6 +33,10 @@ struct Invariants {
 /// @note Collective. Solids: exact with the consistent mass (M = M_s ⊗ 1₃). Beams: I5–I7 from the
 /// lumped translational masses (row sums), the rest exact.
 Invariants compute_invariants(const WorkSpace& ws, const ReducedBasis& rb);
+/// The general path (one mass application per column and component, lifted into slot 0), used for
+/// beams; for solids it gives the same numbers as compute_invariants and serves as its test oracle.
+/// @note Collective.
+Invariants compute_invariants_by_lifting(const WorkSpace& ws, const ReducedBasis& rb);
 
 /// Mass properties from a 6×6 rigid-body mass matrix about O.
 struct MassProperties {

@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// @file FloatingFrame.hpp
+/// @brief Floating-frame equations of motion of a reduced flexible body, evaluated from its
+/// inertia invariants (I1–I7, Mff of `Invariants`): generalized mass M(ξ), quadratic-velocity
+/// vector Q_v, gravity force and kinetic energy. Pure dense algebra on replicated data (no MPI).
+///
+/// Formulation (docs/cms.md, "Floating-frame invariants"):
+/// - Body frame = mesh frame: origin O, mesh axes, no mean-axis condition. A rotates body-frame
+///   components to inertial ones; a material point is at r = r_O + A x, x = x₀ + Φξ.
+/// - Everything is expressed in the body frame: ω is the body-frame angular velocity (Ȧ = A ω̃),
+///   v_O = Aᵀṙ_O is the velocity of O and a_O = Aᵀr̈_O its *inertial* acceleration, both with
+///   body-frame components. (a_O = v̇_O + ω × v_O; with a_O as the unknown no ω × v_O term appears.)
+/// - Body-frame velocity and acceleration of a material point:
+///     Aᵀṙ = v_O + ω × x + Φξ̇ = J v,         J = [1, −x̃, Φ],  v = [v_O; ω; ξ̇]  (6 + n),
+///     Aᵀr̈ = a_O + ω̇ × x + Φξ̈ + ω × (ω × x) + 2 ω × Φξ̇ = J [a_O; ω̇; ξ̈] + g_v.
+/// - Virtual work with δ(body-frame displacement) = J [Aᵀδr_O; δπ; δξ] gives
+///     M(ξ) [a_O; ω̇; ξ̈] = Q_v(ξ, ξ̇, ω) + Q_ext − [0; 0; K̄ξ]      (+ damping, if any: −[0; 0; D̄ξ̇])
+///   with M(ξ) = ∫ρ JᵀJ dV, Q_v = −∫ρ Jᵀ g_v dV and Q_ext = Σ J(x_p)ᵀ f_p for forces f_p (body-frame
+///   components) at points x_p; the rotational rows are moments about O in the body frame.
+///   The same M(ξ) gives the kinetic energy T = ½ vᵀ M(ξ) v.
+/// - Blocks, with s = ∫ρ x dV = m c + Sξ and I′ = ∫ρ x xᵀ dV:
+///     M_rr = m 1, M_rθ = −s̃, M_rf = S, M_θθ = J(ξ) = J_O + tr(ΔI)1 − ΔI (ΔI = I′ − I7),
+///     M_θf = ∫ρ x̃Φ = Sr + [ε_akl ξᵀ S_kl]_a, M_ff = Mff;
+///     Q_v,r = −(ω̃ω̃ s + 2 ω̃ S ξ̇),  Q_v,θ = −ω̃ J(ξ) ω − 2 (tr(P)1 − P) ω  with P = ∫ρ (Φξ̇) xᵀ dV,
+///     Q_v,f = −Σ_kl [(ω̃ω̃)_kl (I6_lkᵀ + S_kl ξ) + 2 ω̃_kl S_kl ξ̇],
+///   where S_kl = I5_kl = ∫ρ Φ_kᵀΦ_l, I6_kl = ∫ρ x₀_k Φ_l (1 × n), I′_kl = I7_kl + (I6_kl + I6_lk) ξ +
+///   ξᵀS_kl ξ and P_kl = I6_lk ξ̇ + ξ̇ᵀ S_kl ξ.
+/// - Exact for solids with the consistent mass (M = M_s ⊗ 1₃). Beams (`Invariants::lumped`): I5–I7
+///   come from lumped translational masses, J_O, Sr and Mff include rotary inertia; the ξ-dependent
+///   terms are then the lumped-mass approximation.
+/// - The basis must not contain rigid-body motion for M(ξ) to be invertible (a Craig–Bampton basis
+///   with all interface DOFs does: Φ_C Φ_Rb = Φ_R); constrain the frame (e.g. remove six boundary
+///   coordinates) or project the rigid motion out before using Φ in a floating frame.
+
+#include "flexuq/cms/ReducedBody.hpp"
+
+#include <Eigen/Dense>
+
+namespace flexuq::cms {
+
+/// Index of the blocks in the (6 + n) generalized vectors: [0, 3) translation, [3, 6) rotation, 6… ξ.
+inline constexpr Eigen::Index kFrameDofs = 6;
+
+/// I′ = ∫ρ x xᵀ dV of the deformed body, x = x₀ + Φξ (body frame, about O), symmetrized.
+Eigen::Matrix3d second_moment(const Invariants& inv, const Eigen::VectorXd& xi);
+/// J(ξ) = ∫ρ (|x|²1 − x xᵀ) dV about O (J_O at ξ = 0, beams' rotary inertia included), symmetrized.
+Eigen::Matrix3d inertia_tensor(const Invariants& inv, const Eigen::VectorXd& xi);
+/// ∫ρ x̃ Φ dV (3 × n): the M_θf block.
+Eigen::MatrixXd rotation_coupling(const Invariants& inv, const Eigen::VectorXd& xi);
+
+/// M(ξ) ((6 + n) × (6 + n)) for v = [v_O; ω; ξ̇] and for [a_O; ω̇; ξ̈]; exactly symmetric (I′, J and
+/// Mff are symmetrized, so rounding in the stored invariants cannot make it asymmetric).
+Eigen::MatrixXd generalized_mass(const Invariants& inv, const Eigen::VectorXd& xi);
+/// Q_v = −∫ρ Jᵀ (ω × (ω × x) + 2 ω × Φξ̇) dV (6 + n), on the right-hand side of the equations of motion.
+Eigen::VectorXd quadratic_velocity(const Invariants& inv, const Eigen::VectorXd& xi, const Eigen::VectorXd& xi_dot,
+                                   const Eigen::Vector3d& omega);
+/// Generalized force of a uniform acceleration field g (gravity, body-frame components, g_b = Aᵀg):
+/// ∫ρ Jᵀ g_b dV = [m g_b; s × g_b; Sᵀ g_b].
+Eigen::VectorXd gravity_force(const Invariants& inv, const Eigen::VectorXd& xi, const Eigen::Vector3d& g_body);
+/// T = ½ vᵀ M(ξ) v, v = [v_O; ω; ξ̇].
+double kinetic_energy(const Invariants& inv, const Eigen::VectorXd& xi, const Eigen::VectorXd& v);
+
+} // namespace flexuq::cms

@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: MIT
+#include "flexuq/cms/FloatingFrame.hpp"
+
+#include "flexuq/core/Error.hpp"
+
+namespace flexuq::cms {
+
+namespace {
+
+using Eigen::Index;
+using Eigen::Matrix3d;
+using Eigen::MatrixXd;
+using Eigen::Vector3d;
+using Eigen::VectorXd;
+
+Matrix3d tilde(const Vector3d& a) {
+  Matrix3d t;
+  t << 0, -a(2), a(1), a(2), 0, -a(0), -a(1), a(0), 0;
+  return t;
+}
+
+/// I5_kl = ∫ρ Φ_kᵀΦ_l (n × n).
+const MatrixXd& S5(const Invariants& inv, int k, int l) { return inv.Skl[static_cast<std::size_t>(3 * k + l)]; }
+/// I6_kl = ∫ρ x₀_k Φ_l as a column (n).
+VectorXd S6(const Invariants& inv, int k, int l) { return inv.Sbar.row(3 * k + l).transpose(); }
+
+void check(const Invariants& inv, const VectorXd& xi, const char* what) {
+  const Index n = inv.Mff.rows();
+  FLEXUQ_REQUIRE(inv.S.cols() == n && inv.Sr.cols() == n && inv.Sbar.rows() == 9 && inv.Sbar.cols() == n,
+                 "cms::" << what << ": inconsistent invariants (n = " << n << ")");
+  FLEXUQ_REQUIRE(xi.size() == n, "cms::" << what << ": " << xi.size() << " modal coordinates for " << n << " columns");
+}
+
+/// s = ∫ρ x dV = m c + Sξ.
+Vector3d first_moment(const Invariants& inv, const VectorXd& xi) { return inv.mass * inv.com + inv.S * xi; }
+
+} // namespace
+
+Matrix3d second_moment(const Invariants& inv, const VectorXd& xi) {
+  check(inv, xi, "second_moment");
+  Matrix3d I = inv.Ikl;
+  for (int k = 0; k < 3; ++k)
+    for (int l = 0; l < 3; ++l) I(k, l) += (S6(inv, k, l) + S6(inv, l, k)).dot(xi) + xi.dot(S5(inv, k, l) * xi);
+  return 0.5 * (I + I.transpose()); // symmetric up to the rounding of the stored invariants
+}
+
+Matrix3d inertia_tensor(const Invariants& inv, const VectorXd& xi) {
+  // J_O + (tr ΔI 1 − ΔI): keeps the beams' nodal rotary inertia, which I7 does not hold.
+  const Matrix3d dI = second_moment(inv, xi) - inv.Ikl;
+  const Matrix3d J = inv.inertia_origin + dI.trace() * Matrix3d::Identity() - dI;
+  return 0.5 * (J + J.transpose());
+}
+
+MatrixXd rotation_coupling(const Invariants& inv, const VectorXd& xi) {
+  check(inv, xi, "rotation_coupling");
+  // (x × Φ)_a = ε_akl x_k Φ_l; the x₀ part is Sr (I4), the Φξ part ε_akl ξᵀ S_kl.
+  MatrixXd C = inv.Sr;
+  for (int a = 0; a < 3; ++a) {
+    const int k = (a + 1) % 3, l = (a + 2) % 3;
+    C.row(a) += (S5(inv, k, l).transpose() * xi - S5(inv, l, k).transpose() * xi).transpose();
+  }
+  return C;
+}
+
+MatrixXd generalized_mass(const Invariants& inv, const VectorXd& xi) {
+  check(inv, xi, "generalized_mass");
+  const Index n = xi.size();
+  MatrixXd M = MatrixXd::Zero(kFrameDofs + n, kFrameDofs + n);
+  const Matrix3d st = tilde(first_moment(inv, xi));
+  M.block<3, 3>(0, 0) = inv.mass * Matrix3d::Identity();
+  M.block<3, 3>(0, 3) = -st;
+  M.block<3, 3>(3, 0) = st;
+  M.block<3, 3>(3, 3) = inertia_tensor(inv, xi);
+  M.block(0, kFrameDofs, 3, n) = inv.S;
+  M.block(3, kFrameDofs, 3, n) = rotation_coupling(inv, xi);
+  M.block(kFrameDofs, 0, n, kFrameDofs) = M.block(0, kFrameDofs, kFrameDofs, n).transpose();
+  M.block(kFrameDofs, kFrameDofs, n, n) = 0.5 * (inv.Mff + inv.Mff.transpose()); // exact symmetry
+  return M;
+}
+
+VectorXd quadratic_velocity(const Invariants& inv, const VectorXd& xi, const VectorXd& xi_dot, const Vector3d& omega) {
+  check(inv, xi, "quadratic_velocity");
+  FLEXUQ_REQUIRE(xi_dot.size() == xi.size(), "cms::quadratic_velocity: ξ̇ has " << xi_dot.size() << " entries, ξ " << xi.size());
+  const Index n = xi.size();
+  const Matrix3d w = tilde(omega), ww = w * w;
+  VectorXd Q(kFrameDofs + n);
+  // Translation: −∫ρ (ω̃ω̃x + 2ω̃Φξ̇) = −(ω̃ω̃ s + 2ω̃ Sξ̇).
+  Q.head<3>() = -(ww * first_moment(inv, xi) + 2 * w * (inv.S * xi_dot));
+  // Rotation: −∫ρ x̃ω̃ω̃x = −ω̃Jω; −2∫ρ x̃ω̃(Φξ̇) = −2(tr P 1 − P)ω with P = ∫ρ (Φξ̇) xᵀ.
+  Matrix3d P;
+  for (int k = 0; k < 3; ++k)
+    for (int l = 0; l < 3; ++l) P(k, l) = S6(inv, l, k).dot(xi_dot) + xi_dot.dot(S5(inv, k, l) * xi);
+  Q.segment<3>(3) = -(w * (inertia_tensor(inv, xi) * omega)) - 2 * (P.trace() * omega - P * omega);
+  // Elastic: −Σ_kl ∫ρ Φ_kᵀ [(ω̃ω̃)_kl x_l + 2 ω̃_kl Φ_l ξ̇].
+  VectorXd f = VectorXd::Zero(n);
+  for (int k = 0; k < 3; ++k)
+    for (int l = 0; l < 3; ++l) {
+      const MatrixXd& Skl = S5(inv, k, l);
+      f += ww(k, l) * (S6(inv, l, k) + Skl * xi) + 2 * w(k, l) * (Skl * xi_dot);
+    }
+  Q.tail(n) = -f;
+  return Q;
+}
+
+VectorXd gravity_force(const Invariants& inv, const VectorXd& xi, const Vector3d& g_body) {
+  check(inv, xi, "gravity_force");
+  VectorXd Q(kFrameDofs + xi.size());
+  Q.head<3>() = inv.mass * g_body;
+  Q.segment<3>(3) = first_moment(inv, xi).cross(g_body);
+  Q.tail(xi.size()) = inv.S.transpose() * g_body;
+  return Q;
+}
+
+double kinetic_energy(const Invariants& inv, const VectorXd& xi, const VectorXd& v) {
+  FLEXUQ_REQUIRE(v.size() == kFrameDofs + xi.size(),
+                 "cms::kinetic_energy: v has " << v.size() << " entries, expected 6 + " << xi.size());
+  return 0.5 * v.dot(generalized_mass(inv, xi) * v);
+}
+
+} // namespace flexuq::cms

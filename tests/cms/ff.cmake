@@ -1,0 +1,6 @@
+# SPDX-License-Identifier: MIT
+# Floating-frame equations of motion from the invariants (M(ξ), Q_v, gravity, T) against a brute
+# force on the full consistent mass of a small hex20 box.
+flexuq_add_mpi_test(test_cms_floating_frame SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/floating_frame_test.cpp
+                    LIBS flexuq_cms NP 1 2 LABELS cms TIMEOUT 120)
+target_include_directories(test_cms_floating_frame PRIVATE ${PROJECT_SOURCE_DIR}/tests/fe)
