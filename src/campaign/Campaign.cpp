@@ -311,7 +311,7 @@ void write_results(const std::string& path, const Plan& plan, const std::vector<
       if (fields.mesh && !f.exists("/mesh")) {
         io::write_mesh(f, *fields.mesh);
         io::XdmfNodeField x{g + "/mean", static_cast<std::size_t>(field->second[1]),
-                            static_cast<std::size_t>(field->second[2]), "mean_" + name};
+                            static_cast<std::size_t>(field->second[2]), "mean_" + name, {}};
         io::write_xdmf_beside(path, *fields.mesh, x);
       }
       continue;

@@ -5,6 +5,7 @@
 
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <iomanip>
 #include <sstream>
@@ -68,25 +69,33 @@ void Progress::update(long long done) {
   print(comm_, Level::info, os.str());
 }
 
-void PhaseTimes::add(const std::string& phase, double seconds) {
-  for (auto& e : entries_)
-    if (e.first == phase) {
-      e.second += seconds;
+void PhaseTimes::add(const std::string& phase, double seconds) { add(phase, seconds, peak_rss_bytes(), 0.0); }
+
+void PhaseTimes::add(const std::string& phase, double seconds, double peak_bytes, double grown_bytes) {
+  for (std::size_t k = 0; k < entries_.size(); ++k)
+    if (entries_[k].first == phase) {
+      entries_[k].second += seconds;
+      memory_[k].first = std::max(memory_[k].first, peak_bytes);
+      memory_[k].second += grown_bytes;
       return;
     }
   entries_.emplace_back(phase, seconds);
+  memory_.emplace_back(peak_bytes, grown_bytes);
 }
 
 std::string PhaseTimes::summary(MPI_Comm comm) const {
   std::ostringstream os;
   os << "  " << std::left << std::setw(28) << "phase" << std::right << std::setw(12) << "min [s]" << std::setw(12)
-     << "max [s]" << "\n";
-  for (const auto& [name, t] : entries_) {
-    double tmin = t, tmax = t;
+     << "max [s]" << std::setw(16) << "peak RSS [MB]" << std::setw(14) << "rise [MB]" << "\n";
+  for (std::size_t k = 0; k < entries_.size(); ++k) {
+    const double t = entries_[k].second;
+    double tmin = t, tmax = t, mem[2] = {memory_[k].first, memory_[k].second};
     MPI_Allreduce(&t, &tmin, 1, MPI_DOUBLE, MPI_MIN, comm);
     MPI_Allreduce(&t, &tmax, 1, MPI_DOUBLE, MPI_MAX, comm);
-    os << "  " << std::left << std::setw(28) << name << std::right << std::fixed << std::setprecision(3)
-       << std::setw(12) << tmin << std::setw(12) << tmax << "\n";
+    MPI_Allreduce(MPI_IN_PLACE, mem, 2, MPI_DOUBLE, MPI_SUM, comm); // summed over ranks
+    os << "  " << std::left << std::setw(28) << entries_[k].first << std::right << std::fixed << std::setprecision(3)
+       << std::setw(12) << tmin << std::setw(12) << tmax << std::setprecision(0) << std::setw(16) << mem[0] / 1048576.0
+       << std::setw(14) << mem[1] / 1048576.0 << "\n";
   }
   return os.str();
 }
@@ -104,14 +113,17 @@ PetscLogStage stage_for(const std::string& name) {
 } // namespace
 
 Phase::Phase(MPI_Comm comm, const std::string& name, PhaseTimes* times)
-    : comm_(comm), name_(name), times_(times), start_(std::chrono::steady_clock::now()) {
+    : comm_(comm), name_(name), times_(times), start_(std::chrono::steady_clock::now()), peak_at_start_(peak_rss_bytes()) {
   FLEXUQ_PETSC(PetscLogStagePush(stage_for(name)));
   debug(comm_, "phase: " + name_);
 }
 
 Phase::~Phase() {
   (void)PetscLogStagePop();
-  if (times_) times_->add(name_, elapsed());
+  if (times_) {
+    const double peak = peak_rss_bytes();
+    times_->add(name_, elapsed(), peak, peak - peak_at_start_);
+  }
 }
 
 double Phase::elapsed() const {

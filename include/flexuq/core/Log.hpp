@@ -44,16 +44,24 @@ private:
   bool printed_final_ = false;
 };
 
-/// @brief Wall-clock times per named phase, summarised across ranks (min/max).
+/// @brief Wall-clock times per named phase, summarised across ranks (min/max), with the memory
+/// each phase reached: this rank's peak resident set (high-water mark) at the end of the phase and
+/// how much the phase raised it.
 class PhaseTimes {
 public:
   void add(const std::string& phase, double seconds);
+  /// @param peak_bytes high-water mark at the end of the phase, @p grown_bytes its rise during it.
+  void add(const std::string& phase, double seconds, double peak_bytes, double grown_bytes);
+  /// Table: min/max wall time over ranks, peak RSS summed over ranks and its rise in the phase.
   /// @note Collective on @p comm: every rank must have the same phases in the same order.
   std::string summary(MPI_Comm comm) const;
   const std::vector<std::pair<std::string, double>>& entries() const { return entries_; }
+  /// Per entry (same order): {peak RSS at the end, rise of the peak during the phase}, bytes, this rank.
+  const std::vector<std::pair<double, double>>& memory() const { return memory_; }
 
 private:
   std::vector<std::pair<std::string, double>> entries_;
+  std::vector<std::pair<double, double>> memory_;
 };
 
 /// @brief RAII phase: pushes a PETSc log stage named @p name (registered once), logs the start at
@@ -72,6 +80,7 @@ private:
   std::string name_;
   PhaseTimes* times_;
   std::chrono::steady_clock::time_point start_;
+  double peak_at_start_ = 0;
 };
 
 /// Peak resident memory of this process in bytes (from getrusage). Not collective.
