@@ -316,8 +316,27 @@ WorkSpace::WorkSpace(const fe::Component& c, const std::vector<InterfaceSpec>& i
   }
   FLEXUQ_PETSC(MatAssemblyBegin(T_.get(), MAT_FINAL_ASSEMBLY));
   FLEXUQ_PETSC(MatAssemblyEnd(T_.get(), MAT_FINAL_ASSEMBLY));
-  FLEXUQ_PETSC(MatPtAP(c.K(), T_.get(), MAT_INITIAL_MATRIX, PETSC_DEFAULT, Kw_.out()));
-  FLEXUQ_PETSC(MatPtAP(c.M(), T_.get(), MAT_INITIAL_MATRIX, PETSC_DEFAULT, Mw_.out()));
+  // K and M share one nonzero pattern (fe::Component assembles both into it), so one symbolic
+  // PtAP serves both: the product is set up on a copy of K, then M's values are copied into that
+  // copy and the numeric phase is repeated (MAT_REUSE_MATRIX). The symbolic phase is ~5x the
+  // numeric one, so this nearly halves the congruence time.
+  MatInfo ik{}, im{};
+  FLEXUQ_PETSC(MatGetInfo(c.K(), MAT_GLOBAL_SUM, &ik));
+  FLEXUQ_PETSC(MatGetInfo(c.M(), MAT_GLOBAL_SUM, &im));
+  if (ik.nz_used == im.nz_used) {
+    MatH A;
+    FLEXUQ_PETSC(MatDuplicate(c.K(), MAT_COPY_VALUES, A.out()));
+    MatH C;
+    FLEXUQ_PETSC(MatPtAP(A.get(), T_.get(), MAT_INITIAL_MATRIX, PETSC_DEFAULT, C.out()));
+    FLEXUQ_PETSC(MatDuplicate(C.get(), MAT_COPY_VALUES, Kw_.out()));
+    FLEXUQ_PETSC(MatCopy(c.M(), A.get(), SAME_NONZERO_PATTERN));
+    Mat reuse = C.get(); // MAT_REUSE_MATRIX fills the existing product in place
+    FLEXUQ_PETSC(MatPtAP(A.get(), T_.get(), MAT_REUSE_MATRIX, PETSC_DEFAULT, &reuse));
+    Mw_ = std::move(C);
+  } else {
+    FLEXUQ_PETSC(MatPtAP(c.K(), T_.get(), MAT_INITIAL_MATRIX, PETSC_DEFAULT, Kw_.out()));
+    FLEXUQ_PETSC(MatPtAP(c.M(), T_.get(), MAT_INITIAL_MATRIX, PETSC_DEFAULT, Mw_.out()));
+  }
   for (Mat A : {Kw_.get(), Mw_.get()}) {
     FLEXUQ_PETSC(MatSetOption(A, MAT_SYMMETRIC, PETSC_TRUE));
     FLEXUQ_PETSC(MatSetOption(A, MAT_SYMMETRY_ETERNAL, PETSC_TRUE));
