@@ -458,9 +458,13 @@ void write_reduced_file(const std::string& path, const WorkSpace& ws, const Redu
                                 "mean-axis condition); u(x0) = x0 + Phi xi; I1 = m = int rho; I2 = int rho x0 = m c; "
                                 "S = I3 = int rho Phi; Sr = I4 = int rho skew(x0) Phi; Skl = I5 = int rho Phi_k^T Phi_l; "
                                 "Sbar = I6 = int rho x0_k Phi_l; Ikl = I7 = int rho x0_k x0_l; Mff = Phi^T M Phi. "
-                                "M_rr = [m 1, -A skew(m c + S xi)^T; sym, J(xi)], J(xi) = tr(Ikl')1 - Ikl' with "
-                                "Ikl' = Ikl + Sbar_kl xi + Sbar_lk xi + xi^T Skl xi; M_rf = [A S; int rho skew(x0+Phi xi) Phi]; "
-                                "M_ff = Mff. Quadratic-velocity terms follow from the same integrals (docs/cms.md)."));
+                                "Equations of motion in body-frame components (cms/FloatingFrame.hpp, docs/cms.md): "
+                                "M(xi) [a_O; dot omega; xi''] = Q_v + Q_ext - [0; 0; K xi] with a_O = A^T r_O'', "
+                                "omega body-frame, J = [1, -skew(x), Phi], x = x0 + Phi xi; M(xi) = int rho J^T J: "
+                                "M_rr = m 1, M_rtheta = -skew(s), s = m c + S xi, M_rf = S, M_thetatheta = J(xi) = "
+                                "tr(I')1 - I', I' = Ikl + Sbar_kl xi + Sbar_lk xi + xi^T Skl xi, M_thetaf = Sr + "
+                                "[eps_akl xi^T Skl]_a, M_ff = Mff; Q_v = -int rho J^T (omega x (omega x x) + 2 omega x "
+                                "Phi xi'). Row-major datasets: Skl[k][l] (n x n), Sbar[k][l] (n)."));
   f.write_attribute("/reduced/invariants", "lumped_I5_I7", static_cast<std::int64_t>(inv.lumped));
   // Check-out.
   const std::string C = "/reduced/checkout/";
