@@ -117,4 +117,47 @@ double kinetic_energy(const Invariants& inv, const VectorXd& xi, const VectorXd&
   return 0.5 * v.dot(generalized_mass(inv, xi) * v);
 }
 
+ElasticCoordinates elastic_coordinates(const MatrixXd& K, const MatrixXd& M, double rigid_tol) {
+  FLEXUQ_REQUIRE(K.rows() == K.cols() && M.rows() == K.rows() && K.rows() > 0,
+                 "cms::elastic_coordinates: K and M must be square and of one size");
+  // Symmetric scaling by diag(M̄)^(-1/2) first: the columns mix metres, radians and modal units.
+  const Eigen::VectorXd d = M.diagonal().cwiseAbs().cwiseMax(1e-300).cwiseSqrt().cwiseInverse();
+  const MatrixXd Ks = d.asDiagonal() * (0.5 * (K + K.transpose())) * d.asDiagonal();
+  const MatrixXd Ms = d.asDiagonal() * (0.5 * (M + M.transpose())) * d.asDiagonal();
+  Eigen::GeneralizedSelfAdjointEigenSolver<MatrixXd> es(Ks, Ms);
+  FLEXUQ_REQUIRE(es.info() == Eigen::Success, "cms::elastic_coordinates: the reduced mass matrix is not positive "
+                                              "definite (dependent basis columns?)");
+  const Eigen::VectorXd& lam = es.eigenvalues();
+  const double top = std::max(std::abs(lam(lam.size() - 1)), 1e-300);
+  int rigid = 0;
+  while (rigid < lam.size() && lam(rigid) < rigid_tol * top) ++rigid;
+  FLEXUQ_REQUIRE(rigid == 0 || rigid == 6, "cms::elastic_coordinates: the reduced model has "
+                                               << rigid << " zero eigenvalues (below " << rigid_tol
+                                               << " of the largest); expected 6 (free body) or 0");
+  ElasticCoordinates e;
+  e.rigid = rigid;
+  const Eigen::Index ne = lam.size() - rigid;
+  e.V = d.asDiagonal() * es.eigenvectors().rightCols(ne); // VᵀM̄V = 1
+  e.eigenvalues = lam.tail(ne);
+  // Deterministic signs: the largest-magnitude entry of each column positive.
+  for (Eigen::Index j = 0; j < ne; ++j) {
+    Eigen::Index i = 0;
+    e.V.col(j).cwiseAbs().maxCoeff(&i);
+    if (e.V(i, j) < 0) e.V.col(j) *= -1;
+  }
+  return e;
+}
+
+Invariants transform_invariants(const Invariants& inv, const MatrixXd& V) {
+  FLEXUQ_REQUIRE(V.rows() == inv.Mff.rows(), "cms::transform_invariants: V has " << V.rows() << " rows for "
+                                                                                 << inv.Mff.rows() << " basis columns");
+  Invariants out = inv;
+  out.S = inv.S * V;
+  out.Sr = inv.Sr * V;
+  out.Sbar = inv.Sbar * V;
+  for (std::size_t q = 0; q < 9; ++q) out.Skl[q] = V.transpose() * inv.Skl[q] * V;
+  out.Mff = V.transpose() * inv.Mff * V;
+  return out;
+}
+
 } // namespace flexuq::cms

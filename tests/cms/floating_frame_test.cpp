@@ -426,3 +426,50 @@ TEST(FloatingFrame, MacNealUsesTheFullModalMass) {
   EXPECT_LT(rel(c.inv.Skl[0] + c.inv.Skl[4] + c.inv.Skl[8], c.inv.Mff), 1e-10);
   compare_with_brute_force(body, c, "macneal", 37);
 }
+
+TEST(FloatingFrame, ElasticCoordinatesOfCraigBamptonSatisfyTheMeanAxisConditions) {
+  // The CB span holds the rigid motion; its elastic coordinates V (free-free modes of the reduced
+  // pair without the 6 zero ones) give an invertible M(ξ), S V = 0 and Sr V = 0 (Tisserand frame),
+  // and invariants that equal those of the physical basis Φ V (checked by brute force).
+  Body body(MPI_COMM_WORLD);
+  const Case cb = body.craig_bampton();
+  const auto e = cms::elastic_coordinates(cb.rb.K, cb.rb.M);
+  EXPECT_EQ(e.rigid, 6);
+  const auto ne = e.V.cols();
+  ASSERT_EQ(ne, static_cast<Eigen::Index>(cb.rb.columns.size()) - 6);
+  EXPECT_LT((e.V.transpose() * cb.rb.M * e.V - MatrixXd::Identity(ne, ne)).norm(), 1e-9 * std::sqrt(double(ne)));
+  const MatrixXd KV = e.V.transpose() * cb.rb.K * e.V;
+  EXPECT_LT((KV - MatrixXd(e.eigenvalues.asDiagonal())).norm(), 1e-9 * e.eigenvalues.norm());
+  EXPECT_GT(e.eigenvalues.minCoeff(), 0);
+  const auto inv = cms::transform_invariants(cb.inv, e.V);
+  // Mean-axis conditions, relative to the scale of the untransformed coupling.
+  const double sV = (cb.inv.S.norm() + cb.inv.Sr.norm()) * e.V.norm();
+  EXPECT_LT(inv.S.norm(), 1e-9 * sV);
+  EXPECT_LT(inv.Sr.norm(), 1e-9 * sV);
+  // Physical columns Φ V and the brute force of M(ξ) at a random state.
+  std::vector<VecH> phys;
+  for (Eigen::Index j = 0; j < ne; ++j) {
+    VecH v = copy(cb.phys[0].get());
+    FLEXUQ_PETSC(VecSet(v.get(), 0.0));
+    std::vector<Vec> raw;
+    for (const auto& p : cb.phys) raw.push_back(p.get());
+    const VectorXd c = e.V.col(j);
+    FLEXUQ_PETSC(VecMAXPY(v.get(), static_cast<PetscInt>(raw.size()), c.data(), raw.data()));
+    phys.push_back(std::move(v));
+  }
+  const State s(ne, 77);
+  const VectorXd xi = 1e-4 * s.xi; // modal units: mass-normalised columns
+  const BruteForce bf(*body.comp, phys, xi);
+  const MatrixXd Mxi = cms::generalized_mass(inv, xi);
+  EXPECT_LT(rel(Mxi, bf.mass()), 1e-10);
+  Eigen::LLT<MatrixXd> llt(Mxi);
+  EXPECT_EQ(llt.info(), Eigen::Success) << "M(xi) of the elastic coordinates must be positive definite";
+  // Quadratic-velocity vector against the brute force on the same fields.
+  State q(ne, 79);
+  q.xi = xi;
+  q.xi_dot *= 1e-2;
+  const VectorXd qv = cms::quadratic_velocity(inv, xi, q.xi_dot, q.omega);
+  VecH a = bf.acceleration(q, true);
+  const VectorXd ref = -bf.virtual_work(a.get());
+  EXPECT_LT((qv - ref).norm(), 1e-10 * ref.norm());
+}

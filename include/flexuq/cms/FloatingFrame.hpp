@@ -61,4 +61,21 @@ Eigen::VectorXd gravity_force(const Invariants& inv, const Eigen::VectorXd& xi, 
 /// T = ½ vᵀ M(ξ) v, v = [v_O; ω; ξ̇].
 double kinetic_energy(const Invariants& inv, const Eigen::VectorXd& xi, const Eigen::VectorXd& v);
 
+/// @brief Elastic coordinates for a floating frame: a basis whose span holds the rigid-body motion
+/// (Craig–Bampton, Herting, … keep the interface DOFs, so Φ_C Φ_Rb = Φ_R) makes M(ξ) singular.
+/// V (n × n_e) holds the eigenvectors of the reduced pair (K̄, M̄) without the n_rigid zero ones,
+/// mass-normalised (VᵀM̄V = 1, VᵀK̄V = diag λ). Because eigenvectors of distinct eigenvalues are
+/// M̄-orthogonal, Φ V is M-orthogonal to the rigid modes: the Tisserand (mean-axis) conditions
+/// S V = 0 and Sr V = 0 hold at ξ = 0 and the body frame follows the mean motion of the body.
+struct ElasticCoordinates {
+  Eigen::MatrixXd V;           ///< n × n_e
+  Eigen::VectorXd eigenvalues; ///< λ = ω² of the kept (elastic) columns, ascending
+  int rigid = 0;               ///< zero eigenvalues dropped
+};
+/// @param rigid_tol eigenvalues below rigid_tol·λ_max count as rigid. Throws when the pair has a
+/// number of zero eigenvalues other than 0 or 6 (a mechanism or a partly grounded basis).
+ElasticCoordinates elastic_coordinates(const Eigen::MatrixXd& K, const Eigen::MatrixXd& M, double rigid_tol = 1e-10);
+/// Invariants of the basis Φ V from those of Φ (I1, I2, I7 unchanged; S, Sr, I6 → ·V; I5, Mff → Vᵀ·V).
+Invariants transform_invariants(const Invariants& inv, const Eigen::MatrixXd& V);
+
 } // namespace flexuq::cms
