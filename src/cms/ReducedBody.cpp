@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "flexuq/cms/ReducedBody.hpp"
 
+#include "flexuq/cms/FloatingFrame.hpp"
 #include "flexuq/core/Error.hpp"
 #include "flexuq/fe/ModesOutput.hpp"
 #include "flexuq/io/MeshOutput.hpp"
@@ -402,6 +403,30 @@ std::string checkout_summary(const ReducedBasis& rb, const Checkout& c) {
   return os.str();
 }
 
+namespace {
+
+/// The invariant datasets under @p I ("/reduced/invariants/"), row-major. @note Collective.
+void write_invariants(io::H5File& f, const std::string& I, const Invariants& inv) {
+  const auto n = static_cast<std::uint64_t>(inv.Mff.rows());
+  f.write_replicated(I + "mass", {1}, &inv.mass);
+  f.write_replicated(I + "center_of_mass", {3}, inv.com.data());
+  f.write_replicated(I + "inertia_origin", {3, 3}, flat(inv.inertia_origin).data());
+  f.write_replicated(I + "inertia_com", {3, 3}, flat(inv.inertia_com).data());
+  f.write_replicated(I + "S", {3, n}, flat(inv.S).data());
+  f.write_replicated(I + "Sr", {3, n}, flat(inv.Sr).data());
+  std::vector<double> skl;
+  for (const auto& S : inv.Skl) {
+    const auto v = flat(S);
+    skl.insert(skl.end(), v.begin(), v.end());
+  }
+  f.write_replicated(I + "Skl", {3, 3, n, n}, skl.data());
+  f.write_replicated(I + "Sbar", {3, 3, n}, flat(inv.Sbar).data());
+  f.write_replicated(I + "Ikl", {3, 3}, flat(inv.Ikl).data());
+  f.write_replicated(I + "Mff", {n, n}, flat(inv.Mff).data());
+}
+
+} // namespace
+
 void write_reduced_file(const std::string& path, const WorkSpace& ws, const ReducedBasis& rb, const Invariants& inv,
                         const Checkout& chk, const std::vector<std::pair<std::string, double>>& phase_seconds) {
   const auto& comp = ws.component();
@@ -437,22 +462,7 @@ void write_reduced_file(const std::string& path, const WorkSpace& ws, const Redu
   f.write_attribute("/reduced", "basis_rcond", rb.basis_rcond);
   f.write_attribute("/reduced", "dofs_per_node", static_cast<std::int64_t>(dpn));
   // Invariants.
-  const std::string I = "/reduced/invariants/";
-  f.write_replicated(I + "mass", {1}, &inv.mass);
-  f.write_replicated(I + "center_of_mass", {3}, inv.com.data());
-  f.write_replicated(I + "inertia_origin", {3, 3}, flat(inv.inertia_origin).data());
-  f.write_replicated(I + "inertia_com", {3, 3}, flat(inv.inertia_com).data());
-  f.write_replicated(I + "S", {3, n}, flat(inv.S).data());
-  f.write_replicated(I + "Sr", {3, n}, flat(inv.Sr).data());
-  std::vector<double> skl;
-  for (const auto& S : inv.Skl) {
-    const auto v = flat(S);
-    skl.insert(skl.end(), v.begin(), v.end());
-  }
-  f.write_replicated(I + "Skl", {3, 3, n, n}, skl.data());
-  f.write_replicated(I + "Sbar", {3, 3, n}, flat(inv.Sbar).data());
-  f.write_replicated(I + "Ikl", {3, 3}, flat(inv.Ikl).data());
-  f.write_replicated(I + "Mff", {n, n}, flat(inv.Mff).data());
+  write_invariants(f, "/reduced/invariants/", inv);
   f.write_attribute("/reduced/invariants", "formulation",
                     std::string("floating frame of reference, body frame = mesh frame (origin O, mesh axes, no "
                                 "mean-axis condition); u(x0) = x0 + Phi xi; I1 = m = int rho; I2 = int rho x0 = m c; "
@@ -466,6 +476,26 @@ void write_reduced_file(const std::string& path, const WorkSpace& ws, const Redu
                                 "[eps_akl xi^T Skl]_a, M_ff = Mff; Q_v = -int rho J^T (omega x (omega x x) + 2 omega x "
                                 "Phi xi'). Row-major datasets: Skl[k][l] (n x n), Sbar[k][l] (n)."));
   f.write_attribute("/reduced/invariants", "lumped_I5_I7", static_cast<std::int64_t>(inv.lumped));
+  // Elastic coordinates for a floating frame (FloatingFrame.hpp): only when the reduced pair holds
+  // exactly the 6 rigid-body modes (free body, basis with the rigid motion in its span).
+  if (rb.method != Method::macneal) {
+    try {
+      const auto e = elastic_coordinates(rb.K, rb.M);
+      if (e.rigid == 6) {
+        const std::string F = "/reduced/floating_frame/";
+        const auto ne = static_cast<std::uint64_t>(e.V.cols());
+        f.write_replicated(F + "V", {n, ne}, flat(e.V).data());
+        f.write_replicated(F + "eigenvalues", {ne}, e.eigenvalues.data());
+        write_invariants(f, F + "invariants/", transform_invariants(inv, e.V));
+        f.write_attribute("/reduced/floating_frame", "meaning",
+                          std::string("elastic coordinates eta with xi = V eta: free-free modes of (K, M) without the 6 "
+                                      "rigid ones, V^T M V = 1, V^T K V = diag(eigenvalues); Phi V satisfies the "
+                                      "mean-axis (Tisserand) conditions S = Sr = 0 at eta = 0, so M(eta) is invertible"));
+      }
+    } catch (const Error&) {
+      // A grounded or partly grounded basis has no floating-frame form; /reduced stays complete.
+    }
+  }
   // Check-out.
   const std::string C = "/reduced/checkout/";
   f.write_replicated(C + "rigid_residual", {6}, chk.rigid_residual.data());
