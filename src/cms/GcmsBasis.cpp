@@ -277,6 +277,27 @@ void GcmsBasis::set_field_values(int j, const Eigen::VectorXd& v, bool orthogona
   fields_[static_cast<std::size_t>(j)].orthogonalized = orthogonalized;
 }
 
+void GcmsBasis::rotate_modes(const std::vector<int>& idx, const Eigen::MatrixXd& R) {
+  const auto d = static_cast<Eigen::Index>(idx.size());
+  FLEXUQ_REQUIRE(R.rows() == d && R.cols() == d, "GCMS rotate_modes: R is " << R.rows() << " x " << R.cols()
+                                                                           << " for " << d << " modes");
+  for (int m : idx) FLEXUQ_REQUIRE(m >= 0 && m < num_modes(), "GCMS rotate_modes: mode " << m << " out of range");
+  for (const auto& f : fields_)
+    if (f.kind == GcmsFieldKind::flexible && f.orthogonalized &&
+        std::find(idx.begin(), idx.end(), f.mode - 1) != idx.end())
+      throw InputError("GCMS rotate_modes: field " + f.label() + " was already orthogonalised");
+  std::vector<Eigen::MatrixXd> rotated(idx.size(), Eigen::MatrixXd::Zero(X_.rows(), 3));
+  for (Eigen::Index i = 0; i < d; ++i)
+    for (Eigen::Index j = 0; j < d; ++j)
+      rotated[static_cast<std::size_t>(i)] += R(j, i) * modes_[static_cast<std::size_t>(idx[static_cast<std::size_t>(j)])];
+  for (std::size_t i = 0; i < idx.size(); ++i) modes_[static_cast<std::size_t>(idx[i])] = std::move(rotated[i]);
+  for (int j = 0; j < num_fields(); ++j) {
+    const auto& f = fields_[static_cast<std::size_t>(j)];
+    if (f.kind == GcmsFieldKind::flexible && std::find(idx.begin(), idx.end(), f.mode - 1) != idx.end())
+      B_.col(j) = f.scale * modes_[static_cast<std::size_t>(f.mode - 1)].col(f.k);
+  }
+}
+
 std::array<double, 9> proper_rotation_coordinates(const std::array<double, 9>& q_r) {
   // Columns d_k of (Q_r + I)ᵀ = A: d_k = q_r[3k..3k+2] + e_k.
   Eigen::Matrix3d D;

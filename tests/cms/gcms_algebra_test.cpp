@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// GCMS basis, exact algebraic checks of seed-001 digest §8.1 (A1–A7, A9–A14, A16). Synthetic data
-// are generated replicated from a fixed seed; each rank keeps a contiguous block of nodes, and every
+// GCMS basis, exact algebraic checks of seed-001 digest §8.1 (A1–A7, A9–A14, A16; A15 for the
+// canonicalisation of degenerate pairs; A15's invariants are in gcms_bar_test). Synthetic data are
+// generated replicated from a fixed seed; each rank keeps a contiguous block of nodes, and every
 // distributed result is compared with a direct dense computation on the whole data.
 #include "FeTestUtil.hpp"
 
@@ -409,6 +410,58 @@ TEST(GcmsAlgebra, A16GramSchmidtAndTsqrIndependentOfRankCount) {
   EXPECT_LT(max_abs(Bw - self.local_fields()), 1e-12 * max_abs(self.local_fields()));
 }
 
+TEST(GcmsAlgebra, DegenerateClustersChainWithinTheTolerance) {
+  const std::vector<double> ev{1.0, 3.0, 1.0 + 1e-9, 3.0, 2.0, 1.0 + 2e-9};
+  EXPECT_EQ(cms::degenerate_clusters(ev, 1e-6), (std::vector<std::vector<int>>{{0, 2, 5}, {1, 3}}));
+  EXPECT_EQ(cms::degenerate_clusters(ev, 0.0), (std::vector<std::vector<int>>{{1, 3}}));
+  EXPECT_TRUE(cms::degenerate_clusters({1.0, 2.0}, 1e-6).empty());
+}
+
+TEST(GcmsAlgebra, A15CanonicalisationRecoversTheAxisAlignedPairAtAnyRankCount) {
+  // An x-dominant mode a = (f, 0, 0.1 h) and a y-dominant b = (0, g, 0.1 k), h ⊥ k, unit norms:
+  // the canonical basis of span{a, b} is {a, b} (up to sign), whatever basis it is given in.
+  const int n = 60;
+  Data d = synthetic_data(n, 5, 31);
+  Eigen::VectorXd f = d.modes[0].col(0), g = d.modes[1].col(1), h = d.modes[2].col(2), k = d.modes[3].col(2);
+  k -= (h.dot(k) / h.squaredNorm()) * h;
+  Eigen::MatrixXd a(n, 3), b(n, 3);
+  a << f, Eigen::VectorXd::Zero(n), 0.1 * h * f.norm() / h.norm();
+  b << Eigen::VectorXd::Zero(n), g, 0.1 * k * g.norm() / k.norm();
+  a /= a.norm();
+  b /= b.norm();
+  const std::vector<double> ev{4.0, 7.0, 4.0 * (1 + 1e-10), 9.0};
+  for (double angle : {0.3, 2.0, -1.1}) {
+    Data r;
+    r.X = d.X;
+    r.modes = {std::cos(angle) * a + std::sin(angle) * b, d.modes[4], -std::sin(angle) * a + std::cos(angle) * b,
+               d.modes[2]};
+    GcmsBasis world = make_basis(MPI_COMM_WORLD, r), self = make_basis(MPI_COMM_SELF, r);
+    const auto cw = cms::canonicalize_degenerate(world, ev, 1e-6);
+    const auto cs = cms::canonicalize_degenerate(self, ev, 1e-6);
+    ASSERT_EQ(cw.size(), 1u);
+    EXPECT_EQ(cw[0].modes, (std::vector<int>{1, 3}));
+    EXPECT_EQ(cw[0].axis, (std::vector<int>{0, 1}));
+    EXPECT_NEAR(cw[0].share[0], (a.col(0).squaredNorm()), 1e-12);
+    // Orthogonal rotation; the same one on any rank count.
+    EXPECT_LT(max_abs(cw[0].rotation.transpose() * cw[0].rotation - Eigen::Matrix2d::Identity()), 1e-12);
+    EXPECT_LT(max_abs(cw[0].rotation - cs[0].rotation), 1e-12);
+    // Member 1 = ±a, member 2 = ±b, and the other modes untouched.
+    const Eigen::MatrixXd m1 = self.local_mode(0), m2 = self.local_mode(2);
+    EXPECT_NEAR(std::abs((m1.array() * a.array()).sum()), 1.0, 1e-12);
+    EXPECT_NEAR(std::abs((m2.array() * b.array()).sum()), 1.0, 1e-12);
+    EXPECT_LT(max_abs(self.local_mode(1) - d.modes[4]), 1e-15);
+    const auto [rb, re] = block(MPI_COMM_WORLD, n);
+    EXPECT_LT(max_abs(world.local_mode(0) - m1.middleRows(rb, re - rb)), 1e-12);
+    // The fields of Φ follow the generating modes.
+    EXPECT_LT(max_abs(self.local_fields().col(4 + 1) - m1.col(1)), 1e-15);
+    EXPECT_LT(max_abs(self.local_fields().col(4 + 6) - m2.col(0)), 1e-15);
+  }
+  // After Gram–Schmidt the modes can no longer be rotated.
+  GcmsBasis x = make_basis(MPI_COMM_WORLD, d);
+  cms::shortened_gram_schmidt(x, 1e-3);
+  EXPECT_THROW(x.rotate_modes({0, 1}, Eigen::Matrix2d::Identity()), InputError);
+}
+
 TEST(GcmsAlgebra, GapRuleAndOptions) {
   Eigen::VectorXd s(6);
   s << 10, 5, 1, 2e-3, 2e-6, 1e-7;
@@ -421,7 +474,8 @@ TEST(GcmsAlgebra, GapRuleAndOptions) {
   // Config keys and bad values.
   auto cfg = io::Config::from_string(
       "reduce:\n  gcms: {strategy: cosine, cosine_threshold: 0.995, gs_tolerance: 1e-4, svd_tolerance: 1e-5,"
-      " scaling: false, csv: cos.csv, origin: [0, 0, 1]}\n");
+      " scaling: false, csv: cos.csv, origin: [0, 0, 1], cosine_sweep: true, cosine_sweep_start: 0.999,"
+      " cosine_sweep_step: 0.002, cosine_sweep_rtol: 0.1, canonicalize: false, degeneracy_tol: 1e-8}\n");
   cms::GcmsOptions o;
   cms::parse_gcms_options(cfg, "reduce.gcms", o);
   EXPECT_EQ(o.strategy, cms::GcmsStrategy::cosine);
@@ -432,8 +486,16 @@ TEST(GcmsAlgebra, GapRuleAndOptions) {
   EXPECT_EQ(o.csv, "cos.csv");
   ASSERT_TRUE(o.origin.has_value());
   EXPECT_EQ((*o.origin)[2], 1.0);
+  EXPECT_TRUE(o.cosine_sweep);
+  EXPECT_EQ(o.cosine_sweep_start, 0.999);
+  EXPECT_EQ(o.cosine_sweep_step, 0.002);
+  EXPECT_EQ(o.cosine_sweep_rtol, 0.1);
+  EXPECT_FALSE(o.canonicalize);
+  EXPECT_EQ(o.degeneracy_tol, 1e-8);
   EXPECT_NO_THROW(cfg.check_all_used());
-  for (const char* bad : {"{strategy: qr}", "{cosine_threshold: 0.9}", "{gs_tolerance: 0}", "{gap_ratio: 1}"}) {
+  for (const char* bad : {"{strategy: qr}", "{cosine_threshold: 0.9}", "{gs_tolerance: 0}", "{gap_ratio: 1}",
+                          "{cosine_sweep_start: 0.9}", "{cosine_sweep_step: 0}", "{cosine_sweep_rtol: 1}",
+                          "{degeneracy_tol: -1}"}) {
     cms::GcmsOptions x;
     auto c2 = io::Config::from_string(std::string("reduce:\n  gcms: ") + bad + "\n");
     EXPECT_THROW(cms::parse_gcms_options(c2, "reduce.gcms", x), InputError) << bad;

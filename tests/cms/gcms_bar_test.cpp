@@ -1,9 +1,14 @@
 // SPDX-License-Identifier: MIT
 // GCMS on the free-free prismatic bars of seed-001 (E2: 100 mm square section, 2 m long,
-// E = 1.5 GPa, ν = 0.3, ρ = 1000; E3: 100 × 60 mm rectangle), hex20 meshes made with
-// io::generate_box, bar axis z, SI units, unit Euclidean mode norms, origin at the nodal centroid.
-// Digest §8.2: B1 (frequencies), B3 (cond Ψ), B4 (rank deficiency 6), B6 (cond Φ_f), B8 (cosine
-// removal on the rectangle), B11 (GS + scaling), and A15 (invariance under rotating a degenerate pair).
+// E = 1.5 GPa, ν = 0.3, ρ = 1000; E3: 100 × 60 mm rectangle; E5: equilateral triangle, side 130 mm;
+// E4: circle, d = 100 mm), hex20, bar axis z, SI units, unit Euclidean mode norms, origin at the
+// nodal centroid. Square and rectangle come from io::generate_box (4 × 4 × 40); triangle (3 kite
+// blocks, D3-symmetric) and circle (5-block O-grid, 4 symmetry lines) are mapped boxes with 2 × 2
+// cells per block and 20 along the bar.
+// Digest §8.2: B1 (frequencies), B3 (cond Ψ), B4 (rank deficiency 6), B5 (circle: 12), B6 (cond Φ_f),
+// B8 (cosine removal on the rectangle, also with the c_th sweep), B9 (canonical pairs, cosine 0.993
+// on square / triangle / circle), B10 (key cosines), B11 (GS + scaling), and A15 (rotating a
+// degenerate pair: invariants unchanged; canonicalisation undoes the rotation).
 // The modes {B1, B1*, B2, B2*, T1, T2, L1, L2} are picked from the first free-free modes by a
 // displacement-pattern classifier (per cross-section: mean in-plane translation = bending, mean
 // twist = torsion, mean axial displacement = longitudinal).
@@ -14,7 +19,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <functional>
 #include <map>
 #include <memory>
 
@@ -40,21 +48,109 @@ struct Bar {
   }
 };
 
-std::unique_ptr<Bar> make_bar(double wx, double wy, std::array<int, 3> cells, int n_modes) {
-  auto bar = std::make_unique<Bar>();
-  io::BoxSpec s;
-  s.origin = {-wx / 2, -wy / 2, 0};
-  s.size = {wx, wy, 2.0};
-  s.cells = cells;
-  s.order = 2;
-  fe::ComponentOptions o;
+io::Material e2_material() {
   io::Material m;
   m.name = "E2";
   m.E = 1.5e9;
   m.nu = 0.3;
   m.rho = 1000;
-  o.default_material = m;
-  bar->c = std::make_unique<fe::Component>(MPI_COMM_WORLD, io::generate_box(s), o);
+  return m;
+}
+
+/// Rectangular section wx × wy centred on the z axis, 2 m long, hex20 cells[0] × cells[1] × cells[2].
+io::Mesh box_bar(double wx, double wy, std::array<int, 3> cells) {
+  io::BoxSpec s;
+  s.origin = {-wx / 2, -wy / 2, 0};
+  s.size = {wx, wy, 2.0};
+  s.cells = cells;
+  s.order = 2;
+  return io::generate_box(s);
+}
+
+/// Maps the unit square (u, v) onto one quadrilateral block of a cross-section (counter-clockwise).
+using BlockMap = std::function<Eigen::Vector2d(double u, double v)>;
+
+/// A 2 m bar along z whose section is made of blocks, each meshed n × n (hex20, nz along z) by
+/// mapping a generated unit box; the nodes the blocks share are merged.
+io::Mesh block_bar(const std::vector<BlockMap>& blocks, int n, int nz, const std::string& name) {
+  io::Mesh m;
+  m.source = "test:" + name;
+  std::map<std::array<long, 3>, int> index;
+  long eid = 0;
+  io::BoxSpec s;
+  s.size = {1, 1, 2.0};
+  s.cells = {n, n, nz};
+  s.order = 2;
+  const io::Mesh box = io::generate_box(s);
+  for (const auto& map : blocks) {
+    std::vector<int> node(box.num_nodes());
+    for (std::size_t i = 0; i < box.num_nodes(); ++i) {
+      const auto& x = box.coords[i];
+      const Eigen::Vector2d p = map(x[0], x[1]);
+      const std::array<double, 3> c{p(0), p(1), x[2]};
+      const std::array<long, 3> key{std::lround(c[0] * 1e8), std::lround(c[1] * 1e8), std::lround(c[2] * 1e8)};
+      const auto [it, fresh] = index.emplace(key, static_cast<int>(m.coords.size()));
+      if (fresh) {
+        m.node_sets["ALL"].push_back(static_cast<int>(m.coords.size()));
+        m.coords.push_back(c);
+        m.node_ids.push_back(static_cast<long>(m.coords.size()));
+      }
+      node[i] = it->second;
+    }
+    for (std::size_t e = 0; e < box.num_elements(); ++e) {
+      std::vector<int> nodes;
+      for (int k = 0; k < box.element_size(e); ++k) nodes.push_back(node[static_cast<std::size_t>(box.element(e)[k])]);
+      m.element_sets["ALL"].push_back(static_cast<int>(m.num_elements()));
+      m.add_element(io::ElementType::hex20, nodes, ++eid);
+    }
+  }
+  m.validate();
+  return m;
+}
+
+BlockMap bilinear(Eigen::Vector2d a, Eigen::Vector2d b, Eigen::Vector2d c, Eigen::Vector2d d) {
+  return [=](double u, double v) -> Eigen::Vector2d {
+    return (1 - u) * (1 - v) * a + u * (1 - v) * b + u * v * c + (1 - u) * v * d;
+  };
+}
+
+/// Equilateral triangle (side a, centroid at the origin, a vertex on +y) as 3 kite blocks
+/// (vertex, edge midpoint, centroid, edge midpoint): the mesh has the section's D3 symmetry.
+io::Mesh triangle_bar(double a, int n, int nz) {
+  const double h = a * std::sqrt(3.0) / 2;
+  const Eigen::Vector2d P[3] = {{-a / 2, -h / 3}, {a / 2, -h / 3}, {0, 2 * h / 3}}; // counter-clockwise
+  std::vector<BlockMap> blocks;
+  for (int i = 0; i < 3; ++i) {
+    const Eigen::Vector2d& v = P[i];
+    blocks.push_back(bilinear(v, 0.5 * (v + P[(i + 1) % 3]), Eigen::Vector2d::Zero(), 0.5 * (v + P[(i + 2) % 3])));
+  }
+  return block_bar(blocks, n, nz, "triangle bar");
+}
+
+/// Circle of radius r as a 5-block O-grid (inner square of half side 0.4 r, four blocks out to the
+/// arc): the mesh has 4 symmetry lines, as the paper's.
+io::Mesh circle_bar(double r, int n, int nz) {
+  const double s = 0.4 * r;
+  std::vector<BlockMap> blocks{bilinear({-s, -s}, {s, -s}, {s, s}, {-s, s})};
+  for (int j = 0; j < 4; ++j) {
+    const double t0 = (-0.25 + 0.5 * j) * M_PI, t1 = t0 + 0.5 * M_PI;
+    const Eigen::Vector2d a(std::sqrt(2.0) * s * std::cos(t0), std::sqrt(2.0) * s * std::sin(t0));
+    const Eigen::Vector2d b(std::sqrt(2.0) * s * std::cos(t1), std::sqrt(2.0) * s * std::sin(t1));
+    // u outward from the inner square's side to the arc, v counter-clockwise along them.
+    blocks.push_back([=](double u, double v) -> Eigen::Vector2d {
+      const double t = t0 + v * (t1 - t0);
+      return (1 - u) * (a + v * (b - a)) + u * r * Eigen::Vector2d(std::cos(t), std::sin(t));
+    });
+  }
+  return block_bar(blocks, n, nz, "circle bar");
+}
+
+std::unique_ptr<Bar> make_bar(io::Mesh mesh, int n_modes) {
+  auto bar = std::make_unique<Bar>();
+  fe::ComponentOptions o;
+  o.default_material = e2_material();
+  o.keep_affine = false;
+  bar->c = std::make_unique<fe::Component>(MPI_COMM_WORLD, std::move(mesh), o);
   fe::ModeOptions mo;
   mo.count = n_modes;
   bar->modes = fe::solve_modes(bar->c->K(), bar->c->M(), mo);
@@ -107,23 +203,39 @@ std::vector<double> selected_hz(const Bar& b) {
 class GcmsBar : public ::testing::Test {
 protected:
   static void SetUpTestSuite() {
-    square = make_bar(0.1, 0.1, {4, 4, 40}, 22).release();
+    square = make_bar(box_bar(0.1, 0.1, {4, 4, 40}), 22).release();
   }
   static void TearDownTestSuite() {
     delete square;
     square = nullptr;
     delete rectangle;
     rectangle = nullptr;
+    delete triangle;
+    triangle = nullptr;
+    delete circle;
+    circle = nullptr;
   }
   static const Bar& rect() {
-    if (!rectangle) rectangle = make_bar(0.1, 0.06, {4, 4, 40}, 22).release();
+    if (!rectangle) rectangle = make_bar(box_bar(0.1, 0.06, {4, 4, 40}), 22).release();
     return *rectangle;
+  }
+  static const Bar& tri() {
+    if (!triangle) triangle = make_bar(triangle_bar(0.13, 2, 20), 22).release();
+    return *triangle;
+  }
+  static const Bar& circ() {
+    if (!circle) circle = make_bar(circle_bar(0.05, 2, 20), 22).release();
+    return *circle;
   }
   static Bar* square;
   static Bar* rectangle;
+  static Bar* triangle;
+  static Bar* circle;
 };
 Bar* GcmsBar::square = nullptr;
 Bar* GcmsBar::rectangle = nullptr;
+Bar* GcmsBar::triangle = nullptr;
+Bar* GcmsBar::circle = nullptr;
 
 TEST_F(GcmsBar, B1SquareBarFrequencies) {
   ASSERT_EQ(square->sel.size(), 8u) << "classifier did not find 4 bending, 2 torsion, 2 axial modes";
@@ -191,6 +303,7 @@ TEST_F(GcmsBar, A15RotatingTheDegeneratePairChangesNoInvariant) {
   rotated.push_back(std::move(r1));
   for (std::size_t i = 2; i < modes.size(); ++i) rotated.push_back(std::move(modes[i]));
   cms::GcmsOptions o;
+  o.canonicalize = false; // the raw rotated basis: the invariants must not need canonicalisation
   const auto a0 = cms::build_gcms(MPI_COMM_WORLD, *square->c, square->selected(), o);
   const auto a1 = cms::build_gcms(MPI_COMM_WORLD, *square->c, rotated, o);
   EXPECT_NEAR(a1.stages[0].cond_phi_f, a0.stages[0].cond_phi_f, 1e-6 * a0.stages[0].cond_phi_f);
@@ -216,4 +329,151 @@ TEST_F(GcmsBar, B8RectangleCosineRemoval) {
   EXPECT_EQ(res.removed_columns("cosine"), 18);
   EXPECT_GE(scaled.cond_phi_f, 30.0);
   EXPECT_LE(scaled.cond_phi_f, 45.0);
+}
+
+namespace {
+
+/// Global dot product of mode m (0-based) of two bases with the same row layout.
+double mode_dot(const cms::GcmsBasis& a, int ma, const cms::GcmsBasis& b, int mb) {
+  double d = a.local_mode(ma).cwiseProduct(b.local_mode(mb)).sum();
+  MPI_Allreduce(MPI_IN_PLACE, &d, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  return d;
+}
+
+/// Field index of component k (0 = x) of selected mode m (1-based) in the initial basis.
+int fld(int m, int k) { return 4 + 3 * (m - 1) + k; }
+
+/// The selected modes with the B1 pair rotated by @p a1 and the B2 pair by @p a2 (radians).
+std::vector<VecH> rotated_pairs(const Bar& b, double a1, double a2) {
+  auto modes = b.selected();
+  std::vector<VecH> out;
+  for (int p = 0; p < 2; ++p) {
+    const double a = p == 0 ? a1 : a2;
+    for (int i = 0; i < 2; ++i) {
+      VecH v;
+      VecDuplicate(modes[0].get(), v.out());
+      const double ca = i == 0 ? std::cos(a) : -std::sin(a), cb = i == 0 ? std::sin(a) : std::cos(a);
+      VecAXPBYPCZ(v.get(), ca, cb, 0.0, modes[static_cast<std::size_t>(2 * p)].get(),
+                  modes[static_cast<std::size_t>(2 * p + 1)].get());
+      out.push_back(std::move(v));
+    }
+  }
+  for (std::size_t i = 4; i < modes.size(); ++i) out.push_back(std::move(modes[i]));
+  return out;
+}
+
+/// B9 on one bar: canonical pairs, cosine removal at 0.993.
+void check_b9(const char* name, const Bar& b, int deficiency) {
+  ASSERT_EQ(b.sel.size(), 8u) << name << ": classifier did not find 4 bending, 2 torsion, 2 axial modes";
+  cms::GcmsOptions o;
+  o.strategy = cms::GcmsStrategy::cosine;
+  o.cosine_threshold = 0.993; // canonicalize: true is the default
+  const auto res = cms::build_gcms(MPI_COMM_WORLD, *b.c, b.selected(), o);
+  // The two bending pairs are the degenerate eigenspaces, x member first.
+  ASSERT_EQ(res.clusters.size(), 2u) << name;
+  for (const auto& cl : res.clusters) {
+    EXPECT_EQ(cl.axis, (std::vector<int>{0, 1})) << name;
+    EXPECT_LE(cl.spread, 1e-8) << name;
+  }
+  const double cond_xs = res.stages[2].cond_phi_f;
+  if (root())
+    std::printf("[B9 %s] %lld nodes, cond(Phi_f) %.3e, vanishing %d, cosine n_x %d, cond_x %.3e, cond_xs %.2f\n", name,
+                b.c->mesh().num_nodes() * 1LL, res.stages[0].cond_phi_f, res.stages[0].deficiency_phi_f,
+                res.removed_columns("cosine"), res.stages[1].cond_phi_f, cond_xs);
+  EXPECT_EQ(res.stages[0].deficiency_phi_f, deficiency) << name; // B4 / B5
+  EXPECT_EQ(res.removed_columns("cosine"), 18) << name;
+  EXPECT_GE(cond_xs, 30.0) << name;
+  EXPECT_LE(cond_xs, 45.0) << name;
+}
+
+} // namespace
+
+TEST_F(GcmsBar, B9SquareTriangleCircleCanonicalPairsCosineRemoval) {
+  check_b9("square", *square, 6);
+  check_b9("triangle", tri(), 6);
+  check_b9("circle", circ(), 12);
+}
+
+TEST_F(GcmsBar, B10SquareKeyCosines) {
+  ASSERT_EQ(square->sel.size(), 8u);
+  std::vector<Vec> raw;
+  const auto sel = square->selected();
+  for (const auto& v : sel) raw.push_back(v.get());
+  std::vector<double> ev;
+  for (int i : square->sel) ev.push_back(square->modes.eigenvalues[static_cast<std::size_t>(i)]);
+  auto basis = cms::GcmsBasis::from_component(*square->c, raw, true);
+  const auto cl = cms::canonicalize_degenerate(basis, ev, 1e-6);
+  ASSERT_EQ(cl.size(), 2u);
+  const Eigen::MatrixXd C = cms::cosine_from_gram(basis.field_gram()).cwiseAbs();
+  // Modes: 1 = B1 (x), 2 = B1* (y), 3 = B2 (x), 4 = B2* (y), 5 = T1, 6 = T2, 7 = L1, 8 = L2.
+  const double l2_b1[2] = {C(fld(8, 2), fld(1, 0)), C(fld(8, 2), fld(2, 1))};
+  const double t1_b1[2] = {C(fld(5, 0), fld(2, 2)), C(fld(5, 1), fld(1, 2))};
+  const double poisson[2] = {C(fld(1, 1), fld(2, 0)), C(fld(3, 1), fld(4, 0))};
+  if (root())
+    std::printf("[B10 square] |cos| L2_z-B1 in-plane %.5f %.5f; T1 in-plane-B1_z %.5f %.5f; Poisson B1 %.8f B2 %.8f\n",
+                l2_b1[0], l2_b1[1], t1_b1[0], t1_b1[1], poisson[0], poisson[1]);
+  for (int i = 0; i < 2; ++i) {
+    EXPECT_NEAR(l2_b1[i], 0.979, 0.003);
+    EXPECT_NEAR(t1_b1[i], 0.998, 0.003);
+    EXPECT_GE(poisson[i], 0.9999);
+  }
+}
+
+TEST_F(GcmsBar, A15CanonicalisationUndoesAnyRotationOfTheDegeneratePairs) {
+  ASSERT_EQ(square->sel.size(), 8u);
+  cms::GcmsOptions o;
+  o.strategy = cms::GcmsStrategy::cosine;
+  const auto ref = cms::build_gcms(MPI_COMM_WORLD, *square->c, square->selected(), o);
+  for (const auto& [a1, a2] : std::vector<std::pair<double, double>>{{17, 61}, {4, -45}, {90, 180}}) {
+    const auto rot = cms::build_gcms(MPI_COMM_WORLD, *square->c, rotated_pairs(*square, a1 * M_PI / 180, a2 * M_PI / 180), o);
+    // Same canonical modes, signs included (up to the eigensolver's accuracy).
+    for (int m = 0; m < 4; ++m)
+      EXPECT_NEAR(mode_dot(rot.basis, m, ref.basis, m), 1.0, 1e-8) << "mode " << m + 1 << " after " << a1 << "/" << a2;
+    EXPECT_EQ(rot.removed_columns("cosine"), ref.removed_columns("cosine"));
+    ASSERT_EQ(rot.removed.size(), ref.removed.size());
+    for (std::size_t i = 0; i < rot.removed.size(); ++i) EXPECT_EQ(rot.removed[i].field, ref.removed[i].field);
+    EXPECT_NEAR(rot.stages[2].cond_phi_f, ref.stages[2].cond_phi_f, 1e-6 * ref.stages[2].cond_phi_f);
+  }
+  // Without canonicalisation the cosine result depends on the rotation (digest §8.3), the
+  // subspace invariants do not (A15).
+  o.canonicalize = false;
+  const auto raw = cms::build_gcms(MPI_COMM_WORLD, *square->c, rotated_pairs(*square, M_PI / 4, M_PI / 4), o);
+  if (root())
+    std::printf("[A15 square] canonical: n_x %d cond_xs %.2f; both pairs at 45 deg, not canonicalised: n_x %d cond_xs %.2f\n",
+                ref.removed_columns("cosine"), ref.stages[2].cond_phi_f, raw.removed_columns("cosine"),
+                raw.stages[2].cond_phi_f);
+  EXPECT_NEAR(raw.stages[0].cond_phi_f, ref.stages[0].cond_phi_f, 1e-6 * ref.stages[0].cond_phi_f);
+  EXPECT_EQ(raw.stages[0].deficiency_phi_f, ref.stages[0].deficiency_phi_f);
+}
+
+TEST_F(GcmsBar, B8RectangleCosineThresholdSweep) {
+  const Bar& b = rect();
+  ASSERT_EQ(b.sel.size(), 8u);
+  cms::GcmsOptions o;
+  o.strategy = cms::GcmsStrategy::cosine;
+  o.cosine_sweep = true;
+  const auto res = cms::build_gcms(MPI_COMM_WORLD, *b.c, b.selected(), o);
+  const auto& sw = res.sweep;
+  ASSERT_GE(sw.steps.size(), 3u);
+  if (root()) {
+    std::printf("[sweep rectangle] chosen c_th %.3f (%s):", sw.threshold, sw.converged ? "converged" : "floor");
+    int last = -1;
+    for (const auto& st : sw.steps)
+      if (st.removed_columns != last) {
+        std::printf(" [%.3f: n_x %d, cond_xs %.2f]", st.threshold, st.removed_columns, st.cond_xs);
+        last = st.removed_columns;
+      }
+    std::printf("\n");
+  }
+  EXPECT_EQ(res.cosine_threshold, sw.threshold);
+  EXPECT_GE(sw.threshold, o.cosine_floor);
+  EXPECT_LE(sw.threshold, 1.0);
+  for (std::size_t i = 1; i < sw.steps.size(); ++i) {
+    EXPECT_LT(sw.steps[i].threshold, sw.steps[i - 1].threshold);
+    EXPECT_GE(sw.steps[i].removed_columns, sw.steps[i - 1].removed_columns) << "n_x not monotone at " << sw.steps[i].threshold;
+  }
+  // B8 ranges at the chosen threshold.
+  EXPECT_EQ(res.removed_columns("cosine"), 18);
+  EXPECT_GE(res.stages[2].cond_phi_f, 30.0);
+  EXPECT_LE(res.stages[2].cond_phi_f, 45.0);
 }

@@ -3,8 +3,10 @@
 /// @file Gcms.hpp
 /// @brief Preconditioning of the GCMS basis (seed-001 §2.7–2.9, Algorithm 1 as rebuilt there) and
 /// the entry point for `flexuq reduce` with `method: gcms`:
+///   0. (build_gcms) rotate every degenerate eigenspace to its canonical, axis-aligned basis;
 ///   1. drop zero fields (e.g. the y, z fields of a rigid x-translation put in by mistake);
-///   2a. cosine-similarity removal of flexible fields (|cos| ≥ c_th, greedy, keep the earlier field), or
+///   2a. cosine-similarity removal of flexible fields (|cos| ≥ c_th, greedy, keep the earlier field),
+///       at one c_th or with c_th chosen by a sweep with a cond-convergence check, or
 ///   2b. shortened Gram–Schmidt on the flexible fields (drop outputs ≤ tol · mean output norm);
 ///   3. equal column scaling: translation and flexible fields to the mean Φ_r column norm;
 ///   4. SVD null-space loop: while σ(Φ) has a sharp drop, remove the flexible field that carries the
@@ -37,6 +39,17 @@ struct GcmsOptions {
   GcmsStrategy strategy = GcmsStrategy::gram_schmidt; ///< the paper's recommendation
   double cosine_threshold = 0.993;   ///< c_th: remove a flexible field if |cos| ≥ c_th with a kept earlier one
   double cosine_floor = 0.95;        ///< thresholds below this are refused ("extremely low", §2.7)
+  /// Sweep of c_th (cosine strategy only): c_th = start, start − step, … down to cosine_floor; stop
+  /// when cond of the kept, column-normalised Φ_f has converged (see cosine_sweep()); replaces
+  /// cosine_threshold.
+  bool cosine_sweep = false;
+  double cosine_sweep_start = 1.0;   ///< first threshold of the sweep
+  double cosine_sweep_step = 1e-3;   ///< decrement of c_th per step
+  double cosine_sweep_rtol = 0.05;   ///< a removal "improves" if it lowers cond_xs by this fraction
+  /// Rotate each degenerate eigenspace (eigenvalues within degeneracy_tol) to its canonical,
+  /// axis-aligned basis before building Φ (build_gcms only; see canonicalize_degenerate()).
+  bool canonicalize = true;
+  double degeneracy_tol = 1e-6;      ///< relative eigenvalue gap |λ_i − λ_j| ≤ tol · max(λ_i, λ_j)
   double gs_tolerance = 1e-3;        ///< GS zero test: ‖φ'‖ ≤ tol · mean norm of the GS outputs
   double zero_field_tolerance = 1e-10; ///< a field with ‖·‖ ≤ tol · mean flexible field norm is zero
   bool scaling = true;               ///< scale Φ_t and Φ_f to the mean Φ_r column norm
@@ -51,8 +64,9 @@ struct GcmsOptions {
 };
 
 /// Read the keys under @p prefix (e.g. "reduce.gcms"): strategy (cosine | gram-schmidt | none),
-/// cosine_threshold, cosine_floor, gs_tolerance, zero_tolerance, scaling, svd_loop, svd_tolerance,
-/// gap_ratio, svd_max_iterations, unit_norm_modes, origin [x, y, z], csv, csv_final.
+/// cosine_threshold, cosine_floor, cosine_sweep, cosine_sweep_start, cosine_sweep_step,
+/// cosine_sweep_rtol, canonicalize, degeneracy_tol, gs_tolerance, zero_tolerance, scaling, svd_loop,
+/// svd_tolerance, gap_ratio, svd_max_iterations, unit_norm_modes, origin [x, y, z], csv, csv_final.
 /// Throws InputError for unknown strategies and out-of-range values.
 void parse_gcms_options(const io::Config& cfg, const std::string& prefix, GcmsOptions& opt);
 /// Throws InputError naming the offending option.
@@ -66,6 +80,32 @@ struct GcmsRemoval {
   std::string detail;  ///< e.g. "|cos| with f1_y"
 };
 
+/// One degenerate eigenspace and the rotation that made its basis canonical.
+struct GcmsCluster {
+  std::vector<int> modes;          ///< 1-based mode numbers (positions in the basis)
+  std::vector<double> eigenvalues; ///< of those modes, as given
+  double spread = 0;               ///< (λ_max − λ_min) / λ_max
+  /// d × d: canonical member i = Σ_j (input member j) · rotation(j, i). Orthogonal when the input
+  /// members are orthonormal with equal norms (e.g. unit-norm modes of a symmetric eigenspace).
+  Eigen::MatrixXd rotation;
+  std::vector<int> axis;           ///< dominant displacement axis (0 = x, 1 = y, 2 = z) per member
+  std::vector<double> share;       ///< fraction of the member's squared norm along that axis
+};
+
+/// One threshold of the c_th sweep.
+struct GcmsSweepStep {
+  double threshold = 1;
+  int removed_columns = 0;   ///< Φ_f columns removed at this threshold (greedy, from the start basis)
+  double cond_x = 0;         ///< cond of the kept Φ_f
+  double cond_xs = 0;        ///< cond of the kept Φ_f with every column scaled to one norm
+};
+
+struct GcmsSweep {
+  std::vector<GcmsSweepStep> steps;
+  double threshold = 1;      ///< the chosen c_th (the last one that improved cond_xs)
+  bool converged = false;    ///< stopped by two changes without improvement; false: reached the floor
+};
+
 struct GcmsResult {
   GcmsBasis basis;                   ///< final basis, compact form
   std::vector<VecH> columns;         ///< kept columns of Φ, component DOF layout
@@ -75,16 +115,44 @@ struct GcmsResult {
   std::vector<double> gs_ratios;     ///< per flexible field: ‖φ'‖ / mean output norm (GS only)
   double cond_psi = 0;               ///< cond of the mode matrix Ψ (3n × n_m)
   double scale_target = 0;           ///< mean Φ_r column norm used for scaling (0 without)
+  std::vector<GcmsCluster> clusters; ///< canonicalised degenerate eigenspaces (build_gcms)
+  double cosine_threshold = 0;       ///< c_th used by the cosine strategy (the sweep's choice); 0 otherwise
+  GcmsSweep sweep;                   ///< the c_th sweep (empty steps without cosine_sweep)
   /// Removed Φ columns by reason (multiples of 3).
   int removed_columns(const std::string& reason) const;
 };
 
 /// @name Steps of the strategy, usable one by one. Each logs its tolerance and outcome on rank 0.
 /// @{
+/// Groups of mode indices (0-based) whose eigenvalues chain within @p tol (relative gap between
+/// neighbours in ascending order, as fe::cluster_multiplicity); only groups of two or more, each in
+/// ascending index order, the groups ordered by their first index.
+std::vector<std::vector<int>> degenerate_clusters(const std::vector<double>& eigenvalues, double tol);
+/// Rotate the modes of every degenerate cluster of @p eigenvalues (one per mode of @p b) to the
+/// canonical basis of their eigenspace: with W an orthonormal basis of the span and A_k the d × d
+/// Gram matrix of the k-components (Σ_k A_k = I), pick greedily the unit vector of the remaining
+/// subspace with the largest share along any axis (top eigenvector of A_k over k), continue in its
+/// complement, then order the members by dominant axis (x, y, z; ties by decreasing share), fix
+/// each sign (largest dominant component positive; ties to the lexicographically smallest node
+/// (x, y, z)) and rescale to the RMS norm of the input members. Depends only on the eigenspace, not
+/// on the basis the eigensolver returned. Must run before any other edit. @note Collective.
+std::vector<GcmsCluster> canonicalize_degenerate(GcmsBasis& b, const std::vector<double>& eigenvalues, double tol);
 /// Remove flexible fields with norm ≤ tol · mean flexible field norm. @note Collective.
 std::vector<GcmsRemoval> remove_zero_fields(GcmsBasis& b, double tol);
 /// Greedy cosine-similarity removal in basis order (keep the earlier field). @note Collective.
 std::vector<GcmsRemoval> cosine_removal(GcmsBasis& b, double threshold);
+/// Sweep of the cosine threshold on @p b (not modified): c_th = cosine_sweep_start − i ·
+/// cosine_sweep_step down to cosine_floor. At each c_th the greedy removal is applied to @p b and,
+/// when the kept set changed, cond_xs (cond of the kept Φ_f, columns scaled to one norm) computed.
+/// A change of the kept set *improves* if cond_xs ≤ (1 − cosine_sweep_rtol) × the best cond_xs so
+/// far. The sweep has converged after two changes in a row that do not improve (the paper's
+/// "removing correlated columns does not improve the condition number further"), and stops there;
+/// otherwise it ends at the floor. The chosen c_th is the threshold of the last improving change
+/// (the start if none): the highest c_th that reaches the converged cond_xs, i.e. the fewest
+/// removals. Changes of the kept set, not threshold steps, are counted because |cos| values come in
+/// clusters: a fixed-step plateau between two clusters is not convergence. Logs n_x and cond per step.
+/// @note Collective.
+GcmsSweep cosine_sweep(const GcmsBasis& b, const GcmsOptions& opt);
 /// Shortened Gram–Schmidt (CGS with one re-orthogonalisation, no normalisation) of the flexible
 /// fields in basis order. Zero test against the mean output norm of an undropped first pass.
 /// @p ratios receives ‖φ'‖/mean per flexible field (of the first pass). @note Collective.
@@ -101,8 +169,11 @@ GcmsResult precondition(GcmsBasis basis, const GcmsOptions& opt);
 
 /// Build and precondition the GCMS basis of a free-free solid component from its elastic modes
 /// (component DOF layout, e.g. fe::solve_modes(...).vectors; rigid-body modes must not be passed —
-/// if they are, the null-space loop removes them). @note Collective on @p comm, which must be the
+/// if they are, the null-space loop removes them). With opt.canonicalize, degenerate eigenspaces are
+/// rotated to their canonical basis first; @p eigenvalues (one per mode) default to the Rayleigh
+/// quotients with the component's K and M. @note Collective on @p comm, which must be the
 /// component's communicator (or congruent with it).
-GcmsResult build_gcms(MPI_Comm comm, const fe::Component& c, const std::vector<VecH>& modes, const GcmsOptions& opt);
+GcmsResult build_gcms(MPI_Comm comm, const fe::Component& c, const std::vector<VecH>& modes, const GcmsOptions& opt,
+                      const std::vector<double>& eigenvalues = {});
 
 } // namespace flexuq::cms

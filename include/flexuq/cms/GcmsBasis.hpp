@@ -114,6 +114,11 @@ public:
   void scale_field(int j, double s);
   /// Replace the local values of flexible field @p j (e.g. by its Gram–Schmidt output).
   void set_field_values(int j, const Eigen::VectorXd& local_values, bool orthogonalized);
+  /// Replace the generating modes @p modes (0-based) by the combinations
+  /// new_i = Σ_j old_j · R(j, i) (R is d × d, d = modes.size()) and rebuild their fields (times any
+  /// scale applied so far). Fields already removed stay removed; a field replaced by its Gram–Schmidt
+  /// output is an InputError (rotate before orthogonalising). Not collective.
+  void rotate_modes(const std::vector<int>& modes, const Eigen::MatrixXd& R);
   /// @}
 
 private:
