@@ -11,6 +11,7 @@
 #include "flexuq/core/Log.hpp"
 #include "flexuq/fe/ComponentConfig.hpp"
 
+#include <algorithm>
 #include <iomanip>
 #include <memory>
 #include <sstream>
@@ -81,8 +82,30 @@ ReduceJob parse_reduce_job(const io::Config& cfg) {
   mo.cluster_tol = cfg.get<double>("reduce.modes.cluster_tol", mo.cluster_tol);
   if (cfg.has("reduce.modes.interface")) {
     const auto s = cfg.get<std::string>("reduce.modes.interface");
-    FLEXUQ_REQUIRE(s == "free" || s == "fixed", cfg.source() << ": reduce.modes.interface is 'free' or 'fixed', got '" << s << "'");
-    j.build.mode_interface = s == "free" ? cms::ModeInterface::free : cms::ModeInterface::fixed;
+    FLEXUQ_REQUIRE(s == "free" || s == "fixed" || s == "mixed",
+                   cfg.source() << ": reduce.modes.interface is 'free', 'fixed' or 'mixed', got '" << s << "'");
+    j.build.mode_interface = s == "free" ? cms::ModeInterface::free
+                             : s == "fixed" ? cms::ModeInterface::fixed
+                                            : cms::ModeInterface::mixed;
+  }
+  // Mixed-interface modes: the interfaces (set names) held fixed for the eigenproblem.
+  const bool mixed = j.build.mode_interface == cms::ModeInterface::mixed;
+  FLEXUQ_REQUIRE(mixed == cfg.has("reduce.modes.fixed_interfaces"),
+                 cfg.source() << (mixed ? ": reduce.modes.interface: mixed needs reduce.modes.fixed_interfaces (the "
+                                          "sets of the interfaces held fixed)"
+                                        : ": reduce.modes.fixed_interfaces is given but reduce.modes.interface is not "
+                                          "'mixed'"));
+  if (mixed) {
+    FLEXUQ_REQUIRE(j.build.method == cms::Method::herting || j.build.method == cms::Method::hintz_constraint,
+                   cfg.source() << ": reduce.modes.interface: mixed is accepted by herting and hintz-constraint only, not "
+                                << cms::method_name(j.build.method));
+    j.build.fixed_interfaces = cfg.get<std::vector<std::string>>("reduce.modes.fixed_interfaces");
+    FLEXUQ_REQUIRE(!j.build.fixed_interfaces.empty(),
+                   cfg.source() << ": reduce.modes.fixed_interfaces must list at least one interface set (none held "
+                                   "fixed: use reduce.modes.interface: free)");
+    for (const auto& h : j.build.fixed_interfaces)
+      FLEXUQ_REQUIRE(std::any_of(j.interfaces.begin(), j.interfaces.end(), [&](const cms::InterfaceSpec& s) { return s.set == h; }),
+                     cfg.source() << ": reduce.modes.fixed_interfaces: '" << h << "' is not one of the sets under reduce.interfaces");
   }
   j.build.residual_vectors = cfg.get<bool>("reduce.residual_vectors", false);
   j.reducer.residual_loads = cfg.get<std::vector<std::string>>("reduce.residual_loads", {});
@@ -156,8 +179,12 @@ void run_reduce(MPI_Comm comm_in, const io::Config& cfg) {
   }
   std::ostringstream os;
   os << "  basis: " << rb.n_columns() << " columns (" << ws->n_boundary() << " boundary coordinates, "
-     << rb.mode_eigenvalues.size() << (rb.mode_interface == cms::ModeInterface::fixed ? " fixed" : " free")
-     << "-interface modes); reciprocal condition of the scaled reduced mass " << std::scientific << std::setprecision(2)
+     << rb.mode_eigenvalues.size() << " " << cms::mode_interface_name(rb.mode_interface) << "-interface modes";
+  if (!rb.fixed_interfaces.empty()) {
+    os << ", held fixed:";
+    for (const auto& s : rb.fixed_interfaces) os << " " << s;
+  }
+  os << "); reciprocal condition of the scaled reduced mass " << std::scientific << std::setprecision(2)
      << rb.basis_rcond << "\n";
   os << cms::checkout_summary(rb, chk);
   os << "  per-phase wall time:\n" << times.summary(c);

@@ -91,6 +91,28 @@ VecH get_column(const WorkSpace& ws, Mat X, PetscInt j, IS is) {
   return full;
 }
 
+/// The owned working DOFs except @p removed (global working indices, any rank's).
+IsH complement(const WorkSpace& ws, std::vector<PetscInt> removed) {
+  std::sort(removed.begin(), removed.end());
+  PetscInt lo = 0, hi = 0;
+  FLEXUQ_PETSC(MatGetOwnershipRange(ws.K(), &lo, &hi));
+  std::vector<PetscInt> keep;
+  for (PetscInt w = lo; w < hi; ++w)
+    if (!std::binary_search(removed.begin(), removed.end(), w)) keep.push_back(w);
+  IsH is;
+  FLEXUQ_PETSC(ISCreateGeneral(ws.comm(), static_cast<PetscInt>(keep.size()), keep.data(), PETSC_COPY_VALUES, is.out()));
+  return is;
+}
+
+/// Vectors on the rows @p is replaced by full-length working vectors (zero on the other rows).
+void pad(const WorkSpace& ws, std::vector<VecH>& vs, IS is) {
+  for (auto& v : vs) {
+    VecH full = ws.new_vector();
+    FLEXUQ_PETSC(VecISCopy(full.get(), is, SCATTER_FORWARD, v.get()));
+    v = std::move(full);
+  }
+}
+
 void set_entry(Vec v, PetscInt w, double value) {
   PetscInt lo = 0, hi = 0;
   FLEXUQ_PETSC(VecGetOwnershipRange(v, &lo, &hi));
@@ -129,8 +151,13 @@ const char* kind_name(ColumnKind k) {
   static const char* n[] = {"boundary_dof",         "constraint_mode",     "rigid_body",
                             "inertia_relief",       "fixed_interface_mode", "free_interface_mode",
                             "attachment",           "residual_attachment", "residual_vector",
-                            "gcms_field"};
+                            "gcms_field",           "mixed_interface_mode"};
   return n[static_cast<int>(k)];
+}
+
+const char* mode_interface_name(ModeInterface mi) {
+  static const char* n[] = {"fixed", "free", "mixed"};
+  return n[static_cast<int>(mi)];
 }
 
 Eigen::MatrixXd project(Mat A, const std::vector<VecH>& cols) {
@@ -391,12 +418,7 @@ const fe::ModeSet& Reducer::fixed_modes() {
     ms = fe::solve_modes(in.Kii.get(), in.Mii.get(), o);
   }
   ms.multiplicity = fe::cluster_multiplicity(ms.eigenvalues, opt_.modes.cluster_tol);
-  // Full length, boundary rows zero.
-  for (auto& v : ms.vectors) {
-    VecH full = ws_.new_vector();
-    FLEXUQ_PETSC(VecISCopy(full.get(), ws_.is_i(), SCATTER_FORWARD, v.get()));
-    v = std::move(full);
-  }
+  pad(ws_, ms.vectors, ws_.is_i()); // full length, boundary rows zero
   fixed_ = std::move(ms);
   return *fixed_;
 }
@@ -419,6 +441,111 @@ const fe::ModeSet& Reducer::free_modes() {
   return *free_;
 }
 
+std::vector<int> Reducer::held_interfaces(const std::vector<std::string>& held) const {
+  const auto& specs = ws_.interfaces();
+  std::string names;
+  for (const auto& s : specs) names += (names.empty() ? "" : ", ") + s.set;
+  std::vector<int> sel;
+  for (const auto& h : held) {
+    const auto it = std::find_if(specs.begin(), specs.end(), [&](const InterfaceSpec& s) { return s.set == h; });
+    FLEXUQ_REQUIRE(it != specs.end(), "reduce.modes.fixed_interfaces: '" << h << "' is not an interface (one of " << names << ")");
+    const int i = static_cast<int>(it - specs.begin());
+    FLEXUQ_REQUIRE(std::find(sel.begin(), sel.end(), i) == sel.end(), "reduce.modes.fixed_interfaces: '" << h << "' is listed twice");
+    sel.push_back(i);
+  }
+  std::sort(sel.begin(), sel.end());
+  return sel;
+}
+
+Reducer::FreeRigid Reducer::free_rigid(const std::vector<std::string>& held) const {
+  const auto sel = held_interfaces(held);
+  const auto& bd = ws_.boundary();
+  const Eigen::MatrixXd R0 = ws_.rigid_boundary_rows();
+  std::vector<Eigen::Index> rows;
+  for (std::size_t k = 0; k < bd.size(); ++k)
+    if (std::binary_search(sel.begin(), sel.end(), bd[k].interface)) rows.push_back(static_cast<Eigen::Index>(k));
+  // Null space of the held rows of Φ_Rb, rotations scaled to a unit lever arm (a dimensionless rank
+  // test; same threshold as WorkSpace::determinate_set).
+  Eigen::MatrixXd A(static_cast<Eigen::Index>(rows.size()), 6);
+  for (std::size_t r = 0; r < rows.size(); ++r) A.row(static_cast<Eigen::Index>(r)) = R0.row(rows[r]);
+  double len = rows.empty() ? 0.0 : A.rightCols(3).cwiseAbs().maxCoeff();
+  if (len == 0) len = 1;
+  A.rightCols(3) /= len;
+  Eigen::MatrixXd V = Eigen::MatrixXd::Identity(6, 6);
+  Eigen::Index rank = 0;
+  if (!rows.empty()) {
+    Eigen::JacobiSVD<Eigen::MatrixXd> svd(A, Eigen::ComputeFullV);
+    const Eigen::VectorXd sv = svd.singularValues();
+    rank = (sv.array() > 1e-10 * sv(0)).count();
+    V = svd.matrixV();
+  }
+  const Eigen::MatrixXd Vn = V.rightCols(6 - rank);
+  // Normalise on rigid-mode coordinates, rotations first (a line or a single node leaves rotations
+  // about it); fall back to column-pivoted QR if the greedy pick is not well conditioned.
+  std::vector<int> picks;
+  for (int p : {3, 4, 5, 0, 1, 2}) {
+    if (static_cast<Eigen::Index>(picks.size()) == Vn.cols()) break;
+    std::vector<int> trial = picks;
+    trial.push_back(p);
+    Eigen::MatrixXd S(static_cast<Eigen::Index>(trial.size()), Vn.cols());
+    for (std::size_t j = 0; j < trial.size(); ++j) S.row(static_cast<Eigen::Index>(j)) = Vn.row(trial[j]);
+    Eigen::JacobiSVD<Eigen::MatrixXd> svd(S);
+    if (svd.singularValues().minCoeff() > 1e-2) picks = std::move(trial);
+  }
+  if (static_cast<Eigen::Index>(picks.size()) < Vn.cols()) {
+    Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(Eigen::MatrixXd(Vn.transpose()));
+    picks.assign(qr.colsPermutation().indices().data(), qr.colsPermutation().indices().data() + Vn.cols());
+  }
+  std::sort(picks.begin(), picks.end());
+  Eigen::MatrixXd Z = Vn;
+  Z.bottomRows(3) /= len; // back to unscaled rotations
+  Eigen::MatrixXd Zp(static_cast<Eigen::Index>(picks.size()), Z.cols());
+  for (std::size_t j = 0; j < picks.size(); ++j) Zp.row(static_cast<Eigen::Index>(j)) = Z.row(picks[j]);
+  FreeRigid fr;
+  fr.Z = Z * Zp.inverse();
+  fr.picks = std::move(picks);
+  return fr;
+}
+
+const fe::ModeSet& Reducer::mixed_modes(const std::vector<std::string>& held) {
+  const auto sel = held_interfaces(held);
+  if (const auto it = mixed_.find(sel); it != mixed_.end()) return it->second;
+  if (!opt_.modes.band_hz && opt_.modes.count == 0) return mixed_[sel] = fe::ModeSet{};
+  MPI_Comm comm = ws_.comm();
+  log::Phase p(comm, "cms: mixed-interface modes", &times_);
+  const auto n_rigid = static_cast<std::size_t>(free_rigid(held).Z.cols());
+  std::string sets;
+  for (int i : sel) sets += (sets.empty() ? "" : ", ") + ws_.interfaces()[static_cast<std::size_t>(i)].set;
+  // The working DOFs except the boundary coordinates of the held interfaces.
+  std::vector<PetscInt> held_work;
+  for (const auto& b : ws_.boundary())
+    if (std::binary_search(sel.begin(), sel.end(), b.interface)) held_work.push_back(b.work);
+  const IsH is_f = complement(ws_, std::move(held_work));
+  MatH Kff = submatrix(ws_.K(), is_f.get(), is_f.get()), Mff = submatrix(ws_.M(), is_f.get(), is_f.get());
+  fe::ModeOptions o = opt_.modes;
+  o.constrained = n_rigid == 0; // then solve_modes refuses any zero-energy mode as a mechanism
+  o.constraint_description = "the interfaces [" + sets + "] held fixed (mixed-interface modes)";
+  o.prefix = opt_.prefix + "mixed_";
+  fe::ModeSet ms = fe::solve_modes(Kff.get(), Mff.get(), o);
+  // The zero eigenvalues are skipped by solve_modes (rigid_eigenvalues); there must be exactly as
+  // many as rigid motions the held coordinates leave free. A band above 0 Hz does not see them.
+  const bool sees_zero = !opt_.modes.band_hz || opt_.modes.band_hz->first == 0;
+  const std::size_t found = ms.rigid_eigenvalues.size();
+  FLEXUQ_REQUIRE(!sees_zero || found <= n_rigid,
+                 "mechanism: " << found << " zero-energy modes with " << o.constraint_description
+                               << ", but holding them leaves only " << n_rigid
+                               << " rigid-body motion(s) (rank of their rigid-mode rows: " << 6 - n_rigid
+                               << "); the component has a mechanism or disconnected parts");
+  if (sees_zero && found < n_rigid)
+    throw Error(FLEXUQ_MSG("mixed-interface modes: the eigensolver found " << found << " zero-energy modes with "
+                                                                          << o.constraint_description << ", expected "
+                                                                          << n_rigid << "; raise -" << o.prefix
+                                                                          << "eps_ncv or check modes.tol"));
+  ms.rigid_vectors.clear(); // not padded, not needed: the rigid motions are Φ_R free_rigid().Z
+  pad(ws_, ms.vectors, is_f.get());
+  return mixed_[sel] = std::move(ms);
+}
+
 const std::vector<VecH>& Reducer::attachment() {
   if (!attachment_.empty() || ws_.n_boundary() == 0) return attachment_;
   MPI_Comm comm = ws_.comm();
@@ -431,13 +558,9 @@ const std::vector<VecH>& Reducer::attachment() {
     FLEXUQ_REQUIRE(det.size() == 6, "no statically determinate support set found (the component's rigid-body modes "
                                     "have rank " << det.size() << " < 6)");
     attach_ = std::make_unique<Attach>();
-    PetscInt lo = 0, hi = 0;
-    FLEXUQ_PETSC(MatGetOwnershipRange(ws_.K(), &lo, &hi));
-    std::vector<PetscInt> keep;
-    for (PetscInt w = lo; w < hi; ++w)
-      if (std::none_of(det.begin(), det.end(), [&](const BoundaryDof& b) { return b.work == w; })) keep.push_back(w);
-    FLEXUQ_PETSC(ISCreateGeneral(comm, static_cast<PetscInt>(keep.size()), keep.data(), PETSC_COPY_VALUES,
-                                 attach_->is_f.out()));
+    std::vector<PetscInt> clamped;
+    for (const auto& b : det) clamped.push_back(b.work);
+    attach_->is_f = complement(ws_, std::move(clamped));
     attach_->Kff = submatrix(ws_.K(), attach_->is_f.get(), attach_->is_f.get());
     FLEXUQ_PETSC(KSPCreate(comm, attach_->ksp.out()));
     FLEXUQ_PETSC(KSPSetOperators(attach_->ksp.get(), attach_->Kff.get(), attach_->Kff.get()));
@@ -504,6 +627,12 @@ ReducedBasis Reducer::build(const BuildOptions& opt) {
       m == Method::hintz_attachment || m == Method::craig_chang || m == Method::rubin_martinez || m == Method::macneal;
   const bool fixed_only = m == Method::craig_bampton || m == Method::hurty || m == Method::guyan;
   ModeInterface mi = fixed_only ? ModeInterface::fixed : ModeInterface::free;
+  const bool mixed = opt.mode_interface == ModeInterface::mixed;
+  FLEXUQ_REQUIRE(!mixed || m == Method::herting || m == Method::hintz_constraint,
+                 "reduce.modes.interface: mixed-interface modes are accepted by herting and hintz-constraint only "
+                 "(seed 002 ch. 2), not by " << method_name(m));
+  FLEXUQ_REQUIRE(mixed || opt.fixed_interfaces.empty(),
+                 "reduce.modes.fixed_interfaces: needs reduce.modes.interface: mixed");
   if (opt.mode_interface) {
     FLEXUQ_REQUIRE(!(attachment_method && *opt.mode_interface == ModeInterface::fixed),
                    "reduce.modes.interface: " << method_name(m)
@@ -515,6 +644,7 @@ ReducedBasis Reducer::build(const BuildOptions& opt) {
   ReducedBasis rb;
   rb.method = m;
   rb.mode_interface = mi;
+  if (mixed) rb.fixed_interfaces = opt.fixed_interfaces;
   auto add = [&](VecH v, std::string label, ColumnKind kind) {
     rb.columns.push_back(std::move(v));
     rb.labels.push_back(std::move(label));
@@ -529,16 +659,17 @@ ReducedBasis Reducer::build(const BuildOptions& opt) {
   };
   const fe::ModeSet* modes = nullptr;
   if (m == Method::gcms) mi = ModeInterface::free; // GCMS expands free-free elastic modes
-  if (m != Method::guyan) modes = mi == ModeInterface::fixed ? &fixed_modes() : &free_modes();
+  if (m != Method::guyan)
+    modes = mi == ModeInterface::fixed ? &fixed_modes() : mixed ? &mixed_modes(opt.fixed_interfaces) : &free_modes();
   auto add_modes = [&](const std::vector<VecH>* replaced = nullptr) {
-    const auto kind = mi == ModeInterface::fixed ? ColumnKind::fixed_interface_mode : ColumnKind::free_interface_mode;
-    const std::string name = mi == ModeInterface::fixed ? "fixed-interface mode " : "free-interface mode ";
+    const auto kind = mi == ModeInterface::fixed ? ColumnKind::fixed_interface_mode
+                      : mixed                    ? ColumnKind::mixed_interface_mode
+                                                 : ColumnKind::free_interface_mode;
+    const std::string name = mode_interface_name(mi) + std::string("-interface mode ");
     for (std::size_t n = 0; n < modes->vectors.size(); ++n)
       add(replaced ? copy((*replaced)[n].get()) : copy(modes->vectors[n].get()), name + std::to_string(n + 1), kind);
     rb.mode_eigenvalues = modes->eigenvalues;
   };
-  const bool free_relief = mi == ModeInterface::free; // rigid modes consistent with the modes' constraints
-
   switch (m) {
   case Method::guyan:
     add_boundary(constraint_modes(), ColumnKind::boundary_dof, "");
@@ -566,8 +697,21 @@ ReducedBasis Reducer::build(const BuildOptions& opt) {
     const bool her = m == Method::herting;
     add_boundary(constraint_modes(), her ? ColumnKind::boundary_dof : ColumnKind::constraint_mode,
                  her ? "" : "constraint mode ");
-    if (free_relief) add_rigid(inertia_relief(), ColumnKind::inertia_relief, "inertia-relief mode ");
-    if (her && mi == ModeInterface::free) {
+    // H for the rigid modes consistent with the modes' constraints (digest §2.2, Hintz CMM: "none for
+    // fixed interface; for mixed interface, those not suppressed"): all 6 for free modes, none for
+    // fixed ones, and for mixed ones H Z = −K_ii⁻¹(MΦ_R Z)_i, Φ_R Z the rigid modes that vanish at
+    // the held coordinates (the Φ_R of the mixed eigenproblem's inertia-relief projector).
+    if (mi == ModeInterface::free) add_rigid(inertia_relief(), ColumnKind::inertia_relief, "inertia-relief mode ");
+    if (mixed) {
+      const auto fr = free_rigid(opt.fixed_interfaces);
+      for (Eigen::Index j = 0; j < fr.Z.cols(); ++j) {
+        VecH v = ws_.new_vector();
+        axpy_all(v.get(), fr.Z.col(j), inertia_relief());
+        add(std::move(v), std::string("inertia-relief mode ") + kRigidNames[fr.picks[static_cast<std::size_t>(j)]],
+            ColumnKind::inertia_relief);
+      }
+    }
+    if (her && mi != ModeInterface::fixed) {
       // Φ_N − Φ_C Φ_Nb
       const Eigen::MatrixXd Nb = boundary_rows(modes->vectors);
       std::vector<VecH> shifted;

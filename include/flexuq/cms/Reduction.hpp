@@ -4,7 +4,7 @@
 /// @brief Component-mode synthesis bases of seed 002 ch. 2 (Guyan, Craig–Bampton, Hurty, Herting,
 /// Craig–Chang, Rubin–Martinez, Hintz attachment-/constraint-mode, MacNeal), built from shared pieces
 /// computed once: rigid modes Φ_R (geometry), constraint modes Φ_C = [1; −K_ii⁻¹K_ib], inertia-relief
-/// modes H = [0; −K_ii⁻¹(MΦ_R)_i], fixed- and free-interface modes, inertia-relief attachment modes
+/// modes H = [0; −K_ii⁻¹(MΦ_R)_i], fixed-, free- and mixed-interface modes, inertia-relief attachment modes
 /// G_b = PᵀG_cP E_b and residual ones Gʳ_b. One sparse factorization of K_ii serves the constraint
 /// modes (all right-hand sides in one solve) and the fixed-interface shift-and-invert eigensolve.
 /// Theory and costs: docs/cms.md.
@@ -16,6 +16,7 @@
 
 #include <Eigen/Dense>
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -39,8 +40,11 @@ enum class Method {
 Method parse_method(const std::string& name);
 const char* method_name(Method m);
 
-/// Interface condition of the normal modes.
-enum class ModeInterface { fixed, free };
+/// Interface condition of the normal modes: all boundary coordinates fixed, all free, or mixed
+/// (the coordinates of BuildOptions::fixed_interfaces fixed, the others free).
+enum class ModeInterface { fixed, free, mixed };
+/// "fixed", "free" or "mixed".
+const char* mode_interface_name(ModeInterface mi);
 /// Column scaling of the generalised (non-physical-boundary) columns.
 enum class Scaling { none, max, norm };
 Scaling parse_scaling(const std::string& name);
@@ -55,7 +59,8 @@ enum class ColumnKind {
   attachment,          ///< G_b column (f_b)
   residual_attachment, ///< Gʳ_b column (f_b)
   residual_vector,     ///< static correction for a load DOF
-  gcms_field           ///< a column of the GCMS basis (seed 001): translation, rotation field or ψ-field
+  gcms_field,          ///< a column of the GCMS basis (seed 001): translation, rotation field or ψ-field
+  mixed_interface_mode
 };
 const char* kind_name(ColumnKind k);
 
@@ -67,7 +72,10 @@ struct ReducerOptions {
 
 struct BuildOptions {
   Method method = Method::craig_bampton;
-  std::optional<ModeInterface> mode_interface; ///< Herting / Hintz CMM: free (default) or fixed
+  std::optional<ModeInterface> mode_interface; ///< Herting / Hintz CMM: free (default), fixed or mixed
+  /// mixed only: set names of the interfaces whose boundary coordinates are held fixed for the
+  /// eigenproblem (the others are free); empty = none held (the free-interface modes again).
+  std::vector<std::string> fixed_interfaces;
   bool residual_vectors = false;
   Scaling scaling = Scaling::none;
   GcmsOptions gcms;   ///< method gcms only (reduce.gcms.*)
@@ -77,6 +85,7 @@ struct BuildOptions {
 struct ReducedBasis {
   Method method = Method::craig_bampton;
   ModeInterface mode_interface = ModeInterface::fixed;
+  std::vector<std::string> fixed_interfaces; ///< mixed: the interfaces held fixed
   std::vector<VecH> columns;          ///< working-space vectors
   std::vector<std::string> labels;    ///< one per column
   std::vector<ColumnKind> kinds;      ///< one per column
@@ -110,6 +119,19 @@ public:
   const fe::ModeSet& fixed_modes();
   /// Free-interface elastic modes (rigid ones apart), mass-normalised.
   const fe::ModeSet& free_modes();
+  /// Mixed-interface elastic modes: GHEP on (K, M) without the boundary coordinates of the
+  /// interfaces @p held (set names), full length with those rows 0, mass-normalised; the zero
+  /// eigenvalues of the rigid motions the held coordinates leave free are skipped. Cached per
+  /// selection. Throws InputError for an unknown set name or a mechanism. @note Collective.
+  const fe::ModeSet& mixed_modes(const std::vector<std::string>& held);
+  /// The rigid motions left free when the interfaces @p held are fixed: Φ_R Z spans the rigid modes
+  /// that vanish at their boundary coordinates (n = 6 − rank of those rows of Φ_Rb). Column j has
+  /// Z(picks[j], j) = 1 and Z(picks[k], j) = 0 for k ≠ j (picks ascending, rotations preferred).
+  struct FreeRigid {
+    Eigen::MatrixXd Z;          ///< 6 × n, about the origin like rigid()
+    std::vector<int> picks;     ///< rigid-mode index (0..5) each column is normalised on
+  };
+  FreeRigid free_rigid(const std::vector<std::string>& held) const;
   /// G_b = PᵀG_cP E_b (n_b columns).
   const std::vector<VecH>& attachment();
   /// Gʳ_b = G_b − Φ_N Λ⁻¹ Φ_Nbᵀ with the free-interface modes.
@@ -129,6 +151,8 @@ private:
   struct Interior;
   struct Attach;
   void statics();
+  /// Interface indices of the set names @p held, ascending (InputError: unknown or repeated name).
+  std::vector<int> held_interfaces(const std::vector<std::string>& held) const;
   const WorkSpace& ws_;
   ReducerOptions opt_;
   log::PhaseTimes times_;
@@ -139,6 +163,7 @@ private:
   std::vector<PetscInt> res_work_;
   Eigen::MatrixXd rigid_mass_;
   std::optional<fe::ModeSet> fixed_, free_;
+  std::map<std::vector<int>, fe::ModeSet> mixed_; ///< per selection of held interfaces
   bool statics_done_ = false;
 };
 
