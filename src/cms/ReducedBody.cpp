@@ -342,7 +342,8 @@ Checkout checkout(Reducer& r, const ReducedBasis& rb, int free_free) {
   }
   for (Eigen::Index j = 0; j < n; ++j) {
     const auto k = rb.kinds[static_cast<std::size_t>(j)];
-    if (k == ColumnKind::fixed_interface_mode || k == ColumnKind::free_interface_mode)
+    if (k == ColumnKind::fixed_interface_mode || k == ColumnKind::free_interface_mode ||
+        k == ColumnKind::mixed_interface_mode)
       c.mode_columns.push_back(static_cast<std::size_t>(j));
   }
   c.effective_mass.resize(static_cast<Eigen::Index>(c.mode_columns.size()), 6);
@@ -456,7 +457,7 @@ void write_reduced_file(const std::string& path, const WorkSpace& ws, const Redu
   const std::uint64_t nn = comp.mesh().num_nodes(), dpn = static_cast<std::uint64_t>(ws.dofs_per_node());
   f.write_rows("/reduced/basis", {nn, dpn, n}, layout.node_begin(), layout.node_end() - layout.node_begin(), block.data());
   f.write_attribute("/reduced", "method", std::string(method_name(rb.method)));
-  f.write_attribute("/reduced", "mode_interface", std::string(rb.mode_interface == ModeInterface::fixed ? "fixed" : "free"));
+  f.write_attribute("/reduced", "mode_interface", std::string(mode_interface_name(rb.mode_interface)));
   f.write_attribute("/reduced", "n_boundary", static_cast<std::int64_t>(ws.n_boundary()));
   f.write_attribute("/reduced", "physical_boundary", static_cast<std::int64_t>(rb.physical_boundary));
   f.write_attribute("/reduced", "basis_rcond", rb.basis_rcond);

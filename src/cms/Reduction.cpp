@@ -792,7 +792,7 @@ ReducedBasis Reducer::build(const BuildOptions& opt) {
     // free-free modes, preconditioned (cosine or Gram–Schmidt, scaling, SVD null-space loop).
     FLEXUQ_REQUIRE(!ws_.transformed(), "reduce.method gcms works on the component's own DOFs: use interfaces of kind "
                                        "all-dofs (they only label DOFs for the check-out), not rbe2/rbe3");
-    auto g = build_gcms(ws_.comm(), ws_.component(), modes->vectors, opt.gcms);
+    auto g = build_gcms(ws_.comm(), ws_.component(), modes->vectors, opt.gcms, modes->eigenvalues);
     for (std::size_t k = 0; k < g.columns.size(); ++k) add(std::move(g.columns[k]), g.labels[k], ColumnKind::gcms_field);
     rb.mode_eigenvalues = modes->eigenvalues;
     rb.physical_boundary = false;
