@@ -171,7 +171,11 @@ void run_reduce(MPI_Comm comm_in, const io::Config& cfg) {
     log::Phase p(c, "invariants", &times);
     inv = cms::compute_invariants(*ws, rb);
   }
-  for (const auto& e : reducer.times().entries()) times.add(e.first, e.second);
+  {
+    const auto& rt = reducer.times();
+    for (std::size_t k = 0; k < rt.entries().size(); ++k)
+      times.add(rt.entries()[k].first, rt.entries()[k].second, rt.memory()[k].first, rt.memory()[k].second);
+  }
   {
     log::Phase p(c, "write results", &times);
     cms::write_reduced_file(output, *ws, rb, inv, chk, times.entries());

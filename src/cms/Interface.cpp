@@ -332,10 +332,13 @@ WorkSpace::WorkSpace(const fe::Component& c, const std::vector<InterfaceSpec>& i
     FLEXUQ_PETSC(MatCopy(c.M(), A.get(), SAME_NONZERO_PATTERN));
     Mat reuse = C.get(); // MAT_REUSE_MATRIX fills the existing product in place
     FLEXUQ_PETSC(MatPtAP(A.get(), T_.get(), MAT_REUSE_MATRIX, PETSC_DEFAULT, &reuse));
+    FLEXUQ_PETSC(MatProductClear(C.get())); // drop the product's intermediate data (no more reuse)
     Mw_ = std::move(C);
   } else {
     FLEXUQ_PETSC(MatPtAP(c.K(), T_.get(), MAT_INITIAL_MATRIX, PETSC_DEFAULT, Kw_.out()));
     FLEXUQ_PETSC(MatPtAP(c.M(), T_.get(), MAT_INITIAL_MATRIX, PETSC_DEFAULT, Mw_.out()));
+    FLEXUQ_PETSC(MatProductClear(Kw_.get()));
+    FLEXUQ_PETSC(MatProductClear(Mw_.get()));
   }
   for (Mat A : {Kw_.get(), Mw_.get()}) {
     FLEXUQ_PETSC(MatSetOption(A, MAT_SYMMETRIC, PETSC_TRUE));

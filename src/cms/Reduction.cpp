@@ -262,10 +262,12 @@ void Reducer::statics() {
     auto& in = *interior_;
     log::Phase p(comm, "cms: factor K_ii", &times_);
     in.Kii = submatrix(ws_.K(), ws_.is_i(), ws_.is_i());
-    in.Mii = submatrix(ws_.M(), ws_.is_i(), ws_.is_i());
     in.Kib = submatrix(ws_.K(), ws_.is_i(), ws_.is_b());
     const std::string prefix = opt_.prefix + "fixed_";
     if (!opt_.modes.band_hz && opt_.modes.count > 0) {
+      // Shift-and-invert at σ = 0 only multiplies by M_ii: a virtual submatrix of M_w (no copy of
+      // the mass matrix, ~1/5 of the phase's memory). Spectrum slicing (band) needs it assembled.
+      FLEXUQ_PETSC(MatCreateSubMatrixVirtual(ws_.M(), ws_.is_i(), ws_.is_i(), in.Mii.out()));
       // The fixed-interface eigensolver, set up now so its factorization of K_ii serves the statics.
       PetscInt ni = 0;
       FLEXUQ_PETSC(MatGetSize(in.Kii.get(), &ni, nullptr));
@@ -289,6 +291,7 @@ void Reducer::statics() {
       FLEXUQ_PETSC(EPSSetFromOptions(in.eps.get()));
       FLEXUQ_PETSC(EPSSetUp(in.eps.get()));
     } else {
+      in.Mii = submatrix(ws_.M(), ws_.is_i(), ws_.is_i());
       FLEXUQ_PETSC(KSPCreate(comm, in.ksp.out()));
       FLEXUQ_PETSC(KSPSetOperators(in.ksp.get(), in.Kii.get(), in.Kii.get()));
       FLEXUQ_PETSC(KSPSetOptionsPrefix(in.ksp.get(), (opt_.prefix + "statics_").c_str()));
