@@ -33,9 +33,21 @@ mpirun -n "$np" "$flexuq" reduce cb.yaml > cb.log 2>&1; t2=$(date +%s.%N)
 mpirun -n "$np" "$flexuq" reduce cb.yaml --set reduce.checkout.free_free=10 > cb_ff.log 2>&1; t3=$(date +%s.%N)
 dofs=$(grep -o 'DOFs: [0-9]*' cb.log | head -1)
 python3 - "$t0" "$t1" "$t2" "$t3" "$dofs" <<'PY'
-import sys
+import re, sys
 t0, t1, t2, t3 = map(float, sys.argv[1:5])
 m, c, f = t1 - t0, t2 - t1, t3 - t2
+def peak_mb(log):
+    """Largest 'peak RSS [MB]' (summed over ranks) in the per-phase table of a flexuq log."""
+    best = 0.0
+    for line in open(log):
+        cols = line.split()
+        if len(cols) >= 5 and re.fullmatch(r"[0-9.]+", cols[-1]) and re.fullmatch(r"[0-9.]+", cols[-2]) \
+                and re.fullmatch(r"[0-9.]+", cols[-3]) and re.fullmatch(r"[0-9.]+", cols[-4]):
+            best = max(best, float(cols[-2]))
+    return best
+pm, pc, pf = peak_mb("modes.log"), peak_mb("cb.log"), peak_mb("cb_ff.log")
 print(f"{sys.argv[5]}: modes {m:.1f} s, reduce (CB) {c:.1f} s = {c/m:.2f}x, reduce + free-free check-out {f:.1f} s = {f/m:.2f}x")
+print(f"peak RSS summed over ranks: modes {pm:.0f} MB, reduce {pc:.0f} MB = {pc/max(pm,1):.2f}x, "
+      f"reduce + check-out {pf:.0f} MB = {pf/max(pm,1):.2f}x")
 PY
 echo "logs in $wd (cb.log has the per-phase breakdown)"
