@@ -155,7 +155,11 @@ void run_reduce(MPI_Comm comm_in, const io::Config& cfg) {
   std::unique_ptr<cms::WorkSpace> ws;
   {
     log::Phase p(c, "interfaces", &times);
-    ws = std::make_unique<cms::WorkSpace>(*comp, job.interfaces);
+    try {
+      ws = std::make_unique<cms::WorkSpace>(*comp, job.interfaces);
+    } catch (const InputError& e) { // name the job file: the messages name the key and the set
+      throw InputError(cfg.source() + ": " + e.what());
+    }
   }
   log::info(c, "  DOFs: " + std::to_string(comp->dofs().global_size()) + " free, " + std::to_string(ws->n_boundary()) +
                    " boundary coordinates");
