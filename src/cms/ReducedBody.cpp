@@ -462,6 +462,9 @@ void write_reduced_file(const std::string& path, const WorkSpace& ws, const Redu
   f.write_attribute("/reduced", "physical_boundary", static_cast<std::int64_t>(rb.physical_boundary));
   f.write_attribute("/reduced", "basis_rcond", rb.basis_rcond);
   f.write_attribute("/reduced", "dofs_per_node", static_cast<std::int64_t>(dpn));
+  for (const auto& [name, table] : rb.diagnostics)
+    f.write_replicated("/reduced/diagnostics/" + name,
+                       {static_cast<std::uint64_t>(table.rows()), static_cast<std::uint64_t>(table.cols())}, flat(table).data());
   // Invariants.
   write_invariants(f, "/reduced/invariants/", inv);
   f.write_attribute("/reduced/invariants", "formulation",

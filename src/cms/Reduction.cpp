@@ -799,6 +799,41 @@ ReducedBasis Reducer::build(const BuildOptions& opt) {
     for (std::size_t k = 0; k < g.columns.size(); ++k) add(std::move(g.columns[k]), g.labels[k], ColumnKind::gcms_field);
     rb.mode_eigenvalues = modes->eigenvalues;
     rb.physical_boundary = false;
+    auto& dg = rb.diagnostics;
+    dg["gcms_cosine_threshold"] = Eigen::MatrixXd::Constant(1, 1, g.cosine_threshold);
+    dg["gcms_cond_psi"] = Eigen::MatrixXd::Constant(1, 1, g.cond_psi);
+    // Stages (initial, after the strategy, after scaling, final): columns, flexible columns,
+    // cond Φ, cond Φ_t, cond Φ_r, cond Φ_f, rank deficiency of Φ and of Φ_f.
+    Eigen::MatrixXd st(static_cast<Eigen::Index>(g.stages.size()), 8);
+    for (std::size_t k = 0; k < g.stages.size(); ++k) {
+      const auto& q = g.stages[k];
+      st.row(static_cast<Eigen::Index>(k)) << q.n_columns, q.n_flexible_columns, q.cond_phi, q.cond_phi_t, q.cond_phi_r,
+          q.cond_phi_f, q.deficiency_phi, q.deficiency_phi_f;
+    }
+    dg["gcms_stages"] = st;
+    if (!g.sweep.steps.empty()) {
+      Eigen::MatrixXd sw(static_cast<Eigen::Index>(g.sweep.steps.size()), 4);
+      for (std::size_t k = 0; k < g.sweep.steps.size(); ++k) {
+        const auto& q = g.sweep.steps[k];
+        sw.row(static_cast<Eigen::Index>(k)) << q.threshold, q.removed_columns, q.cond_x, q.cond_xs;
+      }
+      dg["gcms_cosine_sweep"] = sw;
+    }
+    if (!g.clusters.empty()) {
+      // One row per canonicalised cluster member: cluster, 1-based mode, eigenvalue, axis, share.
+      std::vector<Eigen::RowVectorXd> rows;
+      for (std::size_t c = 0; c < g.clusters.size(); ++c)
+        for (std::size_t i = 0; i < g.clusters[c].modes.size(); ++i) {
+          Eigen::RowVectorXd r(5);
+          r << static_cast<double>(c), g.clusters[c].modes[i], g.clusters[c].eigenvalues[i],
+              i < g.clusters[c].axis.size() ? g.clusters[c].axis[i] : -1,
+              i < g.clusters[c].share.size() ? g.clusters[c].share[i] : 0.0;
+          rows.push_back(r);
+        }
+      Eigen::MatrixXd cl(static_cast<Eigen::Index>(rows.size()), 5);
+      for (std::size_t k = 0; k < rows.size(); ++k) cl.row(static_cast<Eigen::Index>(k)) = rows[k];
+      dg["gcms_clusters"] = cl;
+    }
     break;
   }
   }

@@ -261,8 +261,9 @@ TEST(CmsBases, C7C8RayleighRitzBoundsConvergenceAndZeroModeIdentities) {
         EXPECT_GE(ev(k), full.eigenvalues[static_cast<std::size_t>(k)] * (1 - 1e-10)) << cms::method_name(m) << " n=" << n;
       if (m == cms::Method::craig_bampton) {
         // Nested CB spaces: the frequencies decrease towards the full ones as modes are added.
-        if (prev.size())
+        if (prev.size()) {
           for (Eigen::Index k = 0; k < 6; ++k) EXPECT_LE(ev(k), prev(k) * (1 + 1e-10)) << "n=" << n;
+        }
         prev = ev;
       }
     }

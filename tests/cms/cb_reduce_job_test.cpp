@@ -114,4 +114,11 @@ output: )" + out + "\n"));
   const auto labels = f.read_strings("/reduced/dof_labels");
   EXPECT_EQ(labels[0], "t_x");
   EXPECT_EQ(f.read_attribute_string("/reduced", "method"), "gcms");
+  // Diagnostics: 4 stages × 8 columns; the final stage has no rank deficiency left.
+  const auto st = f.read_all("/reduced/diagnostics/gcms_stages");
+  ASSERT_EQ(st.size() % 8, 0u);
+  ASSERT_GE(st.size(), 8u);
+  EXPECT_EQ(st[st.size() - 8], static_cast<double>(n)) << "final stage column count = reduced size";
+  EXPECT_EQ(st[st.size() - 2], 0.0) << "final stage still rank deficient";
+  EXPECT_GT(f.read_all("/reduced/diagnostics/gcms_cond_psi")[0], 0.99);
 }

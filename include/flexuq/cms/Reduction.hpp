@@ -94,6 +94,9 @@ struct ReducedBasis {
   Eigen::MatrixXd K, M;               ///< ΦᵀKΦ and ΦᵀMΦ (MacNeal: residual inertia dropped from M)
   bool physical_boundary = false;     ///< boundary coordinates retained (rows b = identity)
   double basis_rcond = 0;             ///< λ_min/λ_max of diag-scaled M̄ (rank diagnostic)
+  /// Method diagnostics written as /reduced/diagnostics/<name> (GCMS: stage conditions, the c_th
+  /// sweep, degenerate clusters), replicated dense tables.
+  std::map<std::string, Eigen::MatrixXd> diagnostics;
   std::size_t n_columns() const { return columns.size(); }
 };
 
