@@ -2,6 +2,7 @@
 #include "flexuq/cms/ReducedBody.hpp"
 
 #include "flexuq/cms/FloatingFrame.hpp"
+#include "flexuq/core/Blas.hpp"
 #include "flexuq/core/Error.hpp"
 #include "flexuq/fe/ModesOutput.hpp"
 #include "flexuq/io/MeshOutput.hpp"
@@ -205,12 +206,35 @@ Invariants invariants_solid(const WorkSpace& ws, const ReducedBasis& rb) {
       for (Eigen::Index k = 0; k < 3; ++k) dst(b, col0 + k * stride) = PetscRealPart(a[3 * b + k]);
     FLEXUQ_PETSC(VecRestoreArrayRead(v, &a));
   };
+  // Physical columns, contiguous (n_loc × n), then Y = MΦ in blocks by sparse × dense products.
+  PetscInt nloc = 0, nglob = 0;
+  FLEXUQ_PETSC(VecGetLocalSize(y.get(), &nloc));
+  FLEXUQ_PETSC(VecGetSize(y.get(), &nglob));
+  Eigen::MatrixXd Xp(nloc, n);
   for (Eigen::Index j = 0; j < n; ++j) {
     VecH phi = ws.to_physical(rb.columns[static_cast<std::size_t>(j)].get());
     unpack(phi.get(), P, j, n);
-    FLEXUQ_PETSC(MatMult(M, phi.get(), y.get()));
-    unpack(y.get(), Q, j, n);
+    const PetscScalar* a = nullptr;
+    FLEXUQ_PETSC(VecGetArrayRead(phi.get(), &a));
+    std::copy(a, a + nloc, Xp.col(j).data());
+    FLEXUQ_PETSC(VecRestoreArrayRead(phi.get(), &a));
   }
+  constexpr Eigen::Index kBlock = 64;
+  for (Eigen::Index j0 = 0; j0 < n; j0 += kBlock) {
+    const Eigen::Index b = std::min(kBlock, n - j0);
+    MatH Xb, Yb;
+    FLEXUQ_PETSC(MatCreateDense(comm, nloc, PETSC_DECIDE, nglob, static_cast<PetscInt>(b), Xp.col(j0).data(), Xb.out()));
+    FLEXUQ_PETSC(MatMatMult(M, Xb.get(), MAT_INITIAL_MATRIX, PETSC_DEFAULT, Yb.out()));
+    const PetscScalar* ya = nullptr;
+    PetscInt lda = 0;
+    FLEXUQ_PETSC(MatDenseGetLDA(Yb.get(), &lda));
+    FLEXUQ_PETSC(MatDenseGetArrayRead(Yb.get(), &ya));
+    for (Eigen::Index j = 0; j < b; ++j)
+      for (Eigen::Index r = 0; r < nn; ++r)
+        for (Eigen::Index k = 0; k < 3; ++k) Q(r, j0 + j + k * n) = PetscRealPart(ya[j * lda + 3 * r + k]);
+    FLEXUQ_PETSC(MatDenseRestoreArrayRead(Yb.get(), &ya));
+  }
+  Xp.resize(0, 0);
   {
     // Coordinate field x(b) in component k → M_s x_k; the all-ones field → M_s 1.
     VecH xv, one;
@@ -231,8 +255,8 @@ Invariants invariants_solid(const WorkSpace& ws, const ReducedBasis& rb) {
     FLEXUQ_PETSC(VecRestoreArrayRead(one.get(), &o));
   }
   // Everything that is summed over nodes, in one buffer and one reduction.
-  const Eigen::MatrixXd G = P.transpose() * Q;     // 3n × 3n: block (k, l) = I5_kl
-  const Eigen::MatrixXd XY = Xl.transpose() * Q;   // 3 × 3n: block l, row k = I6_kl
+  const Eigen::MatrixXd G = blas::gemm_tn(P, Q);  // 3n × 3n: block (k, l) = I5_kl
+  const Eigen::MatrixXd XY = blas::gemm_tn(Xl, Q); // 3 × 3n: block l, row k = I6_kl
   const Eigen::Matrix3d XZ = Xl.transpose() * Z;   // I7
   const Eigen::VectorXd Ysum = Q.colwise().sum().transpose(); // I3 (3n)
   Eigen::MatrixXd Cr = Eigen::MatrixXd::Zero(3, n); // I4 = Σ x × Y
@@ -296,13 +320,11 @@ Checkout checkout(Reducer& r, const ReducedBasis& rb, int free_free) {
   const Eigen::MatrixXd Mt = rb.method == Method::macneal ? project(ws.M(), rb.columns) : rb.M;
   Eigen::MatrixXd B(n, 6);
   VecH t = ws.new_vector();
-  for (int a = 0; a < 6; ++a) {
+  std::vector<Vec> rawc;
+  for (const auto& v : rb.columns) rawc.push_back(v.get());
+  for (int a = 0; a < 6; ++a) { // one reduction per rigid mode (VecMDot), not one per column
     FLEXUQ_PETSC(MatMult(ws.M(), R[static_cast<std::size_t>(a)].get(), t.get()));
-    for (Eigen::Index j = 0; j < n; ++j) {
-      PetscScalar v = 0;
-      FLEXUQ_PETSC(VecDot(t.get(), rb.columns[static_cast<std::size_t>(j)].get(), &v));
-      B(j, a) = PetscRealPart(v);
-    }
+    if (n > 0) FLEXUQ_PETSC(VecMDot(t.get(), static_cast<PetscInt>(n), rawc.data(), B.col(a).data()));
   }
   const Eigen::MatrixXd xi = Mt.ldlt().solve(B);
   const Eigen::Matrix<double, 6, 6> Mrr = r.rigid_mass();
@@ -313,8 +335,6 @@ Checkout checkout(Reducer& r, const ReducedBasis& rb, int free_free) {
   double ratio = 0;
   for (Eigen::Index j = 0; j < n; ++j)
     if (md(j) > 0) ratio = std::max(ratio, kd(j) / md(j));
-  std::vector<Vec> rawc;
-  for (const auto& v : rb.columns) rawc.push_back(v.get());
   VecH res = ws.new_vector(), mres = ws.new_vector();
   for (int a = 0; a < 6; ++a) {
     // ‖Φξ − Φ_R‖_M formed as a vector (the expanded quadratic form loses half the digits).
@@ -346,16 +366,18 @@ Checkout checkout(Reducer& r, const ReducedBasis& rb, int free_free) {
         k == ColumnKind::mixed_interface_mode)
       c.mode_columns.push_back(static_cast<std::size_t>(j));
   }
-  c.effective_mass.resize(static_cast<Eigen::Index>(c.mode_columns.size()), 6);
-  for (std::size_t q = 0; q < c.mode_columns.size(); ++q) {
-    Vec phi = rb.columns[c.mode_columns[q]].get();
-    const double mu = Mt(static_cast<Eigen::Index>(c.mode_columns[q]), static_cast<Eigen::Index>(c.mode_columns[q]));
-    FLEXUQ_PETSC(MatMult(ws.M(), phi, t.get()));
-    for (int a = 0; a < 6; ++a) {
-      PetscScalar v = 0;
-      FLEXUQ_PETSC(VecDot(t.get(), Rc[static_cast<std::size_t>(a)].get(), &v));
-      c.effective_mass(static_cast<Eigen::Index>(q), a) = PetscRealPart(v) * PetscRealPart(v) / mu;
-    }
+  const auto nm = static_cast<Eigen::Index>(c.mode_columns.size());
+  c.effective_mass.resize(nm, 6);
+  std::vector<Vec> modes;
+  for (std::size_t q : c.mode_columns) modes.push_back(rb.columns[q].get());
+  Eigen::MatrixXd L(nm, 6); // Γ = Φ_Nᵀ M R_c (modal participation factors × μ)
+  for (int a = 0; a < 6; ++a) {
+    FLEXUQ_PETSC(MatMult(ws.M(), Rc[static_cast<std::size_t>(a)].get(), t.get()));
+    if (nm > 0) FLEXUQ_PETSC(VecMDot(t.get(), static_cast<PetscInt>(nm), modes.data(), L.col(a).data()));
+  }
+  for (Eigen::Index q = 0; q < nm; ++q) {
+    const auto j = static_cast<Eigen::Index>(c.mode_columns[static_cast<std::size_t>(q)]);
+    c.effective_mass.row(q) = L.row(q).cwiseAbs2() / Mt(j, j);
   }
   c.effective_fraction = c.effective_mass.colwise().sum().transpose().cwiseQuotient(total);
   // Free-free frequencies: reduced pair (dense) and, optionally, the full component.

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "flexuq/cms/Reduction.hpp"
+
+#include "flexuq/core/Blas.hpp"
 #include "flexuq/fe/Solvers.hpp"
 
 #include "flexuq/core/Error.hpp"
@@ -160,14 +162,54 @@ const char* mode_interface_name(ModeInterface mi) {
   return n[static_cast<int>(mi)];
 }
 
-Eigen::MatrixXd project(Mat A, const std::vector<VecH>& cols) {
+Eigen::MatrixXd project(Mat A, const std::vector<VecH>& cols) { return project_pair(A, nullptr, cols).first; }
+
+std::pair<Eigen::MatrixXd, Eigen::MatrixXd> project_pair(Mat A, Mat B, const std::vector<VecH>& cols) {
   const auto n = static_cast<Eigen::Index>(cols.size());
-  Eigen::MatrixXd P(n, n);
-  if (n == 0) return P;
-  VecH t;
-  FLEXUQ_PETSC(VecDuplicate(cols[0].get(), t.out()));
-  for (Eigen::Index j = 0; j < n; ++j) P.col(j) = mdot(A, cols[static_cast<std::size_t>(j)].get(), cols, t.get());
-  return 0.5 * (P + P.transpose());
+  std::pair<Eigen::MatrixXd, Eigen::MatrixXd> out{Eigen::MatrixXd(n, n), Eigen::MatrixXd(n, n)};
+  if (n == 0) return out;
+  MPI_Comm comm = PetscObjectComm(reinterpret_cast<PetscObject>(cols[0].get()));
+  // The local rows of the columns as one contiguous block X (n_loc × n): Xᵀ(AX) is then a BLAS-3
+  // product of the local rows plus one reduction, instead of n² dot products (O(N n²) either way,
+  // but the column-by-column VecMDot form runs at a few percent of the machine's speed).
+  PetscInt nloc = 0;
+  FLEXUQ_PETSC(VecGetLocalSize(cols[0].get(), &nloc));
+  Eigen::MatrixXd X(nloc, n);
+  for (Eigen::Index j = 0; j < n; ++j) {
+    const PetscScalar* a = nullptr;
+    FLEXUQ_PETSC(VecGetArrayRead(cols[static_cast<std::size_t>(j)].get(), &a));
+    std::copy(a, a + nloc, X.col(j).data());
+    FLEXUQ_PETSC(VecRestoreArrayRead(cols[static_cast<std::size_t>(j)].get(), &a));
+  }
+  PetscInt nglob = 0;
+  FLEXUQ_PETSC(VecGetSize(cols[0].get(), &nglob));
+  // A X in blocks of columns with a sparse × dense product (each pass over A serves the whole
+  // block: n separate MatMults are bound by memory bandwidth), then DGEMM of the local rows.
+  constexpr Eigen::Index kBlock = 64;
+  std::vector<double> buf(static_cast<std::size_t>((B ? 2 : 1) * n * n));
+  for (Mat M : {A, B}) {
+    if (!M) continue;
+    double* G = buf.data() + (M == A ? 0 : n * n);
+    for (Eigen::Index j0 = 0; j0 < n; j0 += kBlock) {
+      const Eigen::Index b = std::min(kBlock, n - j0);
+      MatH Xb, Yb;
+      FLEXUQ_PETSC(MatCreateDense(comm, nloc, PETSC_DECIDE, nglob, static_cast<PetscInt>(b), X.col(j0).data(), Xb.out()));
+      FLEXUQ_PETSC(MatMatMult(M, Xb.get(), MAT_INITIAL_MATRIX, PETSC_DEFAULT, Yb.out()));
+      const PetscScalar* y = nullptr;
+      PetscInt lda = 0;
+      FLEXUQ_PETSC(MatDenseGetLDA(Yb.get(), &lda));
+      FLEXUQ_PETSC(MatDenseGetArrayRead(Yb.get(), &y));
+      FLEXUQ_REQUIRE(lda == nloc || b == 1, "internal: unexpected leading dimension of a dense product");
+      blas::gemm_tn(X, y, b, G + j0 * n, n);
+      FLEXUQ_PETSC(MatDenseRestoreArrayRead(Yb.get(), &y));
+    }
+  }
+  Eigen::Map<Eigen::MatrixXd> GA(buf.data(), n, n);
+  Eigen::Map<Eigen::MatrixXd> GB(buf.data() + (B ? n * n : 0), n, n);
+  FLEXUQ_MPI(MPI_Allreduce(MPI_IN_PLACE, buf.data(), static_cast<int>(buf.size()), MPI_DOUBLE, MPI_SUM, comm));
+  out.first = 0.5 * (GA + GA.transpose());
+  if (B) out.second = 0.5 * (GB + GB.transpose());
+  return out;
 }
 
 /// Factorization of K_ii: the shift-and-invert ST of the fixed-interface eigensolver (σ = 0, so
@@ -872,8 +914,9 @@ ReducedBasis Reducer::build(const BuildOptions& opt) {
 
   {
     log::Phase p(ws_.comm(), "cms: reduced matrices", &times_);
-    rb.K = project(ws_.K(), rb.columns);
-    const Eigen::MatrixXd Mfull = project(ws_.M(), rb.columns);
+    auto km = project_pair(ws_.K(), ws_.M(), rb.columns);
+    rb.K = std::move(km.first);
+    const Eigen::MatrixXd Mfull = std::move(km.second);
     rb.M = rb.M.size() ? Eigen::MatrixXd(Mfull + rb.M) : Mfull;
   }
   // Column scaling of the generalised coordinates: Φ ← Φ S, K̄ ← S K̄ S, M̄ ← S M̄ S.
