@@ -255,7 +255,11 @@ Invariants invariants_solid(const WorkSpace& ws, const ReducedBasis& rb) {
     FLEXUQ_PETSC(VecRestoreArrayRead(one.get(), &o));
   }
   // Everything that is summed over nodes, in one buffer and one reduction.
-  const Eigen::MatrixXd G = blas::gemm_tn(P, Q);  // 3n × 3n: block (k, l) = I5_kl
+  // 3n × 3n: block (k, l) = I5_kl; only k ≤ l is computed (I5_lk = I5_klᵀ), the rest filled below.
+  Eigen::MatrixXd G = Eigen::MatrixXd::Zero(3 * n, 3 * n);
+  for (Eigen::Index k = 0; k < 3; ++k)
+    blas::gemm_tn(P.col(k * n).data(), nn, n, std::max<Eigen::Index>(1, nn), Q.col(k * n).data(), (3 - k) * n,
+                  std::max<Eigen::Index>(1, nn), G.data() + k * n + k * n * (3 * n), 3 * n);
   const Eigen::MatrixXd XY = blas::gemm_tn(Xl, Q); // 3 × 3n: block l, row k = I6_kl
   const Eigen::Matrix3d XZ = Xl.transpose() * Z;   // I7
   const Eigen::VectorXd Ysum = Q.colwise().sum().transpose(); // I3 (3n)
@@ -299,7 +303,8 @@ Invariants invariants_solid(const WorkSpace& ws, const ReducedBasis& rb) {
   inv.Sbar.resize(9, n);
   for (int k = 0; k < 3; ++k)
     for (int l = 0; l < 3; ++l) {
-      inv.Skl[static_cast<std::size_t>(3 * k + l)] = Gs.block(k * n, l * n, n, n);
+      inv.Skl[static_cast<std::size_t>(3 * k + l)] =
+          k <= l ? Eigen::MatrixXd(Gs.block(k * n, l * n, n, n)) : Eigen::MatrixXd(Gs.block(l * n, k * n, n, n).transpose());
       inv.Sbar.row(3 * k + l) = XYs.block(k, l * n, 1, n);
     }
   return inv;

@@ -199,16 +199,20 @@ std::pair<Eigen::MatrixXd, Eigen::MatrixXd> project_pair(Mat A, Mat B, const std
       PetscInt lda = 0;
       FLEXUQ_PETSC(MatDenseGetLDA(Yb.get(), &lda));
       FLEXUQ_PETSC(MatDenseGetArrayRead(Yb.get(), &y));
-      FLEXUQ_REQUIRE(lda == nloc || b == 1, "internal: unexpected leading dimension of a dense product");
-      blas::gemm_tn(X, y, b, G + j0 * n, n);
+            // Upper block triangle only (the product is symmetric): rows 0 .. j0 + b of this column block.
+      blas::gemm_tn(X.data(), nloc, j0 + b, std::max<Eigen::Index>(1, nloc), y, b, std::max<PetscInt>(1, lda), G + j0 * n, n);
       FLEXUQ_PETSC(MatDenseRestoreArrayRead(Yb.get(), &y));
     }
   }
   Eigen::Map<Eigen::MatrixXd> GA(buf.data(), n, n);
   Eigen::Map<Eigen::MatrixXd> GB(buf.data() + (B ? n * n : 0), n, n);
   FLEXUQ_MPI(MPI_Allreduce(MPI_IN_PLACE, buf.data(), static_cast<int>(buf.size()), MPI_DOUBLE, MPI_SUM, comm));
-  out.first = 0.5 * (GA + GA.transpose());
-  if (B) out.second = 0.5 * (GB + GB.transpose());
+  out.first = GA.triangularView<Eigen::Upper>();
+  out.first.triangularView<Eigen::StrictlyLower>() = GA.transpose();
+  if (B) {
+    out.second = GB.triangularView<Eigen::Upper>();
+    out.second.triangularView<Eigen::StrictlyLower>() = GB.transpose();
+  }
   return out;
 }
 
@@ -344,58 +348,75 @@ void Reducer::statics() {
   }
   auto& in = *interior_;
   log::Phase p(comm, "cms: constraint modes", &times_);
-  // One multi-RHS solve: [−K_ib | −(MΦ_R)_i | unit loads].
+  // Multi-RHS solves with the one factorization: [−K_ib | −(MΦ_R)_i | unit loads], in chunks of
+  // columns so that the dense right-hand sides, the solutions and MUMPS's multi-RHS workspace stay
+  // bounded (an all-DOF interface has thousands of columns; one solve with all of them held ~10x the
+  // factor's memory). MUMPS blocks its solve phase internally, so chunking costs no speed.
   const auto& bd = ws_.boundary();
   const PetscInt nb = static_cast<PetscInt>(bd.size()), nr = 6, nl = static_cast<PetscInt>(res_work_.size());
-  MatH B = dense_like(in.Kii.get(), nb + nr + nl);
-  {
-    PetscInt rs = 0, re = 0, lda = 0;
-    FLEXUQ_PETSC(MatGetOwnershipRange(in.Kib.get(), &rs, &re));
-    PetscScalar* a = nullptr;
-    FLEXUQ_PETSC(MatDenseGetLDA(B.get(), &lda));
-    FLEXUQ_PETSC(MatDenseGetArray(B.get(), &a));
-    for (PetscInt r = rs; r < re; ++r) {
-      PetscInt nc = 0;
-      const PetscInt* cols = nullptr;
-      const PetscScalar* vals = nullptr;
-      FLEXUQ_PETSC(MatGetRow(in.Kib.get(), r, &nc, &cols, &vals));
-      for (PetscInt j = 0; j < nc; ++j) a[(r - rs) + lda * cols[j]] = -vals[j];
-      FLEXUQ_PETSC(MatRestoreRow(in.Kib.get(), r, &nc, &cols, &vals));
-    }
-    // Unit loads at interior DOFs: row = position in the owned part of is_i.
-    const PetscInt* idx = nullptr;
-    PetscInt nloc = 0;
-    FLEXUQ_PETSC(ISGetLocalSize(ws_.is_i(), &nloc));
-    FLEXUQ_PETSC(ISGetIndices(ws_.is_i(), &idx));
-    for (PetscInt j = 0; j < nl; ++j) {
-      const PetscInt* it = std::lower_bound(idx, idx + nloc, res_work_[static_cast<std::size_t>(j)]);
-      if (it != idx + nloc && *it == res_work_[static_cast<std::size_t>(j)]) a[(it - idx) + lda * (nb + nr + j)] = 1.0;
-    }
-    FLEXUQ_PETSC(ISRestoreIndices(ws_.is_i(), &idx));
-    FLEXUQ_PETSC(MatDenseRestoreArray(B.get(), &a));
-  }
-  {
+  const PetscInt ntot = nb + nr + nl;
+  constexpr PetscInt kChunk = 128;
+  std::vector<VecH> MR;
+  for (PetscInt j = 0; j < nr; ++j) {
     VecH t = ws_.new_vector();
-    for (PetscInt j = 0; j < nr; ++j) {
-      FLEXUQ_PETSC(MatMult(ws_.M(), rigid()[static_cast<std::size_t>(j)].get(), t.get()));
-      set_column(B.get(), nb + j, t.get(), ws_.is_i(), -1.0);
-    }
+    FLEXUQ_PETSC(MatMult(ws_.M(), rigid()[static_cast<std::size_t>(j)].get(), t.get()));
+    MR.push_back(std::move(t));
   }
-  MatH X;
-  FLEXUQ_PETSC(MatDuplicate(B.get(), MAT_DO_NOT_COPY_VALUES, X.out()));
-  try {
-    FLEXUQ_PETSC(KSPMatSolve(in.solver(), B.get(), X.get()));
-  } catch (const Error& e) {
-    throw Error(std::string("solving with the factorization of K_ii failed (is the boundary restraining every "
-                            "part of the component?): ") + e.what());
+  PetscInt rs = 0, re = 0;
+  FLEXUQ_PETSC(MatGetOwnershipRange(in.Kib.get(), &rs, &re));
+  const PetscInt* idx = nullptr;
+  PetscInt nloc_i = 0;
+  FLEXUQ_PETSC(ISGetLocalSize(ws_.is_i(), &nloc_i));
+  std::vector<VecH> sol(static_cast<std::size_t>(ntot));
+  log::Progress progress(comm, "constraint modes", ntot);
+  for (PetscInt c0 = 0; c0 < ntot; c0 += kChunk) {
+    const PetscInt c1 = std::min(ntot, c0 + kChunk);
+    MatH B = dense_like(in.Kii.get(), c1 - c0);
+    {
+      PetscInt lda = 0;
+      PetscScalar* a = nullptr;
+      FLEXUQ_PETSC(MatDenseGetLDA(B.get(), &lda));
+      FLEXUQ_PETSC(MatDenseGetArray(B.get(), &a));
+      if (c0 < nb)
+        for (PetscInt r = rs; r < re; ++r) {
+          PetscInt nc = 0;
+          const PetscInt* cols = nullptr;
+          const PetscScalar* vals = nullptr;
+          FLEXUQ_PETSC(MatGetRow(in.Kib.get(), r, &nc, &cols, &vals));
+          for (PetscInt j = 0; j < nc; ++j)
+            if (cols[j] >= c0 && cols[j] < c1) a[(r - rs) + lda * (cols[j] - c0)] = -vals[j];
+          FLEXUQ_PETSC(MatRestoreRow(in.Kib.get(), r, &nc, &cols, &vals));
+        }
+      // Unit loads at interior DOFs: row = position in the owned part of is_i.
+      FLEXUQ_PETSC(ISGetIndices(ws_.is_i(), &idx));
+      for (PetscInt j = std::max(c0, nb + nr); j < c1; ++j) {
+        const PetscInt w = res_work_[static_cast<std::size_t>(j - nb - nr)];
+        const PetscInt* it = std::lower_bound(idx, idx + nloc_i, w);
+        if (it != idx + nloc_i && *it == w) a[(it - idx) + lda * (j - c0)] = 1.0;
+      }
+      FLEXUQ_PETSC(ISRestoreIndices(ws_.is_i(), &idx));
+      FLEXUQ_PETSC(MatDenseRestoreArray(B.get(), &a));
+    }
+    for (PetscInt j = std::max(c0, nb); j < std::min(c1, nb + nr); ++j)
+      set_column(B.get(), j - c0, MR[static_cast<std::size_t>(j - nb)].get(), ws_.is_i(), -1.0);
+    MatH X;
+    FLEXUQ_PETSC(MatDuplicate(B.get(), MAT_DO_NOT_COPY_VALUES, X.out()));
+    try {
+      FLEXUQ_PETSC(KSPMatSolve(in.solver(), B.get(), X.get()));
+    } catch (const Error& e) {
+      throw Error(std::string("solving with the factorization of K_ii failed (is the boundary restraining every "
+                              "part of the component?): ") + e.what());
+    }
+    for (PetscInt j = c0; j < c1; ++j) sol[static_cast<std::size_t>(j)] = get_column(ws_, X.get(), j - c0, ws_.is_i());
+    progress.update(c1);
   }
   for (std::size_t k = 0; k < bd.size(); ++k) {
-    VecH v = get_column(ws_, X.get(), ws_.b_pos(k), ws_.is_i());
+    VecH v = std::move(sol[static_cast<std::size_t>(ws_.b_pos(k))]);
     set_entry(v.get(), bd[k].work, 1.0);
     constraint_.push_back(std::move(v));
   }
-  for (PetscInt j = 0; j < nr; ++j) relief_.push_back(get_column(ws_, X.get(), nb + j, ws_.is_i()));
-  for (PetscInt j = 0; j < nl; ++j) res_loads_.push_back(get_column(ws_, X.get(), nb + nr + j, ws_.is_i()));
+  for (PetscInt j = 0; j < nr; ++j) relief_.push_back(std::move(sol[static_cast<std::size_t>(nb + j)]));
+  for (PetscInt j = 0; j < nl; ++j) res_loads_.push_back(std::move(sol[static_cast<std::size_t>(nb + nr + j)]));
   statics_done_ = true;
 }
 

@@ -10,22 +10,29 @@
 #include <Eigen/Dense>
 #include <petscblaslapack.h>
 
+#include <algorithm>
+
 namespace flexuq::blas {
 
-/// C = Xᵀ Y (X: m × n, Y: m × b, both column-major and contiguous), written into @p C (n × b,
-/// leading dimension @p ldc). Collective over nothing; the caller reduces over ranks.
-inline void gemm_tn(const Eigen::MatrixXd& X, const double* Y, Eigen::Index b, double* C, Eigen::Index ldc) {
-  const PetscBLASInt m = static_cast<PetscBLASInt>(X.rows()), n = static_cast<PetscBLASInt>(X.cols()),
-                     bb = static_cast<PetscBLASInt>(b), lc = static_cast<PetscBLASInt>(ldc);
-  if (n == 0 || bb == 0) return;
-  const PetscScalar one = 1.0, zero = 0.0;
-  const PetscBLASInt ld = m > 0 ? m : 1;
+/// C = Xᵀ Y for raw column-major blocks: X m × n (leading dimension ldx), Y m × b (ldy), C n × b
+/// (ldc). Local only; the caller reduces over ranks.
+inline void gemm_tn(const double* X, Eigen::Index m, Eigen::Index n, Eigen::Index ldx, const double* Y, Eigen::Index b,
+                    Eigen::Index ldy, double* C, Eigen::Index ldc) {
+  if (n == 0 || b == 0) return;
   if (m == 0) { // empty local block: the product is zero
     for (Eigen::Index j = 0; j < b; ++j)
-      for (Eigen::Index i = 0; i < X.cols(); ++i) C[i + j * ldc] = 0.0;
+      for (Eigen::Index i = 0; i < n; ++i) C[i + j * ldc] = 0.0;
     return;
   }
-  BLASgemm_("T", "N", &n, &bb, &m, &one, X.data(), &ld, Y, &ld, &zero, C, &lc);
+  const PetscBLASInt mm = static_cast<PetscBLASInt>(m), nn = static_cast<PetscBLASInt>(n), bb = static_cast<PetscBLASInt>(b),
+                     lx = static_cast<PetscBLASInt>(ldx), ly = static_cast<PetscBLASInt>(ldy), lc = static_cast<PetscBLASInt>(ldc);
+  const PetscScalar one = 1.0, zero = 0.0;
+  BLASgemm_("T", "N", &nn, &bb, &mm, &one, X, &lx, Y, &ly, &zero, C, &lc);
+}
+
+/// C = Xᵀ Y with X a contiguous Eigen matrix and Y (X.rows() × b, leading dimension X.rows()).
+inline void gemm_tn(const Eigen::MatrixXd& X, const double* Y, Eigen::Index b, double* C, Eigen::Index ldc) {
+  gemm_tn(X.data(), X.rows(), X.cols(), std::max<Eigen::Index>(1, X.rows()), Y, b, std::max<Eigen::Index>(1, X.rows()), C, ldc);
 }
 
 /// Xᵀ Y as a new matrix.
