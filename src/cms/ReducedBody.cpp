@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "flexuq/cms/ReducedBody.hpp"
 
+#include "flexuq/cms/BlockProduct.hpp"
 #include "flexuq/cms/FloatingFrame.hpp"
 #include "flexuq/core/Blas.hpp"
 #include "flexuq/core/Error.hpp"
@@ -8,6 +9,7 @@
 #include "flexuq/io/MeshOutput.hpp"
 
 #include <cmath>
+#include <memory>
 #include <fstream>
 #include <iomanip>
 #include <sstream>
@@ -220,8 +222,22 @@ Invariants invariants_solid(const WorkSpace& ws, const ReducedBasis& rb) {
     FLEXUQ_PETSC(VecRestoreArrayRead(phi.get(), &a));
   }
   constexpr Eigen::Index kBlock = 64;
+  std::unique_ptr<BlockProduct> bp;
+  if (BlockProduct::supports(M)) bp = std::make_unique<BlockProduct>(M);
+  std::vector<double> Xr, Yr;
   for (Eigen::Index j0 = 0; j0 < n; j0 += kBlock) {
     const Eigen::Index b = std::min(kBlock, n - j0);
+    if (bp) { // row-major block product: M streamed once per block (BlockProduct.hpp)
+      Xr.resize(static_cast<std::size_t>(nloc * b));
+      Yr.resize(Xr.size());
+      for (Eigen::Index r = 0; r < nloc; ++r)
+        for (Eigen::Index j = 0; j < b; ++j) Xr[static_cast<std::size_t>(r * b + j)] = Xp(r, j0 + j);
+      bp->apply(Xr.data(), static_cast<PetscInt>(b), Yr.data());
+      for (Eigen::Index r = 0; r < nn; ++r)
+        for (Eigen::Index k = 0; k < 3; ++k)
+          for (Eigen::Index j = 0; j < b; ++j) Q(r, j0 + j + k * n) = Yr[static_cast<std::size_t>((3 * r + k) * b + j)];
+      continue;
+    }
     MatH Xb, Yb;
     FLEXUQ_PETSC(MatCreateDense(comm, nloc, PETSC_DECIDE, nglob, static_cast<PetscInt>(b), Xp.col(j0).data(), Xb.out()));
     FLEXUQ_PETSC(MatMatMult(M, Xb.get(), MAT_INITIAL_MATRIX, PETSC_DEFAULT, Yb.out()));

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "flexuq/cms/Reduction.hpp"
 
+#include "flexuq/cms/BlockProduct.hpp"
 #include "flexuq/core/Blas.hpp"
 #include "flexuq/fe/Solvers.hpp"
 
@@ -190,6 +191,20 @@ std::pair<Eigen::MatrixXd, Eigen::MatrixXd> project_pair(Mat A, Mat B, const std
   for (Mat M : {A, B}) {
     if (!M) continue;
     double* G = buf.data() + (M == A ? 0 : n * n);
+    if (BlockProduct::supports(M)) {
+      // Row-major blocks: A streamed once per block of columns (BlockProduct.hpp).
+      BlockProduct bp(M);
+      std::vector<double> Xr(static_cast<std::size_t>(nloc * std::min(kBlock, n))), Yr(Xr.size());
+      for (Eigen::Index j0 = 0; j0 < n; j0 += kBlock) {
+        const Eigen::Index b = std::min(kBlock, n - j0);
+        for (Eigen::Index r = 0; r < nloc; ++r)
+          for (Eigen::Index j = 0; j < b; ++j) Xr[static_cast<std::size_t>(r * b + j)] = X(r, j0 + j);
+        bp.apply(Xr.data(), static_cast<PetscInt>(b), Yr.data());
+        // Upper block triangle only (the product is symmetric): rows 0 .. j0 + b of this column block.
+        blas::gemm_tn_rowmajor(X.data(), nloc, j0 + b, std::max<Eigen::Index>(1, nloc), Yr.data(), b, G + j0 * n, n);
+      }
+      continue;
+    }
     for (Eigen::Index j0 = 0; j0 < n; j0 += kBlock) {
       const Eigen::Index b = std::min(kBlock, n - j0);
       MatH Xb, Yb;
@@ -199,7 +214,6 @@ std::pair<Eigen::MatrixXd, Eigen::MatrixXd> project_pair(Mat A, Mat B, const std
       PetscInt lda = 0;
       FLEXUQ_PETSC(MatDenseGetLDA(Yb.get(), &lda));
       FLEXUQ_PETSC(MatDenseGetArrayRead(Yb.get(), &y));
-            // Upper block triangle only (the product is symmetric): rows 0 .. j0 + b of this column block.
       blas::gemm_tn(X.data(), nloc, j0 + b, std::max<Eigen::Index>(1, nloc), y, b, std::max<PetscInt>(1, lda), G + j0 * n, n);
       FLEXUQ_PETSC(MatDenseRestoreArrayRead(Yb.get(), &y));
     }

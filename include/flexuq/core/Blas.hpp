@@ -30,6 +30,22 @@ inline void gemm_tn(const double* X, Eigen::Index m, Eigen::Index n, Eigen::Inde
   BLASgemm_("T", "N", &nn, &bb, &mm, &one, X, &lx, Y, &ly, &zero, C, &lc);
 }
 
+/// C = Xᵀ Y with Y stored row-major (m × b, row stride b): X m × n column-major (ldx), C n × b (ldc).
+inline void gemm_tn_rowmajor(const double* X, Eigen::Index m, Eigen::Index n, Eigen::Index ldx, const double* Y,
+                             Eigen::Index b, double* C, Eigen::Index ldc) {
+  if (n == 0 || b == 0) return;
+  if (m == 0) {
+    for (Eigen::Index j = 0; j < b; ++j)
+      for (Eigen::Index i = 0; i < n; ++i) C[i + j * ldc] = 0.0;
+    return;
+  }
+  const PetscBLASInt mm = static_cast<PetscBLASInt>(m), nn = static_cast<PetscBLASInt>(n), bb = static_cast<PetscBLASInt>(b),
+                     lx = static_cast<PetscBLASInt>(ldx), lc = static_cast<PetscBLASInt>(ldc);
+  const PetscScalar one = 1.0, zero = 0.0;
+  // Row-major Y (m × b) is column-major Yᵀ (b × m) with leading dimension b: C = Xᵀ (Yᵀ)ᵀ.
+  BLASgemm_("T", "T", &nn, &bb, &mm, &one, X, &lx, Y, &bb, &zero, C, &lc);
+}
+
 /// C = Xᵀ Y with X a contiguous Eigen matrix and Y (X.rows() × b, leading dimension X.rows()).
 inline void gemm_tn(const Eigen::MatrixXd& X, const double* Y, Eigen::Index b, double* C, Eigen::Index ldc) {
   gemm_tn(X.data(), X.rows(), X.cols(), std::max<Eigen::Index>(1, X.rows()), Y, b, std::max<Eigen::Index>(1, X.rows()), C, ldc);
