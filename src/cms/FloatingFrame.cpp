@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "flexuq/cms/FloatingFrame.hpp"
 
+#include "flexuq/core/Blas.hpp"
 #include "flexuq/core/Error.hpp"
 
 namespace flexuq::cms {
@@ -124,10 +125,10 @@ ElasticCoordinates elastic_coordinates(const MatrixXd& K, const MatrixXd& M, dou
   const Eigen::VectorXd d = M.diagonal().cwiseAbs().cwiseMax(1e-300).cwiseSqrt().cwiseInverse();
   const MatrixXd Ks = d.asDiagonal() * (0.5 * (K + K.transpose())) * d.asDiagonal();
   const MatrixXd Ms = d.asDiagonal() * (0.5 * (M + M.transpose())) * d.asDiagonal();
-  Eigen::GeneralizedSelfAdjointEigenSolver<MatrixXd> es(Ks, Ms);
-  FLEXUQ_REQUIRE(es.info() == Eigen::Success, "cms::elastic_coordinates: the reduced mass matrix is not positive "
-                                              "definite (dependent basis columns?)");
-  const Eigen::VectorXd& lam = es.eigenvalues();
+  Eigen::VectorXd lam;
+  MatrixXd vecs;
+  FLEXUQ_REQUIRE(blas::sygv(Ks, Ms, lam, &vecs), "cms::elastic_coordinates: the reduced mass matrix is not positive "
+                                                 "definite (dependent basis columns?)");
   const double top = std::max(std::abs(lam(lam.size() - 1)), 1e-300);
   int rigid = 0;
   while (rigid < lam.size() && lam(rigid) < rigid_tol * top) ++rigid;
@@ -137,7 +138,7 @@ ElasticCoordinates elastic_coordinates(const MatrixXd& K, const MatrixXd& M, dou
   ElasticCoordinates e;
   e.rigid = rigid;
   const Eigen::Index ne = lam.size() - rigid;
-  e.V = d.asDiagonal() * es.eigenvectors().rightCols(ne); // VᵀM̄V = 1
+  e.V = d.asDiagonal() * vecs.rightCols(ne); // VᵀM̄V = 1
   e.eigenvalues = lam.tail(ne);
   // Deterministic signs: the largest-magnitude entry of each column positive.
   for (Eigen::Index j = 0; j < ne; ++j) {
@@ -155,8 +156,8 @@ Invariants transform_invariants(const Invariants& inv, const MatrixXd& V) {
   out.S = inv.S * V;
   out.Sr = inv.Sr * V;
   out.Sbar = inv.Sbar * V;
-  for (std::size_t q = 0; q < 9; ++q) out.Skl[q] = V.transpose() * inv.Skl[q] * V;
-  out.Mff = V.transpose() * inv.Mff * V;
+  for (std::size_t q = 0; q < 9; ++q) out.Skl[q] = blas::congruence(V, inv.Skl[q]);
+  out.Mff = blas::congruence(V, inv.Mff);
   return out;
 }
 

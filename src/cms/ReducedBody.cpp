@@ -403,8 +403,8 @@ Checkout checkout(Reducer& r, const ReducedBasis& rb, int free_free) {
   c.effective_fraction = c.effective_mass.colwise().sum().transpose().cwiseQuotient(total);
   // Free-free frequencies: reduced pair (dense) and, optionally, the full component.
   if (rb.method != Method::macneal) {
-    Eigen::GeneralizedSelfAdjointEigenSolver<Eigen::MatrixXd> es(rb.K, rb.M, Eigen::EigenvaluesOnly);
-    const Eigen::VectorXd lam = es.eigenvalues();
+    Eigen::VectorXd lam;
+    FLEXUQ_REQUIRE(blas::sygv(rb.K, rb.M, lam, nullptr), "check-out: the reduced mass matrix is not positive definite");
     const Eigen::Index ne = std::max<Eigen::Index>(0, lam.size() - 6);
     c.reduced_hz.resize(ne);
     for (Eigen::Index i = 0; i < ne; ++i) c.reduced_hz(i) = std::sqrt(std::max(lam(i + 6), 0.0)) / (2 * M_PI);

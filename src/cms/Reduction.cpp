@@ -971,8 +971,8 @@ ReducedBasis Reducer::build(const BuildOptions& opt) {
   // Rank diagnostic on the diagonally scaled reduced mass (MacNeal's M̄ is singular by design).
   if (m != Method::macneal && rb.M.rows() > 0) {
     const Eigen::VectorXd d = rb.M.diagonal().cwiseMax(1e-300).cwiseSqrt().cwiseInverse();
-    Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> es(d.asDiagonal() * rb.M * d.asDiagonal(), Eigen::EigenvaluesOnly);
-    rb.basis_rcond = es.eigenvalues().minCoeff() / es.eigenvalues().maxCoeff();
+    const Eigen::VectorXd ev = blas::syev_values(d.asDiagonal() * rb.M * d.asDiagonal());
+    rb.basis_rcond = ev.minCoeff() / ev.maxCoeff();
     FLEXUQ_REQUIRE(rb.basis_rcond > 1e-13, method_name(m) << " basis is rank-deficient (reciprocal condition of the "
                                                              "scaled reduced mass " << rb.basis_rcond
                                                           << "): remove duplicate residual loads or modes");

@@ -11,6 +11,7 @@
 #include <petscblaslapack.h>
 
 #include <algorithm>
+#include <vector>
 
 namespace flexuq::blas {
 
@@ -57,6 +58,65 @@ inline Eigen::MatrixXd gemm_tn(const Eigen::MatrixXd& X, const Eigen::MatrixXd& 
   Eigen::MatrixXd C(X.cols(), Y.cols());
   gemm_tn(X, Y.data(), Y.cols(), C.data(), C.rows());
   return C;
+}
+
+/// op(A) op(B) with op = transpose when @p ta / @p tb (DGEMM).
+inline Eigen::MatrixXd gemm(const Eigen::MatrixXd& A, bool ta, const Eigen::MatrixXd& B, bool tb) {
+  const Eigen::Index m = ta ? A.cols() : A.rows(), k = ta ? A.rows() : A.cols(), n = tb ? B.rows() : B.cols();
+  FLEXUQ_REQUIRE(k == (tb ? B.cols() : B.rows()), "internal: gemm inner dimensions differ");
+  Eigen::MatrixXd C = Eigen::MatrixXd::Zero(m, n);
+  if (m == 0 || n == 0 || k == 0) return C;
+  const PetscBLASInt mm = static_cast<PetscBLASInt>(m), nn = static_cast<PetscBLASInt>(n), kk = static_cast<PetscBLASInt>(k),
+                     la = static_cast<PetscBLASInt>(std::max<Eigen::Index>(1, A.rows())),
+                     lb = static_cast<PetscBLASInt>(std::max<Eigen::Index>(1, B.rows())), lc = mm;
+  const PetscScalar one = 1.0, zero = 0.0;
+  BLASgemm_(ta ? "T" : "N", tb ? "T" : "N", &mm, &nn, &kk, &one, A.data(), &la, B.data(), &lb, &zero, C.data(), &lc);
+  return C;
+}
+
+/// Vᵀ S V.
+inline Eigen::MatrixXd congruence(const Eigen::MatrixXd& V, const Eigen::MatrixXd& S) {
+  return gemm(V, true, gemm(S, false, V, false), false);
+}
+
+/// K v = λ M v, K and M symmetric, M positive definite (LAPACK DSYGV, itype 1, upper triangles).
+/// Eigenvalues ascending into @p lambda; M-orthonormal eigenvectors into @p V when it is not null.
+/// @return false if M is not positive definite (LAPACK info > n); throws on other failures.
+inline bool sygv(const Eigen::MatrixXd& K, const Eigen::MatrixXd& M, Eigen::VectorXd& lambda, Eigen::MatrixXd* V) {
+  const Eigen::Index n = K.rows();
+  FLEXUQ_REQUIRE(K.cols() == n && M.rows() == n && M.cols() == n, "internal: sygv needs square matrices of one size");
+  lambda.resize(n);
+  if (n == 0) return true;
+  Eigen::MatrixXd A = K, B = M;
+  const PetscBLASInt itype = 1, nn = static_cast<PetscBLASInt>(n);
+  PetscBLASInt lwork = -1, info = 0;
+  PetscScalar query = 0;
+  const char* jobz = V ? "V" : "N";
+  LAPACKsygv_(&itype, jobz, "U", &nn, A.data(), &nn, B.data(), &nn, lambda.data(), &query, &lwork, &info);
+  lwork = static_cast<PetscBLASInt>(query);
+  std::vector<PetscScalar> work(static_cast<std::size_t>(std::max<PetscBLASInt>(1, lwork)));
+  LAPACKsygv_(&itype, jobz, "U", &nn, A.data(), &nn, B.data(), &nn, lambda.data(), work.data(), &lwork, &info);
+  if (info > nn) return false;
+  FLEXUQ_REQUIRE(info == 0, "LAPACK dsygv failed (info " << info << ")");
+  if (V) *V = std::move(A);
+  return true;
+}
+
+/// Eigenvalues of a symmetric matrix, ascending (LAPACK DSYEV, no vectors).
+inline Eigen::VectorXd syev_values(const Eigen::MatrixXd& S) {
+  const Eigen::Index n = S.rows();
+  Eigen::VectorXd w(n);
+  if (n == 0) return w;
+  Eigen::MatrixXd A = S;
+  const PetscBLASInt nn = static_cast<PetscBLASInt>(n);
+  PetscBLASInt lwork = -1, info = 0;
+  PetscScalar query = 0;
+  LAPACKsyev_("N", "U", &nn, A.data(), &nn, w.data(), &query, &lwork, &info);
+  lwork = static_cast<PetscBLASInt>(query);
+  std::vector<PetscScalar> work(static_cast<std::size_t>(std::max<PetscBLASInt>(1, lwork)));
+  LAPACKsyev_("N", "U", &nn, A.data(), &nn, w.data(), work.data(), &lwork, &info);
+  FLEXUQ_REQUIRE(info == 0, "LAPACK dsyev failed (info " << info << ")");
+  return w;
 }
 
 } // namespace flexuq::blas
