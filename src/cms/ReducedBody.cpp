@@ -9,7 +9,6 @@
 #include "flexuq/io/MeshOutput.hpp"
 
 #include <cmath>
-#include <memory>
 #include <fstream>
 #include <iomanip>
 #include <sstream>
@@ -208,49 +207,25 @@ Invariants invariants_solid(const WorkSpace& ws, const ReducedBasis& rb) {
       for (Eigen::Index k = 0; k < 3; ++k) dst(b, col0 + k * stride) = PetscRealPart(a[3 * b + k]);
     FLEXUQ_PETSC(VecRestoreArrayRead(v, &a));
   };
-  // Physical columns, contiguous (n_loc × n), then Y = MΦ in blocks by sparse × dense products.
-  PetscInt nloc = 0, nglob = 0;
-  FLEXUQ_PETSC(VecGetLocalSize(y.get(), &nloc));
-  FLEXUQ_PETSC(VecGetSize(y.get(), &nglob));
-  Eigen::MatrixXd Xp(nloc, n);
+  // Physical columns split by component into P, then Y = MΦ in row-major blocks of 64 columns
+  // (BlockProduct: M streamed once per block), split by component into Q.
   for (Eigen::Index j = 0; j < n; ++j) {
     VecH phi = ws.to_physical(rb.columns[static_cast<std::size_t>(j)].get());
     unpack(phi.get(), P, j, n);
-    const PetscScalar* a = nullptr;
-    FLEXUQ_PETSC(VecGetArrayRead(phi.get(), &a));
-    std::copy(a, a + nloc, Xp.col(j).data());
-    FLEXUQ_PETSC(VecRestoreArrayRead(phi.get(), &a));
   }
   constexpr Eigen::Index kBlock = 64;
-  std::unique_ptr<BlockProduct> bp;
-  if (BlockProduct::supports(M)) bp = std::make_unique<BlockProduct>(M);
-  std::vector<double> Xr, Yr;
+  BlockProduct bp(M);
+  std::vector<double> Xr(static_cast<std::size_t>(3 * nn * std::min(kBlock, n))), Yr(Xr.size());
   for (Eigen::Index j0 = 0; j0 < n; j0 += kBlock) {
     const Eigen::Index b = std::min(kBlock, n - j0);
-    if (bp) { // row-major block product: M streamed once per block (BlockProduct.hpp)
-      Xr.resize(static_cast<std::size_t>(nloc * b));
-      Yr.resize(Xr.size());
-      for (Eigen::Index r = 0; r < nloc; ++r)
-        for (Eigen::Index j = 0; j < b; ++j) Xr[static_cast<std::size_t>(r * b + j)] = Xp(r, j0 + j);
-      bp->apply(Xr.data(), static_cast<PetscInt>(b), Yr.data());
-      for (Eigen::Index r = 0; r < nn; ++r)
-        for (Eigen::Index k = 0; k < 3; ++k)
-          for (Eigen::Index j = 0; j < b; ++j) Q(r, j0 + j + k * n) = Yr[static_cast<std::size_t>((3 * r + k) * b + j)];
-      continue;
-    }
-    MatH Xb, Yb;
-    FLEXUQ_PETSC(MatCreateDense(comm, nloc, PETSC_DECIDE, nglob, static_cast<PetscInt>(b), Xp.col(j0).data(), Xb.out()));
-    FLEXUQ_PETSC(MatMatMult(M, Xb.get(), MAT_INITIAL_MATRIX, PETSC_DEFAULT, Yb.out()));
-    const PetscScalar* ya = nullptr;
-    PetscInt lda = 0;
-    FLEXUQ_PETSC(MatDenseGetLDA(Yb.get(), &lda));
-    FLEXUQ_PETSC(MatDenseGetArrayRead(Yb.get(), &ya));
-    for (Eigen::Index j = 0; j < b; ++j)
-      for (Eigen::Index r = 0; r < nn; ++r)
-        for (Eigen::Index k = 0; k < 3; ++k) Q(r, j0 + j + k * n) = PetscRealPart(ya[j * lda + 3 * r + k]);
-    FLEXUQ_PETSC(MatDenseRestoreArrayRead(Yb.get(), &ya));
+    for (Eigen::Index r = 0; r < nn; ++r)
+      for (Eigen::Index k = 0; k < 3; ++k)
+        for (Eigen::Index j = 0; j < b; ++j) Xr[static_cast<std::size_t>((3 * r + k) * b + j)] = P(r, j0 + j + k * n);
+    bp.apply(Xr.data(), static_cast<PetscInt>(b), Yr.data());
+    for (Eigen::Index r = 0; r < nn; ++r)
+      for (Eigen::Index k = 0; k < 3; ++k)
+        for (Eigen::Index j = 0; j < b; ++j) Q(r, j0 + j + k * n) = Yr[static_cast<std::size_t>((3 * r + k) * b + j)];
   }
-  Xp.resize(0, 0);
   {
     // Coordinate field x(b) in component k → M_s x_k; the all-ones field → M_s 1.
     VecH xv, one;
@@ -374,13 +349,6 @@ Checkout checkout(Reducer& r, const ReducedBasis& rb, int free_free) {
   c.reduced = mass_properties(Mrr_red);
   // Effective mass of the normal-mode columns, rigid modes about the CoM.
   const auto Rc = ws.rigid_modes({c.full.com(0), c.full.com(1), c.full.com(2)});
-  Eigen::VectorXd total(6);
-  for (int a = 0; a < 6; ++a) {
-    FLEXUQ_PETSC(MatMult(ws.M(), Rc[static_cast<std::size_t>(a)].get(), t.get()));
-    PetscScalar v = 0;
-    FLEXUQ_PETSC(VecDot(t.get(), Rc[static_cast<std::size_t>(a)].get(), &v));
-    total(a) = PetscRealPart(v);
-  }
   for (Eigen::Index j = 0; j < n; ++j) {
     const auto k = rb.kinds[static_cast<std::size_t>(j)];
     if (k == ColumnKind::fixed_interface_mode || k == ColumnKind::free_interface_mode ||
@@ -392,8 +360,12 @@ Checkout checkout(Reducer& r, const ReducedBasis& rb, int free_free) {
   std::vector<Vec> modes;
   for (std::size_t q : c.mode_columns) modes.push_back(rb.columns[q].get());
   Eigen::MatrixXd L(nm, 6); // Γ = Φ_Nᵀ M R_c (modal participation factors × μ)
+  Eigen::VectorXd total(6);  // R_cᵀ M R_c: mass and inertia about the CoM per direction
   for (int a = 0; a < 6; ++a) {
     FLEXUQ_PETSC(MatMult(ws.M(), Rc[static_cast<std::size_t>(a)].get(), t.get()));
+    PetscScalar v = 0;
+    FLEXUQ_PETSC(VecDot(t.get(), Rc[static_cast<std::size_t>(a)].get(), &v));
+    total(a) = PetscRealPart(v);
     if (nm > 0) FLEXUQ_PETSC(VecMDot(t.get(), static_cast<PetscInt>(nm), modes.data(), L.col(a).data()));
   }
   for (Eigen::Index q = 0; q < nm; ++q) {
@@ -402,12 +374,25 @@ Checkout checkout(Reducer& r, const ReducedBasis& rb, int free_free) {
   }
   c.effective_fraction = c.effective_mass.colwise().sum().transpose().cwiseQuotient(total);
   // Free-free frequencies: reduced pair (dense) and, optionally, the full component.
+  // One dense eigensolve serves the check-out and, for a free body (exactly 6 zero eigenvalues), the
+  // floating-frame elastic coordinates written beside the invariants.
   if (rb.method != Method::macneal) {
     Eigen::VectorXd lam;
-    FLEXUQ_REQUIRE(blas::sygv(rb.K, rb.M, lam, nullptr), "check-out: the reduced mass matrix is not positive definite");
-    const Eigen::Index ne = std::max<Eigen::Index>(0, lam.size() - 6);
-    c.reduced_hz.resize(ne);
-    for (Eigen::Index i = 0; i < ne; ++i) c.reduced_hz(i) = std::sqrt(std::max(lam(i + 6), 0.0)) / (2 * M_PI);
+    try {
+      auto e = elastic_coordinates(rb.K, rb.M);
+      if (e.rigid == 6) {
+        c.frame_V = std::move(e.V);
+        lam = std::move(e.eigenvalues);
+      }
+    } catch (const Error&) {
+      // A grounded or partly grounded basis has no floating-frame form: eigenvalues only.
+    }
+    if (c.frame_V.size() == 0) {
+      FLEXUQ_REQUIRE(blas::sygv(rb.K, rb.M, lam, nullptr), "check-out: the reduced mass matrix is not positive definite");
+      lam = lam.tail(std::max<Eigen::Index>(0, lam.size() - 6)).eval();
+    }
+    c.reduced_hz = lam.cwiseMax(0.0).cwiseSqrt() / (2 * M_PI);
+    c.frame_eigenvalues = c.frame_V.size() ? lam : Eigen::VectorXd();
   }
   if (free_free > 0) {
     const auto& fm = r.free_modes();
@@ -523,25 +508,18 @@ void write_reduced_file(const std::string& path, const WorkSpace& ws, const Redu
                                 "[eps_akl xi^T Skl]_a, M_ff = Mff; Q_v = -int rho J^T (omega x (omega x x) + 2 omega x "
                                 "Phi xi'). Row-major datasets: Skl[k][l] (n x n), Sbar[k][l] (n)."));
   f.write_attribute("/reduced/invariants", "lumped_I5_I7", static_cast<std::int64_t>(inv.lumped));
-  // Elastic coordinates for a floating frame (FloatingFrame.hpp): only when the reduced pair holds
-  // exactly the 6 rigid-body modes (free body, basis with the rigid motion in its span).
-  if (rb.method != Method::macneal) {
-    try {
-      const auto e = elastic_coordinates(rb.K, rb.M);
-      if (e.rigid == 6) {
-        const std::string F = "/reduced/floating_frame/";
-        const auto ne = static_cast<std::uint64_t>(e.V.cols());
-        f.write_replicated(F + "V", {n, ne}, flat(e.V).data());
-        f.write_replicated(F + "eigenvalues", {ne}, e.eigenvalues.data());
-        write_invariants(f, F + "invariants/", transform_invariants(inv, e.V));
-        f.write_attribute("/reduced/floating_frame", "meaning",
-                          std::string("elastic coordinates eta with xi = V eta: free-free modes of (K, M) without the 6 "
-                                      "rigid ones, V^T M V = 1, V^T K V = diag(eigenvalues); Phi V satisfies the "
-                                      "mean-axis (Tisserand) conditions S = Sr = 0 at eta = 0, so M(eta) is invertible"));
-      }
-    } catch (const Error&) {
-      // A grounded or partly grounded basis has no floating-frame form; /reduced stays complete.
-    }
+  // Elastic coordinates for a floating frame (FloatingFrame.hpp), from the check-out's eigensolve:
+  // only when the reduced pair holds exactly the 6 rigid-body modes.
+  if (chk.frame_V.size()) {
+    const std::string F = "/reduced/floating_frame/";
+    const auto ne = static_cast<std::uint64_t>(chk.frame_V.cols());
+    f.write_replicated(F + "V", {n, ne}, flat(chk.frame_V).data());
+    f.write_replicated(F + "eigenvalues", {ne}, chk.frame_eigenvalues.data());
+    write_invariants(f, F + "invariants/", transform_invariants(inv, chk.frame_V));
+    f.write_attribute("/reduced/floating_frame", "meaning",
+                      std::string("elastic coordinates eta with xi = V eta: free-free modes of (K, M) without the 6 "
+                                  "rigid ones, V^T M V = 1, V^T K V = diag(eigenvalues); Phi V satisfies the "
+                                  "mean-axis (Tisserand) conditions S = Sr = 0 at eta = 0, so M(eta) is invertible"));
   }
   // Check-out.
   const std::string C = "/reduced/checkout/";

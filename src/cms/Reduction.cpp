@@ -182,40 +182,22 @@ std::pair<Eigen::MatrixXd, Eigen::MatrixXd> project_pair(Mat A, Mat B, const std
     std::copy(a, a + nloc, X.col(j).data());
     FLEXUQ_PETSC(VecRestoreArrayRead(cols[static_cast<std::size_t>(j)].get(), &a));
   }
-  PetscInt nglob = 0;
-  FLEXUQ_PETSC(VecGetSize(cols[0].get(), &nglob));
-  // A X in blocks of columns with a sparse × dense product (each pass over A serves the whole
-  // block: n separate MatMults are bound by memory bandwidth), then DGEMM of the local rows.
+  // A X in blocks of 64 columns (BlockProduct: A streamed once per block; n separate MatMults are
+  // bound by memory bandwidth), then DGEMM of the local rows for the upper block triangle.
   constexpr Eigen::Index kBlock = 64;
   std::vector<double> buf(static_cast<std::size_t>((B ? 2 : 1) * n * n));
+  std::vector<double> Xr(static_cast<std::size_t>(nloc * std::min(kBlock, n))), Yr(Xr.size());
   for (Mat M : {A, B}) {
     if (!M) continue;
     double* G = buf.data() + (M == A ? 0 : n * n);
-    if (BlockProduct::supports(M)) {
-      // Row-major blocks: A streamed once per block of columns (BlockProduct.hpp).
-      BlockProduct bp(M);
-      std::vector<double> Xr(static_cast<std::size_t>(nloc * std::min(kBlock, n))), Yr(Xr.size());
-      for (Eigen::Index j0 = 0; j0 < n; j0 += kBlock) {
-        const Eigen::Index b = std::min(kBlock, n - j0);
-        for (Eigen::Index r = 0; r < nloc; ++r)
-          for (Eigen::Index j = 0; j < b; ++j) Xr[static_cast<std::size_t>(r * b + j)] = X(r, j0 + j);
-        bp.apply(Xr.data(), static_cast<PetscInt>(b), Yr.data());
-        // Upper block triangle only (the product is symmetric): rows 0 .. j0 + b of this column block.
-        blas::gemm_tn_rowmajor(X.data(), nloc, j0 + b, std::max<Eigen::Index>(1, nloc), Yr.data(), b, G + j0 * n, n);
-      }
-      continue;
-    }
+    BlockProduct bp(M);
     for (Eigen::Index j0 = 0; j0 < n; j0 += kBlock) {
       const Eigen::Index b = std::min(kBlock, n - j0);
-      MatH Xb, Yb;
-      FLEXUQ_PETSC(MatCreateDense(comm, nloc, PETSC_DECIDE, nglob, static_cast<PetscInt>(b), X.col(j0).data(), Xb.out()));
-      FLEXUQ_PETSC(MatMatMult(M, Xb.get(), MAT_INITIAL_MATRIX, PETSC_DEFAULT, Yb.out()));
-      const PetscScalar* y = nullptr;
-      PetscInt lda = 0;
-      FLEXUQ_PETSC(MatDenseGetLDA(Yb.get(), &lda));
-      FLEXUQ_PETSC(MatDenseGetArrayRead(Yb.get(), &y));
-      blas::gemm_tn(X.data(), nloc, j0 + b, std::max<Eigen::Index>(1, nloc), y, b, std::max<PetscInt>(1, lda), G + j0 * n, n);
-      FLEXUQ_PETSC(MatDenseRestoreArrayRead(Yb.get(), &y));
+      for (Eigen::Index r = 0; r < nloc; ++r)
+        for (Eigen::Index j = 0; j < b; ++j) Xr[static_cast<std::size_t>(r * b + j)] = X(r, j0 + j);
+      bp.apply(Xr.data(), static_cast<PetscInt>(b), Yr.data());
+      // Upper block triangle only (the product is symmetric): rows 0 .. j0 + b of this column block.
+      blas::gemm_tn_rowmajor(X.data(), nloc, j0 + b, std::max<Eigen::Index>(1, nloc), Yr.data(), b, G + j0 * n, n);
     }
   }
   Eigen::Map<Eigen::MatrixXd> GA(buf.data(), n, n);

@@ -54,6 +54,11 @@ struct Checkout {
   Eigen::MatrixXd effective_mass;      ///< per normal-mode column × 6 (about the CoM), kg and kg·m²
   Eigen::VectorXd effective_fraction;  ///< Σ over the kept modes / total, per direction (6)
   std::vector<std::size_t> mode_columns;
+  /// Free body (the reduced pair has exactly 6 zero eigenvalues): its elastic free-free modes,
+  /// VᵀM̄V = 1, and their eigenvalues, which are also the floating-frame elastic coordinates
+  /// (cms::elastic_coordinates). Empty otherwise.
+  Eigen::MatrixXd frame_V;
+  Eigen::VectorXd frame_eigenvalues;
 };
 
 /// @param free_free number of full-model free-free elastic modes to compare (0: skip; costs one

@@ -15,64 +15,47 @@
 
 namespace flexuq::blas {
 
-/// C = Xᵀ Y for raw column-major blocks: X m × n (leading dimension ldx), Y m × b (ldy), C n × b
-/// (ldc). Local only; the caller reduces over ranks.
-inline void gemm_tn(const double* X, Eigen::Index m, Eigen::Index n, Eigen::Index ldx, const double* Y, Eigen::Index b,
-                    Eigen::Index ldy, double* C, Eigen::Index ldc) {
-  if (n == 0 || b == 0) return;
-  if (m == 0) { // empty local block: the product is zero
-    for (Eigen::Index j = 0; j < b; ++j)
-      for (Eigen::Index i = 0; i < n; ++i) C[i + j * ldc] = 0.0;
+/// C = op(A) op(B) (DGEMM, column-major, op = transpose for "T"): op(A) m × k, op(B) k × n, C m × n.
+/// k = 0 (an empty local block) gives C = 0. Local only; callers reduce over ranks.
+inline void gemm(const char* ta, const char* tb, Eigen::Index m, Eigen::Index n, Eigen::Index k, const double* A,
+                 Eigen::Index lda, const double* B, Eigen::Index ldb, double* C, Eigen::Index ldc) {
+  if (m == 0 || n == 0) return;
+  if (k == 0) {
+    for (Eigen::Index j = 0; j < n; ++j)
+      for (Eigen::Index i = 0; i < m; ++i) C[i + j * ldc] = 0.0;
     return;
   }
-  const PetscBLASInt mm = static_cast<PetscBLASInt>(m), nn = static_cast<PetscBLASInt>(n), bb = static_cast<PetscBLASInt>(b),
-                     lx = static_cast<PetscBLASInt>(ldx), ly = static_cast<PetscBLASInt>(ldy), lc = static_cast<PetscBLASInt>(ldc);
+  const PetscBLASInt mm = static_cast<PetscBLASInt>(m), nn = static_cast<PetscBLASInt>(n), kk = static_cast<PetscBLASInt>(k),
+                     la = static_cast<PetscBLASInt>(lda), lb = static_cast<PetscBLASInt>(ldb), lc = static_cast<PetscBLASInt>(ldc);
   const PetscScalar one = 1.0, zero = 0.0;
-  BLASgemm_("T", "N", &nn, &bb, &mm, &one, X, &lx, Y, &ly, &zero, C, &lc);
+  BLASgemm_(ta, tb, &mm, &nn, &kk, &one, A, &la, B, &lb, &zero, C, &lc);
+}
+
+/// C = Xᵀ Y for column-major blocks: X m × n (leading dimension ldx), Y m × b (ldy), C n × b (ldc).
+inline void gemm_tn(const double* X, Eigen::Index m, Eigen::Index n, Eigen::Index ldx, const double* Y, Eigen::Index b,
+                    Eigen::Index ldy, double* C, Eigen::Index ldc) {
+  gemm("T", "N", n, b, m, X, ldx, Y, ldy, C, ldc);
 }
 
 /// C = Xᵀ Y with Y stored row-major (m × b, row stride b): X m × n column-major (ldx), C n × b (ldc).
+/// Row-major Y is column-major Yᵀ (b × m) with leading dimension b, so C = Xᵀ (Yᵀ)ᵀ.
 inline void gemm_tn_rowmajor(const double* X, Eigen::Index m, Eigen::Index n, Eigen::Index ldx, const double* Y,
                              Eigen::Index b, double* C, Eigen::Index ldc) {
-  if (n == 0 || b == 0) return;
-  if (m == 0) {
-    for (Eigen::Index j = 0; j < b; ++j)
-      for (Eigen::Index i = 0; i < n; ++i) C[i + j * ldc] = 0.0;
-    return;
-  }
-  const PetscBLASInt mm = static_cast<PetscBLASInt>(m), nn = static_cast<PetscBLASInt>(n), bb = static_cast<PetscBLASInt>(b),
-                     lx = static_cast<PetscBLASInt>(ldx), lc = static_cast<PetscBLASInt>(ldc);
-  const PetscScalar one = 1.0, zero = 0.0;
-  // Row-major Y (m × b) is column-major Yᵀ (b × m) with leading dimension b: C = Xᵀ (Yᵀ)ᵀ.
-  BLASgemm_("T", "T", &nn, &bb, &mm, &one, X, &lx, Y, &bb, &zero, C, &lc);
+  gemm("T", "T", n, b, m, X, ldx, Y, std::max<Eigen::Index>(1, b), C, ldc);
 }
 
-/// C = Xᵀ Y with X a contiguous Eigen matrix and Y (X.rows() × b, leading dimension X.rows()).
-inline void gemm_tn(const Eigen::MatrixXd& X, const double* Y, Eigen::Index b, double* C, Eigen::Index ldc) {
-  gemm_tn(X.data(), X.rows(), X.cols(), std::max<Eigen::Index>(1, X.rows()), Y, b, std::max<Eigen::Index>(1, X.rows()), C, ldc);
-}
-
-/// Xᵀ Y as a new matrix.
-inline Eigen::MatrixXd gemm_tn(const Eigen::MatrixXd& X, const Eigen::MatrixXd& Y) {
-  FLEXUQ_REQUIRE(X.rows() == Y.rows(), "internal: gemm_tn row mismatch");
-  Eigen::MatrixXd C(X.cols(), Y.cols());
-  gemm_tn(X, Y.data(), Y.cols(), C.data(), C.rows());
-  return C;
-}
-
-/// op(A) op(B) with op = transpose when @p ta / @p tb (DGEMM).
+/// op(A) op(B) as a new matrix, op = transpose when @p ta / @p tb.
 inline Eigen::MatrixXd gemm(const Eigen::MatrixXd& A, bool ta, const Eigen::MatrixXd& B, bool tb) {
   const Eigen::Index m = ta ? A.cols() : A.rows(), k = ta ? A.rows() : A.cols(), n = tb ? B.rows() : B.cols();
   FLEXUQ_REQUIRE(k == (tb ? B.cols() : B.rows()), "internal: gemm inner dimensions differ");
-  Eigen::MatrixXd C = Eigen::MatrixXd::Zero(m, n);
-  if (m == 0 || n == 0 || k == 0) return C;
-  const PetscBLASInt mm = static_cast<PetscBLASInt>(m), nn = static_cast<PetscBLASInt>(n), kk = static_cast<PetscBLASInt>(k),
-                     la = static_cast<PetscBLASInt>(std::max<Eigen::Index>(1, A.rows())),
-                     lb = static_cast<PetscBLASInt>(std::max<Eigen::Index>(1, B.rows())), lc = mm;
-  const PetscScalar one = 1.0, zero = 0.0;
-  BLASgemm_(ta ? "T" : "N", tb ? "T" : "N", &mm, &nn, &kk, &one, A.data(), &la, B.data(), &lb, &zero, C.data(), &lc);
+  Eigen::MatrixXd C(m, n);
+  gemm(ta ? "T" : "N", tb ? "T" : "N", m, n, k, A.data(), std::max<Eigen::Index>(1, A.rows()), B.data(),
+       std::max<Eigen::Index>(1, B.rows()), C.data(), std::max<Eigen::Index>(1, m));
   return C;
 }
+
+/// Xᵀ Y as a new matrix.
+inline Eigen::MatrixXd gemm_tn(const Eigen::MatrixXd& X, const Eigen::MatrixXd& Y) { return gemm(X, true, Y, false); }
 
 /// Vᵀ S V.
 inline Eigen::MatrixXd congruence(const Eigen::MatrixXd& V, const Eigen::MatrixXd& S) {
