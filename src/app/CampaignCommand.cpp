@@ -1,9 +1,15 @@
 // SPDX-License-Identifier: MIT
 #include "flexuq/app/Commands.hpp"
+#include "flexuq/app/ModelFactory.hpp"
 #include "flexuq/campaign/Campaign.hpp"
 
 namespace flexuq::app {
 
-void run_campaign(MPI_Comm comm, const io::Config& cfg, bool resume) { campaign::run_campaign(comm, cfg, resume); }
+void run_campaign(MPI_Comm comm, const io::Config& cfg, bool resume) {
+  const auto plan = campaign::make_plan(campaign_options(cfg));
+  const auto factory = make_model_factory(cfg, plan.params);
+  cfg.check_all_used();
+  campaign::run_campaign(comm, plan, factory, resume);
+}
 
 } // namespace flexuq::app

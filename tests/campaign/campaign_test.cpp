@@ -3,7 +3,7 @@
 // FE beam whose frequencies scale with sqrt(E)), failures recorded, journal framing.
 #include "TestUtil.hpp"
 
-#include "flexuq/campaign/Campaign.hpp"
+#include "flexuq/app/Commands.hpp"
 #include "flexuq/core/Error.hpp"
 #include "flexuq/io/Hdf5File.hpp"
 
@@ -41,7 +41,7 @@ std::vector<double> read(const std::string& file, const std::string& dset) {
 
 void run(const std::string& yaml, const std::string& out, bool resume = false) {
   auto cfg = io::Config::from_string(yaml + "output: " + out + "\n", "<test>");
-  campaign::run_campaign(MPI_COMM_WORLD, cfg, resume);
+  app::run_campaign(MPI_COMM_WORLD, cfg, resume);
   MPI_Barrier(MPI_COMM_WORLD);
 }
 

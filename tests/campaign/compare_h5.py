@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 """Compare the outputs and statistics of campaign result files: compare_h5.py RTOL a.h5 b.h5 ...
 Exits 1 with a table of the worst differences when any dataset differs by more than RTOL
-(relative to the largest magnitude of that dataset); NaN must match NaN."""
+(relative to the largest magnitude of that dataset); NaN must match NaN. With RTOL 0 every
+floating-point dataset except the timings must be bit-identical (KDE grids and diagnostics too)."""
 import sys
 import h5py
 import numpy as np
@@ -17,14 +18,20 @@ bad = 0
 for other in files[1:]:
     g = h5py.File(other, "r")
     for n in names:
-        if n.endswith("pdf") or n.endswith("pdf_grid") or n == "samples/seconds":
-            continue  # timings differ; KDE grids follow min/max, compared through the moments
-        if n.startswith("statistics/tracking_min_mac/") and not n.endswith("/mean"):
+        if n == "samples/seconds":
+            continue  # timings differ
+        if rtol > 0 and (n.endswith("pdf") or n.endswith("pdf_grid")):
+            continue  # KDE grids follow min/max, compared through the moments
+        if rtol > 0 and n.startswith("statistics/tracking_min_mac/") and not n.endswith("/mean"):
             continue  # a diagnostic equal to 1 up to round-off: its higher moments are round-off noise
         tol = rtol
         if n.endswith(("skewness", "kurtosis", "pce_loo")):
             tol = rtol ** 0.5 if rtol > 0 else 0.0  # ratios of central moments amplify round-off
         a, b = ref[n][()], g[n][()]
+        if rtol == 0:
+            if a.shape != b.shape or a.tobytes() != b.tobytes():
+                print(f"{other}: {n}: not bit-identical"); bad += 1
+            continue
         if a.shape != b.shape or not np.array_equal(np.isnan(a), np.isnan(b)):
             print(f"{other}: {n}: shape or NaN pattern differs"); bad += 1; continue
         m = np.nanmax(np.abs(a)) if a.size else 0.0

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
-#include "flexuq/campaign/ModeTracking.hpp"
+#include "flexuq/fe/ModeTracking.hpp"
 
 #include <algorithm>
 #include <numeric>
 
-namespace flexuq::campaign {
+namespace flexuq::fe {
 
 TrackingResult track_modes(const Eigen::MatrixXd& C, const std::vector<int>& cluster,
                            const std::vector<double>& sample_values) {
@@ -48,4 +48,4 @@ Eigen::MatrixXd procrustes_rotation(const Eigen::MatrixXd& C_js) {
   return svd.matrixV() * svd.matrixU().transpose();
 }
 
-} // namespace flexuq::campaign
+} // namespace flexuq::fe

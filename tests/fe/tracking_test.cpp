@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 // Mode tracking: swapped modes, sign flips, degenerate pairs handled as subspaces.
-#include "flexuq/campaign/ModeTracking.hpp"
+#include "flexuq/fe/ModeTracking.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 
-using namespace flexuq::campaign;
+using namespace flexuq::fe;
 
 TEST(ModeTracking, FollowsSwappedModesAndSigns) {
   // Reference modes 0,1,2; the sample has them in order 2,0,1 with mode 0 flipped.

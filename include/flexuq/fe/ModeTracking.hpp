@@ -10,7 +10,7 @@
 
 #include <vector>
 
-namespace flexuq::campaign {
+namespace flexuq::fe {
 
 struct TrackingResult {
   std::vector<int> assignment;   ///< per reference mode: index of the sample mode (−1: none)
@@ -32,4 +32,4 @@ TrackingResult track_modes(const Eigen::MatrixXd& C, const std::vector<int>& clu
 /// mode, R is its sign). Size |S| × |J|.
 Eigen::MatrixXd procrustes_rotation(const Eigen::MatrixXd& C_js);
 
-} // namespace flexuq::campaign
+} // namespace flexuq::fe

@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// @file Plan.hpp
+/// @brief The samples of a campaign: the typed options a job gives (parsed from the job file in
+/// `app`), their cross-option checks, and the plan generated from them — everything that defines
+/// the samples and nothing that depends on ranks.
+
+#include "flexuq/uq/Distribution.hpp"
+
+#include <Eigen/Dense>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace flexuq::campaign {
+
+struct ParameterSpec {
+  std::string name;
+  uq::Distribution dist = uq::Distribution::normal(0, 1);
+  std::string set; ///< element set the parameter acts on ("" = all)
+};
+
+/// `method:` — how the samples are chosen (unset optionals take the defaults documented in
+/// docs/config.md, which depend on the other options).
+struct MethodOptions {
+  std::string type = "monte-carlo";   ///< monte-carlo | lhs | sobol | collocation | pce
+  std::optional<int> samples;         ///< method.samples
+  int order = -1;                     ///< method.pce.order; −1 = auto (LOO up to max_order)
+  std::optional<int> max_order;       ///< default: order if given, else 3
+  std::optional<std::string> fit;     ///< default: projection for collocation, else regression
+  std::string sampling = "lhs";       ///< design of a regression PCE
+  std::string grid = "sparse";        ///< quadrature of a projection: sparse | tensor
+  std::optional<int> level;           ///< sparse grid level (default: max_order)
+  std::optional<int> points;          ///< tensor Gauss points per dimension (default: max_order + 1)
+
+  bool sampling_type() const { return type == "monte-carlo" || type == "lhs" || type == "sobol"; }
+  std::string resolved_fit() const { return fit.value_or(type == "collocation" ? "projection" : "regression"); }
+  int resolved_max_order() const { return max_order.value_or(order > 0 ? order : 3); }
+  /// True when the samples are drawn (a sampling method, or a regression PCE); false when they
+  /// are the nodes of a quadrature rule.
+  bool draws_samples() const { return sampling_type() || (type == "pce" && resolved_fit() == "regression"); }
+};
+
+/// Everything of a job that defines a campaign's samples and where its results go.
+struct CampaignOptions {
+  std::string source = "<job>";       ///< job file, for messages
+  std::vector<ParameterSpec> params;  ///< `parameters:`, in job order
+  MethodOptions method;
+  std::uint64_t seed = 42;            ///< campaign.seed
+  int ranks_per_sample = 1;           ///< campaign.ranks_per_sample
+  int checkpoint_every = 10;          ///< campaign.checkpoint_every
+  std::string output = "campaign.h5"; ///< output
+  /// Canonical text of the job's model and outputs sections: part of the fingerprint, so a resume
+  /// with a changed model is refused.
+  std::string model_description;
+
+  /// The cross-option checks (InputError naming the job and the key). make_plan runs them.
+  void check() const;
+};
+
+/// The samples of a campaign: everything that defines them, and nothing that depends on ranks.
+struct Plan {
+  std::vector<ParameterSpec> params;
+  std::string method = "monte-carlo"; ///< monte-carlo | lhs | sobol | collocation | pce
+  std::string fit = "regression";     ///< regression | projection (pce, collocation)
+  std::string sampling = "lhs";       ///< design of a regression PCE
+  int order = -1;                     ///< PCE total degree; −1 = chosen by LOO up to max_order
+  int max_order = 3;
+  Eigen::MatrixXd germ;               ///< N × d
+  Eigen::MatrixXd theta;              ///< N × d physical values
+  std::vector<double> weights;        ///< quadrature weights (projection), else empty
+  std::uint64_t seed = 42;
+  int ranks_per_sample = 1;
+  int checkpoint_every = 10;
+  std::string output = "campaign.h5";
+  std::string fingerprint;            ///< hash of everything that defines the samples and the model
+  std::size_t size() const { return static_cast<std::size_t>(germ.rows()); }
+  /// Physical parameters of sample @p i.
+  std::vector<double> sample(std::size_t i) const;
+  /// Parameter means (the nominal point models prepare at).
+  std::vector<double> nominal() const;
+};
+
+/// Check @p o and generate the samples. Not collective (deterministic: same plan on every rank).
+Plan make_plan(const CampaignOptions& o);
+
+} // namespace flexuq::campaign

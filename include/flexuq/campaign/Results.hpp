@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// @file Results.hpp
+/// @brief The campaign's result file (layout in docs/hdf5-schema.md, "campaign"): samples, status,
+/// per-sample outputs and, per output, the uq::OutputSummary of the successful samples. Written
+/// from all journal records in sample order, so it depends neither on the rank count nor on
+/// interruptions.
+
+#include "flexuq/campaign/Journal.hpp"
+#include "flexuq/campaign/Plan.hpp"
+#include "flexuq/uq/Summary.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace flexuq::campaign {
+
+/// Node-field outputs (mode shapes): dims per name, and who adds their display support (mesh,
+/// XDMF) to the closed result file — the model, which knows the mesh (Model::write_field_support).
+struct FieldInfo {
+  std::map<std::string, std::vector<std::uint64_t>> dims;
+  std::function<void(const std::string& path, const std::string& field, const std::string& mean_dataset)> support;
+};
+
+/// Statistics, PCE and Sobol' indices of all @p records, written to @p path (replaced). Returns the
+/// summaries of the non-field outputs that have statistics. Rank-local: call on one rank.
+std::map<std::string, uq::OutputSummary> write_results(const std::string& path, const Plan& plan,
+                                                       const std::vector<SampleRecord>& records,
+                                                       const std::map<std::string, std::size_t>& output_sizes,
+                                                       bool final, const FieldInfo& fields = {});
+
+} // namespace flexuq::campaign

@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// @file MaterialParametrisation.hpp
+/// @brief Uncertain material parameters θ → per-group isotropic materials → the affine coefficients
+/// of K(θ) and M(θ). One parameter acts on one material property (E, ν, ρ, or the shear and bulk
+/// moduli G, C of seed 000) of every element, or of one element set. This is the map a sampling
+/// campaign applies per sample and a stochastic Galerkin solver expands: both get the same
+/// coefficients from coefficients(θ), in the order of Component::stiffness_terms()/mass_terms().
+///
+/// (G, C) parametrisation (seed 000, eqs. 7.1–7.3): when a group has G or C among its parameters,
+/// its E and ν follow from both, E = 9CG/(3C+G), ν = (3C−2G)/(6C+2G), the other one taken from the
+/// nominal material (C = E/(3(1−2ν)), G = E/(2(1+ν))). With G and C sampled independently ν can
+/// leave [0, 0.5]: the Poisson guard rejects G > 1.5·C (ν < 0) with an InputError naming the
+/// values (ν < 0.5 always holds for G > 0).
+
+#include "flexuq/fe/Component.hpp"
+#include "flexuq/fe/Material.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace flexuq::fe {
+
+/// The material property a parameter sets.
+enum class MaterialProperty { E, nu, rho, G, C };
+
+/// "E", "nu", "rho", "G", "C" → the property; throws InputError naming @p context otherwise.
+MaterialProperty material_property(const std::string& name, const std::string& context);
+const char* to_string(MaterialProperty p);
+
+/// One uncertain parameter: which property, and where (an element set, or every element).
+struct MaterialParameter {
+  std::string name;                 ///< for messages (the campaign's parameter name)
+  MaterialProperty property = MaterialProperty::E;
+  std::optional<std::string> element_set; ///< nullopt: every material group of the component
+};
+
+/// @brief θ → materials → affine coefficients, for one component.
+class MaterialParametrisation {
+public:
+  /// Resolve each parameter's element set to the material groups of @p c. A set must own its
+  /// groups: every group holding an element of the set holds no element outside it (a set given
+  /// its own material under model.materials does). Throws InputError otherwise, or for an unknown
+  /// set. The component's current materials are the nominal ones (properties no parameter sets).
+  MaterialParametrisation(const Component& c, std::vector<MaterialParameter> params);
+
+  std::size_t size() const { return params_.size(); }
+  const std::vector<MaterialParameter>& parameters() const { return params_; }
+  /// Material groups parameter @p p acts on (indices into Component::groups()).
+  const std::vector<int>& groups_of(std::size_t p) const { return groups_[p]; }
+  const std::vector<IsoMaterial>& nominal() const { return nominal_; }
+
+  /// Per-group materials at @p theta (one value per parameter), checked (E > 0, 0 ≤ ν < 0.5,
+  /// ρ > 0, the Poisson guard for G, C). Throws InputError naming the group's material.
+  std::vector<IsoMaterial> materials(const std::vector<double>& theta) const;
+
+  /// Affine coefficients at @p theta: stiffness (two per group: λ, μ for solids, E, G for beams)
+  /// and mass (ρ per group), in the order of the component's affine terms.
+  struct Coefficients {
+    std::vector<double> stiffness, mass;
+  };
+  Coefficients coefficients(const std::vector<double>& theta) const;
+
+  /// K(θ), M(θ) of @p c re-evaluated in place (needs keep_affine). @note Collective.
+  void apply(Component& c, const std::vector<double>& theta) const;
+
+private:
+  std::vector<MaterialParameter> params_;
+  std::vector<std::vector<int>> groups_;
+  std::vector<IsoMaterial> nominal_;
+  std::vector<char> beam_;
+};
+
+} // namespace flexuq::fe

@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: MIT
+#include "flexuq/campaign/Journal.hpp"
+
+#include "Fnv1a.hpp"
+#include "flexuq/core/Error.hpp"
+
+#include <boost/archive/binary_iarchive.hpp>
+#include <boost/archive/binary_oarchive.hpp>
+#include <boost/serialization/map.hpp>
+#include <boost/serialization/string.hpp>
+#include <boost/serialization/vector.hpp>
+
+#include <dirent.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+namespace boost::serialization {
+template <class Archive> void serialize(Archive& ar, flexuq::campaign::SampleRecord& r, const unsigned int /*version*/) {
+  ar& r.index& r.status& r.reason& r.outputs& r.seconds& r.group;
+}
+} // namespace boost::serialization
+
+namespace flexuq::campaign {
+
+namespace {
+constexpr std::uint32_t kMagic = 0x46585152; // "FXQR"
+} // namespace
+
+// --------------------------------------------------------------------------------- journal ----
+Journal::Journal(const std::string& path) : path_(path) {
+  f_ = std::fopen(path.c_str(), "ab");
+  if (!f_) throw Error("cannot open campaign journal '" + path + "' for appending");
+}
+Journal::~Journal() {
+  if (f_) std::fclose(f_);
+}
+
+void Journal::append(const SampleRecord& r) {
+  std::ostringstream os(std::ios::binary);
+  {
+    boost::archive::binary_oarchive ar(os, boost::archive::no_header);
+    ar << r;
+  }
+  const std::string payload = os.str();
+  const std::uint64_t size = payload.size(), sum = detail::fnv1a(payload.data(), payload.size());
+  bool ok = std::fwrite(&kMagic, sizeof kMagic, 1, f_) == 1 && std::fwrite(&size, sizeof size, 1, f_) == 1 &&
+            std::fwrite(payload.data(), 1, payload.size(), f_) == payload.size() &&
+            std::fwrite(&sum, sizeof sum, 1, f_) == 1;
+  ok = ok && std::fflush(f_) == 0 && ::fsync(::fileno(f_)) == 0;
+  if (!ok) throw Error("cannot write campaign journal '" + path_ + "' (disk full?)");
+}
+
+std::vector<SampleRecord> Journal::read_all(const std::string& dir) {
+  std::vector<SampleRecord> out;
+  DIR* dp = ::opendir(dir.c_str());
+  if (!dp) return out;
+  std::vector<std::string> files;
+  while (dirent* e = ::readdir(dp)) {
+    const std::string n = e->d_name;
+    if (n.size() > 4 && n.compare(n.size() - 4, 4, ".rec") == 0) files.push_back(dir + "/" + n);
+  }
+  ::closedir(dp);
+  std::sort(files.begin(), files.end());
+  for (const auto& f : files) {
+    std::ifstream in(f, std::ios::binary);
+    while (true) {
+      std::uint32_t magic = 0;
+      std::uint64_t size = 0, sum = 0;
+      if (!in.read(reinterpret_cast<char*>(&magic), sizeof magic) || magic != kMagic) break;
+      if (!in.read(reinterpret_cast<char*>(&size), sizeof size) || size > (1ull << 32)) break;
+      std::string payload(size, '\0');
+      if (!in.read(payload.data(), static_cast<std::streamsize>(size))) break;
+      if (!in.read(reinterpret_cast<char*>(&sum), sizeof sum) || sum != detail::fnv1a(payload.data(), payload.size())) break;
+      std::istringstream is(payload, std::ios::binary);
+      boost::archive::binary_iarchive ar(is, boost::archive::no_header);
+      SampleRecord r;
+      ar >> r;
+      out.push_back(std::move(r));
+    }
+  }
+  // One record per sample (a sample can appear twice only if a run died between finishing and
+  // the scheduler noticing; keep the first).
+  std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.index < b.index; });
+  out.erase(std::unique(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.index == b.index; }),
+            out.end());
+  return out;
+}
+
+} // namespace flexuq::campaign

@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: MIT
+// Sample runs:
+//   mpirun -n 4 build/bin/flexuq campaign configs/crank-uq.yaml            # 4 ranks, 2 per sample
+//   mpirun -n 4 build/bin/flexuq campaign configs/crank-uq.yaml --resume   # after a kill / time-out
+#include "flexuq/campaign/Campaign.hpp"
+
+#include "flexuq/core/Comm.hpp"
+#include "flexuq/core/Error.hpp"
+#include "flexuq/core/Log.hpp"
+
+#include <boost/archive/text_iarchive.hpp>
+#include <boost/archive/text_oarchive.hpp>
+#include <boost/serialization/string.hpp>
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <fstream>
+#include <iomanip>
+#include <sstream>
+
+namespace flexuq::campaign {
+
+namespace {
+
+/// The journal folder's run state on rank 0: fingerprint check, run counter, the run lock.
+struct RunState {
+  std::string error;               ///< non-empty: refuse to run (same message on every rank)
+  int run_id = 0;
+  int lock_fd = -1;                ///< held for the whole run (released by the kernel if the job dies)
+  std::vector<SampleRecord> done;  ///< samples journaled by earlier runs
+};
+
+RunState open_run(const Plan& plan, const std::string& dir, bool resume) {
+  RunState s;
+  const std::string state_path = dir + "/state.txt";
+  std::ifstream st(state_path);
+  if (st) {
+    std::string fp;
+    int runs = 0;
+    {
+      boost::archive::text_iarchive ar(st);
+      ar >> fp >> runs;
+    }
+    if (!resume)
+      s.error = "results of an earlier run of this campaign exist in " + dir + " (" +
+                std::to_string(Journal::read_all(dir).size()) +
+                " samples): run with --resume to continue it, or remove that folder to start afresh";
+    else if (fp != plan.fingerprint)
+      s.error = "the job changed since the interrupted run (samples or model differ: fingerprint " + plan.fingerprint +
+                " vs " + fp + "); restore the job file or remove " + dir + " to start afresh";
+    s.run_id = runs;
+    if (s.error.empty()) s.done = Journal::read_all(dir);
+  } else if (resume) {
+    s.error = "--resume: nothing to resume in " + dir + " (no earlier run of this job)";
+  }
+  if (s.error.empty()) {
+    ::mkdir(dir.c_str(), 0755);
+    // One run at a time per campaign: a lock held by rank 0 for the whole run, so a resume cannot
+    // race with ranks of a run that is still alive.
+    s.lock_fd = ::open((dir + "/lock").c_str(), O_CREAT | O_RDWR, 0644);
+    if (s.lock_fd < 0 || ::flock(s.lock_fd, LOCK_EX | LOCK_NB) != 0)
+      s.error = "another run of this campaign is still active (" + dir +
+                "/lock is held); wait for it to end or kill all of its ranks before --resume";
+  }
+  if (s.error.empty()) {
+    std::ofstream out(state_path);
+    boost::archive::text_oarchive ar(out);
+    const int runs = s.run_id + 1;
+    ar << plan.fingerprint << runs;
+  }
+  return s;
+}
+
+/// Sample indices not journaled yet (the same list on every rank of @p comm; @p done on rank 0).
+std::vector<std::uint64_t> pending_samples(MPI_Comm comm, const Plan& plan, const std::vector<SampleRecord>& done,
+                                           long long* n_done) {
+  std::vector<std::uint64_t> idx;
+  for (const auto& r : done) idx.push_back(r.index);
+  long long n = static_cast<long long>(idx.size());
+  FLEXUQ_MPI(MPI_Bcast(&n, 1, MPI_LONG_LONG, 0, comm));
+  idx.resize(static_cast<std::size_t>(n));
+  if (n) FLEXUQ_MPI(MPI_Bcast(idx.data(), static_cast<int>(n), MPI_UINT64_T, 0, comm));
+  std::vector<char> is_done(plan.size(), 0);
+  for (auto i : idx) is_done[i] = 1;
+  std::vector<std::uint64_t> pending;
+  for (std::size_t i = 0; i < plan.size(); ++i)
+    if (!is_done[i]) pending.push_back(i);
+  *n_done = n;
+  return pending;
+}
+
+/// Evaluate sample @p i; a failure (exception or non-finite output) becomes a failed record.
+SampleRecord evaluate_sample(Model& model, const Plan& plan, std::uint64_t i, int group) {
+  SampleRecord rec;
+  rec.index = i;
+  rec.group = group;
+  const auto t0 = std::chrono::steady_clock::now();
+  try {
+    rec.outputs = model.evaluate(plan.sample(i));
+    for (const auto& [k, v] : rec.outputs)
+      for (double x : v)
+        if (!std::isfinite(x)) throw Error("output '" + k + "' is not finite (NaN or Inf)");
+  } catch (const std::exception& e) {
+    rec.status = 1;
+    rec.reason = e.what();
+    rec.outputs.clear();
+  }
+  rec.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return rec;
+}
+
+} // namespace
+
+void run_campaign(MPI_Comm comm_in, const Plan& plan, const ModelFactory& factory, bool resume) {
+  Comm world(comm_in);
+  MPI_Comm wc = world.get();
+  const int rank = world.rank(), size = world.size();
+  FLEXUQ_REQUIRE(size % plan.ranks_per_sample == 0 || size < plan.ranks_per_sample,
+                 "campaign.ranks_per_sample = " << plan.ranks_per_sample << " does not divide the " << size
+                                                << " ranks (the last group would be smaller)");
+  const int rps = std::min(plan.ranks_per_sample, size);
+  int group_index = 0;
+  Comm group = world.split_groups(rps, &group_index);
+  const bool leader = group.rank() == 0;
+  const int n_groups = size / rps;
+
+  // The model on this group's communicator.
+  auto model = factory(group.get());
+  FLEXUQ_REQUIRE(model != nullptr, "the model factory returned no model");
+  const auto sizes = model->output_sizes();
+  const Model* field_model = model.get();
+  const FieldInfo fields{model->field_dims(),
+                         [field_model](const std::string& path, const std::string& field, const std::string& dataset) {
+                           field_model->write_field_support(path, field, dataset);
+                         }};
+
+  const std::string dir = plan.output + ".journal";
+  RunState state;
+  if (rank == 0) state = open_run(plan, dir, resume);
+  broadcast(wc, state.error);
+  FLEXUQ_REQUIRE(state.error.empty(), state.error);
+  FLEXUQ_MPI(MPI_Bcast(&state.run_id, 1, MPI_INT, 0, wc));
+  long long n_done = 0;
+  const auto pending = pending_samples(wc, plan, state.done, &n_done);
+  log::info(wc, "flexuq campaign: " + std::to_string(plan.size()) + " samples (" + plan.method + ", " +
+                    std::to_string(plan.params.size()) + " parameters), " + std::to_string(n_groups) + " group(s) of " +
+                    std::to_string(rps) + " rank(s)" +
+                    (n_done ? ", resuming: " + std::to_string(n_done) + " already done" : ""));
+
+  // FE models solve their reference (at the parameter means) here, once per group.
+  model->prepare(plan.nominal());
+
+  // --- dynamic scheduling: an atomic counter in an MPI window on rank 0 ---
+  long long* counter = nullptr;
+  MPI_Win win;
+  FLEXUQ_MPI(MPI_Win_allocate(rank == 0 ? sizeof(long long) : 0, sizeof(long long), MPI_INFO_NULL, wc, &counter, &win));
+  if (rank == 0) *counter = 0;
+  FLEXUQ_MPI(MPI_Barrier(wc));
+  std::unique_ptr<Journal> journal;
+  if (leader)
+    journal = std::make_unique<Journal>(dir + "/run" + std::to_string(state.run_id) + "-group" +
+                                        std::to_string(group_index) + ".rec");
+  log::Progress progress(wc, "campaign", static_cast<long long>(pending.size()), 2.0);
+  const auto t_start = std::chrono::steady_clock::now();
+  long long mine = 0, failed_here = 0;
+  while (true) {
+    long long pos = 0;
+    if (leader) {
+      const long long one = 1;
+      FLEXUQ_MPI(MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, win));
+      FLEXUQ_MPI(MPI_Fetch_and_op(&one, &pos, MPI_LONG_LONG, 0, 0, MPI_SUM, win));
+      FLEXUQ_MPI(MPI_Win_unlock(0, win));
+    }
+    FLEXUQ_MPI(MPI_Bcast(&pos, 1, MPI_LONG_LONG, 0, group.get()));
+    if (pos >= static_cast<long long>(pending.size())) break;
+    const std::uint64_t i = pending[static_cast<std::size_t>(pos)];
+    const SampleRecord rec = evaluate_sample(*model, plan, i, group_index);
+    if (rec.status) ++failed_here;
+    if (leader) {
+      journal->append(rec);
+      if (rec.status) log::warn(group.get(), "flexuq campaign: sample " + std::to_string(i) + " failed: " + rec.reason);
+    }
+    ++mine;
+    if (rank == 0) {
+      progress.update(std::max(0LL, pos + 1 - (n_groups - 1)));
+      // Checkpoint: a readable partial result file from every journal written so far.
+      if (mine % plan.checkpoint_every == 0) write_results(plan.output, plan, Journal::read_all(dir), sizes, false, fields);
+    }
+  }
+  journal.reset();
+  FLEXUQ_MPI(MPI_Win_free(&win));
+  FLEXUQ_MPI(MPI_Barrier(wc));
+  const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
+  const long long failed = allreduce_sum(wc, leader ? failed_here : 0LL);
+  const long long evaluated = allreduce_sum(wc, leader ? mine : 0LL);
+  if (rank == 0) {
+    const auto records = Journal::read_all(dir);
+    const auto summaries = write_results(plan.output, plan, records, sizes, true, fields);
+    long long total_failed = 0;
+    for (const auto& r : records) total_failed += r.status != 0;
+    std::ostringstream os;
+    os << "  evaluated " << evaluated << " sample(s) in " << std::fixed << std::setprecision(2) << elapsed << " s ("
+       << (evaluated ? elapsed * n_groups / static_cast<double>(evaluated) : 0.0) << " s per sample per group); "
+       << records.size() << "/" << plan.size() << " done, " << total_failed << " failed (" << failed
+       << " in this run)\n";
+    for (const auto& [name, s] : summaries) os << uq::format_summary(name, s) << "\n";
+    os << "  results: " << plan.output << " (journal: " << dir << ")";
+    if (state.lock_fd >= 0) ::close(state.lock_fd);
+    log::info(MPI_COMM_SELF, os.str());
+  }
+}
+
+} // namespace flexuq::campaign

@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: MIT
+#include "flexuq/fe/MaterialParametrisation.hpp"
+
+#include "flexuq/core/Error.hpp"
+
+#include <algorithm>
+#include <set>
+#include <sstream>
+
+namespace flexuq::fe {
+
+MaterialProperty material_property(const std::string& name, const std::string& context) {
+  if (name == "E") return MaterialProperty::E;
+  if (name == "nu") return MaterialProperty::nu;
+  if (name == "rho") return MaterialProperty::rho;
+  if (name == "G") return MaterialProperty::G;
+  if (name == "C") return MaterialProperty::C;
+  throw InputError(context + " must be one of E, nu, rho, G, C (or give param: E|nu|rho|G|C)");
+}
+
+const char* to_string(MaterialProperty p) {
+  switch (p) {
+  case MaterialProperty::E: return "E";
+  case MaterialProperty::nu: return "nu";
+  case MaterialProperty::rho: return "rho";
+  case MaterialProperty::G: return "G";
+  case MaterialProperty::C: return "C";
+  }
+  return "?";
+}
+
+MaterialParametrisation::MaterialParametrisation(const Component& c, std::vector<MaterialParameter> params)
+    : params_(std::move(params)) {
+  const auto& groups = c.groups();
+  for (const auto& g : groups) {
+    nominal_.push_back(g.material);
+    beam_.push_back(g.beam ? 1 : 0);
+  }
+  const auto& elem_group = c.element_group();
+  for (const auto& p : params_) {
+    std::vector<int> gs;
+    if (!p.element_set) {
+      for (std::size_t g = 0; g < groups.size(); ++g) gs.push_back(static_cast<int>(g));
+    } else {
+      // The groups of the set's elements; each must lie inside the set, or the parameter would
+      // change elements outside it.
+      const auto& elems = c.mesh().element_set(*p.element_set);
+      std::set<int> in_set(elems.begin(), elems.end()), touched;
+      for (int e : elems) touched.insert(elem_group[static_cast<std::size_t>(e)]);
+      bool owned = !touched.empty();
+      for (std::size_t e = 0; e < elem_group.size() && owned; ++e)
+        if (touched.count(elem_group[e]) && !in_set.count(static_cast<int>(e))) owned = false;
+      FLEXUQ_REQUIRE(owned, "parameter " << p.name << " acts on element set '" << *p.element_set
+                                         << "', which has no material of its own: give it one under model.materials."
+                                         << *p.element_set);
+      gs.assign(touched.begin(), touched.end());
+    }
+    groups_.push_back(std::move(gs));
+  }
+}
+
+std::vector<IsoMaterial> MaterialParametrisation::materials(const std::vector<double>& theta) const {
+  FLEXUQ_REQUIRE(theta.size() == params_.size(),
+                 "material parametrisation: " << theta.size() << " values for " << params_.size() << " parameters");
+  std::vector<IsoMaterial> mats = nominal_;
+  const std::size_t ng = mats.size();
+  std::vector<double> G(ng), C(ng);
+  std::vector<char> gc(ng, 0);
+  for (std::size_t g = 0; g < ng; ++g) {
+    G[g] = mats[g].G();
+    C[g] = mats[g].E / (3 * (1 - 2 * mats[g].nu));
+  }
+  for (std::size_t p = 0; p < params_.size(); ++p)
+    for (int g : groups_[p]) {
+      switch (params_[p].property) {
+      case MaterialProperty::E: mats[g].E = theta[p]; break;
+      case MaterialProperty::nu: mats[g].nu = theta[p]; break;
+      case MaterialProperty::rho: mats[g].rho = theta[p]; break;
+      case MaterialProperty::G: G[g] = theta[p]; gc[g] = 1; break;
+      case MaterialProperty::C: C[g] = theta[p]; gc[g] = 1; break;
+      }
+    }
+  for (std::size_t g = 0; g < ng; ++g) {
+    const std::string context = "material " + nominal_[g].name;
+    if (gc[g]) {
+      FLEXUQ_REQUIRE(G[g] > 0 && C[g] > 0, "shear and bulk moduli must be positive (G = " << G[g] << ", C = " << C[g] << ")");
+      // Poisson guard (seed 000, eq. 7.3): ν = (3C − 2G)/(6C + 2G) ≥ 0 ⇔ G ≤ 1.5 C.
+      FLEXUQ_REQUIRE(G[g] <= 1.5 * C[g], context << ": shear modulus G = " << G[g] << " exceeds 1.5 x bulk modulus C = "
+                                                 << C[g] << ", so Poisson's ratio would be negative (nu = "
+                                                 << poisson_from_shear_bulk(G[g], C[g]) << " < 0)");
+      mats[g].E = youngs_from_shear_bulk(G[g], C[g]);
+      mats[g].nu = poisson_from_shear_bulk(G[g], C[g]);
+    }
+    mats[g] = IsoMaterial::checked(context, mats[g].E, mats[g].nu, mats[g].rho);
+  }
+  return mats;
+}
+
+MaterialParametrisation::Coefficients MaterialParametrisation::coefficients(const std::vector<double>& theta) const {
+  const auto mats = materials(theta);
+  std::vector<MaterialGroup> groups(mats.size());
+  for (std::size_t g = 0; g < mats.size(); ++g) {
+    groups[g].material = mats[g];
+    groups[g].beam = beam_[g] != 0;
+  }
+  return {Component::stiffness_theta(groups), Component::mass_theta(groups)};
+}
+
+void MaterialParametrisation::apply(Component& c, const std::vector<double>& theta) const {
+  c.set_materials(materials(theta));
+}
+
+} // namespace flexuq::fe

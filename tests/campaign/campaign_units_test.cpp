@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: MIT
+// The campaign without any FE or job file: typed options and their checks, the plan and its
+// fingerprint, journal framing, and the scheduler driving a model defined here (a new model kind
+// needs nothing from campaign but core/Model.hpp), including a node-field output.
+#include "flexuq/campaign/Campaign.hpp"
+#include "flexuq/core/Error.hpp"
+#include "flexuq/io/Hdf5File.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+
+using namespace flexuq;
+
+namespace {
+
+int world_rank() {
+  int r = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &r);
+  return r;
+}
+
+std::string unique_name(const std::string& stem) {
+  int size = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  return stem + "_units_np" + std::to_string(size);
+}
+
+void clean(const std::string& out) {
+  if (world_rank() == 0) {
+    std::filesystem::remove(out);
+    std::filesystem::remove_all(out + ".journal");
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
+campaign::CampaignOptions options() {
+  campaign::CampaignOptions o;
+  o.source = "<units>";
+  o.params.push_back({"a", uq::Distribution::normal(1.0, 0.5), ""});
+  o.params.push_back({"b", uq::Distribution::uniform(-1.0, 2.0), ""});
+  o.method.type = "sobol";
+  o.method.samples = 16;
+  o.seed = 5;
+  o.model_description = "model:{function: test}";
+  return o;
+}
+
+/// What the scheduler did to the model of this rank's group.
+struct Probe {
+  int built = 0, prepared = 0, evaluated = 0;
+  std::vector<double> nominal;
+};
+
+/// y = a² + b and a node field (2 nodes × 1 × 2) = [a, b, 2a, 2b].
+class TestModel final : public Model {
+public:
+  explicit TestModel(Probe& p) : probe_(p) { ++probe_.built; }
+  std::map<std::string, std::size_t> output_sizes() const override { return {{"y", 1}, {"field", 4}}; }
+  std::map<std::string, std::vector<std::uint64_t>> field_dims() const override { return {{"field", {2, 1, 2}}}; }
+  void write_field_support(const std::string& path, const std::string& field, const std::string& dataset) const override {
+    io::H5File f(MPI_COMM_SELF, path, io::H5File::Mode::append);
+    f.write_strings("/support/" + field, {dataset});
+  }
+  void prepare(const std::vector<double>& nominal) override {
+    probe_.nominal = nominal;
+    ++probe_.prepared;
+  }
+  Outputs evaluate(const std::vector<double>& t) override {
+    FLEXUQ_REQUIRE(probe_.prepared == 1, "evaluate before prepare");
+    ++probe_.evaluated;
+    return {{"y", {t[0] * t[0] + t[1]}}, {"field", {t[0], t[1], 2 * t[0], 2 * t[1]}}};
+  }
+
+private:
+  Probe& probe_;
+};
+
+} // namespace
+
+TEST(CampaignPlan, ChecksRunOnceOnTypedOptions) {
+  auto bad = [](auto change) {
+    auto o = options();
+    change(o);
+    return o;
+  };
+  EXPECT_NO_THROW(options().check());
+  EXPECT_THROW(make_plan(bad([](auto& o) { o.params.clear(); })), InputError);
+  EXPECT_THROW(make_plan(bad([](auto& o) { o.ranks_per_sample = 0; })), InputError);
+  EXPECT_THROW(make_plan(bad([](auto& o) { o.checkpoint_every = 0; })), InputError);
+  EXPECT_THROW(make_plan(bad([](auto& o) { o.method.samples = 1; })), InputError);
+  EXPECT_THROW(make_plan(bad([](auto& o) { o.method.max_order = 13; })), InputError);
+  EXPECT_THROW(make_plan(bad([](auto& o) { o.method.type = "bootstrap"; })), InputError);
+  EXPECT_THROW(make_plan(bad([](auto& o) { o.method.type = "pce"; o.method.fit = "lasso"; })), InputError);
+  EXPECT_THROW(make_plan(bad([](auto& o) { o.method.type = "pce"; o.method.sampling = "grid"; })), InputError);
+  EXPECT_THROW(make_plan(bad([](auto& o) { o.method.type = "collocation"; o.method.grid = "clenshaw"; })), InputError);
+}
+
+TEST(CampaignPlan, SamplesDefaultsAndFingerprint) {
+  const auto p = make_plan(options());
+  EXPECT_EQ(p.size(), 16u);
+  EXPECT_EQ(p.fit, "regression");
+  EXPECT_EQ(p.max_order, 3);
+  EXPECT_EQ(p.nominal(), (std::vector<double>{1.0, 0.5}));
+  EXPECT_EQ(p.sample(3)[1], p.theta(3, 1));
+  EXPECT_EQ(make_plan(options()).fingerprint, p.fingerprint) << "deterministic";
+  auto o = options();
+  o.model_description = "model:{function: other}";
+  EXPECT_NE(make_plan(o).fingerprint, p.fingerprint) << "a changed model must change the fingerprint";
+  // Regression PCE without method.samples: 2P + 1 samples for the (default) max order 3 in 2-D.
+  o = options();
+  o.method.type = "pce";
+  o.method.samples.reset();
+  EXPECT_EQ(make_plan(o).size(), 21u);
+  // Collocation: a projection on the sparse grid, with weights.
+  o.method.type = "collocation";
+  const auto q = make_plan(o);
+  EXPECT_EQ(q.fit, "projection");
+  EXPECT_EQ(q.weights.size(), q.size());
+}
+
+TEST(CampaignJournal, TornRecordIsIgnoredAndDuplicatesKeptOnce) {
+  const std::string dir = unique_name("journal") + "_dir";
+  if (world_rank() == 0) {
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    {
+      campaign::Journal j(dir + "/a.rec");
+      for (std::uint64_t i : {3u, 1u, 2u}) {
+        campaign::SampleRecord r;
+        r.index = i;
+        r.outputs["y"] = {static_cast<double>(i)};
+        j.append(r);
+      }
+    }
+    {
+      campaign::Journal j(dir + "/b.rec");
+      campaign::SampleRecord r;
+      r.index = 1;
+      r.status = 1;
+      r.reason = "late duplicate";
+      j.append(r);
+    }
+    auto all = campaign::Journal::read_all(dir);
+    ASSERT_EQ(all.size(), 3u);
+    EXPECT_EQ(all[0].index, 1u);
+    EXPECT_EQ(all[0].status, 0) << "the first record of a sample is kept";
+    EXPECT_EQ(all[2].outputs.at("y")[0], 3.0);
+    // Cut the last record of a.rec in half (a kill during write): it is dropped, the rest kept.
+    std::ifstream in(dir + "/a.rec", std::ios::binary);
+    std::string bytes((std::istreambuf_iterator<char>(in)), {});
+    in.close();
+    std::ofstream(dir + "/a.rec", std::ios::binary | std::ios::trunc).write(bytes.data(), bytes.size() - 5);
+    all = campaign::Journal::read_all(dir);
+    ASSERT_EQ(all.size(), 2u);
+    EXPECT_EQ(all[0].index, 1u);
+    EXPECT_EQ(all[0].status, 0) << "still the first record of sample 1 (a.rec comes before b.rec)";
+    EXPECT_EQ(all[1].index, 3u);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
+TEST(CampaignScheduler, DrivesAModelItDoesNotKnow) {
+  const std::string out = unique_name("testmodel") + ".h5";
+  clean(out);
+  auto o = options();
+  o.output = out;
+  o.checkpoint_every = 3;
+  const auto plan = make_plan(o);
+  Probe probe;
+  campaign::run_campaign(
+      MPI_COMM_WORLD, plan, [&](MPI_Comm) { return std::make_unique<TestModel>(probe); }, false);
+  EXPECT_EQ(probe.built, 1) << "one model per group, built once";
+  EXPECT_EQ(probe.prepared, 1);
+  EXPECT_EQ(probe.nominal, plan.nominal());
+  long long evaluated = probe.evaluated, total = 0;
+  MPI_Allreduce(&evaluated, &total, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+  EXPECT_EQ(total, static_cast<long long>(plan.size())) << "each sample evaluated once (one rank per group)";
+  if (world_rank() == 0) {
+    io::H5File f(MPI_COMM_SELF, out, io::H5File::Mode::read);
+    const auto y = f.read_all("/outputs/y");
+    ASSERT_EQ(y.size(), plan.size());
+    for (std::size_t i = 0; i < plan.size(); ++i) EXPECT_EQ(y[i], plan.theta(i, 0) * plan.theta(i, 0) + plan.theta(i, 1));
+    EXPECT_EQ(f.read_attribute_int("/samples", "completed"), static_cast<long long>(plan.size()));
+    // The node field: mean per entry over the samples, and its support written by the model.
+    const auto mean = f.read_all("/statistics/field/mean");
+    EXPECT_EQ(f.shape("/statistics/field/mean"), (std::vector<std::uint64_t>{2, 1, 2}));
+    EXPECT_NEAR(mean[2], 2 * plan.theta.col(0).mean(), 1e-12);
+    EXPECT_EQ(f.read_strings("/support/field"), (std::vector<std::string>{"/statistics/field/mean"}));
+    EXPECT_FALSE(f.exists("/outputs/field")) << "per-sample fields stay in the journal";
+  }
+}
