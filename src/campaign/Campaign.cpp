@@ -8,6 +8,7 @@
 #include "flexuq/core/Comm.hpp"
 #include "flexuq/core/Error.hpp"
 #include "flexuq/core/Log.hpp"
+#include "flexuq/core/Signals.hpp"
 #include "flexuq/io/Hdf5File.hpp"
 #include "flexuq/io/MeshOutput.hpp"
 #include "flexuq/uq/Kde.hpp"
@@ -445,6 +446,7 @@ void write_results(const std::string& path, const Plan& plan, const std::vector<
 void run_campaign(MPI_Comm comm_in, const io::Config& cfg, bool resume) {
   Comm world(comm_in);
   MPI_Comm wc = world.get();
+  signals::StopOnSignal stop_guard; // SIGUSR1/SIGTERM: finish the samples in flight, checkpoint, exit 75
   const int rank = world.rank(), size = world.size();
   const Plan plan = make_plan(cfg);
   std::vector<std::string> names;
@@ -555,10 +557,13 @@ void run_campaign(MPI_Comm comm_in, const io::Config& cfg, bool resume) {
   while (true) {
     long long pos = 0;
     if (leader) {
-      const long long one = 1;
+      // A stop signal pushes the counter past the end: every group stops after its sample in flight.
+      const bool stop = signals::stop_requested() != 0;
+      const long long one = stop ? static_cast<long long>(pending.size()) + 1 : 1;
       FLEXUQ_MPI(MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, win));
       FLEXUQ_MPI(MPI_Fetch_and_op(&one, &pos, MPI_LONG_LONG, 0, 0, MPI_SUM, win));
       FLEXUQ_MPI(MPI_Win_unlock(0, win));
+      if (stop) pos = static_cast<long long>(pending.size());
     }
     MPI_Bcast(&pos, 1, MPI_LONG_LONG, 0, group.get());
     if (pos >= static_cast<long long>(pending.size())) break;
@@ -603,9 +608,11 @@ void run_campaign(MPI_Comm comm_in, const io::Config& cfg, bool resume) {
   const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
   const long long failed = allreduce_sum(wc, leader ? failed_here : 0LL);
   const long long evaluated = allreduce_sum(wc, leader ? mine : 0LL);
+  const bool complete = n_done + evaluated == static_cast<long long>(plan.size());
+  if (!complete) signals::mark_stopped_early(); // only a stop signal ends the loop early
   if (rank == 0) {
     const auto records = Journal::read_all(dir);
-    write_results(plan.output, plan, records, sizes, true, fields);
+    write_results(plan.output, plan, records, sizes, complete, fields);
     long long total_failed = 0;
     for (const auto& r : records) total_failed += r.status != 0;
     std::ostringstream os;
@@ -624,6 +631,9 @@ void run_campaign(MPI_Comm comm_in, const io::Config& cfg, bool resume) {
       os << "\n";
     }
     os << "  results: " << plan.output << " (journal: " << dir << ")";
+    if (!complete)
+      os << "\n  stopped on " << signals::signal_name(signals::stop_requested()) << " after the samples in flight: partial "
+         << "results; run again with --resume to finish (exit status " << signals::kExitResumable << ")";
     if (lock_fd >= 0) ::close(lock_fd);
     std::printf("%s\n", os.str().c_str());
     std::fflush(stdout);
