@@ -77,9 +77,15 @@ _flexuq_on_usr1() {
 _flexuq_on_term() {
   FLEXUQ_TERMINATED=1
   flexuq_log "SIGTERM (time limit, scancel or preemption): waiting for flexuq to stop"
-  # The ranks get SIGTERM from slurmstepd themselves. After a time-limit warning a checkpointing
-  # run is requeued now: this shell is SIGKILLed KillWait seconds from here.
-  if [ "$FLEXUQ_CHECKPOINTS" = 1 ] && [ "$FLEXUQ_WARNED" = 1 ]; then _flexuq_requeue || true; fi
+  # The ranks get SIGTERM from slurmstepd themselves. A checkpointing run that hit its time limit
+  # is requeued now: this shell is SIGKILLed KillWait seconds from here. The time limit without a
+  # warning (no --signal=B:USR1@<lead>) is told from scancel by the job's reason.
+  [ "$FLEXUQ_CHECKPOINTS" = 1 ] || return 0
+  if [ "$FLEXUQ_WARNED" = 0 ] && [ "$(squeue -h -j "$SLURM_JOB_ID" -o %r 2>/dev/null)" = TimeLimit ]; then
+    FLEXUQ_WARNED=1
+    flexuq_log "time limit reached without a warning (submit with --signal=B:USR1@<lead>): samples in flight may be lost"
+  fi
+  if [ "$FLEXUQ_WARNED" = 1 ]; then _flexuq_requeue || true; fi
 }
 
 # Bytes in the campaign's journal records: a run that adds none made no progress.
