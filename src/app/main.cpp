@@ -7,6 +7,7 @@
 #include "flexuq/core/Error.hpp"
 #include "flexuq/core/Log.hpp"
 #include "flexuq/core/Session.hpp"
+#include "flexuq/core/Signals.hpp"
 #include "flexuq/io/Config.hpp"
 
 #include <petscsys.h>
@@ -114,5 +115,6 @@ int main(int argc, char** argv) {
   } catch (const std::exception& e) {
     fail(e.what(), false);
   }
-  return 0;
+  // A campaign stopped by SIGUSR1/SIGTERM left a resumable checkpoint: tell the batch script (jobs/slurm).
+  return flexuq::signals::stopped_early() ? flexuq::signals::kExitResumable : 0;
 }

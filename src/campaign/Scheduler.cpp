@@ -7,6 +7,7 @@
 #include "flexuq/core/Comm.hpp"
 #include "flexuq/core/Error.hpp"
 #include "flexuq/core/Log.hpp"
+#include "flexuq/core/Signals.hpp"
 
 #include <boost/archive/text_iarchive.hpp>
 #include <boost/archive/text_oarchive.hpp>
@@ -119,6 +120,7 @@ SampleRecord evaluate_sample(Model& model, const Plan& plan, std::uint64_t i, in
 void run_campaign(MPI_Comm comm_in, const Plan& plan, const ModelFactory& factory, bool resume) {
   Comm world(comm_in);
   MPI_Comm wc = world.get();
+  signals::StopOnSignal stop_guard; // SIGUSR1/SIGTERM: finish the samples in flight, checkpoint, exit 75
   const int rank = world.rank(), size = world.size();
   FLEXUQ_REQUIRE(size % plan.ranks_per_sample == 0 || size < plan.ranks_per_sample,
                  "campaign.ranks_per_sample = " << plan.ranks_per_sample << " does not divide the " << size
@@ -171,10 +173,13 @@ void run_campaign(MPI_Comm comm_in, const Plan& plan, const ModelFactory& factor
   while (true) {
     long long pos = 0;
     if (leader) {
-      const long long one = 1;
+      // A stop signal pushes the counter past the end: every group stops after its sample in flight.
+      const bool stop = signals::stop_requested() != 0;
+      const long long one = stop ? static_cast<long long>(pending.size()) + 1 : 1;
       FLEXUQ_MPI(MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, win));
       FLEXUQ_MPI(MPI_Fetch_and_op(&one, &pos, MPI_LONG_LONG, 0, 0, MPI_SUM, win));
       FLEXUQ_MPI(MPI_Win_unlock(0, win));
+      if (stop) pos = static_cast<long long>(pending.size());
     }
     FLEXUQ_MPI(MPI_Bcast(&pos, 1, MPI_LONG_LONG, 0, group.get()));
     if (pos >= static_cast<long long>(pending.size())) break;
@@ -198,9 +203,11 @@ void run_campaign(MPI_Comm comm_in, const Plan& plan, const ModelFactory& factor
   const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
   const long long failed = allreduce_sum(wc, leader ? failed_here : 0LL);
   const long long evaluated = allreduce_sum(wc, leader ? mine : 0LL);
+  const bool complete = n_done + evaluated == static_cast<long long>(plan.size());
+  if (!complete) signals::mark_stopped_early(); // only a stop signal ends the loop early
   if (rank == 0) {
     const auto records = Journal::read_all(dir);
-    const auto summaries = write_results(plan.output, plan, records, sizes, true, fields);
+    const auto summaries = write_results(plan.output, plan, records, sizes, complete, fields);
     long long total_failed = 0;
     for (const auto& r : records) total_failed += r.status != 0;
     std::ostringstream os;
@@ -210,6 +217,9 @@ void run_campaign(MPI_Comm comm_in, const Plan& plan, const ModelFactory& factor
        << " in this run)\n";
     for (const auto& [name, s] : summaries) os << uq::format_summary(name, s) << "\n";
     os << "  results: " << plan.output << " (journal: " << dir << ")";
+    if (!complete)
+      os << "\n  stopped on " << signals::signal_name(signals::stop_requested()) << " after the samples in flight: partial "
+         << "results; run again with --resume to finish (exit status " << signals::kExitResumable << ")";
     if (state.lock_fd >= 0) ::close(state.lock_fd);
     log::info(MPI_COMM_SELF, os.str());
   }
