@@ -10,7 +10,8 @@ packages=(build-essential cmake pkg-config git
           petsc-dev slepc-dev libeigen3-dev libhdf5-openmpi-dev libboost-serialization-dev
           libyaml-cpp-dev librandom123-dev libgtest-dev openmpi-bin libopenblas0 libopenblas-dev
           python3 python3-h5py python3-numpy python3-matplotlib
-          gmsh calculix-ccx python3-openturns python3-scipy)   # the last four: test oracles only
+          gmsh calculix-ccx python3-openturns python3-scipy    # test oracles only
+          clang libclang-rt-14-dev)                            # fuzzers (jobs/local/sanitize.sh)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
