@@ -11,7 +11,8 @@ packages=(build-essential cmake pkg-config git
           libyaml-cpp-dev librandom123-dev libgtest-dev openmpi-bin libopenblas0 libopenblas-dev
           python3 python3-h5py python3-numpy python3-matplotlib
           gmsh calculix-ccx python3-openturns python3-scipy    # these four: test oracles only
-          slurm-wlm munge)                                     # tests/slurm: a single-node Slurm
+          slurm-wlm munge                                      # tests/slurm: a single-node Slurm
+          clang libclang-rt-14-dev)                            # fuzzers (jobs/local/sanitize.sh)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -8,6 +8,8 @@
 #include "flexuq/core/Log.hpp"
 #include "flexuq/fe/ComponentConfig.hpp"
 #include "flexuq/fe/ModesOutput.hpp"
+#include "flexuq/io/ConfigCounts.hpp"
+#include "flexuq/io/Limits.hpp"
 
 #include <petscmat.h>
 
@@ -31,8 +33,8 @@ fe::ModeOptions mode_options(const io::Config& c) {
                                                           << b[0] << ", " << b[1] << "]");
     o.band_hz = std::make_pair(b[0], b[1]);
   } else {
-    o.count = c.get<int>("modes.count", 10);
-    FLEXUQ_REQUIRE(o.count >= 1, c.source() << ": modes.count must be at least 1");
+    // Bounded above so that the eigensolver's count + extra cannot overflow (io/Limits.hpp).
+    o.count = static_cast<int>(io::get_count(c, "modes.count", 1, io::limits::max_mode_count, 10));
   }
   if (c.has("modes.shift")) o.shift = c.get<double>("modes.shift");
   o.shift_factor = c.get<double>("modes.shift_factor", o.shift_factor);

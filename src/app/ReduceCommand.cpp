@@ -10,6 +10,8 @@
 #include "flexuq/core/Error.hpp"
 #include "flexuq/core/Log.hpp"
 #include "flexuq/fe/ComponentConfig.hpp"
+#include "flexuq/io/ConfigCounts.hpp"
+#include "flexuq/io/Limits.hpp"
 
 #include <algorithm>
 #include <iomanip>
@@ -43,7 +45,8 @@ cms::InterfaceSpec parse_interface(const io::Config& cfg, const YAML::Node& n, s
       FLEXUQ_REQUIRE(s.kind != cms::InterfaceKind::all_dofs, cfg.source() << ": " << key << ".ref needs kind rbe2 or rbe3");
       s.ref = std::array<double, 3>{r[0], r[1], r[2]};
     }
-    if (n["weights"]) s.weights = n["weights"].as<std::vector<double>>();
+    if (n["weights"]) // one value for all nodes (docs/config.md) or one per node
+      s.weights = n["weights"].IsScalar() ? std::vector<double>{n["weights"].as<double>()} : n["weights"].as<std::vector<double>>();
   } catch (const YAML::Exception&) {
     throw InputError(cfg.source() + ": " + key + " has a value of the wrong type");
   }
@@ -72,7 +75,7 @@ ReduceJob parse_reduce_job(const io::Config& cfg) {
     FLEXUQ_REQUIRE(!cfg.has("reduce.modes.count"), cfg.source() << ": give reduce.modes.count or reduce.modes.band, not both");
     mo.band_hz = std::make_pair(b[0], b[1]);
   } else {
-    mo.count = cfg.get<int>("reduce.modes.count", 10);
+    mo.count = static_cast<int>(io::get_count(cfg, "reduce.modes.count", 0, io::limits::max_mode_count, 10));
     const bool guyan = j.build.method == cms::Method::guyan;
     FLEXUQ_REQUIRE(mo.count >= 1 || guyan, cfg.source() << ": reduce.modes.count must be at least 1");
     if (guyan) mo.count = std::max(mo.count, 1);

@@ -3,6 +3,8 @@
 
 #include "flexuq/core/Error.hpp"
 #include "flexuq/io/Generators.hpp"
+#include "flexuq/io/ConfigCounts.hpp"
+#include "flexuq/io/Limits.hpp"
 #include "flexuq/io/MeshReader.hpp"
 
 namespace flexuq::fe {
@@ -16,6 +18,14 @@ template <std::size_t N> std::array<double, N> get_array(const io::Config& c, co
   for (std::size_t i = 0; i < N; ++i) a[i] = v[i];
   return a;
 }
+/// The generators name the key at fault; prefix the job file.
+template <class F> io::Mesh with_source(const io::Config& c, F&& generate) {
+  try {
+    return generate();
+  } catch (const InputError& e) {
+    throw InputError(c.source() + ": " + e.what());
+  }
+}
 } // namespace
 
 io::Mesh load_mesh(const io::Config& c) {
@@ -27,21 +37,23 @@ io::Mesh load_mesh(const io::Config& c) {
     io::BoxSpec s;
     s.origin = get_array<3>(c, "model.generator.origin", s.origin);
     s.size = get_array<3>(c, "model.generator.size", s.size);
-    const auto cells = get_array<3>(c, "model.generator.cells", {2, 2, 2});
-    for (int d = 0; d < 3; ++d) s.cells[d] = static_cast<int>(cells[d]);
-    s.order = c.get<int>("model.generator.order", 1);
-    return io::generate_box(s);
+    if (c.has("model.generator.cells")) { // integers that fit Mesh's int indices (io/Limits.hpp)
+      const auto cells = io::get_counts(c, "model.generator.cells", 3, 1, io::limits::max_mesh_entities);
+      for (int d = 0; d < 3; ++d) s.cells[d] = static_cast<int>(cells[d]);
+    }
+    s.order = static_cast<int>(io::get_count(c, "model.generator.order", 1, 2, 1));
+    return with_source(c, [&] { return io::generate_box(s); });
   }
   if (type == "beam") {
     io::BeamSpec s;
     s.origin = get_array<3>(c, "model.generator.origin", s.origin);
     s.direction = get_array<3>(c, "model.generator.direction", s.direction);
     s.length = c.get<double>("model.generator.length");
-    s.elements = c.get<int>("model.generator.elements");
+    s.elements = static_cast<int>(io::get_count(c, "model.generator.elements", 1, io::limits::max_mesh_entities - 1));
     s.section.shape = c.get<std::string>("model.generator.section.shape");
     s.section.dims = c.get<std::vector<double>>("model.generator.section.dims");
     s.section.n1 = get_array<3>(c, "model.generator.section.n1", s.section.n1);
-    return io::generate_beam(s);
+    return with_source(c, [&] { return io::generate_beam(s); });
   }
   throw InputError(c.source() + ": unknown model.generator.type '" + type + "' (box or beam)");
 }

@@ -244,12 +244,16 @@ ModeSet ModeSolver::solve(Mat K, Mat M) {
     // Ask for the wanted elastic modes plus room for up to 6 zero-energy modes; if more zero modes
     // show up (disconnected parts, mechanisms), ask again with more.
     int extra = opt.constrained ? 1 : 6;
+    PetscInt n_dof = 0; // nev = count + extra in 64-bit, at most the DOFs (issue #11)
+    FLEXUQ_PETSC(MatGetSize(K, &n_dof, nullptr));
+    FLEXUQ_REQUIRE(opt.count <= n_dof, "modes.count = " << opt.count << " exceeds the " << n_dof << " free DOFs of the model");
     for (int attempt = 0; attempt < 3; ++attempt) {
-      raw = run_eps(K, M, opt, sigma, opt.count + extra, std::nullopt, eps_);
+      const int nev = static_cast<int>(std::min<long long>(static_cast<long long>(opt.count) + extra, n_dof));
+      raw = run_eps(K, M, opt, sigma, nev, std::nullopt, eps_);
       const int nzero = static_cast<int>(std::count_if(raw.values.begin(), raw.values.end(),
                                                        [&](double l) { return std::abs(l) <= zero_tol; }));
       const int nel = static_cast<int>(raw.values.size()) - nzero;
-      if (nel >= opt.count || raw.converged < opt.count + extra) break;
+      if (nel >= opt.count || raw.converged < nev) break;
       extra = nzero + 6;
     }
   }

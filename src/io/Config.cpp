@@ -1,8 +1,16 @@
 // SPDX-License-Identifier: MIT
 #include "flexuq/core/Error.hpp"
 #include "flexuq/io/Config.hpp"
+#include "flexuq/io/ConfigCounts.hpp"
 
+#include "TextScan.hpp"
+
+#include <yaml-cpp/eventhandler.h>
+#include <yaml-cpp/parser.h>
+
+#include <climits>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 namespace flexuq::io {
@@ -48,6 +56,135 @@ void apply_override(YAML::Node& root, const std::string& kv, const std::string& 
   chain.back()[parts.back()] = value;
 }
 
+/// What yaml-cpp's Load accepts silently but a job file must not contain, found on the event
+/// stream before the node tree is built: a key given twice in one mapping (yaml-cpp keeps the
+/// first), a second document after `---` (Load ignores it), and aliases that expand to more nodes
+/// than any job has (`a: &a [...]`, `b: &b [*a, *a, ...]` doubles per line: "billion laughs").
+class StructureCheck : public YAML::EventHandler {
+public:
+  static constexpr double kMaxExpandedNodes = 1e7;
+
+  explicit StructureCheck(const std::string& source) : source_(source) {}
+  int documents() const { return documents_; }
+
+  void OnDocumentStart(const YAML::Mark& mark) override {
+    if (++documents_ > 1)
+      throw InputError(source_ + ":" + std::to_string(mark.line + 1) +
+                       ": a second YAML document (after '---'); a job file holds one document");
+  }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override { leaf(mark, anchor, nullptr); }
+  void OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) override {
+    const auto it = sizes_.find(anchor);
+    child_done(it == sizes_.end() ? 1.0 : it->second, nullptr, mark.line + 1);
+  }
+  void OnScalar(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor, const std::string& value) override {
+    leaf(mark, anchor, &value);
+  }
+  void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor, YAML::EmitterStyle::value) override {
+    open(false, anchor, mark.line + 1);
+  }
+  void OnSequenceEnd() override { close(); }
+  void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor, YAML::EmitterStyle::value) override {
+    open(true, anchor, mark.line + 1);
+  }
+  void OnMapEnd() override { close(); }
+
+private:
+  struct Frame {
+    bool map = false;
+    YAML::anchor_t anchor = 0;
+    int line = 0;
+    double size = 1;           ///< nodes below and including this one, aliases expanded
+    long long children = 0;    ///< events completed inside: in a map, even = key, odd = value
+    std::string path;          ///< dotted key of this node ("modes", "reduce.interfaces[1]")
+    std::string key;           ///< the last key read (map frames)
+    std::map<std::string, int> lines; ///< key → line (map frames)
+  };
+
+  std::string child_path() const {
+    if (stack_.empty()) return {};
+    const Frame& f = stack_.back();
+    if (!f.map) return f.path + "[" + std::to_string(f.children) + "]";
+    return f.path.empty() ? f.key : f.path + "." + f.key;
+  }
+  void leaf(const YAML::Mark& mark, YAML::anchor_t anchor, const std::string* value) {
+    if (anchor) sizes_[anchor] = 1;
+    child_done(1, value, mark.line + 1);
+  }
+  void open(bool map, YAML::anchor_t anchor, int line) {
+    Frame f;
+    f.map = map;
+    f.anchor = anchor;
+    f.line = line;
+    f.path = child_path();
+    stack_.push_back(std::move(f));
+  }
+  void close() {
+    Frame f = std::move(stack_.back());
+    stack_.pop_back();
+    if (f.anchor) sizes_[f.anchor] = f.size;
+    child_done(f.size, nullptr, f.line);
+  }
+  /// A node of @p size expanded nodes, starting at @p line, ended; @p key: its text if a scalar.
+  void child_done(double size, const std::string* key, int line) {
+    if (stack_.empty()) return;
+    Frame& f = stack_.back();
+    f.size += size;
+    if (f.size > kMaxExpandedNodes) // checked per node: the total is at most one alias past the limit
+      throw InputError(source_ + ": the YAML aliases expand to more than " + std::to_string(long(kMaxExpandedNodes)) +
+                       " nodes" + (f.path.empty() ? std::string() : " under '" + f.path + "'"));
+    if (f.map && f.children % 2 == 0) { // a key: a name, as every reader of a job expects
+      if (!key)
+        throw InputError(source_ + ":" + std::to_string(line) + ": a key " + (f.path.empty() ? "" : "under '" + f.path + "' ") +
+                         "is empty, a list, a mapping or an alias; keys are plain names");
+      f.key = *key;
+      const auto [it, fresh] = f.lines.try_emplace(*key, line);
+      if (!fresh)
+        throw InputError(source_ + ": duplicated key '" + (f.path.empty() ? *key : f.path + "." + *key) + "' (lines " +
+                         std::to_string(it->second) + " and " + std::to_string(line) + ")");
+    }
+    ++f.children;
+  }
+
+  std::string source_;
+  int documents_ = 0;
+  std::vector<Frame> stack_;
+  std::map<YAML::anchor_t, double> sizes_;
+};
+
+void check_structure(const std::string& yaml, const std::string& source) {
+  std::istringstream in(yaml);
+  YAML::Parser parser(in);
+  StructureCheck check(source);
+  while (parser.HandleNextDocument(check)) {
+  }
+}
+
+/// "an integer in [1, 2147483647]" check of @p n at @p key; the message quotes the value as written.
+long long integer_in(const YAML::Node& n, const std::string& source, const std::string& key, long long lo, long long hi) {
+  long long v = 0;
+  bool ok = n.IsScalar();
+  if (ok) {
+    try {
+      v = n.as<long long>();
+    } catch (const YAML::Exception&) {
+      ok = false;
+    }
+  }
+  if (!ok || v < lo || v > hi) {
+    std::ostringstream os;
+    os << source << ": " << key << " must be an integer in [" << lo << ", " << hi << "], got ";
+    if (n.IsScalar())
+      os << n.Scalar();
+    else
+      os << "a " << (n.IsSequence() ? "list" : "mapping");
+    if (n.Mark().line >= 0) os << " (line " << n.Mark().line + 1 << ")";
+    throw InputError(os.str());
+  }
+  return v;
+}
+
 void collect_leaves(const YAML::Node& n, const std::string& prefix, std::vector<std::string>& out) {
   if (n.IsMap() && n.size() > 0) {
     for (const auto& kv : n) {
@@ -64,6 +201,7 @@ Config Config::from_string(const std::string& yaml, const std::string& source, c
   Config c;
   c.source_ = source;
   try {
+    check_structure(yaml, source);
     c.root_ = YAML::Load(yaml);
   } catch (const YAML::ParserException& e) {
     throw InputError(source + ":" + std::to_string(e.mark.line + 1) + ": YAML syntax error: " + e.msg);
@@ -82,23 +220,40 @@ Config Config::load(MPI_Comm comm, const std::string& path, const std::vector<st
   MPI_Comm_rank(comm, &rank);
   std::string text;
   int ok = 1;
+  std::string why = "cannot be opened";
   if (rank == 0) {
-    std::ifstream in(path);
-    if (!in) {
-      ok = 0;
-    } else {
-      std::ostringstream ss;
-      ss << in.rdbuf();
-      text = ss.str();
-    }
+    auto t = detail::load_text(path, &why); // refuses directories, devices and files beyond memory
+    if (!t) ok = 0;
+    else text = std::move(*t);
   }
   MPI_Bcast(&ok, 1, MPI_INT, 0, comm);
-  FLEXUQ_REQUIRE(ok, "cannot open job file '" << path << "'");
+  if (!ok)
+    throw InputError(why == "cannot be opened" ? "cannot open job file '" + path + "'" : "job file '" + path + "' " + why);
   long long n = static_cast<long long>(text.size());
   MPI_Bcast(&n, 1, MPI_LONG_LONG, 0, comm);
+  FLEXUQ_REQUIRE(n <= INT_MAX, "job file '" << path << "' has " << n << " bytes; a job file is text of at most "
+                                                << INT_MAX << " bytes (put large data in HDF5 or mesh files)");
   text.resize(static_cast<std::size_t>(n));
   if (n) MPI_Bcast(text.data(), static_cast<int>(n), MPI_CHAR, 0, comm);
   return from_string(text, path, overrides);
+}
+
+long long get_count(const Config& c, const std::string& key, long long lo, long long hi) {
+  return integer_in(c.node(key), c.source(), key, lo, hi);
+}
+
+long long get_count(const Config& c, const std::string& key, long long lo, long long hi, long long fallback) {
+  return c.has(key) ? get_count(c, key, lo, hi) : fallback;
+}
+
+std::vector<long long> get_counts(const Config& c, const std::string& key, std::size_t n, long long lo, long long hi) {
+  const YAML::Node list = c.node(key);
+  FLEXUQ_REQUIRE(list.IsSequence() && list.size() == n,
+                 c.source() << ": key '" << key << "' needs a list of " << n << " integers"
+                            << (list.Mark().line >= 0 ? " (line " + std::to_string(list.Mark().line + 1) + ")" : std::string()));
+  std::vector<long long> v;
+  for (std::size_t i = 0; i < n; ++i) v.push_back(integer_in(list[i], c.source(), key + "[" + std::to_string(i) + "]", lo, hi));
+  return v;
 }
 
 std::string Config::directory() const {

@@ -2,11 +2,29 @@
 #include "flexuq/io/Generators.hpp"
 
 #include "flexuq/core/Error.hpp"
+#include "flexuq/io/Limits.hpp"
 
 #include <cmath>
+#include <cstdint>
+#include <optional>
 #include <sstream>
 
 namespace flexuq::io {
+
+namespace {
+/// a·b·c, or nullopt on 64-bit overflow.
+std::optional<std::int64_t> product(std::int64_t a, std::int64_t b, std::int64_t c) {
+  const auto ab = limits::mul(a, b);
+  return ab ? limits::mul(*ab, c) : std::nullopt;
+}
+
+/// Bytes of a Mesh of @p nodes nodes and @p elements elements of @p npe nodes: coordinates, labels,
+/// the ALL sets, connectivity with offsets, types and labels (the face sets and warnings are small).
+double mesh_bytes(double nodes, double elements, int npe) {
+  return nodes * (3 * sizeof(double) + sizeof(long) + sizeof(int)) +
+         elements * (npe * sizeof(int) + sizeof(std::int64_t) + sizeof(ElementType) + sizeof(long) + sizeof(int));
+}
+} // namespace
 
 Mesh generate_box(const BoxSpec& s) {
   FLEXUQ_REQUIRE(s.order == 1 || s.order == 2, "box generator: order must be 1 (hex8) or 2 (hex20), got " << s.order);
@@ -14,6 +32,28 @@ Mesh generate_box(const BoxSpec& s) {
     FLEXUQ_REQUIRE(s.cells[d] >= 1, "box generator: cell counts must be >= 1");
     FLEXUQ_REQUIRE(s.size[d] > 0, "box generator: sizes must be positive");
   }
+  // Sizes in 64-bit with overflow checks before anything is allocated: nodes and elements must fit
+  // the int indices of Mesh, and the mesh must fit in memory.
+  const std::int64_t c0 = s.cells[0], c1 = s.cells[1], c2 = s.cells[2];
+  const auto elements = product(c0, c1, c2);
+  std::optional<std::int64_t> nodes = product(c0 + 1, c1 + 1, c2 + 1), lattice = nodes;
+  if (s.order == 2 && nodes) { // corners plus one mid-edge node per cell edge
+    lattice = product(2 * c0 + 1, 2 * c1 + 1, 2 * c2 + 1);
+    for (const auto& edges : {product(c0, c1 + 1, c2 + 1), product(c0 + 1, c1, c2 + 1), product(c0 + 1, c1 + 1, c2)})
+      nodes = nodes && edges ? limits::add(*nodes, *edges) : std::nullopt;
+  }
+  std::ostringstream key;
+  key << "model.generator.cells [" << c0 << ", " << c1 << ", " << c2 << "]";
+  const char* type = s.order == 1 ? "hex8" : "hex20";
+  if (!elements || !nodes || !lattice || *elements > limits::max_mesh_entities || *nodes > limits::max_mesh_entities)
+    throw InputError(key.str() + " gives " +
+                     (nodes ? std::to_string(*nodes) : std::string("more than 2^63")) + " nodes and " +
+                     (elements ? std::to_string(*elements) : std::string("more than 2^63")) + " " + type +
+                     " elements; a mesh holds at most " + std::to_string(limits::max_mesh_entities) + " of each");
+  limits::require_memory(static_cast<double>(*lattice) * sizeof(int) +
+                             mesh_bytes(static_cast<double>(*nodes), static_cast<double>(*elements), s.order == 1 ? 8 : 20),
+                         key.str() + " (a box of " + std::to_string(*nodes) + " nodes and " + std::to_string(*elements) +
+                             " " + type + " elements)");
   Mesh m;
   std::ostringstream src;
   src << "generator:box(" << s.cells[0] << "x" << s.cells[1] << "x" << s.cells[2] << ", hex" << (s.order == 1 ? 8 : 20)
@@ -73,6 +113,12 @@ Mesh generate_box(const BoxSpec& s) {
 
 Mesh generate_beam(const BeamSpec& s) {
   FLEXUQ_REQUIRE(s.elements >= 1, "beam generator: elements must be >= 1, got " << s.elements);
+  FLEXUQ_REQUIRE(s.elements < limits::max_mesh_entities,
+                 "model.generator.elements = " << s.elements << " gives " << static_cast<std::int64_t>(s.elements) + 1
+                                               << " nodes; a mesh holds at most " << limits::max_mesh_entities);
+  limits::require_memory(mesh_bytes(s.elements + 1.0, s.elements, 2),
+                         "model.generator.elements = " + std::to_string(s.elements) + " (a beam of " +
+                             std::to_string(s.elements) + " elements)");
   FLEXUQ_REQUIRE(s.length > 0, "beam generator: length must be positive");
   const double dn = std::sqrt(s.direction[0] * s.direction[0] + s.direction[1] * s.direction[1] +
                               s.direction[2] * s.direction[2]);

@@ -2,8 +2,12 @@
 #include "flexuq/io/Hdf5File.hpp"
 
 #include "flexuq/core/Error.hpp"
+#include "flexuq/io/Limits.hpp"
 
+#include <algorithm>
+#include <cstdint>
 #include <numeric>
+#include <optional>
 #include <utility>
 
 namespace flexuq::io {
@@ -181,6 +185,21 @@ std::vector<std::uint64_t> H5File::shape(const std::string& dset) const {
 }
 
 namespace {
+/// Entries of a dataset of shape @p d, times @p bytes each, checked for overflow and against the
+/// memory available before anything is allocated (a file's dims may be anything: issue #11).
+std::uint64_t checked_entries(const std::vector<std::uint64_t>& d, std::uint64_t bytes, const std::string& path,
+                              const std::string& dset) {
+  std::int64_t n = 1;
+  for (auto x : d) {
+    const auto next = x > static_cast<std::uint64_t>(INT64_MAX) ? std::nullopt : limits::mul(n, static_cast<std::int64_t>(x));
+    if (!next || !limits::mul(*next, static_cast<std::int64_t>(bytes)))
+      throw InputError(path + ": dataset " + dset + " is too large to read (its dimensions overflow 64 bits)");
+    n = *next;
+  }
+  limits::require_memory(static_cast<double>(n) * static_cast<double>(bytes), path + ": reading dataset " + dset);
+  return static_cast<std::uint64_t>(n);
+}
+
 template <class T>
 std::vector<T> read_whole(hid_t file, const std::string& dset, hid_t mem_type, const std::string& path,
                           std::uint64_t n) {
@@ -192,13 +211,11 @@ std::vector<T> read_whole(hid_t file, const std::string& dset, hid_t mem_type, c
 } // namespace
 
 std::vector<double> H5File::read_all(const std::string& dset) const {
-  const auto d = shape(dset);
-  const auto n = std::accumulate(d.begin(), d.end(), std::uint64_t{1}, std::multiplies<>());
+  const auto n = checked_entries(shape(dset), sizeof(double), path_, dset);
   return read_whole<double>(file_.get(), dset, H5T_NATIVE_DOUBLE, path_, n);
 }
 std::vector<std::int64_t> H5File::read_all_int(const std::string& dset) const {
-  const auto d = shape(dset);
-  const auto n = std::accumulate(d.begin(), d.end(), std::uint64_t{1}, std::multiplies<>());
+  const auto n = checked_entries(shape(dset), sizeof(std::int64_t), path_, dset);
   return read_whole<std::int64_t>(file_.get(), dset, H5T_NATIVE_INT64, path_, n);
 }
 
@@ -206,7 +223,7 @@ std::vector<std::string> H5File::read_strings(const std::string& dset) const {
   H5Id ds(check_id(H5Dopen2(file_.get(), dset.c_str(), H5P_DEFAULT), "open dataset " + dset, path_), H5Dclose);
   H5Id type(H5Dget_type(ds.get()), H5Tclose);
   const std::size_t width = H5Tget_size(type.get());
-  const auto n = shape(dset).at(0);
+  const auto n = checked_entries({shape(dset).at(0)}, std::max<std::size_t>(width, 1), path_, dset);
   std::vector<char> buf(n * width);
   check(H5Dread(ds.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, buf.data()), "read " + dset, path_);
   std::vector<std::string> out(n);
@@ -218,15 +235,18 @@ std::vector<double> H5File::read_rows(const std::string& dset, std::uint64_t row
   H5Id ds(check_id(H5Dopen2(file_.get(), dset.c_str(), H5P_DEFAULT), "open dataset " + dset, path_), H5Dclose);
   H5Id space(H5Dget_space(ds.get()), H5Sclose);
   const auto d = shape(dset);
+  FLEXUQ_REQUIRE(!d.empty(), path_ << ": dataset " << dset << " is a scalar; rows need at least one dimension");
   std::vector<hsize_t> start(d.size(), 0), count(d.begin(), d.end());
   start[0] = row_start;
   count[0] = row_count;
-  std::uint64_t n = 1;
-  for (auto c : count) n *= c;
+  const std::uint64_t n = checked_entries({count.begin(), count.end()}, sizeof(double), path_, dset);
   std::vector<double> out(n);
   std::uint64_t total = 1;
-  for (auto x : d) total *= x;
+  for (auto x : d) total *= x; // no overflow: checked_entries of these dims passed when they were written
   if (total == 0) return out; // nothing stored: a collective read of an unallocated dataset fails
+  FLEXUQ_REQUIRE(row_start <= d[0] && row_count <= d[0] - row_start,
+                 path_ << ": rows " << row_start << " + " << row_count << " of dataset " << dset << " are past its "
+                       << d[0] << " rows");
   if (n == 0) {
     H5Sselect_none(space.get());
   } else {

@@ -3,8 +3,10 @@
 
 #include "TextScan.hpp"
 #include "flexuq/core/Error.hpp"
+#include "flexuq/io/Limits.hpp"
 
 #include <algorithm>
+#include <climits>
 #include <cstdint>
 #include <filesystem>
 #include <optional>
@@ -27,7 +29,7 @@ using detail::trim;
 /// Where a line is: index into InpParser::files_ and 1-based line number.
 struct Loc {
   int file = 0;
-  int line = 0;
+  long line = 0;
 };
 
 /// A keyword line: "*SOLID SECTION, ELSET=A, MATERIAL=STEEL".
@@ -118,16 +120,21 @@ private:
   /// "line 40" in the main file, "sub.inp:12" in an included one.
   std::string short_at(Loc l) const { return l.file == 0 ? "line " + std::to_string(l.line) : at(l); }
   [[noreturn]] void fail(Loc l, const std::string& msg) const { throw InputError(at(l) + ": " + msg); }
+  SourceLocation source_location(Loc l) const {
+    return {files_[static_cast<std::size_t>(l.file)], static_cast<int>(std::min<long>(l.line, INT_MAX))};
+  }
 
   // ---- reading ---------------------------------------------------------------------------------
   void read_file(const std::string& path, std::optional<Loc> from) {
     const std::string canon = std::filesystem::weakly_canonical(std::filesystem::path(path)).string();
     if (from && std::find(open_.begin(), open_.end(), canon) != open_.end())
       fail(*from, "*INCLUDE of '" + path + "' is an include cycle (the file is already being read)");
-    auto text = detail::load_text(path);
+    std::string why;
+    auto text = detail::load_text(path, &why);
     if (!text) {
-      if (from) fail(*from, "cannot open included file '" + path + "'");
-      throw InputError("cannot open mesh file '" + path + "'");
+      const bool unopened = why == "cannot be opened";
+      if (from) fail(*from, unopened ? "cannot open included file '" + path + "'" : "included file '" + path + "' " + why);
+      throw InputError(unopened ? "cannot open mesh file '" + path + "'" : "mesh file '" + path + "' " + why);
     }
     open_.push_back(canon);
     files_.push_back(path);
@@ -203,7 +210,7 @@ private:
       const auto [it, fresh] = mesh_.materials.try_emplace(material_);
       if (!fresh) fail(where, "material " + material_ + " is defined twice (first at " + it->second.where.str() + ")");
       it->second.name = material_;
-      it->second.where = {files_[static_cast<std::size_t>(where.file)], where.line};
+      it->second.where = source_location(where);
     } else if (n == "*ELASTIC" || n == "*DENSITY") {
       if (material_.empty()) fail(where, n + " outside a *MATERIAL definition");
       if (n == "*ELASTIC" && k.has("TYPE") && upper(*k.get("TYPE")) != "ISOTROPIC")
@@ -213,7 +220,7 @@ private:
       Section s;
       s.elset = upper(required(k, "ELSET", where));
       s.material = upper(required(k, "MATERIAL", where));
-      s.where = {files_[static_cast<std::size_t>(where.file)], where.line};
+      s.where = source_location(where);
       mesh_.sections.push_back(std::move(s));
       block_ = Block::ignored; // a thickness line, if any, does not matter for solids
     } else if (n == "*BEAM SECTION" || n == "*BEAM GENERAL SECTION") {
@@ -234,7 +241,7 @@ private:
         s.beam_section.shape = upper(required(k, "SECTION", where));
         s.material = upper(required(k, "MATERIAL", where));
       }
-      s.where = {files_[static_cast<std::size_t>(where.file)], where.line};
+      s.where = source_location(where);
       mesh_.sections.push_back(std::move(s));
       block_ = Block::beam;
       beam_general_ = general;
@@ -435,7 +442,14 @@ private:
   }
 
   // ---- resolution once everything is read ------------------------------------------------------
+  std::size_t index_size(bool node) const { return node ? mesh_.node_ids.size() : mesh_.elem_ids.size(); }
+
   void finish() {
+    // Nodes and elements are indexed with int (Mesh::elem_nodes, sets).
+    if (static_cast<std::int64_t>(mesh_.node_ids.size()) > limits::max_mesh_entities)
+      fail(node_loc_.back(), "more than " + std::to_string(limits::max_mesh_entities) + " nodes; a mesh holds at most that many");
+    if (static_cast<std::int64_t>(mesh_.elem_ids.size()) > limits::max_mesh_entities)
+      fail(elem_loc_.back(), "more than " + std::to_string(limits::max_mesh_entities) + " elements; a mesh holds at most that many");
     const long dup_node = nodes_.build(mesh_.node_ids);
     if (dup_node >= 0) {
       const auto first = nodes_.find(mesh_.node_ids[static_cast<std::size_t>(dup_node)]);
@@ -483,7 +497,15 @@ private:
     const LabelIndex& index = op.node ? nodes_ : elems_;
     const char* kind = op.node ? "node" : "element";
     std::vector<int> add; // built apart: a set may name itself
-    long skipped = 0;
+    unsigned long skipped = 0;
+    // Sets that name themselves or overlapping ranges repeat members; keep the lists within a few
+    // times the mesh so that no sequence of set lines can grow them without bound.
+    const std::size_t bound = 2 * index_size(op.node) + 1024;
+    auto compact = [bound](std::vector<int>& v) {
+      if (v.size() <= bound) return;
+      std::sort(v.begin(), v.end());
+      v.erase(std::unique(v.begin(), v.end()), v.end());
+    };
     for (const SetItem& it : op.items) {
       switch (it.kind) {
       case SetItem::label: {
@@ -494,13 +516,37 @@ private:
         add.push_back(v);
         break;
       }
-      case SetItem::range:
-        for (long l = it.a; l <= it.b; l += it.step) {
-          const int v = index.find(l);
-          if (v < 0) ++skipped;
-          else add.push_back(v);
+      case SetItem::range: {
+        // start + k*step for k = 0 .. count-1, counted unsigned (end − start may exceed LONG_MAX).
+        // A range longer than the labels defined is matched label by label instead, so
+        // `1, 9223372036854775807` costs one pass over the labels, not 2^63 lookups.
+        const unsigned long steps =
+            (static_cast<unsigned long>(it.b) - static_cast<unsigned long>(it.a)) / static_cast<unsigned long>(it.step);
+        const unsigned long count = steps == ULONG_MAX ? steps : steps + 1; // saturates for LONG_MIN..LONG_MAX
+        const std::vector<long>& labels = op.node ? mesh_.node_ids : mesh_.elem_ids;
+        unsigned long found = 0;
+        if (count > labels.size()) {
+          std::vector<int> hits;
+          for (std::size_t i = 0; i < labels.size(); ++i) {
+            const long l = labels[i];
+            if (l >= it.a && l <= it.b &&
+                (static_cast<unsigned long>(l) - static_cast<unsigned long>(it.a)) % static_cast<unsigned long>(it.step) == 0)
+              hits.push_back(static_cast<int>(i));
+          }
+          found = hits.size();
+          add.insert(add.end(), hits.begin(), hits.end());
+        } else {
+          for (unsigned long k = 0; k < count; ++k) {
+            const int v = index.find(static_cast<long>(static_cast<unsigned long>(it.a) + k * static_cast<unsigned long>(it.step)));
+            if (v >= 0) {
+              add.push_back(v);
+              ++found;
+            }
+          }
         }
+        skipped += count - found;
         break;
+      }
       case SetItem::index_range:
         for (long v = it.a; v < it.b; ++v) add.push_back(static_cast<int>(v));
         break;
@@ -511,6 +557,7 @@ private:
           fail(it.where, std::string(kind) + " set " + op.name + ": member '" + name + "' is neither a " + kind +
                              " label nor a previously defined " + kind + " set");
         add.insert(add.end(), found->second.begin(), found->second.end());
+        compact(add);
         break;
       }
       case SetItem::elset_nodes: {
@@ -521,12 +568,14 @@ private:
         for (int e : found->second)
           add.insert(add.end(), mesh_.element(static_cast<std::size_t>(e)),
                      mesh_.element(static_cast<std::size_t>(e)) + mesh_.element_size(static_cast<std::size_t>(e)));
+        compact(add);
         break;
       }
       }
     }
     auto& target = sets[op.name];
     target.insert(target.end(), add.begin(), add.end());
+    compact(target);
     if (skipped > 0)
       mesh_.warnings.push_back(std::string(kind) + " set " + op.name + ": GENERATE skipped " +
                                std::to_string(skipped) + " labels that are not defined");

@@ -126,13 +126,15 @@ void Mesh::validate() const {
       FLEXUQ_REQUIRE(element(e)[k] >= 0 && element(e)[k] < n,
                      source << ": element " << elem_ids[e] << " references a missing node");
   }
-  for (const auto& [name, nodes] : node_sets)
-    for (int v : nodes)
-      FLEXUQ_REQUIRE(v >= 0 && v < n, source << ": node set " << name << " references a missing node");
-  for (const auto& [name, elems] : element_sets)
-    for (int v : elems)
+  // Plain pairs, not structured bindings: FLEXUQ_REQUIRE's message lambda captures the name, which
+  // C++17 does not allow for a binding (clang refuses it; the fuzz preset builds with clang).
+  for (const auto& set : node_sets)
+    for (int v : set.second)
+      FLEXUQ_REQUIRE(v >= 0 && v < n, source << ": node set " << set.first << " references a missing node");
+  for (const auto& set : element_sets)
+    for (int v : set.second)
       FLEXUQ_REQUIRE(v >= 0 && v < static_cast<int>(num_elements()),
-                     source << ": element set " << name << " references a missing element");
+                     source << ": element set " << set.first << " references a missing element");
 }
 
 } // namespace flexuq::io

@@ -3,8 +3,10 @@
 
 #include "TextScan.hpp"
 #include "flexuq/core/Error.hpp"
+#include "flexuq/io/Limits.hpp"
 
 #include <algorithm>
+#include <climits>
 #include <cstdlib>
 #include <map>
 #include <optional>
@@ -92,8 +94,10 @@ using DimTag = std::pair<int, long>;
 class MshParser {
 public:
   explicit MshParser(const std::string& path) : path_(path) {
-    auto text = detail::load_text(path);
-    if (!text) throw InputError("cannot open mesh file '" + path + "'");
+    std::string why;
+    auto text = detail::load_text(path, &why);
+    if (!text)
+      throw InputError(why == "cannot be opened" ? "cannot open mesh file '" + path + "'" : "mesh file '" + path + "' " + why);
     text_ = std::move(*text);
     mesh_.source = path;
   }
@@ -125,7 +129,7 @@ public:
   }
 
 private:
-  [[noreturn]] void fail(int line, const std::string& msg) const {
+  [[noreturn]] void fail(long line, const std::string& msg) const {
     throw InputError(path_ + ":" + std::to_string(line) + ": " + msg);
   }
 
@@ -147,6 +151,12 @@ private:
       fail(line_, std::string("truncated line in ") + what + ": expected at least " + std::to_string(min) +
                       " fields, found " + std::to_string(tok_.size()));
   }
+  /// A physical tag (gmsh writes negative tags for reversed orientation); LONG_MIN has no |·|.
+  long physical_tag(std::size_t i) const {
+    const long t = integer(i, "$Entities");
+    if (t == LONG_MIN) fail(line_, "physical tag " + std::string(tok_[i]) + " out of range in $Entities");
+    return t;
+  }
   long integer(std::size_t i, const char* what) const {
     long v = 0;
     if (!parse_long(tok_[i], v)) fail(line_, "non-integer field '" + std::string(tok_[i]) + "' in " + what);
@@ -157,6 +167,13 @@ private:
     if (!parse_double(tok_[i], v)) fail(line_, "non-numeric field '" + std::string(tok_[i]) + "' in " + what);
     return v;
   }
+  /// Header count tok_[i] of @p what, checked against what the rest of the file can hold: every
+  /// record takes at least @p min_bytes (its shortest line, newline included).
+  long count(std::size_t i, const char* what, std::size_t min_bytes) const {
+    const long n = integer(i, what);
+    limits::require_fits(n, cur_->remaining(), min_bytes, path_ + ":" + std::to_string(line_) + ": " + what);
+    return n;
+  }
   void expect_end(const char* end) {
     std::string_view l;
     if (!next(l)) fail(line_, std::string("unexpected end of file: missing ") + end);
@@ -164,7 +181,7 @@ private:
   }
   void skip_section(std::string_view start) {
     const std::string end = "$End" + std::string(start.substr(1));
-    const int first = line_;
+    const long first = line_;
     std::string_view l;
     while (next(l))
       if (l == end) return;
@@ -184,7 +201,7 @@ private:
 
   void read_names() {
     tokens(1, "$PhysicalNames");
-    const long n = integer(0, "$PhysicalNames");
+    const long n = count(0, "$PhysicalNames", 8); // 1 1 "a"\n
     for (long i = 0; i < n; ++i) {
       std::string_view l;
       if (!next(l)) fail(line_, "unexpected end of file in $PhysicalNames");
@@ -201,7 +218,7 @@ private:
   void read_entities() {
     tokens(4, "$Entities");
     long count[4];
-    for (int d = 0; d < 4; ++d) count[d] = integer(static_cast<std::size_t>(d), "$Entities");
+    for (int d = 0; d < 4; ++d) count[d] = this->count(static_cast<std::size_t>(d), "$Entities", 10); // 1 0 0 0 0\n
     for (int d = 0; d < 4; ++d)
       for (long i = 0; i < count[d]; ++i) {
         // point: tag x y z nphys phys...; others: tag minx miny minz maxx maxy maxz nphys phys... nbound ...
@@ -213,7 +230,7 @@ private:
           fail(line_, "truncated line in $Entities: physical tags missing");
         std::vector<long>& phys = entity_phys_[{d, tag}];
         for (long p = 0; p < nphys; ++p)
-          phys.push_back(std::abs(integer(at + 1 + static_cast<std::size_t>(p), "$Entities")));
+          phys.push_back(std::abs(physical_tag(at + 1 + static_cast<std::size_t>(p))));
       }
     expect_end("$EndEntities");
   }
@@ -227,12 +244,13 @@ private:
 
   void read_nodes4() {
     tokens(4, "$Nodes");
-    const long blocks = integer(0, "$Nodes");
-    mesh_.coords.reserve(static_cast<std::size_t>(std::max(0L, integer(1, "$Nodes"))));
+    // Every node takes a tag line and a coordinate line ("1\n0 0 0\n"), a block a header line.
+    const long blocks = count(0, "$Nodes (numEntityBlocks)", 8);
+    mesh_.coords.reserve(static_cast<std::size_t>(count(1, "$Nodes (numNodes)", 8)));
     std::vector<long> tags;
     for (long b = 0; b < blocks; ++b) {
       tokens(4, "$Nodes block header");
-      const long n = integer(3, "$Nodes block header");
+      const long n = count(3, "$Nodes block header (numNodesInBlock)", 8);
       tags.clear();
       for (long i = 0; i < n; ++i) {
         tokens(1, "$Nodes (node tags)");
@@ -248,8 +266,8 @@ private:
 
   void read_nodes2() {
     tokens(1, "$Nodes");
-    const long n = integer(0, "$Nodes");
-    mesh_.coords.reserve(static_cast<std::size_t>(std::max(0L, n)));
+    const long n = count(0, "$Nodes (number of nodes)", 8); // 1 0 0 0\n
+    mesh_.coords.reserve(static_cast<std::size_t>(n));
     for (long i = 0; i < n; ++i) {
       tokens(4, "$Nodes");
       add_node(integer(0, "$Nodes"), 1);
@@ -286,13 +304,14 @@ private:
 
   void read_elements4() {
     tokens(4, "$Elements");
-    const long blocks = integer(0, "$Elements");
+    const long blocks = count(0, "$Elements (numEntityBlocks)", 8);
+    (void)count(1, "$Elements (numElements)", 4); // 1 1\n
     for (long b = 0; b < blocks; ++b) {
       tokens(4, "$Elements block header");
       const int dim = static_cast<int>(integer(0, "$Elements block header"));
       const long entity = integer(1, "$Elements block header");
       const long type = integer(2, "$Elements block header");
-      const long n = integer(3, "$Elements block header");
+      const long n = count(3, "$Elements block header (numElementsInBlock)", 4);
       const auto ent = entity_phys_.find({dim, entity});
       const int groups = group_list(dim, ent == entity_phys_.end() ? std::vector<long>{} : ent->second);
       for (long i = 0; i < n; ++i) {
@@ -305,7 +324,7 @@ private:
 
   void read_elements2() {
     tokens(1, "$Elements");
-    const long n = integer(0, "$Elements");
+    const long n = count(0, "$Elements (number of elements)", 8); // 1 15 0 1\n
     std::map<DimTag, int> cache; // (dim, physical tag) → group list
     for (long i = 0; i < n; ++i) {
       tokens(3, "$Elements");
@@ -336,6 +355,10 @@ private:
   }
 
   void build() {
+    if (static_cast<std::int64_t>(mesh_.node_ids.size()) > limits::max_mesh_entities ||
+        static_cast<std::int64_t>(raw_type_.size()) > limits::max_mesh_entities)
+      throw InputError(path_ + ": more than " + std::to_string(limits::max_mesh_entities) +
+                       " nodes or elements; a mesh holds at most that many");
     LabelIndex nodes;
     const long dup = nodes.build(mesh_.node_ids);
     if (dup >= 0)
@@ -406,17 +429,18 @@ private:
   std::string path_;
   std::string text_;
   LineCursor* cur_ = nullptr;
-  int line_ = 0;
+  long line_ = 0;
   bool v4_ = true;
   Mesh mesh_;
   std::vector<std::string_view> tok_;
-  std::vector<int> node_line_;
+  std::vector<long> node_line_;
   std::map<DimTag, std::string> names_;
   std::map<DimTag, std::vector<long>> entity_phys_;
   std::map<DimTag, int> group_id_;
   std::vector<DimTag> groups_;
   std::vector<std::vector<int>> group_lists_;
-  std::vector<int> raw_type_, raw_line_, raw_groups_;
+  std::vector<int> raw_type_, raw_groups_;
+  std::vector<long> raw_line_;
   std::vector<long> raw_tag_, raw_nodes_;
   std::vector<std::int64_t> raw_off_{0};
   std::vector<int> reordered_;

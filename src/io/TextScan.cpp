@@ -1,25 +1,46 @@
 // SPDX-License-Identifier: MIT
 #include "TextScan.hpp"
 
+#include "flexuq/core/Error.hpp"
+#include "flexuq/io/Limits.hpp"
+
 #include <algorithm>
 #include <charconv>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <sstream>
 
 namespace flexuq::io::detail {
 
-std::optional<std::string> load_text(const std::string& path) {
+std::optional<std::string> load_text(const std::string& path, std::string* why) {
+  auto reason = [&](const std::string& r) -> std::optional<std::string> {
+    if (why) *why = r;
+    return std::nullopt;
+  };
+  // A directory opens as a stream on Linux and reports a nonsense size; a FIFO or /dev/zero never
+  // ends: only regular files are read.
+  std::error_code ec;
+  const auto st = std::filesystem::status(path, ec);
+  if (!ec && std::filesystem::is_directory(st)) return reason("is a directory");
+  if (!ec && std::filesystem::exists(st) && !std::filesystem::is_regular_file(st))
+    return reason("is not a regular file");
   std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
+  if (!in) return reason("cannot be opened");
   std::string data;
   in.seekg(0, std::ios::end);
   const auto size = in.tellg();
+  if (size < 0) return reason("cannot be read (no size)");
   if (size > 0) {
+    try { // the text, and what is built from it (a mesh is about as large again as its text)
+      limits::require_memory(3.0 * static_cast<double>(size), "reading it");
+    } catch (const InputError& e) {
+      return reason(std::string("is too large: ") + e.what());
+    }
     data.resize(static_cast<std::size_t>(size));
     in.seekg(0, std::ios::beg);
     in.read(data.data(), size);
-    if (!in) return std::nullopt;
+    if (!in) return reason("cannot be read");
   }
   return data;
 }
@@ -97,12 +118,14 @@ long LabelIndex::build(const std::vector<long>& labels) {
   const auto [mn, mx] = std::minmax_element(labels.begin(), labels.end());
   lo_ = *mn;
   const auto n = static_cast<long>(labels.size());
-  // Dense when the label range is at most a few times the count (the usual case).
-  use_dense_ = (*mx - *mn) <= 4 * n + 1024;
+  // Dense when the label range is at most a few times the count (the usual case). The span is
+  // computed unsigned: labels near both ends of the long range would overflow a signed difference.
+  const unsigned long span = static_cast<unsigned long>(*mx) - static_cast<unsigned long>(*mn);
+  use_dense_ = span <= 4 * static_cast<unsigned long>(n) + 1024;
   if (use_dense_) {
-    dense_.assign(static_cast<std::size_t>(*mx - *mn + 1), -1);
+    dense_.assign(static_cast<std::size_t>(span) + 1, -1);
     for (long i = 0; i < n; ++i) {
-      int& slot = dense_[static_cast<std::size_t>(labels[i] - lo_)];
+      int& slot = dense_[static_cast<std::size_t>(static_cast<unsigned long>(labels[i]) - static_cast<unsigned long>(lo_))];
       if (slot >= 0) return i;
       slot = static_cast<int>(i);
     }
@@ -116,8 +139,9 @@ long LabelIndex::build(const std::vector<long>& labels) {
 
 int LabelIndex::find(long label) const {
   if (use_dense_) {
-    if (label < lo_ || label - lo_ >= static_cast<long>(dense_.size())) return -1;
-    return dense_[static_cast<std::size_t>(label - lo_)];
+    if (label < lo_) return -1;
+    const auto off = static_cast<unsigned long>(label) - static_cast<unsigned long>(lo_);
+    return off < dense_.size() ? dense_[static_cast<std::size_t>(off)] : -1;
   }
   const auto it = sparse_.find(label);
   return it == sparse_.end() ? -1 : it->second;

@@ -16,8 +16,9 @@
 
 namespace flexuq::io::detail {
 
-/// Whole contents of @p path, or nullopt if it cannot be opened.
-std::optional<std::string> load_text(const std::string& path);
+/// Whole contents of @p path, or nullopt with the reason in @p why ("cannot be opened", "is a
+/// directory", "is not a regular file", or that it does not fit in memory: limits::require_memory).
+std::optional<std::string> load_text(const std::string& path, std::string* why = nullptr);
 
 /// Walks a text buffer line by line; strips a trailing '\r'. Line numbers start at 1.
 class LineCursor {
@@ -25,12 +26,15 @@ public:
   explicit LineCursor(std::string_view text) : text_(text) {}
   /// Next line into @p line; false at the end of the text.
   bool next(std::string_view& line);
-  int line_number() const { return line_; }
+  /// 64-bit: a file of more than 2^31 lines (≥ 2 GB of short lines) must not overflow the count.
+  long line_number() const { return line_; }
+  /// Bytes not yet returned by next(): what the rest of the file can hold (header count checks).
+  std::size_t remaining() const { return pos_ < text_.size() ? text_.size() - pos_ : 0; }
 
 private:
   std::string_view text_;
   std::size_t pos_ = 0;
-  int line_ = 0;
+  long line_ = 0;
 };
 
 std::string_view trim(std::string_view s);

@@ -6,6 +6,7 @@
 #   - ends within 60 s (exit 124 from `timeout` = a hang = failure),
 #   - exits non-zero (or exactly N with --exit-code, or 0 with --exit-zero for a positive test),
 #   - was not killed by a signal (exit >= 128, "Segmentation fault", a rank that "exited on signal"),
+#   - has no sanitizer report (asan preset: "ERROR: AddressSanitizer", UBSan's "runtime error:"),
 #   - prints every TEXT (stdout and stderr together; plain substrings, not patterns),
 #   - prints none of the --absent texts.
 set -u
@@ -42,6 +43,10 @@ fail() {
 [[ $code -ne 124 ]] || fail "the command hung (killed by timeout after 60 s)"
 if [[ $code -ge 128 ]] || grep -qE 'Segmentation fault|exited on signal|Aborted \(core dumped\)' <<<"$out"; then
   fail "the command crashed (exit $code) instead of reporting the error"
+fi
+# Under the asan preset: a memory error or undefined behaviour fails even a run that printed the message.
+if grep -qE 'ERROR: (Address|Leak)Sanitizer|runtime error: ' <<<"$out"; then
+  fail "a sanitizer reported an error"
 fi
 if [[ -z "$want_code" ]]; then
   [[ $code -ne 0 ]] || fail "the command exited 0 on bad input"

@@ -4,6 +4,7 @@
 // load (rank 0 reads and broadcasts; a missing file throws on every rank) and relative paths.
 #include "flexuq/core/Error.hpp"
 #include "flexuq/io/Config.hpp"
+#include "InputErrorOf.hpp"
 
 #include <gtest/gtest.h>
 #include <mpi.h>
@@ -30,19 +31,7 @@ modes:
 output: out.h5
 )";
 
-/// The message of the InputError @p f throws; fails the test if it throws nothing or another type.
-template <class F> std::string input_error_of(F&& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  } catch (const std::exception& e) {
-    ADD_FAILURE() << "expected flexuq::InputError, got another exception: " << e.what();
-    return {};
-  }
-  ADD_FAILURE() << "expected flexuq::InputError, nothing was thrown";
-  return {};
-}
+using flexuq::test::input_error_of;
 
 /// Read every key of kJob, so check_all_used only sees what a test adds.
 void read_job_keys(const Config& c) {
@@ -249,11 +238,11 @@ TEST(ConfigLoad, RankZeroReadsAndEveryRankGetsTheSameJob) {
   EXPECT_EQ(c.directory(), dir);
   // Every rank holds the same text: compare a checksum of the emitted YAML across ranks.
   const std::string dumped = YAML::Dump(c.root());
-  long long sum = 0;
+  unsigned long long sum = 0; // unsigned: the hash wraps (a signed one overflowed: UB under UBSan)
   for (char ch : dumped) sum = sum * 31 + static_cast<unsigned char>(ch);
-  long long lo = sum, hi = sum;
-  MPI_Allreduce(MPI_IN_PLACE, &lo, 1, MPI_LONG_LONG, MPI_MIN, comm);
-  MPI_Allreduce(MPI_IN_PLACE, &hi, 1, MPI_LONG_LONG, MPI_MAX, comm);
+  unsigned long long lo = sum, hi = sum;
+  MPI_Allreduce(MPI_IN_PLACE, &lo, 1, MPI_UNSIGNED_LONG_LONG, MPI_MIN, comm);
+  MPI_Allreduce(MPI_IN_PLACE, &hi, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, comm);
   EXPECT_EQ(lo, hi);
   MPI_Barrier(comm);
   if (rank_of(comm) == 0) fs::remove_all(dir);

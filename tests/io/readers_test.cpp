@@ -327,7 +327,12 @@ INSTANTIATE_TEST_SUITE_P(
                       BadCase{"msh_truncated_element.msh", "msh_truncated_element.msh:13", "needs 4 nodes"},
                       BadCase{"msh_non_numeric.msh", "msh_non_numeric.msh:7", "'x0'"},
                       BadCase{"msh_missing_end.msh", "msh_missing_end.msh:10", "$EndNodes"},
-                      BadCase{"msh_prism.msh", "msh_prism.msh:23", "gmsh type 6"}),
+                      BadCase{"msh_prism.msh", "msh_prism.msh:23", "gmsh type 6"},
+                      // sizes and counts (issue #11)
+                      BadCase{"include_directory.inp", "include_directory.inp:8", "is a directory"},
+                      BadCase{"msh_nodes_huge_v2.msh", "msh_nodes_huge_v2.msh:5", "count 1000000000000 is impossible"},
+                      BadCase{"msh_nodes_huge_v41.msh", "msh_nodes_huge_v41.msh:5", "count 1000000000000 is impossible"},
+                      BadCase{"msh_block_huge_v41.msh", "msh_block_huge_v41.msh:6", "numNodesInBlock"}),
     [](const ::testing::TestParamInfo<BadCase>& i) {
       std::string n = i.param.file;
       std::replace(n.begin(), n.end(), '.', '_');

@@ -112,10 +112,11 @@ TEST(Sobol, NetProperties) {
     for (int k = 0; k < N; ++k) ASSERT_EQ(hit[k], 1) << "dim " << j;
   }
   // Dimensions 1 and 2 form a (0, m, 2)-net: every 2^a × 2^(m−a) box holds one point.
+  // top(x, b): the b leading bits of a 32-bit integer; b = 0 gives none (x >> 32 would be undefined).
+  auto top = [](std::uint32_t x, int b) -> std::uint32_t { return b == 0 ? 0u : x >> (32 - b); };
   for (int a = 0; a <= m; ++a) {
     std::vector<int> hit(N, 0);
-    for (int i = 0; i < N; ++i)
-      ++hit[((s.sobol_integer(i, 0) >> (32 - a)) << (m - a)) | (a == m ? 0 : (s.sobol_integer(i, 1) >> (32 - (m - a))))];
+    for (int i = 0; i < N; ++i) ++hit[(top(s.sobol_integer(i, 0), a) << (m - a)) | top(s.sobol_integer(i, 1), m - a)];
     for (int k = 0; k < N; ++k) ASSERT_EQ(hit[k], 1) << "a=" << a;
   }
   // QMC on a smooth product function f = Π (1 + c_j (u_j − ½)), E f = 1, in all dimensions: the
