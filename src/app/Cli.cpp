@@ -12,6 +12,7 @@ std::string usage() {
          "  run       run the command the job file names (key 'command', default modes)\n"
          "  modes     eigenmodes of a component (free-free or with fixed node sets) -> HDF5 + XDMF\n"
          "  reduce    reduced flexible body: Craig-Bampton and the other CMS bases, GCMS -> HDF5\n"
+         "  simulate  multibody simulation (rigid bodies, joints, HHT / generalized-alpha / RK45) -> HDF5\n"
          "  campaign  sampling / polynomial-chaos campaign over groups of ranks (--resume continues one)\n"
          "  help      this text\n"
          "  version   the flexuq version\n"

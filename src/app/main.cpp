@@ -74,7 +74,7 @@ int main(int argc, char** argv) {
     std::printf("flexuq %s\n", kVersion);
     return 0;
   }
-  static const char* kVerbs[] = {"run", "modes", "reduce", "campaign"};
+  static const char* kVerbs[] = {"run", "modes", "reduce", "campaign", "simulate"};
   if (std::find(std::begin(kVerbs), std::end(kVerbs), args.verb) == std::end(kVerbs)) {
     std::fprintf(stderr, "flexuq: error: unknown command '%s'\n%s", args.verb.c_str(), flexuq::app::usage().c_str());
     return 2;
@@ -106,6 +106,8 @@ int main(int argc, char** argv) {
       flexuq::app::run_reduce(world, cfg);
     } else if (verb == "campaign") {
       flexuq::app::run_campaign(world, cfg, args.resume);
+    } else if (verb == "simulate") {
+      flexuq::app::run_simulate(world, cfg);
     } else {
       throw flexuq::InputError("unknown command '" + verb + "'\n" + flexuq::app::usage());
     }

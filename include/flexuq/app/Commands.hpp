@@ -16,4 +16,7 @@ void run_modes(MPI_Comm comm, const io::Config& cfg);
 /// `flexuq campaign`: a sampling / PCE campaign over groups of ranks (issue #4). @note Collective.
 void run_campaign(MPI_Comm comm, const io::Config& cfg, bool resume);
 
+/// `flexuq simulate`: a multibody simulation (issue #8) → HDF5. Serial on rank 0. @note Collective.
+void run_simulate(MPI_Comm comm, const io::Config& cfg);
+
 } // namespace flexuq::app

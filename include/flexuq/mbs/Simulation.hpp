@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// @file Simulation.hpp
+/// @brief The `flexuq simulate` job: YAML keys (bodies, joints, forces, solver, outputs, output;
+/// docs/config.md "simulate") → System + SolverOptions, the run, and the HDF5 result
+/// (docs/hdf5-schema.md "simulate"). Serial: one simulation on one rank.
+
+#include "flexuq/io/Config.hpp"
+#include "flexuq/mbs/Integrator.hpp"
+
+#include <mpi.h>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace flexuq::mbs {
+
+enum class Quantity { position, velocity, acceleration, angle, reaction, energy, drift, coordinates, angular_velocity };
+
+struct OutputSpec {
+  std::string name;
+  Quantity quantity = Quantity::position;
+  int body = kGround, joint = -1;
+  Vec3 point = Vec3::Zero(); ///< body frame
+  std::vector<std::string> columns() const;
+};
+
+struct SimulationJob {
+  System system;
+  SolverOptions solver;
+  std::vector<OutputSpec> outputs;
+  std::string output_path;
+};
+
+/// Read and check every key of a simulate job. @throws InputError naming file, key and line.
+SimulationJob read_simulation_job(const io::Config& cfg);
+
+struct SimulationResult {
+  std::vector<double> time;
+  std::vector<std::vector<double>> outputs; ///< per OutputSpec: n_t × k, row-major
+  std::vector<double> energy;               ///< n_t × 5: kinetic, potential, strain, work, balance
+  std::vector<double> drift;                ///< n_t × 2: max |C| (all rows), max |C_q q̇ + C_t|
+  std::vector<std::vector<double>> reactions; ///< per joint: n_t × 6 (force, torque at the joint point, on its second body)
+  std::vector<std::vector<double>> coordinates; ///< per body: n_t × 7
+  std::vector<std::string> redundant_rows;
+  RunStats stats;
+  double wall_seconds = 0;
+};
+
+/// Consistent initialisation and integration; @p progress gets t after each step.
+SimulationResult run_simulation(SimulationJob& job, const std::function<void(double)>& progress = {});
+
+/// Write @p r to @p path (on MPI_COMM_SELF; call on one rank).
+void write_simulation(const std::string& path, const SimulationJob& job, const SimulationResult& r);
+
+} // namespace flexuq::mbs

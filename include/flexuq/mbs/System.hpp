@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// @file System.hpp
+/// @brief A constrained multibody system in absolute coordinates: rigid bodies with 3 translations
+/// and 4 Euler parameters each (q_b = [r, p], 7 per body, the unit-norm constraint pᵀp − 1 = 0 as
+/// an explicit row), joints and drivers as scalar constraint rows, applied forces. Serial Eigen
+/// code: one simulation per rank.
+///
+/// Every joint row has the form  Φ = Σ_k c_k(t) u_kᵀ v_k − g(t) − φ0, where u_k, v_k are global
+/// vectors built from body-fixed parts (a body axis A_b a', or a separation d = r_j + A_j s_j −
+/// r_i − A_i s_i). This one form covers Haug's dot-1, dot-2, spherical, distance and the
+/// rotational / translational drivers (seed 004 §2.8), and gives C_q, Φ_t and γ analytically:
+///   C_q = Σ c (vᵀ U_q + uᵀ V_q),
+///   γ  = −Σ [c (vᵀ u_c + uᵀ v_c + 2 u̇ᵀv̇) + 2 c' (u̇ᵀ v + uᵀ v̇) + c'' uᵀ v] + g'',
+/// with the convective part w_c = Σ ± B(ṗ, a') ṗ of ẅ = W_q q̈ + w_c (B is linear in p).
+
+#include "flexuq/mbs/EulerParameters.hpp"
+#include "flexuq/mbs/TimeFunction.hpp"
+
+#include <Eigen/Dense>
+
+#include <deque>
+#include <string>
+#include <vector>
+
+namespace flexuq::mbs {
+
+using Vec = Eigen::VectorXd;
+using Mat = Eigen::MatrixXd;
+
+constexpr int kGround = -1;
+
+struct RigidBody {
+  std::string name;
+  double mass = 0.0;
+  Mat3 inertia = Mat3::Zero(); ///< about the centre of mass, body frame
+  Vec3 position = Vec3::Zero();
+  Vec4 orientation = Vec4(1, 0, 0, 0);
+  Vec3 velocity = Vec3::Zero();         ///< of the centre of mass, global
+  Vec3 angular_velocity = Vec3::Zero(); ///< global
+};
+
+enum class JointType {
+  revolute, spherical, prismatic, cylindrical, universal, fixed, planar, dot1, dot2, distance,
+  point_on_line, angle_driver, translation_driver
+};
+JointType parse_joint_type(const std::string& s); ///< throws InputError listing the types
+const char* joint_type_name(JointType t);
+
+/// A joint as the user gives it: points and axes in the global frame at t = 0.
+struct JointSpec {
+  std::string name;
+  JointType type = JointType::revolute;
+  int body_i = kGround, body_j = kGround;
+  Vec3 point = Vec3::Zero();  ///< joint point (on body i; also on body j unless point2 is set)
+  Vec3 point2 = Vec3::Zero(); ///< second point (on body j) for dot2, distance, point-on-line
+  bool has_point2 = false;
+  Vec3 axis = Vec3::UnitZ();  ///< joint axis (on body i)
+  Vec3 axis2 = Vec3::UnitX(); ///< second axis (on body j) for universal and dot1
+  bool has_axis2 = false;
+  double distance = -1.0;     ///< distance joint: < 0 = the initial distance
+  TimeFunction motion;        ///< drivers: relative angle / translation as a function of time
+};
+
+enum class ForceType { torque, force, gravity, spring };
+
+struct ForceSpec {
+  ForceType type = ForceType::gravity;
+  int body = kGround, body2 = kGround; ///< torque: reaction on body2; spring: between body and body2
+  Vec3 direction = Vec3::Zero();       ///< unit axis (torque/force) or g (gravity)
+  bool body_frame = false;             ///< torque/force axis fixed in the body instead of global
+  Vec3 point = Vec3::Zero(), point2 = Vec3::Zero(); ///< global at t = 0 (force point; spring ends)
+  TimeFunction value = TimeFunction::constant(1.0);
+  double stiffness = 0, damping = 0, length = -1.0; ///< spring; length < 0 = initial length
+};
+
+/// A global vector Σ sign·(r_b if point) + A_b local over its parts (ground parts are constants).
+struct BodyVector {
+  struct Part {
+    int body;
+    Vec3 local;
+    double sign;
+    bool point;
+  };
+  std::vector<Part> parts;
+};
+
+class System {
+public:
+  /// Add a body; returns its index. Ground is kGround and is never added.
+  int add_body(const RigidBody& b);
+  /// Index of a body by name ("ground" → kGround); throws InputError naming @p who.
+  int body_index(const std::string& name, const std::string& who) const;
+  /// Add a joint given in the global frame at t = 0 (bodies at their initial poses).
+  /// @throws InputError naming the joint for a zero axis, non-perpendicular axes, a body joined to itself.
+  void add_joint(const JointSpec& j);
+  void add_force(const ForceSpec& f);
+  void set_quadratic_velocity(bool on) { qv_terms_ = on; }
+
+  int n() const { return 7 * static_cast<int>(bodies_.size()); }
+  /// Rows in use (joint rows kept after the redundancy check + one norm row per body).
+  int m() const { return static_cast<int>(active_.size()); }
+  int rows_total() const { return static_cast<int>(rows_.size() + bodies_.size()); }
+  const std::vector<RigidBody>& bodies() const { return bodies_; }
+  const std::vector<JointSpec>& joints() const { return joints_; }
+  const std::vector<ForceSpec>& forces() const { return forces_; }
+  /// Joint of each row of the full row set (norm rows: -1 - body).
+  int row_joint(int full_row) const;
+  std::string row_label(int full_row) const;
+  /// Active (kept) rows, indices into the full row set.
+  const std::vector<int>& active_rows() const { return active_; }
+  /// Rows (full set) of joint @p j: [first, first + count).
+  std::pair<int, int> joint_rows(int j) const { return joint_rows_[j]; }
+
+  Vec initial_q() const;
+  Vec initial_v() const; ///< from the bodies' velocities (not yet consistent)
+
+  /// Keep a maximal independent subset of rows at @p q (in order: norm rows, then joints in
+  /// input order; a row is dropped when its C_q row lies within @p tol (relative) of the span
+  /// of the rows kept before it). Returns the labels of the dropped rows.
+  std::vector<std::string> select_independent_rows(const Vec& q, double t, double tol = 1e-8);
+
+  // ---- evaluation on the active rows (m) or on all rows (the *_all variants) ----
+  Vec phi(const Vec& q, double t) const;
+  Vec phi_all(const Vec& q, double t) const;
+  Mat jacobian(const Vec& q, double t) const;
+  Mat jacobian_all(const Vec& q, double t) const;
+  Vec phi_t(const Vec& q, double t) const;
+  Vec gamma(const Vec& q, const Vec& v, double t) const;
+
+  Mat mass(const Vec& q) const;
+  /// Applied + gravity + spring forces + quadratic-velocity vector (if on).
+  Vec forces(const Vec& q, const Vec& v, double t) const;
+  double kinetic_energy(const Vec& q, const Vec& v) const;
+  double potential_energy(const Vec& q) const; ///< gravity + springs
+  /// Power of the non-conservative forces (torques, forces, dampers) at (q, v, t).
+  double nonconservative_power(const Vec& q, const Vec& v, double t) const;
+
+  /// Normalise every body's Euler parameters in @p q (after a projection).
+  void normalise(Vec& q) const;
+
+  // Helpers for outputs.
+  Vec4 euler(const Vec& q, int b) const { return b == kGround ? Vec4(1, 0, 0, 0) : Vec4(q.segment<4>(7 * b + 3)); }
+  Vec3 origin(const Vec& q, int b) const { return b == kGround ? Vec3::Zero() : Vec3(q.segment<3>(7 * b)); }
+  /// Global position / velocity / acceleration of body point @p s (body frame).
+  Vec3 point_position(const Vec& q, int b, const Vec3& s) const;
+  Vec3 point_velocity(const Vec& q, const Vec& v, int b, const Vec3& s) const;
+  Vec3 point_acceleration(const Vec& q, const Vec& v, const Vec& a, int b, const Vec3& s) const;
+  /// Body-frame vector of joint @p j's frame on its body i (k = 0: f, 1: g, 2: h = axis) and j.
+  Vec3 joint_axis_i(int j, int k) const { return frames_[j].ai[k]; }
+  Vec3 joint_axis_j(int j, int k) const { return frames_[j].aj[k]; }
+  Vec3 joint_point_j(int j) const { return frames_[j].sj; }
+  /// Relative rotation of joint @p j about its axis (atan2 in (−π, π]; callers unwrap).
+  double joint_angle(const Vec& q, int j) const;
+  /// Reaction on body j of joint @p j at its point, global frame: [force; torque].
+  Eigen::Matrix<double, 6, 1> joint_reaction(const Vec& q, const Vec& lambda_active, int j, double t) const;
+
+private:
+  struct Coef {
+    enum Kind { one, cos_motion, neg_sin_motion } kind = one;
+    const TimeFunction* f = nullptr;
+    std::array<double, 3> eval(double t) const;
+  };
+  struct Term {
+    Coef c;
+    int u, v; ///< indices into vectors_
+  };
+  struct Row {
+    std::vector<Term> terms;
+    const TimeFunction* g = nullptr; ///< subtracted (drivers)
+    double phi0 = 0.0;               ///< subtracted constant (distance²)
+    int joint = -1;
+    std::string label;
+  };
+  struct VecState {
+    Vec3 w, wd, wc;
+  };
+  struct Frame {
+    Vec3 ai[3], aj[3]; ///< joint frame axes on body i and j (body frames)
+    Vec3 si, sj;       ///< joint point on body i and j (body frames)
+  };
+
+  int add_vector(BodyVector bv);
+  int body_axis(int b, const Vec3& global_axis);
+  int separation(int bi, const Vec3& pi, int bj, const Vec3& pj);
+  int constant_vector(const Vec3& w);
+  void add_dot_row(int joint, const std::string& label, int u, int v, double phi0 = 0.0);
+  Vec3 to_local_point(int b, const Vec3& global) const;
+  Vec3 to_local_axis(int b, const Vec3& global) const;
+
+  void vector_states(const Vec& q, const Vec* v, std::vector<VecState>& out) const;
+  void add_vector_jacobian(int vec, const Vec3& coeff, const Vec& q, Eigen::Ref<Eigen::RowVectorXd, 0, Eigen::InnerStride<>> row) const;
+  double row_value(const Row& r, const std::vector<VecState>& s, double t) const;
+
+  std::vector<RigidBody> bodies_;
+  std::vector<JointSpec> joints_;
+  std::vector<Frame> frames_;
+  std::vector<std::pair<int, int>> joint_rows_;
+  std::vector<ForceSpec> forces_;
+  std::vector<Vec3> force_local_, force_local2_; ///< body-frame points of force/spring ends
+  std::vector<double> spring_length_;
+  std::vector<BodyVector> vectors_;
+  std::vector<Row> rows_;
+  std::deque<TimeFunction> motions_; ///< stable addresses for Coef/Row
+  std::vector<int> active_;          ///< full-row indices in use (joint rows, then norm rows)
+  bool active_set_ = false;
+  bool qv_terms_ = true;
+
+  void reset_active();
+};
+
+} // namespace flexuq::mbs

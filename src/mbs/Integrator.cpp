@@ -1,0 +1,434 @@
+// SPDX-License-Identifier: MIT
+#include "flexuq/mbs/Integrator.hpp"
+
+#include "flexuq/core/Error.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <sstream>
+
+namespace flexuq::mbs {
+
+Scheme parse_scheme(const std::string& s) {
+  if (s == "hht") return Scheme::hht;
+  if (s == "generalized-alpha") return Scheme::generalized_alpha;
+  if (s == "rk45") return Scheme::rk45;
+  if (s == "euler") return Scheme::euler;
+  throw InputError("unknown solver type '" + s + "' (hht, generalized-alpha, rk45, euler)");
+}
+
+const char* scheme_name(Scheme s) {
+  switch (s) {
+  case Scheme::hht: return "hht";
+  case Scheme::generalized_alpha: return "generalized-alpha";
+  case Scheme::rk45: return "rk45";
+  case Scheme::euler: return "euler";
+  }
+  return "?";
+}
+
+void SolverOptions::validate() const {
+  FLEXUQ_REQUIRE(alpha >= -1.0 / 3.0 - 1e-15 && alpha <= 0.0, "solver.alpha must be in [-1/3, 0], got " << alpha);
+  FLEXUQ_REQUIRE(rho_inf >= 0.0 && rho_inf <= 1.0, "solver.rho_inf must be in [0, 1], got " << rho_inf);
+  FLEXUQ_REQUIRE(end > start, "solver.end (" << end << ") must be after solver.start (" << start << ")");
+  FLEXUQ_REQUIRE(step > 0 && std::isfinite(step), "solver.step must be positive, got " << step);
+  FLEXUQ_REQUIRE(output_step >= 0, "solver.output_step must be >= 0, got " << output_step);
+  FLEXUQ_REQUIRE(tol > 0, "solver.tol must be positive, got " << tol);
+  FLEXUQ_REQUIRE(max_iter >= 1, "solver.max_iter must be at least 1");
+  FLEXUQ_REQUIRE(rtol > 0 && atol > 0, "solver.rtol and solver.atol must be positive");
+  FLEXUQ_REQUIRE(min_step > 0 && min_step <= step, "solver.min_step must be in (0, step]");
+  FLEXUQ_REQUIRE((end - start) / std::max(output_step > 0 ? output_step : step, 1e-300) < 1e8,
+                 "solver: more than 1e8 output steps requested (end - start = " << end - start << ")");
+}
+
+Integrator::Integrator(System& sys, SolverOptions o) : sys_(sys), o_(o) { o_.validate(); }
+
+std::string Integrator::worst_row(const Vec& q, double t) const {
+  const Vec c = sys_.phi_all(q, t);
+  Eigen::Index k = 0;
+  c.cwiseAbs().maxCoeff(&k);
+  const int j = sys_.row_joint(static_cast<int>(k));
+  std::ostringstream os;
+  if (j >= 0) os << "joint '" << sys_.joints()[j].name << "'";
+  else os << "body '" << sys_.bodies()[-1 - j].name << "'";
+  os << " (row " << sys_.row_label(static_cast<int>(k)) << ", residual " << c(k) << ")";
+  return os.str();
+}
+
+std::string Integrator::singular_body(const Mat& saddle) const {
+  Eigen::FullPivLU<Mat> lu(saddle);
+  lu.setThreshold(1e-10);
+  const Mat ker = lu.kernel();
+  if (ker.cols() == 0 || ker.norm() == 0) return {};
+  Eigen::Index k = 0;
+  ker.col(0).head(sys_.n()).cwiseAbs().maxCoeff(&k);
+  return sys_.bodies()[k / 7].name;
+}
+
+void Integrator::accelerations(double t, const Vec& q, const Vec& v, Vec& a, Vec& lambda) const {
+  const int n = sys_.n(), m = sys_.m();
+  Mat k = Mat::Zero(n + m, n + m);
+  const Mat cq = sys_.jacobian(q, t);
+  k.topLeftCorner(n, n) = sys_.mass(q);
+  k.topRightCorner(n, m) = cq.transpose();
+  k.bottomLeftCorner(m, n) = cq;
+  Vec rhs(n + m);
+  rhs.head(n) = sys_.forces(q, v, t);
+  rhs.tail(m) = sys_.gamma(q, v, t);
+  Eigen::PartialPivLU<Mat> lu(k);
+  if (!(lu.rcond() > 1e-14)) {
+    const std::string b = singular_body(k);
+    throw InputError(FLEXUQ_MSG("the mass matrix is singular at t = " << t << (b.empty() ? "" : " on body '" + b + "'")
+                                << ": M + constraints do not determine the accelerations (a massless or inertia-free body "
+                                   "that the joints do not hold?)"));
+  }
+  const Vec x = lu.solve(rhs);
+  if (!x.allFinite()) throw InputError(FLEXUQ_MSG("the mass matrix is singular at t = " << t));
+  a = x.head(n);
+  lambda = x.tail(m);
+}
+
+int Integrator::project_positions(double t, Vec& q) const {
+  for (int it = 0; it < 50; ++it) {
+    const Vec c = sys_.phi(q, t);
+    if (c.lpNorm<Eigen::Infinity>() <= o_.tol) return it;
+    const Mat cq = sys_.jacobian(q, t);
+    const Mat g = cq * cq.transpose();
+    Eigen::LDLT<Mat> ldlt(g);
+    q -= cq.transpose() * ldlt.solve(c);
+    if (!q.allFinite()) break;
+  }
+  const Vec c = sys_.phi(q, t);
+  if (c.lpNorm<Eigen::Infinity>() <= std::max(o_.tol, 1e-10)) return 50;
+  throw Error(FLEXUQ_MSG("the constraints cannot be satisfied at t = " << t << ": largest residual at " << worst_row(q, t)));
+}
+
+void Integrator::project_velocities(double t, const Vec& q, Vec& v) const {
+  const Mat cq = sys_.jacobian(q, t);
+  const Vec r = cq * v + sys_.phi_t(q, t);
+  Eigen::LDLT<Mat> ldlt(cq * cq.transpose());
+  v -= cq.transpose() * ldlt.solve(r);
+}
+
+std::vector<std::string> Integrator::initialise(State& s) {
+  const double t0 = o_.start;
+  Vec q = sys_.initial_q();
+  auto dropped = sys_.select_independent_rows(q, t0);
+  // Assembly: minimum-norm Newton on the kept rows.
+  bool ok = false;
+  for (int it = 0; it < 100 && !ok; ++it) {
+    const Vec c = sys_.phi(q, t0);
+    if (!c.allFinite()) break;
+    if (c.lpNorm<Eigen::Infinity>() <= std::min(o_.tol, 1e-10)) {
+      ok = true;
+      break;
+    }
+    const Mat cq = sys_.jacobian(q, t0);
+    Eigen::CompleteOrthogonalDecomposition<Mat> cod(cq * cq.transpose());
+    q -= cq.transpose() * cod.solve(c);
+  }
+  if (!ok)
+    throw InputError(FLEXUQ_MSG("the initial configuration cannot be assembled at t = "
+                                << t0 << ": Newton on the constraints did not converge; largest residual at "
+                                << worst_row(q, t0)));
+  sys_.normalise(q);
+  // Redundant rows were dropped at the user's configuration: they must hold after assembly too.
+  const Vec all = sys_.phi_all(q, t0);
+  if (all.lpNorm<Eigen::Infinity>() > 1e-8)
+    throw InputError(FLEXUQ_MSG("the initial configuration cannot be assembled at t = "
+                                << t0 << ": a redundant constraint row is violated, largest residual at " << worst_row(q, t0)));
+  Vec v = sys_.initial_v();
+  project_velocities(t0, q, v);
+  s.t = t0;
+  s.q = q;
+  s.v = v;
+  {
+    // The saddle matrix must be regular (a massless body must be held by its joints); a rank
+    // check once here, the steps then rely on the LU and a finite solution.
+    const int n = sys_.n(), m = sys_.m();
+    const Mat cq = sys_.jacobian(q, t0);
+    Mat k = Mat::Zero(n + m, n + m);
+    k.topLeftCorner(n, n) = sys_.mass(q);
+    k.topRightCorner(n, m) = cq.transpose();
+    k.bottomLeftCorner(m, n) = cq;
+    Eigen::FullPivLU<Mat> lu(k);
+    lu.setThreshold(1e-10);
+    if (lu.rank() < n + m) {
+      const std::string b = singular_body(k);
+      throw InputError(FLEXUQ_MSG("the mass matrix is singular at t = " << t0 << (b.empty() ? "" : " on body '" + b + "'")
+                                  << ": M and the constraints do not determine the accelerations (a massless or "
+                                     "inertia-free body that the joints do not hold?)"));
+    }
+  }
+  accelerations(t0, q, v, s.a, s.lambda);
+  aux_ = s.a;
+  force_n_ = sys_.jacobian(q, t0).transpose() * s.lambda - sys_.forces(q, v, t0);
+  jac_h_ = -1;
+  return dropped;
+}
+
+namespace {
+struct Coefs {
+  double beta, gamma, s_m, s_f, c;
+  double am = 0; ///< generalized-alpha α_m (aux update)
+  double af = 0;
+};
+Coefs coefficients(const SolverOptions& o) {
+  Coefs k{};
+  if (o.scheme == Scheme::hht) {
+    k.beta = (1 - o.alpha) * (1 - o.alpha) / 4;
+    k.gamma = (1 - 2 * o.alpha) / 2;
+    k.s_m = 1 / (1 + o.alpha);
+    k.s_f = o.alpha / (1 + o.alpha);
+    k.c = 1;
+  } else { // Chung–Hulbert
+    const double r = o.rho_inf;
+    k.am = (2 * r - 1) / (r + 1);
+    k.af = r / (r + 1);
+    k.gamma = 0.5 - k.am + k.af;
+    k.beta = 0.25 * (k.gamma + 0.5) * (k.gamma + 0.5);
+    k.s_m = 1;
+    k.s_f = 0;
+    k.c = (1 - k.af) / (1 - k.am);
+  }
+  return k;
+}
+} // namespace
+
+bool Integrator::newmark_step(State& s, double h, State& out, double& err, RunStats& st) {
+  const int n = sys_.n(), m = sys_.m();
+  const Coefs k = coefficients(o_);
+  const double t1 = s.t + h;
+  const Vec qa = s.q + h * s.v + h * h * (0.5 - k.beta) * aux_;
+  const Vec va = s.v + h * (1 - k.gamma) * aux_;
+  const Vec d = o_.scheme == Scheme::hht ? Vec::Zero(n) : Vec((k.af * s.a - k.am * aux_) / (1 - k.am));
+  const double bq = k.beta * h * h * k.c, bv = k.gamma * h * k.c;
+  Vec x = s.a, lam = s.lambda;
+
+  auto state_of = [&](const Vec& xx, Vec& q1, Vec& v1) {
+    const Vec an = k.c * xx + d;
+    q1 = qa + k.beta * h * h * an;
+    v1 = va + k.gamma * h * an;
+  };
+  auto force_residual = [&](const Vec& q1, const Vec& v1, const Vec& xx, const Vec& ll) -> Vec {
+    return k.s_m * (sys_.mass(q1) * xx) + sys_.jacobian(q1, t1).transpose() * ll - sys_.forces(q1, v1, t1) -
+           k.s_f * force_n_;
+  };
+  auto build_jacobian = [&](const Vec& q1, const Vec& v1) {
+    Mat j = Mat::Zero(n + m, n + m);
+    const Vec r0 = force_residual(q1, v1, x, lam);
+    Mat dq(n, n), dv(n, n);
+    for (int i = 0; i < n; ++i) {
+      const double eps = 1e-7 * std::max(1.0, std::abs(q1(i)));
+      Vec qp = q1;
+      qp(i) += eps;
+      dq.col(i) = (force_residual(qp, v1, x, lam) - r0) / eps;
+      const double epv = 1e-7 * std::max(1.0, std::abs(v1(i)));
+      Vec vp = v1;
+      vp(i) += epv;
+      dv.col(i) = (force_residual(q1, vp, x, lam) - r0) / epv;
+    }
+    const Mat cq = sys_.jacobian(q1, t1);
+    j.topLeftCorner(n, n) = k.s_m * sys_.mass(q1) + dq * bq + dv * bv;
+    j.topRightCorner(n, m) = cq.transpose();
+    j.bottomLeftCorner(m, n) = cq;
+    jac_ = j;
+    jac_h_ = h;
+    ++st.jacobians;
+  };
+
+  Vec q1, v1;
+  Eigen::PartialPivLU<Mat> lu;
+  bool have_lu = false;
+  int rebuilds = 0;
+  double prev = INFINITY;
+  bool converged = false;
+  for (int it = 0; it < o_.max_iter; ++it) {
+    state_of(x, q1, v1);
+    Vec r(n + m);
+    r.head(n) = force_residual(q1, v1, x, lam);
+    r.tail(m) = sys_.phi(q1, t1) / bq;
+    if (!r.allFinite()) break;
+    if (!have_lu) {
+      if (jac_h_ != h || jac_.rows() != n + m) build_jacobian(q1, v1);
+      lu.compute(jac_);
+      have_lu = true;
+    }
+    const Vec dx = lu.solve(-r);
+    if (!dx.allFinite()) break;
+    x += dx.head(n);
+    lam += dx.tail(m);
+    ++st.newton_iterations;
+    const double corr = bq * dx.head(n).lpNorm<Eigen::Infinity>();
+    // Converged at the tolerance, or at round-off: q_{n+1} = qa + βh²a cannot be resolved better
+    // than a few ulps of its parts (large h·q̇ or coordinates in mm would otherwise never pass).
+    const double roundoff = 64 * std::numeric_limits<double>::epsilon() *
+                            (qa.lpNorm<Eigen::Infinity>() + bq * x.lpNorm<Eigen::Infinity>());
+    if (corr <= std::max(o_.tol, roundoff)) {
+      converged = true;
+      break;
+    }
+    // Modified Newton: keep the matrix while it contracts well, else rebuild it here.
+    if (it > 0 && corr > 0.25 * prev && rebuilds < 3) {
+      state_of(x, q1, v1);
+      build_jacobian(q1, v1);
+      lu.compute(jac_);
+      ++rebuilds;
+    }
+    prev = corr;
+  }
+  if (!converged) {
+    jac_h_ = -1;
+    return false;
+  }
+  state_of(x, q1, v1);
+  const Vec an = k.c * x + d;
+  // Local error of the Newmark displacement, weighted RMS over q.
+  const Vec e = (k.beta - 1.0 / 6.0) * h * h * (an - aux_);
+  double sum = 0;
+  for (int i = 0; i < n; ++i) {
+    const double w = o_.atol + o_.rtol * std::max(std::abs(s.q(i)), std::abs(q1(i)));
+    sum += (e(i) / w) * (e(i) / w);
+  }
+  err = std::sqrt(sum / std::max(n, 1));
+  out.t = t1;
+  out.q = q1;
+  out.v = v1;
+  out.a = x;
+  out.lambda = lam;
+  aux_next_ = an;
+  return true;
+}
+
+
+bool Integrator::rk_step(const State& s, double h, State& out, double& err, RunStats& st) {
+  // Dormand–Prince 5(4) on y = (q, q̇).
+  static const double c[7] = {0, 1.0 / 5, 3.0 / 10, 4.0 / 5, 8.0 / 9, 1, 1};
+  static const double a[7][6] = {{0, 0, 0, 0, 0, 0},
+                                 {1.0 / 5, 0, 0, 0, 0, 0},
+                                 {3.0 / 40, 9.0 / 40, 0, 0, 0, 0},
+                                 {44.0 / 45, -56.0 / 15, 32.0 / 9, 0, 0, 0},
+                                 {19372.0 / 6561, -25360.0 / 2187, 64448.0 / 6561, -212.0 / 729, 0, 0},
+                                 {9017.0 / 3168, -355.0 / 33, 46732.0 / 5247, 49.0 / 176, -5103.0 / 18656, 0},
+                                 {35.0 / 384, 0, 500.0 / 1113, 125.0 / 192, -2187.0 / 6784, 11.0 / 84}};
+  static const double b4[7] = {5179.0 / 57600, 0, 7571.0 / 16695, 393.0 / 640, -92097.0 / 339200, 187.0 / 2100, 1.0 / 40};
+  const int n = sys_.n();
+  Vec kq[7], kv[7];
+  Vec lam;
+  for (int i = 0; i < 7; ++i) {
+    Vec q = s.q, v = s.v;
+    for (int j = 0; j < i; ++j) {
+      q += h * a[i][j] * kq[j];
+      v += h * a[i][j] * kv[j];
+    }
+    kq[i] = v;
+    if (i == 0) kv[i] = s.a;
+    else accelerations(s.t + c[i] * h, q, v, kv[i], lam);
+    if (!kv[i].allFinite()) return false;
+  }
+  Vec q5 = s.q, v5 = s.v, eq = Vec::Zero(n), ev = Vec::Zero(n);
+  for (int i = 0; i < 7; ++i) {
+    q5 += h * a[6][i] * kq[i];
+    v5 += h * a[6][i] * kv[i];
+    eq += h * (a[6][i] - b4[i]) * kq[i];
+    ev += h * (a[6][i] - b4[i]) * kv[i];
+  }
+  double sum = 0;
+  for (int i = 0; i < n; ++i) {
+    const double wq = o_.atol + o_.rtol * std::max(std::abs(s.q(i)), std::abs(q5(i)));
+    const double wv = o_.atol + o_.rtol * std::max(std::abs(s.v(i)), std::abs(v5(i)));
+    sum += (eq(i) / wq) * (eq(i) / wq) + (ev(i) / wv) * (ev(i) / wv);
+  }
+  err = std::sqrt(sum / std::max(2 * n, 1));
+  out.t = s.t + h;
+  out.q = q5;
+  out.v = v5;
+  if (o_.project) {
+    project_positions(out.t, out.q);
+    sys_.normalise(out.q);
+    project_velocities(out.t, out.q, out.v);
+  }
+  accelerations(out.t, out.q, out.v, out.a, out.lambda);
+  ++st.newton_iterations;
+  return true;
+}
+
+void Integrator::euler_step(const State& s, double h, State& out) {
+  out.t = s.t + h;
+  out.v = s.v + h * s.a;
+  out.q = s.q + h * out.v;
+  if (o_.project) {
+    project_positions(out.t, out.q);
+    sys_.normalise(out.q);
+    project_velocities(out.t, out.q, out.v);
+  }
+  accelerations(out.t, out.q, out.v, out.a, out.lambda);
+}
+
+RunStats Integrator::run(State& s, const std::function<void(const State&, double)>& output,
+                         const std::function<void(double)>& progress) {
+  RunStats st;
+  const bool adaptive = o_.scheme == Scheme::rk45 || o_.adaptive;
+  const double dt_out = o_.output_step > 0 ? o_.output_step : o_.step;
+  const double h_max = o_.max_step > 0 ? o_.max_step : (adaptive ? dt_out : o_.step);
+  const double span = o_.end - o_.start;
+  const long n_out = std::max(1L, static_cast<long>(std::ceil(span / dt_out - 1e-9)));
+  double work = 0;
+  double power = sys_.nonconservative_power(s.q, s.v, s.t);
+  output(s, work);
+  st.max_drift = sys_.phi_all(s.q, s.t).lpNorm<Eigen::Infinity>();
+  double h = std::min(o_.step, h_max);
+  for (long k = 1; k <= n_out; ++k) {
+    const double t_out = k == n_out ? o_.end : o_.start + k * dt_out;
+    while (s.t < t_out - 1e-12 * std::max(1.0, std::abs(t_out))) {
+      double hs = std::min(h, t_out - s.t);
+      const bool last = hs >= t_out - s.t - 1e-14 * std::max(1.0, std::abs(t_out));
+      if (last) hs = t_out - s.t;
+      State next;
+      double err = 0;
+      bool ok = true;
+      try {
+        if (o_.scheme == Scheme::rk45) ok = rk_step(s, hs, next, err, st);
+        else if (o_.scheme == Scheme::euler) euler_step(s, hs, next);
+        else ok = newmark_step(s, hs, next, err, st);
+      } catch (const Error&) {
+        if (o_.scheme == Scheme::euler) throw;
+        ok = false; // a failed projection or a singular solve inside the step: retry smaller
+      }
+      if (!ok || (adaptive && err > 1.0)) {
+        ++st.rejected;
+        const double shrink = ok ? std::max(0.2, 0.9 * std::pow(err, o_.scheme == Scheme::rk45 ? -0.2 : -1.0 / 3.0)) : 0.5;
+        h = hs * shrink;
+        if (h < o_.min_step)
+          throw InputError(FLEXUQ_MSG("time integration (" << scheme_name(o_.scheme) << ") failed at t = " << s.t
+                                 << ": " << (ok ? "the error estimate stays above tolerance" : "Newton did not converge")
+                                 << " with steps down to h = " << hs << " (solver.min_step = " << o_.min_step
+                                 << "); largest constraint residual at " << worst_row(s.q, s.t)));
+        continue;
+      }
+      ++st.steps;
+      if (o_.scheme == Scheme::hht || o_.scheme == Scheme::generalized_alpha) {
+        aux_ = aux_next_;
+        if (o_.scheme == Scheme::hht)
+          force_n_ = sys_.jacobian(next.q, next.t).transpose() * next.lambda - sys_.forces(next.q, next.v, next.t);
+      }
+      const double p1 = sys_.nonconservative_power(next.q, next.v, next.t);
+      work += 0.5 * (next.t - s.t) * (power + p1);
+      power = p1;
+      s = std::move(next);
+      st.max_drift = std::max(st.max_drift, sys_.phi_all(s.q, s.t).lpNorm<Eigen::Infinity>());
+      if (adaptive) {
+        const double grow = err > 0 ? 0.9 * std::pow(err, o_.scheme == Scheme::rk45 ? -0.2 : -1.0 / 3.0) : 2.0;
+        if (!last || grow < 1.0) h = std::min(h_max, hs * std::clamp(grow, 0.2, 2.0));
+      } else if (!last) {
+        h = std::min(o_.step, h * 2.0); // recover after a Newton-failure halving
+      }
+      if (progress) progress(s.t);
+    }
+    output(s, work);
+  }
+  return st;
+}
+
+} // namespace flexuq::mbs

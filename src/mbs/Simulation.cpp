@@ -1,0 +1,530 @@
+// SPDX-License-Identifier: MIT
+#include "flexuq/mbs/Simulation.hpp"
+
+#include "flexuq/core/Error.hpp"
+#include "flexuq/io/Hdf5File.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <map>
+#include <set>
+
+namespace flexuq::mbs {
+
+namespace {
+
+/// Reads the job's nested maps with strict keys and messages naming file, key and line.
+class Reader {
+public:
+  explicit Reader(const io::Config& cfg) : cfg_(cfg) {}
+
+  std::string at(const YAML::Node& n) const {
+    return n.Mark().line >= 0 ? " (line " + std::to_string(n.Mark().line + 1) + ")" : std::string();
+  }
+  [[noreturn]] void fail(const YAML::Node& n, const std::string& key, const std::string& msg) const {
+    throw InputError(cfg_.source() + ": " + key + at(n) + ": " + msg);
+  }
+  void require_map(const YAML::Node& n, const std::string& key) const {
+    if (!n.IsMap()) fail(n, key, "must be a mapping {key: value, ...}");
+  }
+  void keys(const YAML::Node& n, const std::string& key, const std::set<std::string>& allowed) const {
+    require_map(n, key);
+    for (const auto& kv : n) {
+      const auto k = kv.first.as<std::string>();
+      if (!allowed.count(k)) {
+        std::string list;
+        for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
+        throw InputError(cfg_.source() + ": unknown key '" + key + "." + k + "'" + at(kv.first) + " (" + list + ")");
+      }
+    }
+  }
+  double number(const YAML::Node& n, const std::string& key) const {
+    try {
+      const double v = n.as<double>();
+      if (!std::isfinite(v)) fail(n, key, "must be a finite number");
+      return v;
+    } catch (const YAML::Exception&) {
+      fail(n, key, "must be a number");
+    }
+  }
+  double number(const YAML::Node& map, const std::string& key, const char* k, double fallback) const {
+    return map[k] ? number(map[k], key + "." + k) : fallback;
+  }
+  double required(const YAML::Node& map, const std::string& key, const char* k) const {
+    if (!map[k]) fail(map, key, std::string("'") + k + "' is missing");
+    return number(map[k], key + "." + k);
+  }
+  std::string text(const YAML::Node& map, const std::string& key, const char* k, const std::string& fallback = {}) const {
+    if (!map[k]) {
+      if (fallback.empty()) fail(map, key, std::string("'") + k + "' is missing");
+      return fallback;
+    }
+    try {
+      return map[k].as<std::string>();
+    } catch (const YAML::Exception&) {
+      fail(map[k], key + "." + k, "must be a string");
+    }
+  }
+  bool flag(const YAML::Node& map, const std::string& key, const char* k, bool fallback) const {
+    if (!map[k]) return fallback;
+    try {
+      return map[k].as<bool>();
+    } catch (const YAML::Exception&) {
+      fail(map[k], key + "." + k, "must be true or false");
+    }
+  }
+  std::vector<double> list(const YAML::Node& n, const std::string& key) const {
+    if (!n.IsSequence()) fail(n, key, "must be a list of numbers");
+    std::vector<double> v;
+    for (std::size_t i = 0; i < n.size(); ++i) v.push_back(number(n[i], key + "[" + std::to_string(i) + "]"));
+    return v;
+  }
+  Vec3 vec3(const YAML::Node& map, const std::string& key, const char* k, const Vec3& fallback) const {
+    if (!map[k]) return fallback;
+    const auto v = list(map[k], key + "." + k);
+    if (v.size() != 3) fail(map[k], key + "." + k, "needs 3 numbers [x, y, z], got " + std::to_string(v.size()));
+    return Vec3(v[0], v[1], v[2]);
+  }
+  /// value: c | table: [[t, v], …] | harmonic: {amplitude, frequency, phase, offset} | polynomial: [c0, c1, …]
+  TimeFunction function(const YAML::Node& map, const std::string& key, double fallback) const {
+    int given = 0;
+    TimeFunction f = TimeFunction::constant(fallback);
+    if (map["value"]) {
+      ++given;
+      f = TimeFunction::constant(number(map["value"], key + ".value"));
+    }
+    if (map["table"]) {
+      ++given;
+      const YAML::Node t = map["table"];
+      if (!t.IsSequence() || t.size() == 0) fail(t, key + ".table", "must be a list of [t, value] rows");
+      std::vector<std::pair<double, double>> pts;
+      for (std::size_t i = 0; i < t.size(); ++i) {
+        const auto row = list(t[i], key + ".table[" + std::to_string(i) + "]");
+        if (row.size() != 2) fail(t[i], key + ".table[" + std::to_string(i) + "]", "needs [t, value]");
+        pts.emplace_back(row[0], row[1]);
+      }
+      f = TimeFunction::table(pts, cfg_.source() + ": " + key + ".table" + at(t));
+    }
+    if (map["harmonic"]) {
+      ++given;
+      const YAML::Node h = map["harmonic"];
+      const std::string hk = key + ".harmonic";
+      keys(h, hk, {"amplitude", "frequency", "phase", "offset"});
+      f = TimeFunction::harmonic(required(h, hk, "amplitude"), required(h, hk, "frequency"), number(h, hk, "phase", 0.0),
+                                 number(h, hk, "offset", 0.0));
+    }
+    if (map["polynomial"]) {
+      ++given;
+      f = TimeFunction::polynomial(list(map["polynomial"], key + ".polynomial"));
+    }
+    if (given > 1) fail(map, key, "give one of value, table, harmonic, polynomial");
+    return f;
+  }
+
+private:
+  const io::Config& cfg_;
+};
+
+Quantity parse_quantity(const std::string& s, const Reader& rd, const YAML::Node& n, const std::string& key) {
+  static const std::map<std::string, Quantity> q = {
+      {"position", Quantity::position}, {"velocity", Quantity::velocity}, {"acceleration", Quantity::acceleration},
+      {"angle", Quantity::angle},       {"reaction", Quantity::reaction}, {"energy", Quantity::energy},
+      {"drift", Quantity::drift},       {"coordinates", Quantity::coordinates},
+      {"angular_velocity", Quantity::angular_velocity}};
+  const auto it = q.find(s);
+  if (it == q.end())
+    rd.fail(n, key, "unknown quantity '" + s +
+                        "' (position, velocity, acceleration, angle, reaction, energy, drift, coordinates, angular_velocity)");
+  return it->second;
+}
+
+} // namespace
+
+std::vector<std::string> OutputSpec::columns() const {
+  switch (quantity) {
+  case Quantity::position:
+  case Quantity::velocity:
+  case Quantity::acceleration:
+  case Quantity::angular_velocity:
+    return {"x", "y", "z"};
+  case Quantity::angle:
+    return {"angle"};
+  case Quantity::reaction:
+    return {"fx", "fy", "fz", "mx", "my", "mz"};
+  case Quantity::energy:
+    return {"kinetic", "potential", "strain", "work", "balance"};
+  case Quantity::drift:
+    return {"position", "velocity"};
+  case Quantity::coordinates:
+    return {"x", "y", "z", "e0", "e1", "e2", "e3"};
+  }
+  return {};
+}
+
+SimulationJob read_simulation_job(const io::Config& cfg) {
+  Reader rd(cfg);
+  SimulationJob job;
+  System& sys = job.system;
+  std::set<std::string> grounds = {"ground"};
+
+  // ---- bodies ----
+  const YAML::Node bodies = cfg.node("bodies");
+  rd.require_map(bodies, "bodies");
+  for (const auto& kv : bodies) {
+    const auto name = kv.first.as<std::string>();
+    const std::string key = "bodies." + name;
+    const YAML::Node b = kv.second;
+    rd.require_map(b, key);
+    const std::string type = rd.text(b, key, "type", "rigid");
+    if (type == "ground") {
+      rd.keys(b, key, {"type"});
+      grounds.insert(name);
+      continue;
+    }
+    if (type == "flexible")
+      rd.fail(b, key, "flexible bodies are not supported by this build yet (issue #8, item 1): use type rigid");
+    if (type != "rigid") rd.fail(b["type"], key + ".type", "unknown body type '" + type + "' (rigid, ground, flexible)");
+    rd.keys(b, key, {"type", "mass", "inertia", "position", "orientation", "velocity", "angular_velocity"});
+    RigidBody body;
+    body.name = name;
+    body.mass = rd.required(b, key, "mass");
+    if (!b["inertia"]) rd.fail(b, key, "'inertia' is missing ([Ixx, Iyy, Izz], 6 or 9 values, about the centre of mass)");
+    const auto in = rd.list(b["inertia"], key + ".inertia");
+    if (in.size() == 3) body.inertia = Vec3(in[0], in[1], in[2]).asDiagonal();
+    else if (in.size() == 6)
+      body.inertia << in[0], in[3], in[5], in[3], in[1], in[4], in[5], in[4], in[2]; // Ixx Iyy Izz Ixy Iyz Ixz
+    else if (in.size() == 9) body.inertia = Eigen::Map<const Eigen::Matrix<double, 3, 3, Eigen::RowMajor>>(in.data());
+    else rd.fail(b["inertia"], key + ".inertia", "needs 3 (principal), 6 (Ixx Iyy Izz Ixy Iyz Ixz) or 9 values");
+    body.position = rd.vec3(b, key, "position", Vec3::Zero());
+    if (b["orientation"]) {
+      const YAML::Node o = b["orientation"];
+      const std::string ok = key + ".orientation";
+      rd.keys(o, ok, {"axis", "angle", "euler_parameters"});
+      if (o["euler_parameters"]) {
+        if (o["axis"] || o["angle"]) rd.fail(o, ok, "give either axis + angle or euler_parameters");
+        const auto e = rd.list(o["euler_parameters"], ok + ".euler_parameters");
+        if (e.size() != 4) rd.fail(o, ok + ".euler_parameters", "needs [e0, e1, e2, e3]");
+        const Vec4 p(e[0], e[1], e[2], e[3]);
+        if (std::abs(p.norm() - 1.0) > 1e-6)
+          rd.fail(o, ok + ".euler_parameters", "must have unit norm, got " + std::to_string(p.norm()));
+        body.orientation = p.normalized();
+      } else {
+        const Vec3 axis = rd.vec3(o, ok, "axis", Vec3::UnitZ());
+        if (axis.norm() < 1e-12) rd.fail(o, ok + ".axis", "is zero");
+        body.orientation = from_axis_angle(axis, rd.number(o, ok, "angle", 0.0));
+      }
+    }
+    body.velocity = rd.vec3(b, key, "velocity", Vec3::Zero());
+    body.angular_velocity = rd.vec3(b, key, "angular_velocity", Vec3::Zero());
+    try {
+      sys.add_body(body);
+    } catch (const InputError& e) {
+      throw InputError(cfg.source() + ": " + key + rd.at(b) + ": " + e.what());
+    }
+  }
+  auto body_of = [&](const std::string& name, const std::string& who) {
+    return grounds.count(name) ? kGround : sys.body_index(name, cfg.source() + ": " + who);
+  };
+
+  // ---- joints ----
+  if (cfg.has("joints")) {
+    const YAML::Node joints = cfg.node("joints");
+    if (!joints.IsSequence()) rd.fail(joints, "joints", "must be a list of joints");
+    for (std::size_t i = 0; i < joints.size(); ++i) {
+      const YAML::Node j = joints[i];
+      std::string key = "joints[" + std::to_string(i) + "]";
+      rd.keys(j, key, {"name", "type", "bodies", "point", "point2", "axis", "axis2", "distance", "value", "table",
+                       "harmonic", "polynomial", "interface"});
+      JointSpec js;
+      js.name = rd.text(j, key, "name");
+      key += " (" + js.name + ")";
+      try {
+        js.type = parse_joint_type(rd.text(j, key, "type"));
+      } catch (const InputError& e) {
+        rd.fail(j["type"], key + ".type", e.what());
+      }
+      if (!j["bodies"] || !j["bodies"].IsSequence() || j["bodies"].size() != 2)
+        rd.fail(j, key, "'bodies' needs two body names [first, second]");
+      const std::string who = "joint '" + js.name + "'" + rd.at(j);
+      js.body_i = body_of(j["bodies"][0].as<std::string>(), who);
+      js.body_j = body_of(j["bodies"][1].as<std::string>(), who);
+      if (j["interface"])
+        rd.fail(j["interface"], key + ".interface", "interfaces attach joints to flexible bodies, which this build does not support yet");
+      js.point = rd.vec3(j, key, "point", Vec3::Zero());
+      js.has_point2 = static_cast<bool>(j["point2"]);
+      js.point2 = rd.vec3(j, key, "point2", js.point);
+      js.axis = rd.vec3(j, key, "axis", Vec3::UnitZ());
+      js.has_axis2 = static_cast<bool>(j["axis2"]);
+      js.axis2 = rd.vec3(j, key, "axis2", Vec3::UnitX());
+      js.distance = rd.number(j, key, "distance", -1.0);
+      const bool driver = js.type == JointType::angle_driver || js.type == JointType::translation_driver;
+      if (!driver && (j["value"] || j["table"] || j["harmonic"] || j["polynomial"]))
+        rd.fail(j, key, "value / table / harmonic / polynomial apply to angle-driver and translation-driver joints only");
+      if (driver) js.motion = rd.function(j, key, 0.0);
+      try {
+        sys.add_joint(js);
+      } catch (const InputError& e) {
+        throw InputError(cfg.source() + ": " + key + rd.at(j) + ": " + e.what());
+      }
+    }
+  }
+
+  // ---- forces ----
+  if (cfg.has("forces")) {
+    const YAML::Node forces = cfg.node("forces");
+    if (!forces.IsSequence()) rd.fail(forces, "forces", "must be a list of forces");
+    for (std::size_t i = 0; i < forces.size(); ++i) {
+      const YAML::Node f = forces[i];
+      const std::string key = "forces[" + std::to_string(i) + "]";
+      rd.require_map(f, key);
+      ForceSpec fs;
+      const std::string type = rd.text(f, key, "type");
+      const std::string who = "force " + key + rd.at(f);
+      if (type == "gravity") {
+        rd.keys(f, key, {"type", "g"});
+        fs.type = ForceType::gravity;
+        fs.direction = rd.vec3(f, key, "g", Vec3(0, -9.81, 0));
+      } else if (type == "torque" || type == "force") {
+        rd.keys(f, key, {"type", "body", "body2", "axis", "frame", "point", "value", "table", "harmonic", "polynomial"});
+        fs.type = type == "torque" ? ForceType::torque : ForceType::force;
+        fs.body = body_of(rd.text(f, key, "body"), who);
+        if (f["body2"]) {
+          if (type == "force") rd.fail(f["body2"], key + ".body2", "a force has no reaction body (use a spring or a torque)");
+          fs.body2 = body_of(rd.text(f, key, "body2"), who);
+        }
+        fs.direction = rd.vec3(f, key, "axis", Vec3::Zero());
+        if (fs.direction.norm() < 1e-12) rd.fail(f, key, "'axis' is missing or zero");
+        const std::string frame = rd.text(f, key, "frame", "global");
+        if (frame != "global" && frame != "body") rd.fail(f["frame"], key + ".frame", "must be global or body");
+        fs.body_frame = frame == "body";
+        fs.point = rd.vec3(f, key, "point", fs.body == kGround ? Vec3::Zero() : sys.bodies()[fs.body].position);
+        fs.value = rd.function(f, key, 1.0);
+      } else if (type == "spring") {
+        rd.keys(f, key, {"type", "bodies", "point", "point2", "stiffness", "damping", "length"});
+        fs.type = ForceType::spring;
+        if (!f["bodies"] || !f["bodies"].IsSequence() || f["bodies"].size() != 2)
+          rd.fail(f, key, "'bodies' needs two body names");
+        fs.body = body_of(f["bodies"][0].as<std::string>(), who);
+        fs.body2 = body_of(f["bodies"][1].as<std::string>(), who);
+        fs.point = rd.vec3(f, key, "point", Vec3::Zero());
+        fs.point2 = rd.vec3(f, key, "point2", Vec3::Zero());
+        fs.stiffness = rd.number(f, key, "stiffness", 0.0);
+        fs.damping = rd.number(f, key, "damping", 0.0);
+        fs.length = rd.number(f, key, "length", -1.0);
+        if (fs.stiffness < 0 || fs.damping < 0) rd.fail(f, key, "stiffness and damping must be >= 0");
+      } else {
+        rd.fail(f["type"], key + ".type", "unknown force type '" + type + "' (torque, force, gravity, spring)");
+      }
+      try {
+        sys.add_force(fs);
+      } catch (const InputError& e) {
+        throw InputError(cfg.source() + ": " + key + rd.at(f) + ": " + e.what());
+      }
+    }
+  }
+
+  // ---- solver ----
+  SolverOptions& o = job.solver;
+  if (cfg.has("solver")) {
+    const YAML::Node s = cfg.node("solver");
+    rd.keys(s, "solver", {"type", "alpha", "rho_inf", "step", "start", "end", "tol", "max_iter", "adaptive", "rtol",
+                          "atol", "min_step", "max_step", "output_step", "project", "quadratic_velocity"});
+    try {
+      o.scheme = parse_scheme(rd.text(s, "solver", "type", "hht"));
+    } catch (const InputError& e) {
+      rd.fail(s["type"], "solver.type", e.what());
+    }
+    o.alpha = rd.number(s, "solver", "alpha", o.alpha);
+    o.rho_inf = rd.number(s, "solver", "rho_inf", o.rho_inf);
+    o.step = rd.number(s, "solver", "step", o.step);
+    o.start = rd.number(s, "solver", "start", o.start);
+    o.end = rd.number(s, "solver", "end", o.end);
+    o.tol = rd.number(s, "solver", "tol", o.tol);
+    o.max_iter = static_cast<int>(rd.number(s, "solver", "max_iter", o.max_iter));
+    o.adaptive = rd.flag(s, "solver", "adaptive", o.adaptive);
+    o.rtol = rd.number(s, "solver", "rtol", o.rtol);
+    o.atol = rd.number(s, "solver", "atol", o.atol);
+    o.min_step = rd.number(s, "solver", "min_step", std::min(o.min_step, o.step));
+    o.max_step = rd.number(s, "solver", "max_step", o.max_step);
+    o.output_step = rd.number(s, "solver", "output_step", o.output_step);
+    o.project = rd.flag(s, "solver", "project", o.project);
+    sys.set_quadratic_velocity(rd.flag(s, "solver", "quadratic_velocity", true));
+  }
+  try {
+    o.validate();
+  } catch (const InputError& e) {
+    throw InputError(cfg.source() + ": " + e.what());
+  }
+
+  // ---- outputs ----
+  if (cfg.has("outputs")) {
+    const YAML::Node outs = cfg.node("outputs");
+    if (!outs.IsSequence()) rd.fail(outs, "outputs", "must be a list");
+    std::set<std::string> names;
+    for (std::size_t i = 0; i < outs.size(); ++i) {
+      const YAML::Node n = outs[i];
+      const std::string key = "outputs[" + std::to_string(i) + "]";
+      rd.keys(n, key, {"name", "quantity", "body", "joint", "point"});
+      OutputSpec os;
+      os.name = rd.text(n, key, "name");
+      if (os.name.find('/') != std::string::npos) rd.fail(n["name"], key + ".name", "must not contain '/'");
+      if (!names.insert(os.name).second) rd.fail(n, key, "output name '" + os.name + "' is used twice");
+      os.quantity = parse_quantity(rd.text(n, key, "quantity"), rd, n, key + ".quantity");
+      const bool needs_body = os.quantity == Quantity::position || os.quantity == Quantity::velocity ||
+                              os.quantity == Quantity::acceleration || os.quantity == Quantity::coordinates ||
+                              os.quantity == Quantity::angular_velocity;
+      const bool needs_joint = os.quantity == Quantity::angle || os.quantity == Quantity::reaction;
+      if (needs_body) {
+        os.body = body_of(rd.text(n, key, "body"), "output '" + os.name + "'" + rd.at(n));
+        if (os.body == kGround) rd.fail(n, key, "the ground does not move");
+        os.point = rd.vec3(n, key, "point", Vec3::Zero());
+      } else if (n["body"] || n["point"]) {
+        rd.fail(n, key, "'body' and 'point' apply to position, velocity, acceleration, coordinates, angular_velocity");
+      }
+      if (needs_joint) {
+        const std::string jn = rd.text(n, key, "joint");
+        for (std::size_t j = 0; j < sys.joints().size(); ++j)
+          if (sys.joints()[j].name == jn) os.joint = static_cast<int>(j);
+        if (os.joint < 0) rd.fail(n, key, "joint '" + jn + "' does not exist");
+        if (os.quantity == Quantity::angle) {
+          const JointType t = sys.joints()[os.joint].type;
+          if (t != JointType::revolute && t != JointType::cylindrical && t != JointType::angle_driver)
+            rd.fail(n, key, "an angle needs a revolute, cylindrical or angle-driver joint ('" + jn + "' is " +
+                                joint_type_name(t) + ")");
+        }
+      } else if (n["joint"]) {
+        rd.fail(n, key, "'joint' applies to angle and reaction outputs");
+      }
+      job.outputs.push_back(os);
+    }
+  }
+  job.output_path = cfg.resolve_output(cfg.get<std::string>("output", "simulation.h5"));
+  return job;
+}
+
+SimulationResult run_simulation(SimulationJob& job, const std::function<void(double)>& progress) {
+  const auto t_start = std::chrono::steady_clock::now();
+  System& sys = job.system;
+  SimulationResult r;
+  Integrator integ(sys, job.solver);
+  State s;
+  r.redundant_rows = integ.initialise(s);
+  r.outputs.resize(job.outputs.size());
+  r.reactions.resize(sys.joints().size());
+  r.coordinates.resize(sys.bodies().size());
+  std::vector<double> last_angle(job.outputs.size(), 0.0), unwrapped(job.outputs.size(), 0.0);
+  bool first = true;
+  auto record = [&](const State& st, double work) {
+    r.time.push_back(st.t);
+    const double kin = sys.kinetic_energy(st.q, st.v), pot = sys.potential_energy(st.q);
+    const double row[5] = {kin, pot, 0.0, work, kin + pot - work};
+    r.energy.insert(r.energy.end(), row, row + 5);
+    const Vec cq_v = sys.jacobian_all(st.q, st.t) * st.v;
+    Vec vel = cq_v;
+    {
+      const Vec pt = sys.phi_t(st.q, st.t); // active rows only
+      for (int k = 0; k < sys.m(); ++k) vel(sys.active_rows()[k]) += pt(k);
+    }
+    r.drift.push_back(sys.phi_all(st.q, st.t).lpNorm<Eigen::Infinity>());
+    r.drift.push_back(vel.lpNorm<Eigen::Infinity>());
+    for (std::size_t j = 0; j < sys.joints().size(); ++j) {
+      const auto re = sys.joint_reaction(st.q, st.lambda, static_cast<int>(j), st.t);
+      r.reactions[j].insert(r.reactions[j].end(), re.data(), re.data() + 6);
+    }
+    for (std::size_t b = 0; b < sys.bodies().size(); ++b)
+      for (int k = 0; k < 7; ++k) r.coordinates[b].push_back(st.q(7 * b + k));
+    for (std::size_t o = 0; o < job.outputs.size(); ++o) {
+      const OutputSpec& os = job.outputs[o];
+      auto& out = r.outputs[o];
+      Vec3 w;
+      switch (os.quantity) {
+      case Quantity::position:
+        w = sys.point_position(st.q, os.body, os.point);
+        out.insert(out.end(), w.data(), w.data() + 3);
+        break;
+      case Quantity::velocity:
+        w = sys.point_velocity(st.q, st.v, os.body, os.point);
+        out.insert(out.end(), w.data(), w.data() + 3);
+        break;
+      case Quantity::acceleration:
+        w = sys.point_acceleration(st.q, st.v, st.a, os.body, os.point);
+        out.insert(out.end(), w.data(), w.data() + 3);
+        break;
+      case Quantity::angular_velocity:
+        w = 2.0 * e_matrix(sys.euler(st.q, os.body)) * st.v.segment<4>(7 * os.body + 3);
+        out.insert(out.end(), w.data(), w.data() + 3);
+        break;
+      case Quantity::coordinates:
+        for (int k = 0; k < 7; ++k) out.push_back(st.q(7 * os.body + k));
+        break;
+      case Quantity::angle: {
+        const double a = sys.joint_angle(st.q, os.joint);
+        if (!first) {
+          double d = a - last_angle[o];
+          d -= 2 * M_PI * std::round(d / (2 * M_PI));
+          unwrapped[o] += d;
+        } else {
+          unwrapped[o] = a;
+        }
+        last_angle[o] = a;
+        out.push_back(unwrapped[o]);
+        break;
+      }
+      case Quantity::reaction: {
+        const auto re = sys.joint_reaction(st.q, st.lambda, os.joint, st.t);
+        out.insert(out.end(), re.data(), re.data() + 6);
+        break;
+      }
+      case Quantity::energy:
+        out.insert(out.end(), row, row + 5);
+        break;
+      case Quantity::drift:
+        out.push_back(r.drift[r.drift.size() - 2]);
+        out.push_back(r.drift.back());
+        break;
+      }
+    }
+    first = false;
+  };
+  r.stats = integ.run(s, record, progress);
+  r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
+  return r;
+}
+
+void write_simulation(const std::string& path, const SimulationJob& job, const SimulationResult& r) {
+  const System& sys = job.system;
+  io::H5File f(MPI_COMM_SELF, path, io::H5File::Mode::create);
+  const auto nt = static_cast<std::uint64_t>(r.time.size());
+  auto table = [&](const std::string& name, const std::vector<double>& data, const std::vector<std::string>& cols) {
+    f.write_replicated(name, {nt, static_cast<std::uint64_t>(cols.size())}, data.data());
+    std::string joined;
+    for (const auto& c : cols) joined += (joined.empty() ? "" : ",") + c;
+    f.write_attribute(name, "columns", joined);
+  };
+  f.write_replicated("/time", {nt}, r.time.data());
+  f.ensure_group("/outputs");
+  for (std::size_t o = 0; o < job.outputs.size(); ++o) table("/outputs/" + job.outputs[o].name, r.outputs[o], job.outputs[o].columns());
+  table("/energy", r.energy, {"kinetic", "potential", "strain", "work", "balance"});
+  table("/drift", r.drift, {"position", "velocity"});
+  f.ensure_group("/reactions");
+  for (std::size_t j = 0; j < sys.joints().size(); ++j)
+    table("/reactions/" + sys.joints()[j].name, r.reactions[j], {"fx", "fy", "fz", "mx", "my", "mz"});
+  f.ensure_group("/bodies");
+  for (std::size_t b = 0; b < sys.bodies().size(); ++b) {
+    f.ensure_group("/bodies/" + sys.bodies()[b].name);
+    table("/bodies/" + sys.bodies()[b].name + "/q", r.coordinates[b], {"x", "y", "z", "e0", "e1", "e2", "e3"});
+  }
+  f.write_strings("/redundant_rows", r.redundant_rows.empty() ? std::vector<std::string>{""} : r.redundant_rows);
+  f.ensure_group("/solver");
+  f.write_attribute("/solver", "type", std::string(scheme_name(job.solver.scheme)));
+  f.write_attribute("/solver", "alpha", job.solver.alpha);
+  f.write_attribute("/solver", "step", job.solver.step);
+  f.write_attribute("/solver", "steps", static_cast<std::int64_t>(r.stats.steps));
+  f.write_attribute("/solver", "rejected", static_cast<std::int64_t>(r.stats.rejected));
+  f.write_attribute("/solver", "newton_iterations", static_cast<std::int64_t>(r.stats.newton_iterations));
+  f.write_attribute("/solver", "jacobians", static_cast<std::int64_t>(r.stats.jacobians));
+  f.write_attribute("/solver", "max_drift", r.stats.max_drift);
+  f.write_attribute("/solver", "wall_seconds", r.wall_seconds);
+}
+
+} // namespace flexuq::mbs

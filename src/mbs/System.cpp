@@ -1,0 +1,611 @@
+// SPDX-License-Identifier: MIT
+#include "flexuq/mbs/System.hpp"
+
+#include "flexuq/core/Error.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+namespace flexuq::mbs {
+
+namespace {
+
+struct TypeName {
+  JointType t;
+  const char* name;
+};
+constexpr TypeName kTypes[] = {
+    {JointType::revolute, "revolute"},       {JointType::spherical, "spherical"},
+    {JointType::prismatic, "prismatic"},     {JointType::cylindrical, "cylindrical"},
+    {JointType::universal, "universal"},     {JointType::fixed, "fixed"},
+    {JointType::planar, "planar"},           {JointType::dot1, "dot1"},
+    {JointType::dot2, "dot2"},               {JointType::distance, "distance"},
+    {JointType::point_on_line, "point-on-line"}, {JointType::angle_driver, "angle-driver"},
+    {JointType::translation_driver, "translation-driver"}};
+
+/// A unit vector perpendicular to @p h, chosen deterministically (the global axis least aligned).
+Vec3 perpendicular(const Vec3& h) {
+  Vec3 e = Vec3::UnitX();
+  if (std::abs(h.x()) > std::abs(h.y())) e = std::abs(h.y()) < std::abs(h.z()) ? Vec3::UnitY() : Vec3::UnitZ();
+  else if (std::abs(h.z()) < std::abs(h.x())) e = Vec3::UnitZ();
+  return (e - h * h.dot(e)).normalized();
+}
+
+} // namespace
+
+JointType parse_joint_type(const std::string& s) {
+  if (s == "perpendicular") return JointType::dot1;
+  for (const auto& t : kTypes)
+    if (s == t.name) return t.t;
+  std::string list;
+  for (const auto& t : kTypes) list += std::string(list.empty() ? "" : ", ") + t.name;
+  throw InputError("unknown joint type '" + s + "' (" + list + ", perpendicular = dot1)");
+}
+
+const char* joint_type_name(JointType t) {
+  for (const auto& k : kTypes)
+    if (k.t == t) return k.name;
+  return "?";
+}
+
+std::array<double, 3> System::Coef::eval(double t) const {
+  if (kind == one) return {1.0, 0.0, 0.0};
+  const auto th = f->eval(t);
+  const double s = std::sin(th[0]), c = std::cos(th[0]);
+  // d/dt cos θ = −s θ', d²/dt² cos θ = −c θ'² − s θ''; for −sin θ: −c θ', s θ'² − c θ''.
+  if (kind == cos_motion) return {c, -s * th[1], -c * th[1] * th[1] - s * th[2]};
+  return {-s, -c * th[1], s * th[1] * th[1] - c * th[2]};
+}
+
+int System::add_body(const RigidBody& b) {
+  FLEXUQ_REQUIRE(b.name != "ground", "'ground' is the fixed frame and cannot be a body");
+  for (const auto& o : bodies_) FLEXUQ_REQUIRE(o.name != b.name, "body '" << b.name << "' is defined twice");
+  FLEXUQ_REQUIRE(std::isfinite(b.mass) && b.mass >= 0, "body '" << b.name << "': mass must be >= 0, got " << b.mass);
+  Eigen::SelfAdjointEigenSolver<Mat3> es(0.5 * (b.inertia + b.inertia.transpose()));
+  FLEXUQ_REQUIRE(es.eigenvalues().minCoeff() >= -1e-12 * std::max(1.0, es.eigenvalues().maxCoeff()),
+                 "body '" << b.name << "': the inertia tensor is not positive semi-definite (eigenvalues "
+                          << es.eigenvalues().transpose() << ")");
+  FLEXUQ_REQUIRE(std::abs(b.orientation.norm() - 1.0) < 1e-6,
+                 "body '" << b.name << "': Euler parameters must have unit norm, got |p| = " << b.orientation.norm());
+  bodies_.push_back(b);
+  bodies_.back().orientation.normalize();
+  reset_active();
+  return static_cast<int>(bodies_.size()) - 1;
+}
+
+int System::body_index(const std::string& name, const std::string& who) const {
+  if (name == "ground") return kGround;
+  for (std::size_t b = 0; b < bodies_.size(); ++b)
+    if (bodies_[b].name == name) return static_cast<int>(b);
+  std::string list = "ground";
+  for (const auto& b : bodies_) list += ", " + b.name;
+  throw InputError(who + ": body '" + name + "' does not exist (bodies: " + list + ")");
+}
+
+Vec3 System::to_local_point(int b, const Vec3& g) const {
+  if (b == kGround) return g;
+  return rotation(bodies_[b].orientation).transpose() * (g - bodies_[b].position);
+}
+
+Vec3 System::to_local_axis(int b, const Vec3& g) const {
+  if (b == kGround) return g;
+  return rotation(bodies_[b].orientation).transpose() * g;
+}
+
+int System::add_vector(BodyVector bv) {
+  vectors_.push_back(std::move(bv));
+  return static_cast<int>(vectors_.size()) - 1;
+}
+
+int System::body_axis(int b, const Vec3& global_axis) {
+  return add_vector(BodyVector{{{b, to_local_axis(b, global_axis), 1.0, false}}});
+}
+
+int System::constant_vector(const Vec3& w) { return add_vector(BodyVector{{{kGround, w, 1.0, false}}}); }
+
+int System::separation(int bi, const Vec3& pi, int bj, const Vec3& pj) {
+  BodyVector bv;
+  bv.parts.push_back({bj, to_local_point(bj, pj), 1.0, true});
+  bv.parts.push_back({bi, to_local_point(bi, pi), -1.0, true});
+  return add_vector(std::move(bv));
+}
+
+void System::add_dot_row(int joint, const std::string& label, int u, int v, double phi0) {
+  Row r;
+  r.terms.push_back(Term{Coef{}, u, v});
+  r.phi0 = phi0;
+  r.joint = joint;
+  r.label = label;
+  rows_.push_back(std::move(r));
+}
+
+void System::add_joint(const JointSpec& spec) {
+  const std::string who = "joint '" + spec.name + "' (" + joint_type_name(spec.type) + ")";
+  for (const auto& o : joints_) FLEXUQ_REQUIRE(o.name != spec.name, "joint '" << spec.name << "' is defined twice");
+  FLEXUQ_REQUIRE(spec.body_i != spec.body_j, who << " joins body '"
+                                                 << (spec.body_i == kGround ? "ground" : bodies_[spec.body_i].name)
+                                                 << "' to itself");
+  FLEXUQ_REQUIRE(spec.axis.norm() > 1e-12, who << ": the axis is zero");
+  const int jid = static_cast<int>(joints_.size());
+  const int bi = spec.body_i, bj = spec.body_j;
+  const Vec3 h = spec.axis.normalized();
+  const Vec3 f = perpendicular(h), g = h.cross(f);
+  const Vec3 p1 = spec.point, p2 = spec.has_point2 ? spec.point2 : spec.point;
+  Vec3 k2 = spec.has_axis2 ? Vec3(spec.axis2.normalized()) : f;
+  FLEXUQ_REQUIRE(!spec.has_axis2 || spec.axis2.norm() > 1e-12, who << ": axis2 is zero");
+
+  Frame fr;
+  const Vec3 ax[3] = {f, g, h};
+  for (int k = 0; k < 3; ++k) {
+    fr.ai[k] = to_local_axis(bi, ax[k]);
+    fr.aj[k] = to_local_axis(bj, ax[k]);
+  }
+  fr.si = to_local_point(bi, p1);
+  fr.sj = to_local_point(bj, p2);
+
+  const int first = static_cast<int>(rows_.size());
+  auto fi = [&] { return body_axis(bi, f); };
+  auto gi = [&] { return body_axis(bi, g); };
+  auto hi = [&] { return body_axis(bi, h); };
+  auto spherical = [&] {
+    const int d = separation(bi, p1, bj, p1);
+    const char* xyz[] = {"x", "y", "z"};
+    for (int k = 0; k < 3; ++k)
+      add_dot_row(jid, spec.name + ".point-" + xyz[k], constant_vector(Vec3::Unit(k)), d);
+  };
+  auto parallel_axes = [&] { // h_j ⊥ f_i and h_j ⊥ g_i
+    const int hj = body_axis(bj, h);
+    add_dot_row(jid, spec.name + ".axis-f", fi(), hj);
+    add_dot_row(jid, spec.name + ".axis-g", gi(), hj);
+  };
+  auto no_spin = [&] { add_dot_row(jid, spec.name + ".spin", fi(), body_axis(bj, g)); };
+  auto on_line = [&] { // the point of body j stays on the line (point, h) of body i
+    const int d = separation(bi, p1, bj, p2);
+    add_dot_row(jid, spec.name + ".line-f", fi(), d);
+    add_dot_row(jid, spec.name + ".line-g", gi(), d);
+  };
+
+  switch (spec.type) {
+  case JointType::spherical:
+    spherical();
+    break;
+  case JointType::revolute:
+    spherical();
+    parallel_axes();
+    break;
+  case JointType::cylindrical:
+    parallel_axes();
+    on_line();
+    break;
+  case JointType::prismatic:
+    parallel_axes();
+    on_line();
+    no_spin();
+    break;
+  case JointType::fixed:
+    spherical();
+    parallel_axes();
+    no_spin();
+    break;
+  case JointType::universal:
+    FLEXUQ_REQUIRE(std::abs(h.dot(k2)) < 1e-9, who << ": axis and axis2 must be perpendicular (cos = " << h.dot(k2) << ")");
+    spherical();
+    add_dot_row(jid, spec.name + ".cross", hi(), body_axis(bj, k2));
+    break;
+  case JointType::dot1:
+    FLEXUQ_REQUIRE(spec.has_axis2, who << " needs axis (on the first body) and axis2 (on the second)");
+    FLEXUQ_REQUIRE(std::abs(h.dot(k2)) < 1e-9, who << ": axis and axis2 must be perpendicular at t = 0 (cos = " << h.dot(k2) << ")");
+    add_dot_row(jid, spec.name + ".dot1", hi(), body_axis(bj, k2));
+    break;
+  case JointType::dot2: {
+    FLEXUQ_REQUIRE(spec.has_point2, who << " needs point (on the first body), point2 (on the second) and axis");
+    FLEXUQ_REQUIRE(std::abs(h.dot(p2 - p1)) < 1e-9 * std::max(1.0, (p2 - p1).norm()),
+                   who << ": point2 - point must be perpendicular to the axis at t = 0");
+    add_dot_row(jid, spec.name + ".dot2", hi(), separation(bi, p1, bj, p2));
+    break;
+  }
+  case JointType::planar: { // body j's point stays in the plane (point, h) of body i; no tilt
+    add_dot_row(jid, spec.name + ".plane", hi(), separation(bi, p1, bj, p2));
+    add_dot_row(jid, spec.name + ".tilt-f", hi(), body_axis(bj, f));
+    add_dot_row(jid, spec.name + ".tilt-g", hi(), body_axis(bj, g));
+    break;
+  }
+  case JointType::distance: {
+    FLEXUQ_REQUIRE(spec.has_point2, who << " needs point (on the first body) and point2 (on the second)");
+    const double l0 = (p2 - p1).norm();
+    const double l = spec.distance < 0 ? l0 : spec.distance;
+    FLEXUQ_REQUIRE(l > 1e-12, who << ": the distance must be positive (a zero distance is a spherical joint)");
+    const int d = separation(bi, p1, bj, p2);
+    add_dot_row(jid, spec.name + ".distance", d, d, l * l);
+    break;
+  }
+  case JointType::point_on_line:
+    on_line();
+    break;
+  case JointType::angle_driver: { // sin(θ − θ_d(t)) = cos θ_d (g_i·f_j) − sin θ_d (f_i·f_j)
+    motions_.push_back(spec.motion);
+    const TimeFunction* mf = &motions_.back();
+    const int fj = body_axis(bj, f);
+    Row r;
+    r.terms.push_back(Term{Coef{Coef::cos_motion, mf}, gi(), fj});
+    r.terms.push_back(Term{Coef{Coef::neg_sin_motion, mf}, fi(), fj});
+    r.joint = jid;
+    r.label = spec.name + ".angle";
+    rows_.push_back(std::move(r));
+    break;
+  }
+  case JointType::translation_driver: { // h_i·(p_j − p_i) − s(t)
+    motions_.push_back(spec.motion);
+    Row r;
+    r.terms.push_back(Term{Coef{}, hi(), separation(bi, p1, bj, p2)});
+    r.g = &motions_.back();
+    r.phi0 = h.dot(p2 - p1);
+    r.joint = jid;
+    r.label = spec.name + ".translation";
+    rows_.push_back(std::move(r));
+    break;
+  }
+  }
+  joints_.push_back(spec);
+  frames_.push_back(fr);
+  joint_rows_.emplace_back(first, static_cast<int>(rows_.size()) - first);
+  reset_active();
+}
+
+void System::add_force(const ForceSpec& f) {
+  ForceSpec s = f;
+  Vec3 l1 = Vec3::Zero(), l2 = Vec3::Zero();
+  double len = 0;
+  if (s.type == ForceType::torque || s.type == ForceType::force) {
+    FLEXUQ_REQUIRE(s.direction.norm() > 1e-12, "a " << (s.type == ForceType::torque ? "torque" : "force") << " needs a non-zero axis");
+    s.direction.normalize();
+    if (s.body_frame) s.direction = to_local_axis(s.body, s.direction);
+    l1 = to_local_point(s.body, s.point);
+  } else if (s.type == ForceType::spring) {
+    FLEXUQ_REQUIRE(s.body != s.body2, "a spring joins a body to itself");
+    l1 = to_local_point(s.body, s.point);
+    l2 = to_local_point(s.body2, s.point2);
+    len = s.length < 0 ? (s.point2 - s.point).norm() : s.length;
+  }
+  forces_.push_back(s);
+  force_local_.push_back(l1);
+  force_local2_.push_back(l2);
+  spring_length_.push_back(len);
+}
+
+void System::reset_active() {
+  active_.clear();
+  for (int r = 0; r < rows_total(); ++r) active_.push_back(r);
+  active_set_ = false;
+}
+
+int System::row_joint(int full_row) const {
+  const int nr = static_cast<int>(rows_.size());
+  return full_row < nr ? rows_[full_row].joint : -1 - (full_row - nr);
+}
+
+std::string System::row_label(int full_row) const {
+  const int nr = static_cast<int>(rows_.size());
+  return full_row < nr ? rows_[full_row].label : "body '" + bodies_[full_row - nr].name + "'.norm";
+}
+
+Vec System::initial_q() const {
+  Vec q(n());
+  for (std::size_t b = 0; b < bodies_.size(); ++b) {
+    q.segment<3>(7 * b) = bodies_[b].position;
+    q.segment<4>(7 * b + 3) = bodies_[b].orientation;
+  }
+  return q;
+}
+
+Vec System::initial_v() const {
+  Vec v(n());
+  for (std::size_t b = 0; b < bodies_.size(); ++b) {
+    v.segment<3>(7 * b) = bodies_[b].velocity;
+    // ω = 2 E ṗ and Eᵀ E = I − p pᵀ, pᵀṗ = 0  ⇒  ṗ = ½ Eᵀ ω.
+    v.segment<4>(7 * b + 3) = 0.5 * e_matrix(bodies_[b].orientation).transpose() * bodies_[b].angular_velocity;
+  }
+  return v;
+}
+
+void System::vector_states(const Vec& q, const Vec* v, std::vector<VecState>& out) const {
+  out.resize(vectors_.size());
+  for (std::size_t k = 0; k < vectors_.size(); ++k) {
+    VecState s{Vec3::Zero(), Vec3::Zero(), Vec3::Zero()};
+    for (const auto& pt : vectors_[k].parts) {
+      if (pt.body == kGround) {
+        s.w += pt.sign * pt.local;
+        continue;
+      }
+      const Vec4 p = q.segment<4>(7 * pt.body + 3);
+      s.w += pt.sign * rotation(p) * pt.local;
+      if (pt.point) s.w += pt.sign * q.segment<3>(7 * pt.body);
+      if (v) {
+        const Vec4 pd = v->segment<4>(7 * pt.body + 3);
+        s.wd += pt.sign * b_matrix(p, pt.local) * pd;
+        if (pt.point) s.wd += pt.sign * v->segment<3>(7 * pt.body);
+        s.wc += pt.sign * b_matrix(pd, pt.local) * pd;
+      }
+    }
+    out[k] = s;
+  }
+}
+
+void System::add_vector_jacobian(int vec, const Vec3& coeff, const Vec& q, Eigen::Ref<Eigen::RowVectorXd, 0, Eigen::InnerStride<>> row) const {
+  for (const auto& pt : vectors_[vec].parts) {
+    if (pt.body == kGround) continue;
+    const Vec4 p = q.segment<4>(7 * pt.body + 3);
+    if (pt.point) row.segment<3>(7 * pt.body) += pt.sign * coeff.transpose();
+    row.segment<4>(7 * pt.body + 3) += pt.sign * coeff.transpose() * b_matrix(p, pt.local);
+  }
+}
+
+double System::row_value(const Row& r, const std::vector<VecState>& s, double t) const {
+  double val = -r.phi0;
+  for (const auto& term : r.terms) val += term.c.eval(t)[0] * s[term.u].w.dot(s[term.v].w);
+  if (r.g) val -= r.g->eval(t)[0];
+  return val;
+}
+
+Vec System::phi_all(const Vec& q, double t) const {
+  std::vector<VecState> s;
+  vector_states(q, nullptr, s);
+  Vec out(rows_total());
+  for (std::size_t r = 0; r < rows_.size(); ++r) out(r) = row_value(rows_[r], s, t);
+  for (std::size_t b = 0; b < bodies_.size(); ++b)
+    out(rows_.size() + b) = q.segment<4>(7 * b + 3).squaredNorm() - 1.0;
+  return out;
+}
+
+Mat System::jacobian_all(const Vec& q, double t) const {
+  std::vector<VecState> s;
+  vector_states(q, nullptr, s);
+  Mat cq = Mat::Zero(rows_total(), n());
+  for (std::size_t r = 0; r < rows_.size(); ++r)
+    for (const auto& term : rows_[r].terms) {
+      const double c = term.c.eval(t)[0];
+      add_vector_jacobian(term.u, c * s[term.v].w, q, cq.row(r));
+      add_vector_jacobian(term.v, c * s[term.u].w, q, cq.row(r));
+    }
+  for (std::size_t b = 0; b < bodies_.size(); ++b)
+    cq.block<1, 4>(rows_.size() + b, 7 * b + 3) = 2.0 * q.segment<4>(7 * b + 3).transpose();
+  return cq;
+}
+
+Vec System::phi(const Vec& q, double t) const {
+  const Vec all = phi_all(q, t);
+  Vec out(m());
+  for (int k = 0; k < m(); ++k) out(k) = all(active_[k]);
+  return out;
+}
+
+Mat System::jacobian(const Vec& q, double t) const {
+  const Mat all = jacobian_all(q, t);
+  Mat out(m(), n());
+  for (int k = 0; k < m(); ++k) out.row(k) = all.row(active_[k]);
+  return out;
+}
+
+Vec System::phi_t(const Vec& q, double t) const {
+  std::vector<VecState> s;
+  vector_states(q, nullptr, s);
+  Vec out = Vec::Zero(m());
+  const int nr = static_cast<int>(rows_.size());
+  for (int k = 0; k < m(); ++k) {
+    if (active_[k] >= nr) continue;
+    const Row& r = rows_[active_[k]];
+    double val = 0;
+    for (const auto& term : r.terms) val += term.c.eval(t)[1] * s[term.u].w.dot(s[term.v].w);
+    if (r.g) val -= r.g->eval(t)[1];
+    out(k) = val;
+  }
+  return out;
+}
+
+Vec System::gamma(const Vec& q, const Vec& v, double t) const {
+  std::vector<VecState> s;
+  vector_states(q, &v, s);
+  Vec out(m());
+  const int nr = static_cast<int>(rows_.size());
+  for (int k = 0; k < m(); ++k) {
+    if (active_[k] >= nr) {
+      const int b = active_[k] - nr;
+      out(k) = -2.0 * v.segment<4>(7 * b + 3).squaredNorm();
+      continue;
+    }
+    const Row& r = rows_[active_[k]];
+    double val = 0;
+    for (const auto& term : r.terms) {
+      const auto c = term.c.eval(t);
+      const VecState &u = s[term.u], &w = s[term.v];
+      val += c[0] * (w.w.dot(u.wc) + u.w.dot(w.wc) + 2.0 * u.wd.dot(w.wd)) +
+             2.0 * c[1] * (u.wd.dot(w.w) + u.w.dot(w.wd)) + c[2] * u.w.dot(w.w);
+    }
+    if (r.g) val -= r.g->eval(t)[2];
+    out(k) = -val;
+  }
+  return out;
+}
+
+std::vector<std::string> System::select_independent_rows(const Vec& q, double t, double tol) {
+  reset_active();
+  const Mat cq = jacobian_all(q, t);
+  const int nr = static_cast<int>(rows_.size());
+  std::vector<int> order;
+  for (std::size_t b = 0; b < bodies_.size(); ++b) order.push_back(nr + static_cast<int>(b));
+  for (int r = 0; r < nr; ++r) order.push_back(r);
+  // In-order Gram–Schmidt (twice, for stability) = QR without pivoting with a rank tolerance:
+  // a row is redundant when what is left of it after removing the span of the kept rows is
+  // below tol·|row|.
+  std::vector<Eigen::RowVectorXd> basis;
+  std::vector<int> kept;
+  std::vector<std::string> dropped;
+  for (int r : order) {
+    Eigen::RowVectorXd x = cq.row(r);
+    const double norm0 = x.norm();
+    for (int pass = 0; pass < 2; ++pass)
+      for (const auto& b : basis) x -= x.dot(b) * b;
+    if (norm0 == 0.0 || x.norm() <= tol * norm0) {
+      dropped.push_back(row_label(r));
+      continue;
+    }
+    basis.push_back(x / x.norm());
+    kept.push_back(r);
+  }
+  active_.clear();
+  for (int r = 0; r < rows_total(); ++r)
+    if (std::find(kept.begin(), kept.end(), r) != kept.end()) active_.push_back(r);
+  active_set_ = true;
+  return dropped;
+}
+
+Mat System::mass(const Vec& q) const {
+  Mat mm = Mat::Zero(n(), n());
+  for (std::size_t b = 0; b < bodies_.size(); ++b) {
+    mm.block<3, 3>(7 * b, 7 * b) = bodies_[b].mass * Mat3::Identity();
+    const Mat34 g = g_matrix(q.segment<4>(7 * b + 3));
+    mm.block<4, 4>(7 * b + 3, 7 * b + 3) = 4.0 * g.transpose() * bodies_[b].inertia * g;
+  }
+  return mm;
+}
+
+Vec System::forces(const Vec& q, const Vec& v, double t) const {
+  Vec f = Vec::Zero(n());
+  if (qv_terms_)
+    for (std::size_t b = 0; b < bodies_.size(); ++b) {
+      const Vec4 p = q.segment<4>(7 * b + 3), pd = v.segment<4>(7 * b + 3);
+      const Mat34 gd = g_matrix(pd);
+      f.segment<4>(7 * b + 3) += 8.0 * gd.transpose() * bodies_[b].inertia * gd * p;
+    }
+  auto apply_force = [&](int b, const Vec3& local, const Vec3& force) {
+    if (b == kGround) return;
+    f.segment<3>(7 * b) += force;
+    f.segment<4>(7 * b + 3) += b_matrix(q.segment<4>(7 * b + 3), local).transpose() * force;
+  };
+  auto apply_torque = [&](int b, const Vec3& torque) { // global torque: Q_p = 2 Eᵀ n
+    if (b == kGround) return;
+    f.segment<4>(7 * b + 3) += 2.0 * e_matrix(q.segment<4>(7 * b + 3)).transpose() * torque;
+  };
+  for (std::size_t k = 0; k < forces_.size(); ++k) {
+    const ForceSpec& s = forces_[k];
+    switch (s.type) {
+    case ForceType::gravity:
+      for (std::size_t b = 0; b < bodies_.size(); ++b) f.segment<3>(7 * b) += bodies_[b].mass * s.direction;
+      break;
+    case ForceType::torque:
+    case ForceType::force: {
+      Vec3 dir = s.direction;
+      if (s.body_frame && s.body != kGround) dir = rotation(euler(q, s.body)) * dir;
+      const Vec3 val = s.value(t) * dir;
+      if (s.type == ForceType::torque) {
+        apply_torque(s.body, val);
+        apply_torque(s.body2, -val);
+      } else {
+        apply_force(s.body, force_local_[k], val);
+      }
+      break;
+    }
+    case ForceType::spring: {
+      const Vec3 d = point_position(q, s.body2, force_local2_[k]) - point_position(q, s.body, force_local_[k]);
+      const Vec3 dd = point_velocity(q, v, s.body2, force_local2_[k]) - point_velocity(q, v, s.body, force_local_[k]);
+      const double l = d.norm();
+      if (l < 1e-14) break;
+      const Vec3 u = d / l;
+      const double tension = s.stiffness * (l - spring_length_[k]) + s.damping * u.dot(dd);
+      apply_force(s.body, force_local_[k], tension * u);
+      apply_force(s.body2, force_local2_[k], -tension * u);
+      break;
+    }
+    }
+  }
+  return f;
+}
+
+double System::kinetic_energy(const Vec& q, const Vec& v) const { return 0.5 * v.dot(mass(q) * v); }
+
+double System::potential_energy(const Vec& q) const {
+  double e = 0;
+  for (std::size_t k = 0; k < forces_.size(); ++k) {
+    const ForceSpec& s = forces_[k];
+    if (s.type == ForceType::gravity)
+      for (std::size_t b = 0; b < bodies_.size(); ++b) e -= bodies_[b].mass * s.direction.dot(q.segment<3>(7 * b));
+    else if (s.type == ForceType::spring) {
+      const double l = (point_position(q, s.body2, force_local2_[k]) - point_position(q, s.body, force_local_[k])).norm();
+      e += 0.5 * s.stiffness * (l - spring_length_[k]) * (l - spring_length_[k]);
+    }
+  }
+  return e;
+}
+
+double System::nonconservative_power(const Vec& q, const Vec& v, double t) const {
+  double p = 0;
+  for (std::size_t k = 0; k < forces_.size(); ++k) {
+    const ForceSpec& s = forces_[k];
+    if (s.type == ForceType::torque || s.type == ForceType::force) {
+      Vec3 dir = s.direction;
+      if (s.body_frame && s.body != kGround) dir = rotation(euler(q, s.body)) * dir;
+      const Vec3 val = s.value(t) * dir;
+      auto omega = [&](int b) -> Vec3 {
+        if (b == kGround) return Vec3::Zero();
+        return 2.0 * e_matrix(euler(q, b)) * v.segment<4>(7 * b + 3);
+      };
+      if (s.type == ForceType::torque) p += val.dot(omega(s.body) - omega(s.body2));
+      else p += val.dot(point_velocity(q, v, s.body, force_local_[k]));
+    } else if (s.type == ForceType::spring && s.damping != 0.0) {
+      const Vec3 d = point_position(q, s.body2, force_local2_[k]) - point_position(q, s.body, force_local_[k]);
+      const Vec3 dd = point_velocity(q, v, s.body2, force_local2_[k]) - point_velocity(q, v, s.body, force_local_[k]);
+      const double l = d.norm();
+      if (l > 1e-14) p -= s.damping * std::pow(d.dot(dd) / l, 2);
+    }
+  }
+  return p;
+}
+
+void System::normalise(Vec& q) const {
+  for (std::size_t b = 0; b < bodies_.size(); ++b) q.segment<4>(7 * b + 3).normalize();
+}
+
+Vec3 System::point_position(const Vec& q, int b, const Vec3& s) const {
+  if (b == kGround) return s;
+  return origin(q, b) + rotation(euler(q, b)) * s;
+}
+
+Vec3 System::point_velocity(const Vec& q, const Vec& v, int b, const Vec3& s) const {
+  if (b == kGround) return Vec3::Zero();
+  return v.segment<3>(7 * b) + b_matrix(euler(q, b), s) * v.segment<4>(7 * b + 3);
+}
+
+Vec3 System::point_acceleration(const Vec& q, const Vec& v, const Vec& a, int b, const Vec3& s) const {
+  if (b == kGround) return Vec3::Zero();
+  const Vec4 pd = v.segment<4>(7 * b + 3);
+  return a.segment<3>(7 * b) + b_matrix(euler(q, b), s) * a.segment<4>(7 * b + 3) + b_matrix(pd, s) * pd;
+}
+
+double System::joint_angle(const Vec& q, int j) const {
+  const JointSpec& s = joints_[j];
+  const Mat3 ai = rotation(euler(q, s.body_i)), aj = rotation(euler(q, s.body_j));
+  const Vec3 fi = ai * frames_[j].ai[0], gi = ai * frames_[j].ai[1], fj = aj * frames_[j].aj[0];
+  return std::atan2(gi.dot(fj), fi.dot(fj));
+}
+
+Eigen::Matrix<double, 6, 1> System::joint_reaction(const Vec& q, const Vec& lambda, int j, double t) const {
+  Eigen::Matrix<double, 6, 1> out = Eigen::Matrix<double, 6, 1>::Zero();
+  const int b = joints_[j].body_j;
+  if (b == kGround) return out;
+  const auto [first, count] = joint_rows_[j];
+  const Mat cq = jacobian_all(q, t);
+  Vec qc = Vec::Zero(7);                // generalized constraint force on body j: −C_qᵀ λ
+  for (int k = 0; k < m(); ++k)
+    if (active_[k] >= first && active_[k] < first + count) qc -= cq.row(active_[k]).segment<7>(7 * b).transpose() * lambda(k);
+  const Vec3 force = qc.head<3>();
+  const Vec4 p = euler(q, b);
+  const Vec3 torque_body = 0.5 * g_matrix(p) * qc.tail<4>(); // Q_p = 2 Gᵀ n' (+ a part along p)
+  const Vec3 torque_origin = rotation(p) * torque_body;
+  const Vec3 at = point_position(q, b, frames_[j].sj);
+  out.head<3>() = force;
+  out.tail<3>() = torque_origin + (origin(q, b) - at).cross(force);
+  return out;
+}
+
+} // namespace flexuq::mbs
