@@ -39,8 +39,7 @@ int main(int argc, char** argv) {
   std::mt19937_64 gy(99);
   for (Eigen::Index j = 0; j < cols; ++j)
     for (Eigen::Index i = 0; i < cols; ++i) Y(i, j) = nd(gy);
-  Eigen::MatrixXd Qx, Rx;
-  tsqr(comm, X, &Qx, &Rx);
+  Eigen::MatrixXd Qx = la::thin_svd(comm, X, true).U_local; // orthonormal columns
   Eigen::HouseholderQR<Eigen::MatrixXd> qy(Y);
   const Eigen::MatrixXd Qy = qy.householderQ() * Eigen::MatrixXd::Identity(cols, cols);
   Eigen::VectorXd sig(cols);

@@ -112,54 +112,8 @@ void fix_signs(Eigen::MatrixXd& U_local, Eigen::MatrixXd& V) {
   }
 }
 
-// TSQR. The existing cms::tsqr_r (moving to la::) returns R only; POD needs Q, so this version keeps
-// the local Householder Q of each rank and the block of the second-stage Q that belongs to it:
-// Q_p = Q_local,p · Q_stack[p-th n-row block]. The second stage runs on every rank (same data, same
-// arithmetic), so R and everything derived from it are identical across ranks.
-void tsqr(MPI_Comm comm, const Eigen::Ref<const Eigen::MatrixXd>& A, Eigen::MatrixXd* Q_local, Eigen::MatrixXd* R) {
-  const Eigen::Index n = A.cols(), m = A.rows();
-  check_same_cols(comm, n, "tsqr");
-  const int size = comm_size(comm), rank = comm_rank(comm);
-  const Eigen::Index k = std::min(m, n);
-  Eigen::MatrixXd Rp = Eigen::MatrixXd::Zero(n, n);
-  Eigen::MatrixXd Q1;
-  if (m > 0 && n > 0) {
-    Eigen::HouseholderQR<Eigen::MatrixXd> qr(A);
-    Rp.topRows(k) = qr.matrixQR().topRows(k).triangularView<Eigen::Upper>();
-    if (Q_local) Q1 = qr.householderQ() * Eigen::MatrixXd::Identity(m, k);
-  }
-  if (n == 0) {
-    if (R) *R = Eigen::MatrixXd(0, 0);
-    if (Q_local) *Q_local = Eigen::MatrixXd(m, 0);
-    return;
-  }
-  std::vector<double> all(static_cast<std::size_t>(size) * static_cast<std::size_t>(n * n));
-  FLEXUQ_MPI(MPI_Allgather(Rp.data(), static_cast<int>(n * n), MPI_DOUBLE, all.data(), static_cast<int>(n * n),
-                           MPI_DOUBLE, comm));
-  Eigen::Map<const Eigen::MatrixXd> blocks(all.data(), n, n * size); // block p = columns [p n, (p+1) n)
-  Eigen::MatrixXd stacked(size * n, n);
-  for (int p = 0; p < size; ++p) stacked.middleRows(p * n, n) = blocks.middleCols(p * n, n);
-  Eigen::HouseholderQR<Eigen::MatrixXd> qr2(stacked);
-  if (R) *R = qr2.matrixQR().topRows(n).triangularView<Eigen::Upper>();
-  if (Q_local) {
-    const Eigen::MatrixXd Q2 = qr2.householderQ() * Eigen::MatrixXd::Identity(size * n, n);
-    if (k > 0)
-      *Q_local = blas::gemm(Q1, false, Eigen::MatrixXd(Q2.block(rank * n, 0, k, n)), false);
-    else
-      *Q_local = Eigen::MatrixXd(m, n);
-  }
-}
-
 ThinSvd svd_tsqr(MPI_Comm comm, const Eigen::Ref<const Eigen::MatrixXd>& A) {
-  Eigen::MatrixXd Q, R;
-  tsqr(comm, A, &Q, &R);
-  ThinSvd out;
-  if (R.cols() == 0) return out;
-  Eigen::MatrixXd UR;
-  small_svd(R, UR, out.sigma, out.V);
-  out.U_local = Q.rows() > 0 ? blas::gemm(Q, false, UR, false) : Eigen::MatrixXd(0, UR.cols());
-  fix_signs(out.U_local, out.V);
-  return out;
+  return la::thin_svd(comm, Eigen::MatrixXd(A), /*left=*/true);
 }
 
 ThinSvd svd_snapshots(MPI_Comm comm, const Eigen::Ref<const Eigen::MatrixXd>& A, Mat W) {

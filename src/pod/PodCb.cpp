@@ -5,6 +5,8 @@
 #include "flexuq/core/Log.hpp"
 #include "flexuq/fe/Component.hpp"
 #include "flexuq/io/Generators.hpp"
+#include "flexuq/la/Clusters.hpp"
+#include "flexuq/la/Subspace.hpp"
 #include "flexuq/uq/Distribution.hpp"
 
 #include <algorithm>
@@ -106,12 +108,7 @@ CbPieces cb_pieces(const CbBar& bar, double E, double G, int n_modes) {
 }
 
 std::vector<int> eigenvalue_clusters(const Eigen::VectorXd& lambda, double rel_tol) {
-  std::vector<int> c(static_cast<std::size_t>(lambda.size()), 0);
-  for (Eigen::Index i = 1; i < lambda.size(); ++i)
-    c[static_cast<std::size_t>(i)] =
-        c[static_cast<std::size_t>(i - 1)] +
-        (std::abs(lambda(i) - lambda(i - 1)) <= rel_tol * std::max(std::abs(lambda(i)), std::abs(lambda(i - 1))) ? 0 : 1);
-  return c;
+  return la::cluster_ids(std::vector<double>(lambda.data(), lambda.data() + lambda.size()), rel_tol);
 }
 
 double align_modes(Eigen::MatrixXd& Phi, const Eigen::MatrixXd& Phi_ref, const Eigen::MatrixXd& M,
@@ -122,10 +119,9 @@ double align_modes(Eigen::MatrixXd& Phi, const Eigen::MatrixXd& Phi_ref, const E
     std::size_t j = i;
     while (j < clusters.size() && clusters[j] == clusters[i]) ++j;
     const Eigen::Index b = static_cast<Eigen::Index>(i), n = static_cast<Eigen::Index>(j - i);
-    const Eigen::MatrixXd X = Phi.middleCols(b, n).transpose() * M * Phi_ref.middleCols(b, n);
-    Eigen::JacobiSVD<Eigen::MatrixXd> svd(X, Eigen::ComputeFullU | Eigen::ComputeFullV);
-    worst = std::min(worst, svd.singularValues().minCoeff());
-    Phi.middleCols(b, n) = Phi.middleCols(b, n) * (svd.matrixU() * svd.matrixV().transpose());
+    const Eigen::MatrixXd C = Phi_ref.middleCols(b, n).transpose() * M * Phi.middleCols(b, n); // ⟨Φ_ref, Φ⟩
+    worst = std::min(worst, la::principal_cosines(C).minCoeff());
+    Phi.middleCols(b, n) = Phi.middleCols(b, n) * la::procrustes_rotation(C);
     i = j;
   }
   return worst;

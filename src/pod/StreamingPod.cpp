@@ -52,8 +52,11 @@ void StreamingPod::append_local(const Eigen::Ref<const Eigen::MatrixXd>& block) 
     if (local_rows_ > 0) C -= blas::gemm(U_, false, P2, false);
     P += P2;
   }
-  Eigen::MatrixXd Qc, Rc;
-  tsqr(comm_, C, &Qc, &Rc);
+  // C⊥ = Q_c R_c with Q_c = U_c and R_c = Σ_c V_cᵀ from the TSQR thin SVD (la::thin_svd): directions
+  // of C⊥ with zero σ get zero rows in K and are dropped below.
+  const la::ThinSvd cs = la::thin_svd(comm_, C, /*left=*/true);
+  const Eigen::MatrixXd& Qc = cs.U_local;
+  const Eigen::MatrixXd Rc = cs.sigma.asDiagonal() * cs.V.transpose();
   Eigen::MatrixXd K = Eigen::MatrixXd::Zero(k + b, k + b);
   K.topLeftCorner(k, k) = sigma_.asDiagonal();
   K.topRightCorner(k, b) = P;

@@ -112,7 +112,10 @@ TEST(PodKernels, CentredPodIsPodOfTheCentredMatrix) {
   o.truncation = Truncation::fixed_rank(5);
   const PodResult p = compute_pod(S, o);
   ASSERT_EQ(p.rank, 5);
-  ThinSvd t{p.U_local, p.sigma, p.V};
+  ThinSvd t;
+    t.U_local = p.U_local;
+    t.sigma = p.sigma;
+    t.V = p.V;
   expect_matches(t, Ac, 5, 1e-12, "centred");
   const Eigen::VectorXd mean = gather_rows(PETSC_COMM_WORLD, p.mean_local);
   EXPECT_LT((mean - A.rowwise().mean()).norm(), 1e-14 * mean.norm());
@@ -168,7 +171,10 @@ TEST(PodKernels, StreamingEqualsBatch) {
     EXPECT_EQ(s->snapshots(), 31);
     EXPECT_EQ(s->rank(), 6); // rank-revealing: the exact zeros were dropped on the way
     const PodResult p = s->result();
-    ThinSvd t{p.U_local, p.sigma, p.V};
+    ThinSvd t;
+    t.U_local = p.U_local;
+    t.sigma = p.sigma;
+    t.V = p.V;
     expect_matches(t, A, 6, 1e-12, "streaming");
     // Right vectors too: S V = U Σ reproduces the snapshots.
     const Eigen::MatrixXd U = gather_rows(PETSC_COMM_WORLD, p.U_local);

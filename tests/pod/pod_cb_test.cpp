@@ -65,7 +65,7 @@ TEST(PodCbBar, PairRuleOnADegenerateAugmentedBasis) {
   const double G = 1.02 * kGmean;
   const Eigen::MatrixXd K = E_of(G) * b.K_E + G * b.K_G;
   const Eigen::MatrixXd Kii = b.block(K, b.internal, b.internal), Mii = b.block(b.M, b.internal, b.internal);
-  const CbPieces p = cb_pieces(b, E_of(G), G, 4);
+  const CbPieces p = cb_pieces(b, E_of(G), G, 8);
   Eigen::MatrixXd Uhat(Kii.rows(), 2);
   Uhat.col(0) = p.Phi.col(0) + p.Phi.col(1);
   Uhat.col(1) = p.Phi.col(0) - 0.3 * p.Phi.col(1);

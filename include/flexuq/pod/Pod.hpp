@@ -19,10 +19,11 @@
 /// then a Cholesky QR in the M inner product. The σ are those of M^{1/2}S.
 ///
 /// Signs: each right singular vector's largest entry is made positive (V is replicated, so the
-/// signs do not depend on the rank count).
+/// signs do not depend on the rank count; la::thin_svd uses the same rule).
 
 #include "flexuq/pod/Snapshots.hpp"
 #include "flexuq/pod/Truncation.hpp"
+#include "flexuq/la/Tsqr.hpp"
 
 #include <Eigen/Dense>
 #include <mpi.h>
@@ -61,20 +62,11 @@ PodResult compute_pod(const SnapshotMatrix& S, const PodOptions& options);
 
 // ---- kernels (exposed for tests and benchmarks) ---------------------------------------------------
 
-/// Thin SVD A = U diag(σ) Vᵀ of a row-distributed tall matrix (local rows given). U_local has the
-/// local rows of all min(n_rows, n_cols) left vectors; V and σ are identical on every rank.
-struct ThinSvd {
-  Eigen::MatrixXd U_local;
-  Eigen::VectorXd sigma;
-  Eigen::MatrixXd V;
-};
+/// Thin SVD of a row-distributed tall matrix: la::ThinSvd (σ and V identical on every rank,
+/// U_local this rank's rows of the left vectors).
+using la::ThinSvd;
 
-/// A = Q R by TSQR with Q kept: Q_local (local rows × n, orthonormal columns overall), R (n × n,
-/// upper triangular, identical on every rank). Works for ranks holding fewer rows than columns,
-/// or none. @note Collective.
-void tsqr(MPI_Comm comm, const Eigen::Ref<const Eigen::MatrixXd>& A, Eigen::MatrixXd* Q_local, Eigen::MatrixXd* R);
-
-/// TSQR + SVD(R). @note Collective.
+/// TSQR + SVD(R) with the left vectors (la::thin_svd, the project's one TSQR). @note Collective.
 ThinSvd svd_tsqr(MPI_Comm comm, const Eigen::Ref<const Eigen::MatrixXd>& A);
 /// Method of snapshots with the refinement pass, in the inner product of @p W (null: identity).
 /// Only the left vectors of σ_i > 1e-7 σ₁ (and not exactly zero) are formed. @note Collective.
