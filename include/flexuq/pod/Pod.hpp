@@ -5,8 +5,10 @@
 /// snapshots): S − s̄1ᵀ = U Σ Vᵀ (centring optional), U the POD modes. Kernels (docs/pod.md):
 ///
 /// - **tsqr** (default, exact, one pass over S): local Householder QR per rank, the m × m R factors
-///   gathered and factored again (TSQR), SVD of the final R; U = Q U_R with Q kept explicitly, so U is
-///   orthonormal to round-off and every σ is accurate to ε·σ₁ (no squaring).
+///   gathered and factored again (TSQR, la::thin_svd), SVD of the final R; U = Q U_R with the TSQR's
+///   Q, so U is orthonormal to round-off and every σ is accurate to ε·σ₁ (no squaring). Columns of
+///   zero σ are the TSQR's completion, orthonormal only at full column rank: the default truncation
+///   (numerical rank) drops them.
 /// - **slepc**: SLEPc SVD (thick-restart Lanczos bidiagonalisation) for a few leading triplets of a
 ///   large set; the other σ are not computed.
 /// - **snapshots** (the method of snapshots): Gram matrix G = Sᵀ W S (one reduction), its
