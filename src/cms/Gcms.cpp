@@ -7,6 +7,8 @@
 #include "flexuq/fe/Component.hpp"
 #include "flexuq/fe/Modes.hpp"
 #include "flexuq/io/Config.hpp"
+#include "flexuq/la/Clusters.hpp"
+#include "flexuq/la/Tsqr.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -121,7 +123,7 @@ std::vector<std::vector<int>> degenerate_clusters(const std::vector<double>& ev,
   std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return ev[a] < ev[b]; });
   std::vector<double> sorted;
   for (int i : order) sorted.push_back(ev[static_cast<std::size_t>(i)]);
-  const std::vector<int> mult = fe::cluster_multiplicity(sorted, tol);
+  const std::vector<int> mult = la::cluster_multiplicity(sorted, tol);
   std::vector<std::vector<int>> out;
   for (std::size_t i = 0; i < order.size(); i += static_cast<std::size_t>(mult[i])) {
     if (mult[i] < 2) continue;
@@ -367,8 +369,8 @@ GcmsSweep cosine_sweep(const GcmsBasis& b, const GcmsOptions& opt) {
         const double n = norms(kept[k]);
         Sn.col(col) = n > 0 ? Eigen::VectorXd(S.col(col) / n) : Eigen::VectorXd(S.col(col));
       }
-      st.cond_x = condition_number(tsqr_svd(b.comm(), S).sigma);
-      st.cond_xs = condition_number(tsqr_svd(b.comm(), Sn).sigma);
+      st.cond_x = la::condition_number(la::thin_svd(b.comm(), S).sigma);
+      st.cond_xs = la::condition_number(la::thin_svd(b.comm(), Sn).sigma);
       last_drop = g.drop;
     }
     sw.steps.push_back(st);
@@ -509,10 +511,10 @@ std::vector<GcmsRemoval> svd_null_space_loop(GcmsBasis& b, const GcmsOptions& op
                                  << opt.gap_ratio << " with sigma_(i+1) <= " << opt.svd_tolerance
                                  << " x sigma_1; at most " << opt.svd_max_iterations << " removals"));
   for (int it = 0; it < opt.svd_max_iterations; ++it) {
-    const SvdResult s = tsqr_svd(b.comm(), b.local_fields());
+    const la::ThinSvd s = la::thin_svd(b.comm(), b.local_fields());
     int at = -1;
     const int d = gap_deficiency(s.sigma, opt.svd_tolerance, opt.gap_ratio, &at);
-    const double cond = condition_number(s.sigma);
+    const double cond = la::condition_number(s.sigma);
     if (d == 0) {
       log::info(b.comm(), "gcms:   no sharp drop in sigma(Phi); cond(Phi) = " + fmt(cond));
       break;
@@ -533,9 +535,9 @@ std::vector<GcmsRemoval> svd_null_space_loop(GcmsBasis& b, const GcmsOptions& op
     }
     GcmsBasis trial(b);
     trial.remove_fields({pick});
-    const SvdResult s2 = tsqr_svd(trial.comm(), trial.local_fields());
+    const la::ThinSvd s2 = la::thin_svd(trial.comm(), trial.local_fields());
     const int d2 = gap_deficiency(s2.sigma, opt.svd_tolerance, opt.gap_ratio);
-    const double cond2 = condition_number(s2.sigma);
+    const double cond2 = la::condition_number(s2.sigma);
     const std::string name = b.fields()[static_cast<std::size_t>(pick)].label();
     if (d2 < d || cond2 < cond) {
       log::info(b.comm(), FLEXUQ_MSG("gcms:   removed " << name << " (null-space weight " << fmt(w, 3) << "; vanishing "

@@ -11,52 +11,6 @@
 
 namespace flexuq::cms {
 
-Eigen::MatrixXd tsqr_r(MPI_Comm comm, const Eigen::MatrixXd& local_rows) {
-  const Eigen::Index n = local_rows.cols();
-  // Every rank must agree on the column count (a rank may hold no rows at all).
-  long long nc = n, nmax = 0, nmin = 0;
-  FLEXUQ_MPI(MPI_Allreduce(&nc, &nmax, 1, MPI_LONG_LONG, MPI_MAX, comm));
-  FLEXUQ_MPI(MPI_Allreduce(&nc, &nmin, 1, MPI_LONG_LONG, MPI_MIN, comm));
-  if (nmax != nmin) throw Error(FLEXUQ_MSG("tsqr: ranks disagree on the column count (" << nmin << " vs " << nmax << ")"));
-  if (n == 0) return Eigen::MatrixXd(0, 0);
-  // Local QR: R_p is min(rows, n) × n, padded with zero rows to n × n.
-  Eigen::MatrixXd Rp = Eigen::MatrixXd::Zero(n, n);
-  if (local_rows.rows() > 0) {
-    Eigen::HouseholderQR<Eigen::MatrixXd> qr(local_rows);
-    const Eigen::Index k = std::min(local_rows.rows(), n);
-    Rp.topRows(k) = qr.matrixQR().topRows(k).triangularView<Eigen::Upper>();
-  }
-  int size = 1;
-  FLEXUQ_MPI(MPI_Comm_size(comm, &size));
-  // The second stage also runs on one rank, so every rank count does the same kind of arithmetic.
-  std::vector<double> all(static_cast<std::size_t>(size) * static_cast<std::size_t>(n * n));
-  FLEXUQ_MPI(MPI_Allgather(Rp.data(), static_cast<int>(n * n), MPI_DOUBLE, all.data(), static_cast<int>(n * n),
-                           MPI_DOUBLE, comm));
-  Eigen::MatrixXd stacked(size * n, n);
-  for (int p = 0; p < size; ++p)
-    stacked.middleRows(p * n, n) = Eigen::Map<const Eigen::MatrixXd>(all.data() + static_cast<std::size_t>(p) * n * n, n, n);
-  Eigen::HouseholderQR<Eigen::MatrixXd> qr(stacked);
-  Eigen::MatrixXd R = qr.matrixQR().topRows(n).triangularView<Eigen::Upper>();
-  return R;
-}
-
-SvdResult tsqr_svd(MPI_Comm comm, const Eigen::MatrixXd& local_rows) {
-  const Eigen::MatrixXd R = tsqr_r(comm, local_rows);
-  SvdResult out;
-  if (R.cols() == 0) return out;
-  Eigen::JacobiSVD<Eigen::MatrixXd> svd(R, Eigen::ComputeFullV);
-  out.sigma = svd.singularValues();
-  out.V = svd.matrixV();
-  return out;
-}
-
-double condition_number(const Eigen::VectorXd& s) {
-  if (s.size() == 0) return std::numeric_limits<double>::quiet_NaN();
-  const double smax = s.maxCoeff(), smin = s.minCoeff();
-  if (!(smin > 0)) return std::numeric_limits<double>::infinity();
-  return smax / smin;
-}
-
 int gap_deficiency(const Eigen::VectorXd& s, double svd_tolerance, double gap_ratio, int* gap_at) {
   const Eigen::Index n = s.size();
   if (gap_at) *gap_at = -1;
@@ -169,12 +123,12 @@ GcmsStage diagnose(const GcmsBasis& b, const std::string& name, double svd_toler
     }
   }
   const auto& B = b.local_fields();
-  st.sigma = tsqr_svd(b.comm(), B).sigma;
-  st.sigma_flexible = tsqr_svd(b.comm(), select_columns(B, f)).sigma;
-  st.cond_phi = condition_number(st.sigma);
-  st.cond_phi_t = condition_number(tsqr_svd(b.comm(), select_columns(B, t)).sigma);
-  st.cond_phi_r = condition_number(tsqr_svd(b.comm(), select_columns(B, r)).sigma);
-  st.cond_phi_f = condition_number(st.sigma_flexible);
+  st.sigma = la::thin_svd(b.comm(), B).sigma;
+  st.sigma_flexible = la::thin_svd(b.comm(), select_columns(B, f)).sigma;
+  st.cond_phi = la::condition_number(st.sigma);
+  st.cond_phi_t = la::condition_number(la::thin_svd(b.comm(), select_columns(B, t)).sigma);
+  st.cond_phi_r = la::condition_number(la::thin_svd(b.comm(), select_columns(B, r)).sigma);
+  st.cond_phi_f = la::condition_number(st.sigma_flexible);
   st.deficiency_phi = 3 * gap_deficiency(st.sigma, svd_tolerance, gap_ratio);
   st.deficiency_phi_f = 3 * gap_deficiency(st.sigma_flexible, svd_tolerance, gap_ratio);
   return st;
@@ -186,7 +140,7 @@ double mode_matrix_condition(const GcmsBasis& b) {
   for (int m = 0; m < nm; ++m)
     for (int r = 0; r < nl; ++r)
       for (int l = 0; l < 3; ++l) P(3 * r + l, m) = b.local_mode(m)(r, l);
-  return condition_number(tsqr_svd(b.comm(), P).sigma);
+  return la::condition_number(la::thin_svd(b.comm(), P).sigma);
 }
 
 } // namespace flexuq::cms

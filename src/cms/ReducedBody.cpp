@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "flexuq/cms/ReducedBody.hpp"
 
-#include "flexuq/cms/BlockProduct.hpp"
+#include "flexuq/la/BlockProduct.hpp"
+#include "flexuq/la/Projection.hpp"
 #include "flexuq/cms/FloatingFrame.hpp"
 #include "flexuq/core/Blas.hpp"
 #include "flexuq/core/Error.hpp"
@@ -81,7 +82,7 @@ Invariants compute_invariants_by_lifting(const WorkSpace& ws, const ReducedBasis
   for (const auto& c : rb.columns) Phi.push_back(ws.to_physical(c.get()));
   const auto n = static_cast<Eigen::Index>(Phi.size());
   // ΦᵀMΦ, consistent with I1–I6 (MacNeal's rb.M drops the residual inertia).
-  inv.Mff = rb.method == Method::macneal ? project(ws.M(), rb.columns) : rb.M;
+  inv.Mff = rb.method == Method::macneal ? la::project(ws.M(), rb.columns) : rb.M;
   // Rigid modes in the physical space about O.
   std::vector<VecH> R;
   {
@@ -95,7 +96,7 @@ Invariants compute_invariants_by_lifting(const WorkSpace& ws, const ReducedBasis
       }));
     }
   }
-  const Eigen::Matrix<double, 6, 6> Mrr = project(M, R);
+  const Eigen::Matrix<double, 6, 6> Mrr = la::project(M, R);
   const auto mp = mass_properties(Mrr);
   inv.mass = mp.mass;
   inv.com = mp.com;
@@ -188,7 +189,7 @@ Invariants invariants_solid(const WorkSpace& ws, const ReducedBasis& rb) {
   MPI_Comm comm = ws.comm();
   Invariants inv;
   inv.lumped = false;
-  inv.Mff = rb.method == Method::macneal ? project(ws.M(), rb.columns) : rb.M;
+  inv.Mff = rb.method == Method::macneal ? la::project(ws.M(), rb.columns) : rb.M;
   const auto n = static_cast<Eigen::Index>(rb.columns.size());
   const auto owned = free_owned_nodes(comp);
   const auto nn = static_cast<Eigen::Index>(owned.size());
@@ -214,7 +215,7 @@ Invariants invariants_solid(const WorkSpace& ws, const ReducedBasis& rb) {
     unpack(phi.get(), P, j, n);
   }
   constexpr Eigen::Index kBlock = 64;
-  BlockProduct bp(M);
+  la::BlockProduct bp(M);
   std::vector<double> Xr(static_cast<std::size_t>(3 * nn * std::min(kBlock, n))), Yr(Xr.size());
   for (Eigen::Index j0 = 0; j0 < n; j0 += kBlock) {
     const Eigen::Index b = std::min(kBlock, n - j0);
@@ -313,7 +314,7 @@ Checkout checkout(Reducer& r, const ReducedBasis& rb, int free_free) {
   const auto& R = r.rigid();
   const auto n = static_cast<Eigen::Index>(rb.columns.size());
   // ξ_R = M̄⁻¹ ΦᵀMΦ_R with the true reduced mass (MacNeal's M̄ drops the residual inertia).
-  const Eigen::MatrixXd Mt = rb.method == Method::macneal ? project(ws.M(), rb.columns) : rb.M;
+  const Eigen::MatrixXd Mt = rb.method == Method::macneal ? la::project(ws.M(), rb.columns) : rb.M;
   Eigen::MatrixXd B(n, 6);
   VecH t = ws.new_vector();
   std::vector<Vec> rawc;

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "flexuq/cms/Reduction.hpp"
 
-#include "flexuq/cms/BlockProduct.hpp"
 #include "flexuq/core/Blas.hpp"
+#include "flexuq/la/Clusters.hpp"
+#include "flexuq/la/Projection.hpp"
 #include "flexuq/fe/Solvers.hpp"
 
 #include "flexuq/core/Error.hpp"
@@ -124,13 +125,6 @@ void set_entry(Vec v, PetscInt w, double value) {
   FLEXUQ_PETSC(VecAssemblyEnd(v));
 }
 
-/// Largest multiplet-complete prefix of at least @p count ascending values.
-std::size_t complete_count(const std::vector<double>& v, std::size_t count, double tol) {
-  std::size_t n = std::min(count, v.size());
-  while (n > 0 && n < v.size() && std::abs(v[n] - v[n - 1]) <= tol * std::max(std::abs(v[n]), std::abs(v[n - 1]))) ++n;
-  return n;
-}
-
 } // namespace
 
 Method parse_method(const std::string& name) {
@@ -161,55 +155,6 @@ const char* kind_name(ColumnKind k) {
 const char* mode_interface_name(ModeInterface mi) {
   static const char* n[] = {"fixed", "free", "mixed"};
   return n[static_cast<int>(mi)];
-}
-
-Eigen::MatrixXd project(Mat A, const std::vector<VecH>& cols) { return project_pair(A, nullptr, cols).first; }
-
-std::pair<Eigen::MatrixXd, Eigen::MatrixXd> project_pair(Mat A, Mat B, const std::vector<VecH>& cols) {
-  const auto n = static_cast<Eigen::Index>(cols.size());
-  std::pair<Eigen::MatrixXd, Eigen::MatrixXd> out{Eigen::MatrixXd(n, n), Eigen::MatrixXd(n, n)};
-  if (n == 0) return out;
-  MPI_Comm comm = PetscObjectComm(reinterpret_cast<PetscObject>(cols[0].get()));
-  // The local rows of the columns as one contiguous block X (n_loc × n): Xᵀ(AX) is then a BLAS-3
-  // product of the local rows plus one reduction, instead of n² dot products (O(N n²) either way,
-  // but the column-by-column VecMDot form runs at a few percent of the machine's speed).
-  PetscInt nloc = 0;
-  FLEXUQ_PETSC(VecGetLocalSize(cols[0].get(), &nloc));
-  Eigen::MatrixXd X(nloc, n);
-  for (Eigen::Index j = 0; j < n; ++j) {
-    const PetscScalar* a = nullptr;
-    FLEXUQ_PETSC(VecGetArrayRead(cols[static_cast<std::size_t>(j)].get(), &a));
-    std::copy(a, a + nloc, X.col(j).data());
-    FLEXUQ_PETSC(VecRestoreArrayRead(cols[static_cast<std::size_t>(j)].get(), &a));
-  }
-  // A X in blocks of 64 columns (BlockProduct: A streamed once per block; n separate MatMults are
-  // bound by memory bandwidth), then DGEMM of the local rows for the upper block triangle.
-  constexpr Eigen::Index kBlock = 64;
-  std::vector<double> buf(static_cast<std::size_t>((B ? 2 : 1) * n * n));
-  std::vector<double> Xr(static_cast<std::size_t>(nloc * std::min(kBlock, n))), Yr(Xr.size());
-  for (Mat M : {A, B}) {
-    if (!M) continue;
-    double* G = buf.data() + (M == A ? 0 : n * n);
-    BlockProduct bp(M);
-    for (Eigen::Index j0 = 0; j0 < n; j0 += kBlock) {
-      const Eigen::Index b = std::min(kBlock, n - j0);
-      for (Eigen::Index r = 0; r < nloc; ++r)
-        for (Eigen::Index j = 0; j < b; ++j) Xr[static_cast<std::size_t>(r * b + j)] = X(r, j0 + j);
-      bp.apply(Xr.data(), static_cast<PetscInt>(b), Yr.data());
-      // Upper block triangle only (the product is symmetric): rows 0 .. j0 + b of this column block.
-      blas::gemm_tn_rowmajor(X.data(), nloc, j0 + b, std::max<Eigen::Index>(1, nloc), Yr.data(), b, G + j0 * n, n);
-    }
-  }
-  Eigen::Map<Eigen::MatrixXd> GA(buf.data(), n, n);
-  Eigen::Map<Eigen::MatrixXd> GB(buf.data() + (B ? n * n : 0), n, n);
-  FLEXUQ_MPI(MPI_Allreduce(MPI_IN_PLACE, buf.data(), static_cast<int>(buf.size()), MPI_DOUBLE, MPI_SUM, comm));
-  out.first = GA.triangularView<Eigen::Upper>();
-  out.first.triangularView<Eigen::StrictlyLower>() = GA.transpose();
-  if (B) {
-    out.second = GB.triangularView<Eigen::Upper>();
-    out.second.triangularView<Eigen::StrictlyLower>() = GB.transpose();
-  }
-  return out;
 }
 
 /// Factorization of K_ii: the shift-and-invert ST of the fixed-interface eigensolver (σ = 0, so
@@ -266,7 +211,7 @@ const std::vector<VecH>& Reducer::rigid() {
 }
 
 const Eigen::MatrixXd& Reducer::rigid_mass() {
-  if (rigid_mass_.size() == 0) rigid_mass_ = project(ws_.M(), rigid());
+  if (rigid_mass_.size() == 0) rigid_mass_ = la::project(ws_.M(), rigid());
   return rigid_mass_;
 }
 
@@ -456,7 +401,7 @@ const fe::ModeSet& Reducer::fixed_modes() {
     std::stable_sort(pairs.begin(), pairs.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
     std::vector<double> vals;
     for (const auto& pr : pairs) vals.push_back(pr.first);
-    const std::size_t keep = complete_count(vals, static_cast<std::size_t>(opt_.modes.count), opt_.modes.cluster_tol);
+    const std::size_t keep = la::complete_multiplets(vals, static_cast<std::size_t>(opt_.modes.count), opt_.modes.cluster_tol);
     if (keep < static_cast<std::size_t>(opt_.modes.count))
       throw Error(FLEXUQ_MSG("the fixed-interface eigensolver converged " << nconv << " of the " << opt_.modes.count
                                                                           << " modes requested in " << its
@@ -479,7 +424,7 @@ const fe::ModeSet& Reducer::fixed_modes() {
     o.prefix = opt_.prefix + "fixed_";
     ms = fe::solve_modes(in.Kii.get(), in.Mii.get(), o);
   }
-  ms.multiplicity = fe::cluster_multiplicity(ms.eigenvalues, opt_.modes.cluster_tol);
+  ms.multiplicity = la::cluster_multiplicity(ms.eigenvalues, opt_.modes.cluster_tol);
   pad(ws_, ms.vectors, ws_.is_i()); // full length, boundary rows zero
   fixed_ = std::move(ms);
   return *fixed_;
@@ -845,7 +790,7 @@ ReducedBasis Reducer::build(const BuildOptions& opt) {
       Eigen::MatrixXd Xf(static_cast<Eigen::Index>(nb), static_cast<Eigen::Index>(nb + 6 + Nb.cols()));
       Xf << Eigen::MatrixXd::Identity(static_cast<Eigen::Index>(nb), static_cast<Eigen::Index>(nb)), -Rb, -Nb;
       Xf = Ginv * Xf;
-      rb.M = -(Xf.transpose() * project(ws_.M(), Gr) * Xf);
+      rb.M = -(Xf.transpose() * la::project(ws_.M(), Gr) * Xf);
     }
     break;
   }
@@ -931,7 +876,7 @@ ReducedBasis Reducer::build(const BuildOptions& opt) {
 
   {
     log::Phase p(ws_.comm(), "cms: reduced matrices", &times_);
-    auto km = project_pair(ws_.K(), ws_.M(), rb.columns);
+    auto km = la::project_pair(ws_.K(), ws_.M(), rb.columns);
     rb.K = std::move(km.first);
     const Eigen::MatrixXd Mfull = std::move(km.second);
     rb.M = rb.M.size() ? Eigen::MatrixXd(Mfull + rb.M) : Mfull;

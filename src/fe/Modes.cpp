@@ -55,19 +55,6 @@ void normalize_sign(Vec v) {
   if (-vmin > vmax * (1 + 1e-12)) FLEXUQ_PETSC(VecScale(v, -1.0));
 }
 
-std::vector<int> cluster_multiplicity(const std::vector<double>& v, double rel_tol) {
-  std::vector<int> mult(v.size(), 1);
-  std::size_t i = 0;
-  while (i < v.size()) {
-    std::size_t j = i + 1;
-    while (j < v.size() && std::abs(v[j] - v[j - 1]) <= rel_tol * std::max(std::abs(v[j]), std::abs(v[j - 1])))
-      ++j;
-    for (std::size_t k = i; k < j; ++k) mult[k] = static_cast<int>(j - i);
-    i = j;
-  }
-  return mult;
-}
-
 namespace {
 
 double spectrum_scale(Mat K, Mat M) {
@@ -276,7 +263,7 @@ ModeSet ModeSolver::solve(Mat K, Mat M) {
       // returned whole or not at all (its basis is arbitrary, only the subspace is meaningful).
       if (!opt.band_hz && static_cast<int>(out.eigenvalues.size()) >= opt.count) {
         const double last = out.eigenvalues.back();
-        if (std::abs(l - last) > opt.cluster_tol * std::max(std::abs(l), std::abs(last))) continue;
+        if (!la::same_cluster(last, l, opt.cluster_tol)) continue;
       }
       normalize_sign(raw.vectors[i].get());
       out.eigenvalues.push_back(l);
@@ -321,7 +308,7 @@ ModeSet ModeSolver::solve(Mat K, Mat M) {
     out.residuals = std::move(res);
     out.vectors = std::move(vec);
   }
-  out.multiplicity = cluster_multiplicity(out.eigenvalues, opt.cluster_tol);
+  out.multiplicity = la::cluster_multiplicity(out.eigenvalues, opt.cluster_tol);
   return out;
 }
 

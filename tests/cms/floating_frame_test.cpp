@@ -7,6 +7,7 @@
 // analytic m, c, J_O of the box, kinetic energy, SPD, and agreement of the replicated results.
 #include "FeTestUtil.hpp"
 
+#include "flexuq/la/Projection.hpp"
 #include "flexuq/cms/FloatingFrame.hpp"
 
 #include <gtest/gtest.h>
@@ -125,7 +126,7 @@ struct Body {
       rb.kinds.push_back(cms::ColumnKind::fixed_interface_mode);
       rb.scale.push_back(1.0);
     }
-    rb.M = cms::project(ws->M(), rb.columns);
+    rb.M = la::project(ws->M(), rb.columns);
     return finish(std::move(rb));
   }
 };

@@ -367,28 +367,7 @@ TEST(GcmsAlgebra, A13RigidRotationModeIsCaughtBySvdLoop) {
   EXPECT_EQ(res.stages.back().deficiency_phi, 0);
 }
 
-TEST(GcmsAlgebra, A14TsqrEqualsDirectSvd) {
-  // Tall random matrix with column scales over 8 decades.
-  std::mt19937 gen(20);
-  std::normal_distribution<double> g;
-  const int n = 301, nc = 15;
-  Eigen::MatrixXd A(n, nc);
-  for (int j = 0; j < nc; ++j)
-    for (int i = 0; i < n; ++i) A(i, j) = g(gen) * std::pow(10.0, -0.5 * j);
-  const auto [b, e] = block(MPI_COMM_WORLD, n);
-  const auto s = cms::tsqr_svd(MPI_COMM_WORLD, A.middleRows(b, e - b));
-  Eigen::JacobiSVD<Eigen::MatrixXd> ref(A, Eigen::ComputeThinV);
-  ASSERT_EQ(s.sigma.size(), nc);
-  for (int i = 0; i < nc; ++i) {
-    EXPECT_NEAR(s.sigma(i), ref.singularValues()(i), 1e-13 * ref.singularValues()(0)) << i;
-    EXPECT_NEAR(std::abs(s.V.col(i).dot(ref.matrixV().col(i))), 1.0, 1e-10) << i;
-  }
-  // Also when some ranks hold fewer rows than columns.
-  const auto [b2, e2] = block(MPI_COMM_WORLD, 20);
-  const auto s2 = cms::tsqr_svd(MPI_COMM_WORLD, A.topRows(20).middleRows(b2, e2 - b2));
-  Eigen::JacobiSVD<Eigen::MatrixXd> ref2(A.topRows(20));
-  for (int i = 0; i < nc; ++i) EXPECT_NEAR(s2.sigma(i), ref2.singularValues()(i), 1e-13 * ref2.singularValues()(0));
-}
+// A14 (TSQR equals a direct SVD) moved with the code: tests/la/tsqr_test.cpp.
 
 TEST(GcmsAlgebra, A16GramSchmidtAndTsqrIndependentOfRankCount) {
   // A near-dependency (relative 1e-6) the zero test must drop, and everything else kept.

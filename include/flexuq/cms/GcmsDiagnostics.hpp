@@ -2,11 +2,11 @@
 #pragma once
 /// @file GcmsDiagnostics.hpp
 /// @brief Linear-dependence measures of seed-001 §2.5 on row-distributed tall matrices: singular
-/// values and right singular vectors by tall-skinny QR (local QR per rank, the small R factors
-/// gathered and factored again, then an SVD of the final R), condition numbers, rank deficiency from
-/// a sharp drop ("gap") in σ, and the cosine-similarity matrix with CSV export.
+/// values by tall-skinny QR (la/Tsqr.hpp), condition numbers, rank deficiency from a sharp drop
+/// ("gap") in σ, and the cosine-similarity matrix with CSV export.
 
 #include "flexuq/cms/GcmsBasis.hpp"
+#include "flexuq/la/Tsqr.hpp"
 
 #include <Eigen/Dense>
 #include <mpi.h>
@@ -15,22 +15,6 @@
 #include <vector>
 
 namespace flexuq::cms {
-
-/// R factor (ncols × ncols, upper triangular) of the matrix whose rows are distributed as
-/// @p local_rows over @p comm. Every rank returns the same R. @note Collective.
-Eigen::MatrixXd tsqr_r(MPI_Comm comm, const Eigen::MatrixXd& local_rows);
-
-struct SvdResult {
-  Eigen::VectorXd sigma; ///< descending
-  Eigen::MatrixXd V;     ///< right singular vectors (columns), same order
-};
-
-/// σ and V of a row-distributed tall matrix by TSQR + SVD(R) (seed-001 footnote 10). Identical on
-/// every rank. @note Collective.
-SvdResult tsqr_svd(MPI_Comm comm, const Eigen::MatrixXd& local_rows);
-
-/// σ_max/σ_min; +inf when σ_min = 0; 1 for a single nonzero value; NaN for an empty list.
-double condition_number(const Eigen::VectorXd& sigma);
 
 /// Number of "vanishing" singular values: the tail after the largest ratio σ_i/σ_{i+1} among the
 /// positions where σ_{i+1} ≤ @p svd_tolerance · σ_1 and σ_i/σ_{i+1} ≥ @p gap_ratio (0 if none).

@@ -171,10 +171,4 @@ private:
   bool statics_done_ = false;
 };
 
-/// Reduced matrices Φᵀ A Φ (dense, replicated). @note Collective.
-Eigen::MatrixXd project(Mat A, const std::vector<VecH>& cols);
-/// (ΦᵀAΦ, ΦᵀBΦ) with one copy of the local rows of Φ (B may be null: second left empty).
-/// @note Collective.
-std::pair<Eigen::MatrixXd, Eigen::MatrixXd> project_pair(Mat A, Mat B, const std::vector<VecH>& cols);
-
 } // namespace flexuq::cms

@@ -4,6 +4,7 @@
 /// @brief Move-only RAII handles for PETSc and SLEPc objects.
 
 #include <petscksp.h>
+#include <petscsf.h>
 #include <petscviewer.h>
 #include <slepceps.h>
 #include <slepcbv.h>
@@ -67,5 +68,6 @@ using PartitioningH = Handle<MatPartitioning, MatPartitioningDestroy>;
 using EpsH = Handle<EPS, EPSDestroy>;
 using BvH = Handle<BV, BVDestroy>;
 using SvdH = Handle<SVD, SVDDestroy>;
+using SfH = Handle<PetscSF, PetscSFDestroy>;
 
 } // namespace flexuq

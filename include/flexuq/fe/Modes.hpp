@@ -6,6 +6,7 @@
 /// under the solver's prefix. Rigid-body modes are detected and kept apart from the elastic ones.
 
 #include "flexuq/core/Handle.hpp"
+#include "flexuq/la/Clusters.hpp"
 
 #include <mpi.h>
 
@@ -80,7 +81,8 @@ std::pair<double, double> rayleigh_refine(Mat K, Mat M, Vec phi);
 /// Fix the sign of @p v: its entry of largest magnitude becomes positive. @note Collective.
 void normalize_sign(Vec v);
 
-/// Group sorted eigenvalues into clusters (multiplicities). @p values ascending.
-std::vector<int> cluster_multiplicity(const std::vector<double>& values, double rel_tol);
+/// Multiplicities of sorted eigenvalues: the one definition lives in la/Clusters.hpp (also used
+/// by `reduce` and mode tracking); this name stays for the callers in fe.
+using la::cluster_multiplicity;
 
 } // namespace flexuq::fe

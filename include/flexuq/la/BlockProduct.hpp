@@ -9,15 +9,14 @@
 
 #include "flexuq/core/Handle.hpp"
 
-#include <petscsf.h>
-
 #include <vector>
 
-namespace flexuq::cms {
+namespace flexuq::la {
 
 class BlockProduct {
 public:
-  /// @note Collective on A's communicator. A must be MATSEQAIJ or MATMPIAIJ (check supports()).
+  /// @note Collective on A's communicator. A must be MATSEQAIJ or MATMPIAIJ (check supports());
+  /// A's values must not change while the BlockProduct lives (it holds A's arrays).
   explicit BlockProduct(Mat A);
   ~BlockProduct();
   BlockProduct(const BlockProduct&) = delete;
@@ -29,12 +28,13 @@ public:
   void apply(const double* X, PetscInt b, double* Y);
 
 private:
+  void release() noexcept;
   Mat A_ = nullptr, Ad_ = nullptr, Ao_ = nullptr;
   const PetscInt *ia_ = nullptr, *ja_ = nullptr, *iao_ = nullptr, *jao_ = nullptr;
   const PetscScalar *va_ = nullptr, *vao_ = nullptr;
   PetscInt nloc_ = 0, nghost_ = 0;
-  PetscSF sf_ = nullptr;
+  SfH sf_;
   std::vector<double> ghost_;
 };
 
-} // namespace flexuq::cms
+} // namespace flexuq::la
