@@ -50,7 +50,7 @@ with open(os.path.join(out, "block.inp"), "w") as f:
     for k in range(m):
         for j in range(m):
             for i in range(m):
-                f.write(f"{nid(i, j, k)}, {i * h!r}, {j * h!r}, {k * h!r}\n")
+                f.write(f"{nid(i, j, k)}, {i * h:.9e}, {j * h:.9e}, {k * h:.9e}\n")
     f.write("*ELEMENT, TYPE=C3D10, ELSET=SOLID\n")
     for eid, g in elements():
         f.write(f"{eid}, " + ", ".join(map(str, g[:9])) + ",\n" + str(g[9]) + "\n")
@@ -65,8 +65,8 @@ with open(os.path.join(out, "inc", "grids.bdf"), "w") as f:
     for k in range(m):
         for j in range(m):
             for i in range(m):
-                f.write(large("GRID*", [nid(i, j, k), "", repr(i * h), repr(j * h)]))
-                f.write(large("*", [repr(k * h)]))
+                f.write(large("GRID*", [nid(i, j, k), "", f"{i * h:.9e}", f"{j * h:.9e}"]))
+                f.write(large("*", [f"{k * h:.9e}"]))
 with open(os.path.join(out, "inc", "elements.bdf"), "w") as f:
     for eid, g in elements():
         f.write(large("CTETRA*", [eid, 1, g[0], g[1]]))

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <deque>
 #include <filesystem>
 #include <functional>
 #include <set>
@@ -29,6 +30,7 @@ namespace {
 
 using detail::parse_double;
 using detail::parse_long;
+using detail::split_on;
 using detail::trim;
 
 struct Loc {
@@ -141,7 +143,8 @@ struct GridDef {
 struct ElemDef {
   long id = 0, pid = 0;
   ElementType type = ElementType::tet4;
-  std::vector<long> grids; ///< Abaqus node order
+  std::size_t first = 0; ///< grids (Abaqus node order) at BdfParser::egrids_[first, first + count)
+  int count = 0;
   Loc where;
   // beams
   bool beam = false;
@@ -219,12 +222,16 @@ private:
     std::string_view line;
     while (!ended_ && cur.next(line)) {
       const Loc where{fid, cur.line_number()};
-      std::string l = expand_tabs(line);
-      if (const auto dollar = l.find('$'); dollar != std::string::npos) l.erase(dollar);
+      // Tabs expand to 8-column stops (only lines that have them are copied); '$' starts a comment.
+      std::string_view l = line;
+      if (l.find('\t') != std::string_view::npos) {
+        expand_tabs(l, tabbed_);
+        l = tabbed_;
+      }
+      if (const auto dollar = l.find('$'); dollar != std::string_view::npos) l = l.substr(0, dollar);
       const std::string_view t = trim(l);
       if (t.empty()) continue;
-      const std::string u = upper(std::string(t));
-      if (u.rfind("INCLUDE", 0) == 0 && (u.size() == 7 || u[7] == ' ' || u[7] == '\'')) {
+      if (starts_ci(t, "INCLUDE") && (t.size() == 7 || t[7] == ' ' || t[7] == '\'')) {
         flush();
         std::string name(t.substr(7));
         // the file name may continue on following lines until the closing quote
@@ -242,12 +249,13 @@ private:
         continue;
       }
       if (section_ == Part::executive) {
-        if (u.rfind("CEND", 0) == 0) section_ = Part::case_control;
-        else if (u.rfind("BEGIN", 0) == 0) section_ = Part::bulk;
+        if (starts_ci(t, "CEND")) section_ = Part::case_control;
+        else if (starts_ci(t, "BEGIN")) section_ = Part::bulk;
         continue;
       }
       if (section_ == Part::case_control) {
-        if (u.rfind("BEGIN", 0) == 0) {
+        const std::string u = upper(std::string(t));
+        if (starts_ci(t, "BEGIN")) {
           if (u.find("SUPER") != std::string::npos || u.find("AUXMODEL") != std::string::npos)
             fail(where, "'" + std::string(t) + "': only the main bulk data section is supported");
           section_ = Part::bulk;
@@ -256,19 +264,18 @@ private:
         }
         continue;
       }
-      if (u.rfind("ENDDATA", 0) == 0) {
+      if (starts_ci(t, "ENDDATA")) {
         ended_ = true;
         break;
       }
-      if (u.rfind("BEGIN", 0) == 0) fail(where, "'" + std::string(t) + "' inside the bulk data is not supported");
+      if (starts_ci(t, "BEGIN")) fail(where, "'" + std::string(t) + "' inside the bulk data is not supported");
       bulk_line(l, where);
     }
     open_.pop_back();
   }
 
-  static std::string expand_tabs(std::string_view s) {
-    std::string out;
-    out.reserve(s.size() + 8);
+  static void expand_tabs(std::string_view s, std::string& out) {
+    out.clear();
     for (char c : s) {
       if (c == '\t') {
         do out += ' ';
@@ -277,7 +284,15 @@ private:
         out += c;
       }
     }
-    return out;
+  }
+
+  /// Case-insensitive "does @p s start with @p word" (@p word upper case).
+  static bool starts_ci(std::string_view s, const char* word) {
+    const std::size_t n = std::strlen(word);
+    if (s.size() < n) return false;
+    for (std::size_t i = 0; i < n; ++i)
+      if (std::toupper(static_cast<unsigned char>(s[i])) != word[i]) return false;
+    return true;
   }
 
   void case_control(const std::string& u, Loc where) {
@@ -298,54 +313,53 @@ private:
 
   /// Split one physical bulk line into its marker (field 1) and data fields, append them to the
   /// current card or start a new one.
-  void bulk_line(const std::string& l, Loc where) {
-    std::string head;
-    std::vector<std::string> fields;
-    bool large = false;
-    if (l.find(',') != std::string::npos) { // free field
-      std::vector<std::string_view> parts;
-      detail::split_on(l, ',', parts);
-      head = upper(std::string(parts[0]));
-      large = !head.empty() && (head.back() == '*' || head[0] == '*');
-      const std::size_t n = large ? 4 : 8;
-      if (parts.size() > n + 2)
-        fail(where, "free-field line has " + std::to_string(parts.size()) + " fields, at most " +
-                        std::to_string(n + 2) + " (name, " + std::to_string(n) + " data fields, continuation)");
-      for (std::size_t i = 1; i < parts.size() && i <= n; ++i) fields.emplace_back(parts[i]);
-      fields.resize(n);
-    } else { // fixed field
-      head = upper(std::string(trim(std::string_view(l).substr(0, std::min<std::size_t>(8, l.size())))));
-      large = !head.empty() && (head.back() == '*' || head[0] == '*');
-      const std::size_t w = large ? 16 : 8, n = large ? 4 : 8;
+  void bulk_line(std::string_view l, Loc where) {
+    std::string_view head;
+    bool free = l.find(',') != std::string_view::npos;
+    if (free) {
+      split_on(l, ',', parts_);
+      head = parts_[0];
+    } else {
+      head = trim(l.substr(0, std::min<std::size_t>(8, l.size())));
+    }
+    const bool large = !head.empty() && (head.back() == '*' || head[0] == '*');
+    const bool continuation = head.empty() || head[0] == '+' || head[0] == '*';
+    const std::size_t n = large ? 4 : 8;
+    if (continuation) {
+      if (!have_card_) fail(where, "continuation line without a card before it");
+      // A small-field line starts a new logical line; a large-field line fills half of one.
+      if (card_.f.size() % n) card_.f.resize((card_.f.size() / n + 1) * n);
+    } else {
+      flush();
+      card_.name = upper(std::string(large ? head.substr(0, head.size() - 1) : head));
+      card_.f.clear();
+      card_.where = where;
+      have_card_ = true;
+    }
+    const std::size_t first = card_.f.size();
+    if (free) {
+      if (parts_.size() > n + 2)
+        fail(where, "free-field line has " + std::to_string(parts_.size()) + " fields, at most " + std::to_string(n + 2) +
+                        " (name, " + std::to_string(n) + " data fields, continuation)");
+      for (std::size_t i = 1; i < parts_.size() && i <= n; ++i) card_.f.emplace_back(parts_[i]);
+      card_.f.resize(first + n);
+    } else {
+      const std::size_t w = large ? 16 : 8;
       for (std::size_t i = 0; i < n; ++i) {
         const std::size_t b = 8 + i * w;
-        fields.emplace_back(b < l.size() ? trim(std::string_view(l).substr(b, std::min(w, l.size() - b))) : "");
+        card_.f.emplace_back(b < l.size() ? trim(l.substr(b, std::min(w, l.size() - b))) : std::string_view());
       }
     }
-    for (auto& s : fields) s = upper(s);
-    const bool continuation = head.empty() || head[0] == '+' || head[0] == '*';
-    if (continuation) {
-      if (!card_) fail(where, "continuation line without a card before it");
-      // A small-field line starts a new logical line; a large-field line fills half of one.
-      Card& c = *card_;
-      const std::size_t unit = large ? 4 : 8;
-      if (c.f.size() % unit) c.f.resize((c.f.size() / unit + 1) * unit);
-      c.f.insert(c.f.end(), fields.begin(), fields.end());
-      return;
-    }
-    flush();
-    card_ = Card{};
-    card_->name = large ? head.substr(0, head.size() - 1) : head;
-    card_->f = std::move(fields);
-    card_->where = where;
+    for (std::size_t i = first; i < card_.f.size(); ++i)
+      for (char& ch : card_.f[i])
+        if (ch >= 'a' && ch <= 'z') ch = static_cast<char>(ch - 'a' + 'A');
   }
 
   void flush() {
-    if (!card_) return;
-    Card c = std::move(*card_);
-    card_.reset();
-    while (!c.f.empty() && c.f.back().empty()) c.f.pop_back();
-    dispatch(c);
+    if (!have_card_) return;
+    have_card_ = false;
+    while (!card_.f.empty() && card_.f.back().empty()) card_.f.pop_back();
+    dispatch(card_);
   }
 
   // ---- fields --------------------------------------------------------------------------------------
@@ -496,7 +510,8 @@ private:
     e.id = integer(c, 0, "EID");
     e.pid = integer(c, 1, "PID");
     e.where = c.where;
-    std::vector<long> g;
+    std::vector<long>& g = gbuf_;
+    g.clear();
     int mid_given = 0;
     for (int k = 0; k < full; ++k) {
       const auto s = c.at(2 + static_cast<std::size_t>(k));
@@ -518,7 +533,9 @@ private:
     // CPENTA15: Nastran G7-G9 bottom edges, G10-G12 vertical, G13-G15 top; Abaqus 7-9, 10-12 top, 13-15 vertical.
     if (e.type == ElementType::hex20) std::rotate(g.begin() + 12, g.begin() + 16, g.end());
     if (e.type == ElementType::penta15) std::rotate(g.begin() + 9, g.begin() + 12, g.end());
-    e.grids = std::move(g);
+    e.first = egrids_.size();
+    e.count = static_cast<int>(g.size());
+    egrids_.insert(egrids_.end(), g.begin(), g.end());
     add_element(c, std::move(e));
   }
 
@@ -528,7 +545,10 @@ private:
     e.type = ElementType::beam2;
     e.id = integer(c, 0, "EID");
     e.pid = integer(c, 1, "PID", e.id); // PID defaults to EID
-    e.grids = {integer(c, 2, "GA"), integer(c, 3, "GB")};
+    e.first = egrids_.size();
+    e.count = 2;
+    egrids_.push_back(integer(c, 2, "GA"));
+    egrids_.push_back(integer(c, 3, "GB"));
     e.where = c.where;
     if (c.at(4).empty()) fail(c, "element " + std::to_string(e.id) + ": no orientation (X1/G0); BAROR/BEAMOR defaults are not supported");
     long g0 = 0;
@@ -837,6 +857,16 @@ private:
   }
 
   // ---- resolution ----------------------------------------------------------------------------------
+  struct GridSpan {
+    const long* b;
+    const long* e;
+    const long* begin() const { return b; }
+    const long* end() const { return e; }
+    long operator[](std::size_t i) const { return b[i]; }
+  };
+  GridSpan grids_of(const ElemDef& e) const {
+    return {egrids_.data() + e.first, egrids_.data() + e.first + e.count};
+  }
   void finish();
   void resolve_coordinates();
   void define_system(CoordDef& d, const Vec3& A, const Vec3& B, const Vec3& C) const;
@@ -850,10 +880,13 @@ private:
   Part section_ = Part::bulk;
   bool ended_ = false;
   std::vector<std::string> files_, open_;
-  std::optional<Card> card_;
-  std::vector<GridDef> grids_;
+  Card card_;             ///< the card being assembled (buffers reused)
+  bool have_card_ = false;
+  std::string tabbed_;     ///< a line with its tabs expanded
+  std::vector<std::string_view> parts_;
+  std::deque<GridDef> grids_; // deques: no reallocation copies while a big deck is read
   std::map<long, CoordDef> cords_;
-  std::vector<ElemDef> elems_;
+  std::deque<ElemDef> elems_;
   std::vector<std::string> elem_card_;
   std::map<long, PropDef> props_;
   std::map<long, MatDef> mats_;
@@ -864,6 +897,9 @@ private:
   std::vector<Loc> rigid_loc_;
   std::set<std::string> ignored_seen_, params_seen_;
   std::vector<std::string> ignored_, ignored_params_;
+  std::vector<long> egrids_;         ///< grids of every element, CSR by ElemDef::first/count
+  std::vector<long> gbuf_;           ///< grids of the element being read
+  std::vector<int> nbuf_;
   detail::LabelIndex gidx_;          ///< grid id → index into grids_
   std::vector<int> node_of_grid_;    ///< index into grids_ → mesh node, or -1
 };
@@ -952,10 +988,20 @@ void BdfParser::resolve_coordinates() {
 
 void BdfParser::build_elements() {
   std::vector<char> used(grids_.size(), 0);
-  std::set<long> eids;
+  {
+    std::vector<long> ids;
+    ids.reserve(elems_.size());
+    for (const auto& e : elems_) ids.push_back(e.id);
+    detail::LabelIndex eidx;
+    const long dup = eidx.build(ids);
+    if (dup >= 0) {
+      const auto& e = elems_[static_cast<std::size_t>(dup)];
+      fail(e.where, "duplicate element id " + std::to_string(e.id) + " (first at " +
+                        at(elems_[static_cast<std::size_t>(eidx.find(e.id))].where) + ")");
+    }
+  }
   for (const auto& e : elems_) {
-    if (!eids.insert(e.id).second) fail(e.where, "duplicate element id " + std::to_string(e.id));
-    for (long g : e.grids) {
+    for (long g : grids_of(e)) {
       const int k = gidx_.find(g);
       if (k < 0) fail(e.where, "element " + std::to_string(e.id) + " references grid " + std::to_string(g) + ", which is not defined");
       used[static_cast<std::size_t>(k)] = 1;
@@ -1002,8 +1048,9 @@ void BdfParser::build_elements() {
       fail(p.where, p.card + " " + std::to_string(p.pid) + " references material " + std::to_string(p.mid) +
                         ", which is not defined");
     used_mats.insert(p.mid);
-    std::vector<int> nodes;
-    for (long g : e.grids) nodes.push_back(node_of_grid_[static_cast<std::size_t>(gidx_.find(g))]);
+    std::vector<int>& nodes = nbuf_;
+    nodes.clear();
+    for (long g : grids_of(e)) nodes.push_back(node_of_grid_[static_cast<std::size_t>(gidx_.find(g))]);
     const int eidx = static_cast<int>(mesh_.num_elements());
     mesh_.add_element(e.type, nodes, e.id);
     const std::string pset = p.card + "_" + std::to_string(p.pid);
@@ -1020,7 +1067,7 @@ void BdfParser::build_elements() {
       continue;
     }
     // Orientation vector v in basic (MSC QRG CBAR: X in GA's displacement system unless OFFT = B..).
-    const GridDef& ga = grids_[static_cast<std::size_t>(gidx_.find(e.grids[0]))];
+    const GridDef& ga = grids_[static_cast<std::size_t>(gidx_.find(grids_of(e)[0]))];
     Vec3 v = e.v;
     if (e.g0) {
       const int k = gidx_.find(*e.g0);
@@ -1034,7 +1081,7 @@ void BdfParser::build_elements() {
       v = b;
     }
     const double nv = norm(v);
-    const Vec3 axis = sub(grids_[static_cast<std::size_t>(gidx_.find(e.grids[1]))].basic, ga.basic);
+    const Vec3 axis = sub(grids_[static_cast<std::size_t>(gidx_.find(grids_of(e)[1]))].basic, ga.basic);
     if (!(nv > 0) || norm(cross(v, axis)) <= 1e-8 * nv * norm(axis))
       fail(e.where, elem_card_[i] + " " + std::to_string(e.id) + ": orientation vector is zero or parallel to the element axis");
     // Element y axis: v without its component along x (plane 1 = the (x, v) plane).
