@@ -1025,7 +1025,7 @@ void BdfParser::build_elements() {
       if (node_of_grid_[k] >= 0)
         mesh_.node_frames.push_back(grids_[k].cd ? frame_at(cords_.at(grids_[k].cd), grids_[k].basic) : NodeFrame{});
   if (!deck_.dropped_grids.empty())
-    mesh_.warnings.push_back(mesh_.source + ": " + std::to_string(deck_.dropped_grids.size()) +
+    mesh_.warnings.push_back(std::to_string(deck_.dropped_grids.size()) +
                              " grid(s) used by no element (e.g. RBE2/RBE3 reference grids) are not mesh nodes");
 
   // Materials and sections. Beam sections are split by orientation (io::Section holds one n1).
@@ -1109,7 +1109,7 @@ void BdfParser::build_elements() {
     mesh_.element_sets[git->second].push_back(eidx);
   }
   if (solids && deck_.coupmass <= 0)
-    mesh_.warnings.push_back(mesh_.source + ": solid elements use the consistent (coupled) mass; Nastran's default "
+    mesh_.warnings.push_back("solid elements use the consistent (coupled) mass; Nastran's default "
                              "(PARAM,COUPMASS,-1) lumps it, so frequencies differ slightly from such a run (add "
                              "PARAM,COUPMASS,1 to the deck to compare like with like)");
 
