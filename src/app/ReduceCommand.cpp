@@ -28,8 +28,8 @@ cms::InterfaceSpec parse_interface(const io::Config& cfg, const YAML::Node& n, s
   cms::InterfaceSpec s;
   for (const auto& kv : n) {
     const auto k = kv.first.as<std::string>();
-    FLEXUQ_REQUIRE(k == "set" || k == "kind" || k == "ref" || k == "weights",
-                   cfg.source() << ": unknown key '" << key << "." << k << "' (set, kind, ref, weights)");
+    FLEXUQ_REQUIRE(k == "set" || k == "kind" || k == "ref" || k == "weights" || k == "grid",
+                   cfg.source() << ": unknown key '" << key << "." << k << "' (set, kind, ref, weights, grid)");
   }
   FLEXUQ_REQUIRE(n["set"], cfg.source() << ": " << key << ".set is missing");
   try {
@@ -67,7 +67,17 @@ ReduceJob parse_reduce_job(const io::Config& cfg) {
   const YAML::Node list = cfg.node("reduce.interfaces");
   FLEXUQ_REQUIRE(list.IsSequence() && list.size() > 0,
                  cfg.source() << ": reduce.interfaces must be a non-empty list of {set, kind}");
-  for (std::size_t i = 0; i < list.size(); ++i) j.interfaces.push_back(parse_interface(cfg, list[i], i));
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    j.interfaces.push_back(parse_interface(cfg, list[i], i));
+    // grid: the Nastran grid id of an rbe2/rbe3 reference point (OP4 BDOF rows; deck jobs set it).
+    if (list[i]["grid"]) {
+      try {
+        j.op4_options.reference_grids[static_cast<int>(i)] = list[i]["grid"].as<long>();
+      } catch (const YAML::Exception&) {
+        throw InputError(cfg.source() + ": reduce.interfaces[" + std::to_string(i) + "].grid must be an integer");
+      }
+    }
+  }
   auto& mo = j.reducer.modes;
   if (cfg.has("reduce.modes.band")) {
     const auto b = cfg.get<std::vector<double>>("reduce.modes.band");
@@ -124,6 +134,19 @@ ReduceJob parse_reduce_job(const io::Config& cfg) {
     } else {
       j.matrix_market = cfg.get<std::string>("reduce.matrix_market");
     }
+  }
+  // reduce.op4: a file name, or {file, format: binary|ascii, phi_sets: [SET, ...]}.
+  if (cfg.has("reduce.op4")) {
+    if (cfg.node("reduce.op4").IsMap()) {
+      j.op4 = cfg.get<std::string>("reduce.op4.file");
+      const std::string f = cfg.get<std::string>("reduce.op4.format", "binary");
+      FLEXUQ_REQUIRE(f == "binary" || f == "ascii", cfg.source() << ": reduce.op4.format is binary or ascii, got '" << f << "'");
+      j.op4_options.format = f == "ascii" ? io::Op4Format::ascii : io::Op4Format::binary;
+      j.op4_options.phi_sets = cfg.get<std::vector<std::string>>("reduce.op4.phi_sets", {});
+    } else {
+      j.op4 = cfg.get<std::string>("reduce.op4");
+    }
+    FLEXUQ_REQUIRE(!j.op4.empty(), cfg.source() << ": reduce.op4 needs a file name");
   }
   return j;
 }
@@ -187,6 +210,13 @@ void run_reduce(MPI_Comm comm_in, const io::Config& cfg) {
     log::Phase p(c, "write results", &times);
     cms::write_reduced_file(output, *ws, rb, inv, chk, times.entries());
     if (!job.matrix_market.empty()) cms::write_matrix_market(c, job.matrix_market, rb);
+    if (!job.op4.empty()) {
+      try {
+        cms::write_reduced_op4(cfg.resolve_output(job.op4), *ws, rb, job.op4_options);
+      } catch (const InputError& e) {
+        throw InputError(cfg.source() + ": reduce.op4: " + e.what());
+      }
+    }
   }
   std::ostringstream os;
   os << "  basis: " << rb.n_columns() << " columns (" << ws->n_boundary() << " boundary coordinates, "
@@ -201,6 +231,7 @@ void run_reduce(MPI_Comm comm_in, const io::Config& cfg) {
   os << "  per-phase wall time:\n" << times.summary(c);
   os << "  results: " << output << " (+ .xdmf)";
   if (!job.matrix_market.empty()) os << ", " << job.matrix_market << "_K.mtx, " << job.matrix_market << "_M.mtx";
+  if (!job.op4.empty()) os << ", " << cfg.resolve_output(job.op4) << " (OP4: KAA, MAA, BDOF" << (job.op4_options.phi_sets.empty() ? "" : ", PHI, PHIDOF") << ")";
   log::info(c, os.str());
 }
 

@@ -3,11 +3,13 @@
 // takes its communicator explicitly. Errors: one message on rank 0 and an abort of every rank.
 #include "flexuq/app/Cli.hpp"
 #include "flexuq/app/Commands.hpp"
+#include "flexuq/app/DeckJob.hpp"
 #include "flexuq/app/ReduceCommand.hpp"
 #include "flexuq/core/Error.hpp"
 #include "flexuq/core/Log.hpp"
 #include "flexuq/core/Session.hpp"
 #include "flexuq/core/Signals.hpp"
+#include "flexuq/io/BdfReader.hpp"
 #include "flexuq/io/Config.hpp"
 
 #include <petscsys.h>
@@ -89,7 +91,10 @@ int main(int argc, char** argv) {
   try {
     MPI_Comm world = MPI_COMM_WORLD;
     if (!args.log_level.empty()) flexuq::log::set_level(flexuq::log::parse_level(args.log_level));
-    auto cfg = flexuq::io::Config::load(world, args.config, args.overrides);
+    // A Nastran deck is a job by itself (docs/nastran.md); anything else is a YAML job file.
+    auto cfg = flexuq::io::is_bdf_path(args.config) && (args.verb == "modes" || args.verb == "reduce")
+                   ? flexuq::app::load_deck_job(args.config, args.verb, args.overrides)
+                   : flexuq::io::Config::load(world, args.config, args.overrides);
     if (cfg.has("log.level") && args.log_level.empty())
       flexuq::log::set_level(flexuq::log::parse_level(cfg.get<std::string>("log.level")));
     cfg.mark_used("log");

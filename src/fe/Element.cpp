@@ -77,6 +77,40 @@ const std::vector<QPoint>& tet_rule_low(int npts) {
   return npts == 1 ? r1 : r4;
 }
 
+/// Wedge rules: a triangle rule (area 1/2) times Gauss–Legendre in ζ. penta6: 3-point degree-2
+/// triangle × 2 points (the mass integrand L_a L_b (1±ζ)(1±ζ) exactly); penta15: Radon's 7-point
+/// degree-5 triangle × 3 points (mass integrand degree 4 in (r, s), 4 in ζ: exact on straight wedges).
+const std::vector<QPoint>& wedge_rule(bool quadratic) {
+  static const std::vector<QPoint> r6 = [] {
+    const double g = 1.0 / std::sqrt(3.0);
+    const double tri[3][2] = {{1.0 / 6, 1.0 / 6}, {2.0 / 3, 1.0 / 6}, {1.0 / 6, 2.0 / 3}};
+    std::vector<QPoint> q;
+    for (double z : {-g, g})
+      for (auto& p : tri) q.push_back({{p[0], p[1], z}, 1.0 / 6.0});
+    return q;
+  }();
+  static const std::vector<QPoint> r15 = [] {
+    const double s15 = std::sqrt(15.0);
+    const double a1 = (6 - s15) / 21, a2 = (6 + s15) / 21, w1 = (155 - s15) / 2400, w2 = (155 + s15) / 2400;
+    std::vector<std::array<double, 3>> tri = {{1.0 / 3, 1.0 / 3, 9.0 / 80}};
+    for (auto [a, w] : {std::pair{a1, w1}, std::pair{a2, w2}}) {
+      tri.push_back({a, a, w});
+      tri.push_back({1 - 2 * a, a, w});
+      tri.push_back({a, 1 - 2 * a, w});
+    }
+    const double g = std::sqrt(0.6), zp[3] = {-g, 0.0, g}, zw[3] = {5.0 / 9, 8.0 / 9, 5.0 / 9};
+    std::vector<QPoint> q;
+    for (int k = 0; k < 3; ++k)
+      for (auto& t : tri) q.push_back({{t[0], t[1], zp[k]}, t[2] * zw[k]});
+    return q;
+  }();
+  return quadratic ? r15 : r6;
+}
+
+// Wedge nodes: triangle corners (r, s) = (0,0), (1,0), (0,1) at ζ = −1 (nodes 1-3) and ζ = +1 (4-6);
+// penta15 mid-edge nodes in Abaqus C3D15 order.
+const int kWedgeEdge[9][2] = {{0, 1}, {1, 2}, {2, 0}, {3, 4}, {4, 5}, {5, 3}, {0, 3}, {1, 4}, {2, 5}};
+
 const int kHexCorner[8][3] = {{-1, -1, -1}, {1, -1, -1}, {1, 1, -1}, {-1, 1, -1},
                               {-1, -1, 1},  {1, -1, 1},  {1, 1, 1},  {-1, 1, 1}};
 const int kHexEdge[12][2] = {{0, 1}, {1, 2}, {2, 3}, {3, 0}, {4, 5}, {5, 6}, {6, 7}, {7, 4}, {0, 4}, {1, 5}, {2, 6}, {3, 7}};
@@ -101,6 +135,15 @@ std::vector<std::array<double, 3>> reference_nodes(ElementType type) {
     for (auto& p : c) x.push_back(p);
     if (type == ElementType::tet10)
       for (auto& e : kTetEdge)
+        x.push_back({0.5 * (c[e[0]][0] + c[e[1]][0]), 0.5 * (c[e[0]][1] + c[e[1]][1]), 0.5 * (c[e[0]][2] + c[e[1]][2])});
+    break;
+  }
+  case ElementType::penta6:
+  case ElementType::penta15: {
+    const std::array<double, 3> c[6] = {{0, 0, -1}, {1, 0, -1}, {0, 1, -1}, {0, 0, 1}, {1, 0, 1}, {0, 1, 1}};
+    for (auto& p : c) x.push_back(p);
+    if (type == ElementType::penta15)
+      for (auto& e : kWedgeEdge)
         x.push_back({0.5 * (c[e[0]][0] + c[e[1]][0]), 0.5 * (c[e[0]][1] + c[e[1]][1]), 0.5 * (c[e[0]][2] + c[e[1]][2])});
     break;
   }
@@ -175,6 +218,50 @@ void shape_functions(ElementType type, const std::array<double, 3>& p, double* N
     }
     return;
   }
+  case ElementType::penta6:
+  case ElementType::penta15: {
+    // Triangle coordinates L = (1 − r − s, r, s), ζ through the thickness.
+    const double L[3] = {1 - x - y, x, y};
+    const double dL[3][2] = {{-1, -1}, {1, 0}, {0, 1}};
+    if (type == ElementType::penta6) {
+      for (int a = 0; a < 6; ++a) {
+        const int i = a % 3;
+        const double zs = a < 3 ? -1.0 : 1.0, fz = 0.5 * (1 + zs * z);
+        N[a] = L[i] * fz;
+        dN[3 * a + 0] = dL[i][0] * fz;
+        dN[3 * a + 1] = dL[i][1] * fz;
+        dN[3 * a + 2] = L[i] * 0.5 * zs;
+      }
+      return;
+    }
+    // Serendipity wedge: corner N = ½ L (2L − 1)(1 + ζ_a ζ) − ½ L (1 − ζ²); triangle-edge mid nodes
+    // N = 2 L_i L_j (1 + ζ_a ζ); vertical-edge mid nodes N = L_i (1 − ζ²). Sums to 1 identically.
+    for (int a = 0; a < 6; ++a) {
+      const int i = a % 3;
+      const double zs = a < 3 ? -1.0 : 1.0, fz = 1 + zs * z, q = 1 - z * z;
+      N[a] = 0.5 * L[i] * (2 * L[i] - 1) * fz - 0.5 * L[i] * q;
+      const double dLi = 0.5 * (4 * L[i] - 1) * fz - 0.5 * q; // ∂N/∂L_i
+      dN[3 * a + 0] = dLi * dL[i][0];
+      dN[3 * a + 1] = dLi * dL[i][1];
+      dN[3 * a + 2] = 0.5 * L[i] * (2 * L[i] - 1) * zs + L[i] * z;
+    }
+    for (int e = 0; e < 9; ++e) {
+      const int a = 6 + e, n0 = kWedgeEdge[e][0], n1 = kWedgeEdge[e][1];
+      if (e < 6) { // in a triangle face
+        const int i = n0 % 3, j = n1 % 3;
+        const double zs = n0 < 3 ? -1.0 : 1.0, fz = 1 + zs * z;
+        N[a] = 2 * L[i] * L[j] * fz;
+        for (int d = 0; d < 2; ++d) dN[3 * a + d] = 2 * (dL[i][d] * L[j] + L[i] * dL[j][d]) * fz;
+        dN[3 * a + 2] = 2 * L[i] * L[j] * zs;
+      } else { // vertical edge over corner i
+        const int i = n0;
+        N[a] = L[i] * (1 - z * z);
+        for (int d = 0; d < 2; ++d) dN[3 * a + d] = dL[i][d] * (1 - z * z);
+        dN[3 * a + 2] = -2 * L[i] * z;
+      }
+    }
+    return;
+  }
   case ElementType::beam2: break;
   }
   throw Error("shape_functions: not a solid element");
@@ -212,6 +299,8 @@ SolidTerms solid_terms(ElementType type, const double* X, long label) {
     m_rule = &tet_rule();
     k_rule = straight_tet10(X) ? &tet_rule_low(4) : &tet_rule();
     break;
+  case ElementType::penta6: k_rule = m_rule = &wedge_rule(false); break;
+  case ElementType::penta15: k_rule = m_rule = &wedge_rule(true); break;
   case ElementType::beam2: throw Error("solid_terms: not a solid element");
   }
   SolidTerms t;
@@ -311,6 +400,13 @@ BeamTerms beam_terms(const std::array<double, 3>& x1, const std::array<double, 3
   symset(M, 2, 2, 156 * f); symset(M, 2, 4, -22 * L * f); symset(M, 2, 8, 54 * f); symset(M, 2, 10, 13 * L * f);
   symset(M, 4, 4, 4 * L * L * f); symset(M, 4, 8, -13 * L * f); symset(M, 4, 10, -3 * L * L * f);
   symset(M, 8, 8, 156 * f); symset(M, 8, 10, 22 * L * f); symset(M, 10, 10, 4 * L * L * f);
+  if (s.lumped_mass) {
+    // Lumped mass (Nastran's default, PARAM,COUPMASS,-1; MSC Nastran Reference Manual, "Mass
+    // matrix formulations": the lumped CBAR/CBEAM/CROD mass puts half the element mass on each
+    // end's translations and no rotary inertia). Isotropic per node, so invariant under rotation.
+    M.setZero();
+    for (int i : {0, 1, 2, 6, 7, 8}) M(i, i) = 0.5 * A * L;
+  }
   // Global = Tᵀ K_local T with T = diag(R, R, R, R), R rows = local axes in global coordinates.
   Eigen::Matrix3d R;
   R.row(0) = t.transpose();

@@ -75,6 +75,8 @@ std::optional<ElementType> abaqus_type(const std::string& t) {
   if (t == "C3D8") return ElementType::hex8;
   if (t == "C3D20" || t == "C3D20R") return ElementType::hex20;
   if (t == "B31") return ElementType::beam2;
+  if (t == "C3D6") return ElementType::penta6;
+  if (t == "C3D15") return ElementType::penta15;
   return std::nullopt;
 }
 
@@ -188,7 +190,7 @@ private:
       const std::string type = upper(required(k, "TYPE", where));
       const auto t = abaqus_type(type);
       if (!t)
-        fail(where, "unsupported element TYPE=" + type + " (supported: C3D4, C3D10, C3D8, C3D20, C3D20R, B31)");
+        fail(where, "unsupported element TYPE=" + type + " (supported: C3D4, C3D10, C3D6, C3D15, C3D8, C3D20, C3D20R, B31)");
       if (type == "C3D20R" && !c3d20r_) c3d20r_ = where;
       block_ = Block::element;
       etype_ = *t;

@@ -16,6 +16,8 @@ int nodes_per_element(ElementType t) {
   case ElementType::hex8: return 8;
   case ElementType::hex20: return 20;
   case ElementType::beam2: return 2;
+  case ElementType::penta6: return 6;
+  case ElementType::penta15: return 15;
   }
   return 0;
 }
@@ -27,6 +29,8 @@ const char* element_name(ElementType t) {
   case ElementType::hex8: return "hex8";
   case ElementType::hex20: return "hex20";
   case ElementType::beam2: return "beam2";
+  case ElementType::penta6: return "penta6";
+  case ElementType::penta15: return "penta15";
   }
   return "?";
 }

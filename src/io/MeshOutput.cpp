@@ -16,6 +16,8 @@ int xdmf_type_id(ElementType t) {
   case ElementType::hex8: return 9;
   case ElementType::hex20: return 48;
   case ElementType::beam2: return 2; // Polyline, followed by the node count
+  case ElementType::penta6: return 8;   // Wedge
+  case ElementType::penta15: return 40; // Wedge_15
   }
   return 0;
 }

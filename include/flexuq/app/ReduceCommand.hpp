@@ -4,6 +4,7 @@
 /// @brief `flexuq reduce`: component-mode synthesis of one component → a reduced flexible body
 /// (HDF5 `/reduced`, XDMF, optional MatrixMarket). Keys: docs/config.md, theory: docs/cms.md.
 
+#include "flexuq/cms/Op4Export.hpp"
 #include "flexuq/cms/Reduction.hpp"
 #include "flexuq/io/Config.hpp"
 
@@ -20,6 +21,8 @@ struct ReduceJob {
   cms::BuildOptions build;
   int free_free = 10;           ///< reduce.checkout.free_free
   std::string matrix_market;    ///< prefix, "" = none
+  std::string op4;              ///< reduce.op4 file, "" = none
+  cms::Op4ExportOptions op4_options;
 };
 ReduceJob parse_reduce_job(const io::Config& cfg);
 

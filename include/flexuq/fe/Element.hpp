@@ -14,7 +14,7 @@ namespace flexuq::fe {
 
 using ElemMat = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
-/// Solid element (tet4, tet10, hex8, hex20), DOF order (node a, component i) → 3a+i.
+/// Solid element (tet4, tet10, penta6, penta15, hex8, hex20), DOF order (node a, component i) → 3a+i.
 /// K_λ[(a,i),(b,j)] = ∫ ∂_i N_a ∂_j N_b, K_μ[(a,i),(b,j)] = ∫ (δ_ij ∇N_a·∇N_b + ∂_j N_a ∂_i N_b),
 /// M_1[(a,i),(b,j)] = δ_ij ∫ N_a N_b. Full Gauss integration: hex8 2³, hex20 3³ points; tet4 and
 /// tet10 the 14-point degree-5 rule (consistent mass exact on straight-sided tets).
@@ -27,7 +27,9 @@ SolidTerms solid_terms(io::ElementType type, const double* coords /* npe×3 row-
 
 /// Two-node 3-D Euler–Bernoulli frame element (seed 000 App. E.1 as in the digest), 6 DOF per node
 /// (u, v, w, θx, θy, θz), global axes. K_E holds axial and bending (E = 1), K_G torsion (G = 1),
-/// M_1 the consistent mass for ρ = 1 with torsional inertia I_x = I11 + I22 (no rotary inertia).
+/// M_1 the consistent mass for ρ = 1 with torsional inertia I_x = I11 + I22 (no rotary inertia), or
+/// with BeamSection::lumped_mass the lumped mass: A L / 2 on each node's translations, nothing on
+/// rotations (Nastran's default CBAR/CBEAM/CROD mass, PARAM,COUPMASS,-1).
 struct BeamTerms {
   ElemMat K_E, K_G, M1;
 };

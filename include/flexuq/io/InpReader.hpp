@@ -11,7 +11,7 @@ namespace flexuq::io {
 
 /// @brief Read nodes, elements, sets, materials and sections from an Abaqus/CalculiX `.inp` file.
 ///
-/// Understood keywords: *NODE [NSET=], *ELEMENT TYPE= (C3D4, C3D10, C3D8, C3D20, C3D20R, B31)
+/// Understood keywords: *NODE [NSET=], *ELEMENT TYPE= (C3D4, C3D10, C3D6, C3D15, C3D8, C3D20, C3D20R, B31)
 /// [ELSET=], *NSET/*ELSET (NSET=/ELSET=, GENERATE, members given as labels or set names; *NSET
 /// also takes ELSET= for the nodes of an element set), *MATERIAL NAME=, *ELASTIC (isotropic),
 /// *DENSITY, *SOLID SECTION, *BEAM SECTION (RECT, CIRC), *BEAM GENERAL SECTION (GENERAL) and

@@ -16,10 +16,12 @@ namespace flexuq::io {
 
 /// Element types. Node order inside an element is the Abaqus/CalculiX order, which equals VTK/XDMF
 /// for all of these (readers of other formats permute into it).
-enum class ElementType : std::uint8_t { tet4, tet10, hex8, hex20, beam2 };
+/// penta6/penta15 (Abaqus C3D6/C3D15, Nastran CPENTA): triangle 1-2-3 at the bottom, 4-5-6 above
+/// it; penta15 mid-edge nodes 7-9 (edges 1-2, 2-3, 3-1), 10-12 (4-5, 5-6, 6-4), 13-15 (1-4, 2-5, 3-6).
+enum class ElementType : std::uint8_t { tet4, tet10, hex8, hex20, beam2, penta6, penta15 };
 
 int nodes_per_element(ElementType t);
-const char* element_name(ElementType t); ///< "tet4", "tet10", "hex8", "hex20", "beam2"
+const char* element_name(ElementType t); ///< "tet4", "tet10", "hex8", "hex20", "beam2", "penta6", "penta15"
 bool is_solid(ElementType t);
 
 /// Where something came from, for error messages: "crank.inp:123".
@@ -47,8 +49,19 @@ struct BeamSection {
   std::vector<double> dims;     ///< as written in the input
   std::array<double, 3> n1{0.0, 0.0, -1.0};
   double A = 0, I11 = 0, I22 = 0, I12 = 0, J = 0;
+  /// Lumped translational mass ρAL/2 per node and no rotary inertia instead of the consistent mass
+  /// (Nastran CBAR/CBEAM/CROD with PARAM,COUPMASS absent or negative; see io/BdfReader.hpp).
+  bool lumped_mass = false;
   /// Fill A, I11, I22, I12, J from shape and dims; throws InputError naming @p where on bad data.
   void compute_properties(const SourceLocation& where);
+};
+
+/// A rectangular coordinate frame at a point: Nastran's CD system of a grid, as a rotation from
+/// global (basic) components. Row k of @p axes is the k-th local axis in global coordinates, so
+/// u_local = axes · u_global. For cylindrical/spherical systems the frame is the local one at the grid.
+struct NodeFrame {
+  long system = 0; ///< Nastran coordinate system id (0 = basic)
+  std::array<std::array<double, 3>, 3> axes{{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}};
 };
 
 /// A section assigns a material (and for beams a cross-section) to an element set.
@@ -74,6 +87,8 @@ struct Mesh {
   std::map<std::string, Material> materials;            ///< upper-case name → material
   std::vector<Section> sections;
   std::vector<std::string> warnings;           ///< e.g. unknown keywords, reported once on rank 0
+  /// Output (displacement) frame per node, Nastran's CD; empty when every node uses global axes.
+  std::vector<NodeFrame> node_frames;
 
   std::size_t num_nodes() const { return coords.size(); }
   std::size_t num_elements() const { return elem_type.size(); }

@@ -10,7 +10,8 @@
 namespace flexuq::io {
 
 /// @brief Read @p path with the reader its extension names (case-insensitive): `.inp`
-/// (read_inp, Abaqus/CalculiX) or `.msh` (read_msh, Gmsh ASCII 4.1/2.2).
+/// (read_inp, Abaqus/CalculiX), `.msh` (read_msh, Gmsh ASCII 4.1/2.2) or `.bdf`/`.dat`/`.nas`
+/// (read_bdf, Nastran bulk data).
 /// @throws flexuq::InputError for another extension (naming the file and the supported formats)
 ///         or whatever the reader throws.
 Mesh read_mesh(const std::string& path);

@@ -1,0 +1,1243 @@
+// SPDX-License-Identifier: MIT
+#include "flexuq/io/BdfReader.hpp"
+
+#include "TextScan.hpp"
+#include "flexuq/core/Error.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <deque>
+#include <filesystem>
+#include <functional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <vector>
+
+namespace flexuq::io {
+
+const char* const kHarmlessBdfCards[] = {
+    // loads and load-set combinations (do not enter K or M)
+    "FORCE", "FORCE1", "FORCE2", "MOMENT", "MOMENT1", "MOMENT2", "PLOAD", "PLOAD1", "PLOAD2", "PLOAD4", "GRAV",
+    "LOAD", "DLOAD", "DAREA", "RLOAD1", "RLOAD2", "TLOAD1", "TLOAD2", "TEMP", "TEMPD", "SPCD", "FREQ", "FREQ1",
+    "FREQ2", "TSTEP", "TABLED1", "TABLED2", "TABLED3", "TABLED4", "TABDMP1", "RANDPS",
+    // plotting, output and bookkeeping
+    "PLOTEL", "DTI", "ECHOON", "ECHOOFF", "MONPNT1", nullptr};
+
+namespace {
+
+using detail::parse_double;
+using detail::parse_long;
+using detail::split_on;
+using detail::trim;
+
+struct Loc {
+  int file = 0;
+  int line = 0;
+};
+
+/// One logical card: its name (upper case, without the large-field '*') and data fields 2..9 of
+/// every logical line, 8 per line, blanks as empty strings.
+struct Card {
+  std::string name;
+  std::vector<std::string> f;
+  Loc where;
+  std::size_t size() const { return f.size(); }
+  std::string_view at(std::size_t i) const { return i < f.size() ? std::string_view(f[i]) : std::string_view(); }
+};
+
+/// Nastran real: "7.-3" → 7e-3, "2.1+11", "1.0D+5", ".5".
+bool parse_nastran_real(std::string_view s, double& v) {
+  if (parse_double(s, v)) return true;
+  for (std::size_t i = s.size(); i-- > 1;) {
+    if ((s[i] == '+' || s[i] == '-') && std::isdigit(static_cast<unsigned char>(s[i - 1])) == 0 && s[i - 1] != '.')
+      return false;
+    if (s[i] == '+' || s[i] == '-') {
+      std::string t(s.substr(0, i));
+      t += 'E';
+      t += s.substr(i);
+      return parse_double(t, v);
+    }
+  }
+  return false;
+}
+
+struct CoordDef {
+  long id = 0;
+  char type = 'R';   ///< R, C or S
+  bool by_grids = false;
+  long rid = 0;      ///< CORD2*: reference system
+  std::array<double, 9> abc{}; ///< CORD2*: A, B, C in the RID system
+  std::array<long, 3> grids{}; ///< CORD1*: G1, G2, G3
+  Loc where;
+  // resolved
+  bool done = false;
+  std::array<double, 3> origin{};
+  std::array<std::array<double, 3>, 3> axes{}; ///< rows: local x, y, z in basic
+};
+
+using Vec3 = std::array<double, 3>;
+
+Vec3 sub(const Vec3& a, const Vec3& b) { return {a[0] - b[0], a[1] - b[1], a[2] - b[2]}; }
+Vec3 cross(const Vec3& a, const Vec3& b) {
+  return {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
+}
+double dot(const Vec3& a, const Vec3& b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+double norm(const Vec3& a) { return std::sqrt(dot(a, a)); }
+
+/// Cartesian local coordinates of a point given in system @p c's own coordinates (r, θ°, z) or
+/// (r, θ°, φ°) (MSC QRG CORD2C/CORD2S).
+Vec3 to_cartesian(char type, const Vec3& x) {
+  const double d = M_PI / 180.0;
+  if (type == 'C') return {x[0] * std::cos(x[1] * d), x[0] * std::sin(x[1] * d), x[2]};
+  if (type == 'S')
+    return {x[0] * std::sin(x[1] * d) * std::cos(x[2] * d), x[0] * std::sin(x[1] * d) * std::sin(x[2] * d),
+            x[0] * std::cos(x[1] * d)};
+  return x;
+}
+
+Vec3 to_basic(const CoordDef& c, const Vec3& x) {
+  const Vec3 l = to_cartesian(c.type, x);
+  Vec3 b = c.origin;
+  for (int k = 0; k < 3; ++k)
+    for (int d = 0; d < 3; ++d) b[d] += c.axes[k][d] * l[k];
+  return b;
+}
+
+/// Displacement frame of system @p c at basic point @p p (rows: local directions in basic).
+NodeFrame frame_at(const CoordDef& c, const Vec3& p) {
+  NodeFrame f;
+  f.system = c.id;
+  f.axes = c.axes;
+  if (c.type == 'R') return f;
+  Vec3 l{};
+  const Vec3 r = sub(p, c.origin);
+  for (int k = 0; k < 3; ++k) l[k] = dot(c.axes[k], r);
+  const double th = std::atan2(l[1], l[0]);
+  std::array<Vec3, 3> loc{};
+  if (c.type == 'C') {
+    loc = {Vec3{std::cos(th), std::sin(th), 0}, Vec3{-std::sin(th), std::cos(th), 0}, Vec3{0, 0, 1}};
+  } else {
+    const double rr = norm(l), t = rr > 0 ? std::acos(std::clamp(l[2] / rr, -1.0, 1.0)) : 0.0, ph = th;
+    loc = {Vec3{std::sin(t) * std::cos(ph), std::sin(t) * std::sin(ph), std::cos(t)},
+           Vec3{std::cos(t) * std::cos(ph), std::cos(t) * std::sin(ph), -std::sin(t)},
+           Vec3{-std::sin(ph), std::cos(ph), 0}};
+  }
+  for (int k = 0; k < 3; ++k)
+    for (int d = 0; d < 3; ++d)
+      f.axes[k][d] = loc[k][0] * c.axes[0][d] + loc[k][1] * c.axes[1][d] + loc[k][2] * c.axes[2][d];
+  return f;
+}
+
+struct GridDef {
+  long id = 0, cp = 0, cd = 0;
+  Vec3 x{};
+  std::string ps;
+  Loc where;
+  bool done = false;
+  Vec3 basic{};
+};
+
+struct ElemDef {
+  long id = 0, pid = 0;
+  ElementType type = ElementType::tet4;
+  std::size_t first = 0; ///< grids (Abaqus node order) at BdfParser::egrids_[first, first + count)
+  int count = 0;
+  Loc where;
+  // beams
+  bool beam = false;
+  std::optional<long> g0;
+  Vec3 v{};
+  bool v_basic = false;
+};
+
+struct PropDef {
+  std::string card; ///< PSOLID, PBAR, PBARL, PBEAM
+  long pid = 0, mid = 0;
+  double A = 0, I1 = 0, I2 = 0, J = 0;
+  Loc where;
+};
+
+struct MatDef {
+  long mid = 0;
+  std::optional<double> E, G, nu, rho;
+  Loc where;
+};
+
+struct SetRef {
+  std::string set;
+  long grid = 0;
+  int comp = 0;
+  Loc where;
+};
+
+class BdfParser {
+public:
+  BdfParser(const std::string& path, BdfDeck& deck) : path_(path), deck_(deck) { mesh_.source = path; }
+
+  Mesh run() {
+    read_file(path_, std::nullopt);
+    flush();
+    finish();
+    return std::move(mesh_);
+  }
+
+private:
+  enum class Part { executive, case_control, bulk };
+
+  // ---- locations and errors ----------------------------------------------------------------------
+  std::string at(Loc l) const { return files_[static_cast<std::size_t>(l.file)] + ":" + std::to_string(l.line); }
+  SourceLocation src(Loc l) const { return {files_[static_cast<std::size_t>(l.file)], l.line}; }
+  [[noreturn]] void fail(Loc l, const std::string& msg) const { throw InputError(at(l) + ": " + msg); }
+  [[noreturn]] void fail(const Card& c, const std::string& msg) const { fail(c.where, c.name + ": " + msg); }
+
+  // ---- lines → cards -----------------------------------------------------------------------------
+  void read_file(const std::string& path, std::optional<Loc> from) {
+    const std::string canon = std::filesystem::weakly_canonical(std::filesystem::path(path)).string();
+    if (from && std::find(open_.begin(), open_.end(), canon) != open_.end())
+      fail(*from, "INCLUDE of '" + path + "' is an include cycle (the file is already being read)");
+    auto text = detail::load_text(path);
+    if (!text) {
+      if (from) fail(*from, "cannot open included file '" + path + "'");
+      throw InputError("cannot open mesh file '" + path + "'");
+    }
+    if (!from) { // the main file: a deck with CEND or BEGIN BULK starts in the executive section
+      section_ = Part::bulk;
+      detail::LineCursor probe(*text);
+      std::string_view l;
+      while (probe.next(l)) {
+        const std::string u = upper(std::string(trim(l.substr(0, std::min<std::size_t>(l.size(), 16)))));
+        if (u.rfind("CEND", 0) == 0 || u.rfind("BEGIN", 0) == 0) {
+          section_ = Part::executive;
+          break;
+        }
+      }
+    }
+    open_.push_back(canon);
+    files_.push_back(path);
+    const int fid = static_cast<int>(files_.size()) - 1;
+    detail::LineCursor cur(*text);
+    std::string_view line;
+    while (!ended_ && cur.next(line)) {
+      const Loc where{fid, cur.line_number()};
+      // Tabs expand to 8-column stops (only lines that have them are copied); '$' starts a comment.
+      std::string_view l = line;
+      if (l.find('\t') != std::string_view::npos) {
+        expand_tabs(l, tabbed_);
+        l = tabbed_;
+      }
+      if (const auto dollar = l.find('$'); dollar != std::string_view::npos) l = l.substr(0, dollar);
+      const std::string_view t = trim(l);
+      if (t.empty()) continue;
+      if (starts_ci(t, "INCLUDE") && (t.size() == 7 || t[7] == ' ' || t[7] == '\'')) {
+        flush();
+        std::string name(t.substr(7));
+        // the file name may continue on following lines until the closing quote
+        while (std::count(name.begin(), name.end(), '\'') == 1) {
+          std::string_view more;
+          if (!cur.next(more)) fail(where, "INCLUDE: unterminated quoted file name");
+          name += trim(more);
+        }
+        name = std::string(trim(name));
+        if (name.size() >= 2 && name.front() == '\'' && name.back() == '\'') name = name.substr(1, name.size() - 2);
+        if (name.empty()) fail(where, "INCLUDE without a file name");
+        const std::filesystem::path inc(name);
+        const auto base = std::filesystem::path(files_[static_cast<std::size_t>(fid)]).parent_path();
+        read_file((inc.is_absolute() ? inc : base / inc).string(), where);
+        continue;
+      }
+      if (section_ == Part::executive) {
+        if (starts_ci(t, "CEND")) section_ = Part::case_control;
+        else if (starts_ci(t, "BEGIN")) section_ = Part::bulk;
+        continue;
+      }
+      if (section_ == Part::case_control) {
+        const std::string u = upper(std::string(t));
+        if (starts_ci(t, "BEGIN")) {
+          if (u.find("SUPER") != std::string::npos || u.find("AUXMODEL") != std::string::npos)
+            fail(where, "'" + std::string(t) + "': only the main bulk data section is supported");
+          section_ = Part::bulk;
+        } else {
+          case_control(u, where);
+        }
+        continue;
+      }
+      if (starts_ci(t, "ENDDATA")) {
+        ended_ = true;
+        break;
+      }
+      if (starts_ci(t, "BEGIN")) fail(where, "'" + std::string(t) + "' inside the bulk data is not supported");
+      bulk_line(l, where);
+    }
+    open_.pop_back();
+  }
+
+  static void expand_tabs(std::string_view s, std::string& out) {
+    out.clear();
+    for (char c : s) {
+      if (c == '\t') {
+        do out += ' ';
+        while (out.size() % 8 != 0);
+      } else {
+        out += c;
+      }
+    }
+  }
+
+  /// Case-insensitive "does @p s start with @p word" (@p word upper case).
+  static bool starts_ci(std::string_view s, const char* word) {
+    const std::size_t n = std::strlen(word);
+    if (s.size() < n) return false;
+    for (std::size_t i = 0; i < n; ++i)
+      if (std::toupper(static_cast<unsigned char>(s[i])) != word[i]) return false;
+    return true;
+  }
+
+  void case_control(const std::string& u, Loc where) {
+    const auto eq = u.find('=');
+    if (eq == std::string::npos) return;
+    std::string key = std::string(trim(std::string_view(u).substr(0, eq)));
+    if (const auto paren = key.find('('); paren != std::string::npos) key = std::string(trim(key.substr(0, paren)));
+    if (key != "SPC" && key != "METHOD") return;
+    long v = 0;
+    if (!parse_long(trim(std::string_view(u).substr(eq + 1)), v))
+      fail(where, "case control " + key + " = needs a set identification number");
+    std::optional<long>& slot = key == "SPC" ? deck_.spc : deck_.method;
+    if (slot && *slot != v)
+      fail(where, "case control " + key + " = " + std::to_string(v) + " differs from the earlier " + key + " = " +
+                      std::to_string(*slot) + " (several subcases with different " + key + " are not supported)");
+    slot = v;
+  }
+
+  /// Split one physical bulk line into its marker (field 1) and data fields, append them to the
+  /// current card or start a new one.
+  void bulk_line(std::string_view l, Loc where) {
+    std::string_view head;
+    bool free = l.find(',') != std::string_view::npos;
+    if (free) {
+      split_on(l, ',', parts_);
+      head = parts_[0];
+    } else {
+      head = trim(l.substr(0, std::min<std::size_t>(8, l.size())));
+    }
+    const bool large = !head.empty() && (head.back() == '*' || head[0] == '*');
+    const bool continuation = head.empty() || head[0] == '+' || head[0] == '*';
+    const std::size_t n = large ? 4 : 8;
+    if (continuation) {
+      if (!have_card_) fail(where, "continuation line without a card before it");
+      // A small-field line starts a new logical line; a large-field line fills half of one.
+      if (card_.f.size() % n) card_.f.resize((card_.f.size() / n + 1) * n);
+    } else {
+      flush();
+      card_.name = upper(std::string(large ? head.substr(0, head.size() - 1) : head));
+      card_.f.clear();
+      card_.where = where;
+      have_card_ = true;
+    }
+    const std::size_t first = card_.f.size();
+    if (free) {
+      if (parts_.size() > n + 2)
+        fail(where, "free-field line has " + std::to_string(parts_.size()) + " fields, at most " + std::to_string(n + 2) +
+                        " (name, " + std::to_string(n) + " data fields, continuation)");
+      for (std::size_t i = 1; i < parts_.size() && i <= n; ++i) card_.f.emplace_back(parts_[i]);
+      card_.f.resize(first + n);
+    } else {
+      const std::size_t w = large ? 16 : 8;
+      for (std::size_t i = 0; i < n; ++i) {
+        const std::size_t b = 8 + i * w;
+        card_.f.emplace_back(b < l.size() ? trim(l.substr(b, std::min(w, l.size() - b))) : std::string_view());
+      }
+    }
+    for (std::size_t i = first; i < card_.f.size(); ++i)
+      for (char& ch : card_.f[i])
+        if (ch >= 'a' && ch <= 'z') ch = static_cast<char>(ch - 'a' + 'A');
+  }
+
+  void flush() {
+    if (!have_card_) return;
+    have_card_ = false;
+    while (!card_.f.empty() && card_.f.back().empty()) card_.f.pop_back();
+    dispatch(card_);
+  }
+
+  // ---- fields --------------------------------------------------------------------------------------
+  long integer(const Card& c, std::size_t i, const char* what, std::optional<long> def = std::nullopt) const {
+    const auto s = c.at(i);
+    if (s.empty()) {
+      if (def) return *def;
+      fail(c, std::string("field ") + std::to_string(i + 2) + " (" + what + ") is required" +
+                  (i >= c.size() ? " (truncated card or continuation?)" : ""));
+    }
+    long v = 0;
+    if (!parse_long(s, v)) fail(c, std::string("field ") + std::to_string(i + 2) + " (" + what + ") '" + std::string(s) +
+                                       "' is not an integer");
+    return v;
+  }
+  double real(const Card& c, std::size_t i, const char* what, std::optional<double> def = std::nullopt) const {
+    const auto s = c.at(i);
+    if (s.empty()) {
+      if (def) return *def;
+      fail(c, std::string("field ") + std::to_string(i + 2) + " (" + what + ") is required" +
+                  (i >= c.size() ? " (truncated card or continuation?)" : ""));
+    }
+    double v = 0;
+    if (!parse_nastran_real(s, v))
+      fail(c, std::string("field ") + std::to_string(i + 2) + " (" + what + ") '" + std::string(s) + "' is not a number");
+    return v;
+  }
+  std::optional<double> opt_real(const Card& c, std::size_t i, const char* what) const {
+    if (c.at(i).empty()) return std::nullopt;
+    return real(c, i, what);
+  }
+  /// Ids from field @p from on, with "a THRU b" ranges; stops at a blank when @p stop_blank.
+  std::vector<long> id_list(const Card& c, std::size_t from, const char* what) const {
+    std::vector<long> ids;
+    for (std::size_t i = from; i < c.size(); ++i) {
+      const auto s = c.at(i);
+      if (s.empty()) continue;
+      if (s == "THRU") {
+        if (ids.empty() || i + 1 >= c.size()) fail(c, "THRU needs an id on each side");
+        const long a = ids.back(), b = integer(c, i + 1, what);
+        if (b < a) fail(c, "THRU range " + std::to_string(a) + " THRU " + std::to_string(b) + " is reversed");
+        if (b - a > 100000000) fail(c, "THRU range too long");
+        for (long k = a + 1; k <= b; ++k) ids.push_back(k);
+        ++i;
+        continue;
+      }
+      ids.push_back(integer(c, i, what));
+    }
+    return ids;
+  }
+  int components(const Card& c, std::size_t i, bool allow_zero = false) const {
+    const long v = integer(c, i, "components", allow_zero ? std::optional<long>(0) : std::nullopt);
+    const std::string s = std::to_string(v);
+    if (v == 0 && allow_zero) return 0;
+    for (char ch : s)
+      if (ch < '1' || ch > '6' || std::count(s.begin(), s.end(), ch) > 1)
+        fail(c, "components '" + s + "' must be distinct digits 1-6");
+    return static_cast<int>(v);
+  }
+
+  // ---- cards ---------------------------------------------------------------------------------------
+  void dispatch(const Card& c) {
+    const std::string& n = c.name;
+    if (n == "GRID") return grid(c);
+    if (n == "CORD2R" || n == "CORD2C" || n == "CORD2S") return cord2(c);
+    if (n == "CORD1R" || n == "CORD1C" || n == "CORD1S") return cord1(c);
+    if (n == "CTETRA") return solid(c, 4, 10, ElementType::tet4, ElementType::tet10);
+    if (n == "CPENTA") return solid(c, 6, 15, ElementType::penta6, ElementType::penta15);
+    if (n == "CHEXA") return solid(c, 8, 20, ElementType::hex8, ElementType::hex20);
+    if (n == "CBAR" || n == "CBEAM") return bar(c);
+    if (n == "PSOLID") return psolid(c);
+    if (n == "PBAR") return pbar(c);
+    if (n == "PBARL") return pbarl(c);
+    if (n == "PBEAM") return pbeam(c);
+    if (n == "MAT1") return mat1(c);
+    if (n == "RBE2" || n == "RBE3") return rbe(c);
+    if (n == "SPC" || n == "SPC1") return spc(c);
+    if (n == "ASET" || n == "BSET" || n == "QSET") return dof_set(c, false);
+    if (n == "ASET1" || n == "BSET1" || n == "QSET1") return dof_set(c, true);
+    if (n == "SPOINT") {
+      auto ids = id_list(c, 0, "scalar point");
+      deck_.spoints.insert(deck_.spoints.end(), ids.begin(), ids.end());
+      return;
+    }
+    if (n == "EIGRL") return eigrl(c);
+    if (n == "PARAM") return param(c);
+    if (n == "CQUAD4" || n == "CTRIA3" || n == "CQUAD8" || n == "CTRIA6" || n == "CQUADR" || n == "CTRIAR" ||
+        n == "CSHEAR" || n == "PSHELL" || n == "PCOMP" || n == "PCOMPG")
+      fail(c, "shell elements and properties are not supported (solids CTETRA/CPENTA/CHEXA and beams CBAR/CBEAM only)");
+    if (n == "CROD" || n == "CONROD" || n == "PROD" || n == "CELAS1" || n == "CELAS2" || n == "PELAS" ||
+        n == "CONM2" || n == "CONM1" || n == "CMASS1" || n == "CMASS2")
+      fail(c, "is not supported yet: rods, springs and concentrated masses need grids with a DOF count different from "
+              "the solids or beams around them, which flexuq's fe module does not represent yet");
+    for (const char* const* h = kHarmlessBdfCards; *h; ++h)
+      if (n == *h) {
+        if (ignored_seen_.insert(n).second) ignored_.push_back(n + " (" + at(c.where) + ")");
+        return;
+      }
+    fail(c.where, "unknown or unsupported bulk data card '" + n +
+                      "' (supported: see io/BdfReader.hpp; cards that cannot change the model are listed in "
+                      "kHarmlessBdfCards)");
+  }
+
+  void grid(const Card& c) {
+    GridDef g;
+    g.id = integer(c, 0, "ID");
+    g.cp = integer(c, 1, "CP", 0);
+    for (int d = 0; d < 3; ++d) g.x[static_cast<std::size_t>(d)] = real(c, 2 + static_cast<std::size_t>(d), "X", 0.0);
+    g.cd = integer(c, 5, "CD", 0);
+    g.ps = std::string(c.at(6));
+    if (!g.ps.empty()) components(c, 6);
+    g.where = c.where;
+    if (g.id <= 0) fail(c, "grid id must be positive");
+    grids_.push_back(g);
+  }
+
+  void cord2(const Card& c) {
+    CoordDef d;
+    d.id = integer(c, 0, "CID");
+    d.type = c.name.back();
+    d.rid = integer(c, 1, "RID", 0);
+    for (std::size_t k = 0; k < 9; ++k) d.abc[k] = real(c, 2 + k, "A/B/C coordinate");
+    d.where = c.where;
+    add_cord(c, d);
+  }
+
+  void cord1(const Card& c) {
+    for (std::size_t base : {std::size_t(0), std::size_t(4)}) {
+      if (base == 4 && c.at(4).empty()) break;
+      CoordDef d;
+      d.id = integer(c, base, "CID");
+      d.type = c.name.back();
+      d.by_grids = true;
+      for (std::size_t k = 0; k < 3; ++k) d.grids[k] = integer(c, base + 1 + k, "G1/G2/G3");
+      d.where = c.where;
+      add_cord(c, d);
+    }
+  }
+
+  void add_cord(const Card& c, CoordDef& d) {
+    if (d.id <= 0) fail(c, "coordinate system id must be positive");
+    const auto [it, fresh] = cords_.emplace(d.id, d);
+    if (!fresh) fail(c, "duplicate coordinate system " + std::to_string(d.id) + " (first at " + at(it->second.where) + ")");
+  }
+
+  void solid(const Card& c, int corners, int full, ElementType lo, ElementType hi) {
+    ElemDef e;
+    e.id = integer(c, 0, "EID");
+    e.pid = integer(c, 1, "PID");
+    e.where = c.where;
+    std::vector<long>& g = gbuf_;
+    g.clear();
+    int mid_given = 0;
+    for (int k = 0; k < full; ++k) {
+      const auto s = c.at(2 + static_cast<std::size_t>(k));
+      if (k < corners) {
+        g.push_back(integer(c, 2 + static_cast<std::size_t>(k), "corner grid"));
+      } else {
+        g.push_back(s.empty() ? 0 : integer(c, 2 + static_cast<std::size_t>(k), "mid-side grid"));
+        mid_given += s.empty() ? 0 : 1;
+      }
+    }
+    if (c.size() > 2 + static_cast<std::size_t>(full)) fail(c, "too many grids (at most " + std::to_string(full) + ")");
+    if (mid_given != 0 && mid_given != full - corners)
+      fail(c, "element " + std::to_string(e.id) + " gives " + std::to_string(mid_given) + " of its " +
+                  std::to_string(full - corners) + " mid-side grids (all or none are supported)");
+    e.type = mid_given ? hi : lo;
+    g.resize(static_cast<std::size_t>(mid_given ? full : corners));
+    // Nastran → Abaqus node order. CTETRA10: same. CHEXA20: Nastran G9-G12 bottom edges, G13-G16
+    // vertical edges, G17-G20 top edges; Abaqus 9-12 bottom, 13-16 top, 17-20 vertical.
+    // CPENTA15: Nastran G7-G9 bottom edges, G10-G12 vertical, G13-G15 top; Abaqus 7-9, 10-12 top, 13-15 vertical.
+    if (e.type == ElementType::hex20) std::rotate(g.begin() + 12, g.begin() + 16, g.end());
+    if (e.type == ElementType::penta15) std::rotate(g.begin() + 9, g.begin() + 12, g.end());
+    e.first = egrids_.size();
+    e.count = static_cast<int>(g.size());
+    egrids_.insert(egrids_.end(), g.begin(), g.end());
+    add_element(c, std::move(e));
+  }
+
+  void bar(const Card& c) {
+    ElemDef e;
+    e.beam = true;
+    e.type = ElementType::beam2;
+    e.id = integer(c, 0, "EID");
+    e.pid = integer(c, 1, "PID", e.id); // PID defaults to EID
+    e.first = egrids_.size();
+    e.count = 2;
+    egrids_.push_back(integer(c, 2, "GA"));
+    egrids_.push_back(integer(c, 3, "GB"));
+    e.where = c.where;
+    if (c.at(4).empty()) fail(c, "element " + std::to_string(e.id) + ": no orientation (X1/G0); BAROR/BEAMOR defaults are not supported");
+    long g0 = 0;
+    if (parse_long(c.at(4), g0) && c.at(5).empty() && c.at(6).empty()) {
+      e.g0 = g0;
+    } else {
+      for (std::size_t k = 0; k < 3; ++k) e.v[k] = real(c, 4 + k, "orientation vector X", 0.0);
+    }
+    const std::string offt(c.at(7));
+    if (!offt.empty()) {
+      if (c.name == "CBEAM" && !std::isalpha(static_cast<unsigned char>(offt[0])))
+        fail(c, "element " + std::to_string(e.id) + ": BIT (warping) is not supported");
+      if (offt != "GGG" && offt != "BGG")
+        fail(c, "element " + std::to_string(e.id) + ": OFFT=" + offt + " is not supported (GGG or BGG without offsets)");
+      e.v_basic = offt[0] == 'B';
+    }
+    for (std::size_t k = 8; k < std::min<std::size_t>(c.size(), 16); ++k) {
+      const auto s = c.at(k);
+      if (s.empty()) continue;
+      double v = 0;
+      if (k < 10 && parse_long(s, g0) && g0 == 0) continue;
+      if (k >= 10 && parse_nastran_real(s, v) && v == 0) continue;
+      fail(c, "element " + std::to_string(e.id) + (k < 10 ? ": pin flags (PA/PB)" : ": offsets (W1A..W3B)") +
+                  " are not supported yet");
+    }
+    if (c.name == "CBEAM" && (!c.at(16).empty() || !c.at(17).empty()))
+      fail(c, "element " + std::to_string(e.id) + ": warping scalar points SA/SB are not supported");
+    add_element(c, std::move(e));
+  }
+
+  void add_element(const Card& c, ElemDef&& e) {
+    if (e.id <= 0) fail(c, "element id must be positive");
+    elem_card_.push_back(c.name);
+    elems_.push_back(std::move(e));
+  }
+
+  void add_prop(const Card& c, PropDef&& p) {
+    if (p.pid <= 0) fail(c, "property id must be positive");
+    const auto [it, fresh] = props_.emplace(p.pid, p);
+    if (!fresh) fail(c, "duplicate property id " + std::to_string(p.pid) + " (first " + it->second.card + " at " +
+                            at(it->second.where) + ")");
+  }
+
+  /// PID and MID (fields 2, 3) of a property card.
+  PropDef prop_head(const Card& c) const {
+    PropDef p;
+    p.card = c.name;
+    p.pid = integer(c, 0, "PID");
+    p.mid = integer(c, 1, "MID");
+    p.where = c.where;
+    return p;
+  }
+
+  void psolid(const Card& c) {
+    PropDef p = prop_head(c);
+    add_prop(c, std::move(p));
+  }
+
+  void no_nsm(const Card& c, std::size_t i) const {
+    if (real(c, i, "NSM", 0.0) != 0.0) fail(c, "nonstructural mass (NSM) is not supported yet");
+  }
+
+  void pbar(const Card& c) {
+    PropDef p = prop_head(c);
+    p.A = real(c, 2, "A", 0.0);
+    p.I1 = real(c, 3, "I1", 0.0);
+    p.I2 = real(c, 4, "I2", 0.0);
+    p.J = real(c, 5, "J", 0.0);
+    no_nsm(c, 6);
+    if (real(c, 18, "I12", 0.0) != 0.0) fail(c, "I12 != 0 (non-principal axes) is not supported");
+    add_prop(c, std::move(p));
+  }
+
+  void pbeam(const Card& c) {
+    PropDef p = prop_head(c);
+    p.A = real(c, 2, "A(A)", 0.0);
+    p.I1 = real(c, 3, "I1(A)", 0.0);
+    p.I2 = real(c, 4, "I2(A)", 0.0);
+    if (real(c, 5, "I12(A)", 0.0) != 0.0) fail(c, "I12 != 0 (non-principal axes) is not supported");
+    p.J = real(c, 6, "J(A)", 0.0);
+    no_nsm(c, 7);
+    // Stations: lines 3.. start with SO = YES/YESA/NO. A constant section repeats end A's values.
+    for (std::size_t i = 16; i + 7 < c.size() + 8; i += 8) {
+      const auto so = c.at(i);
+      if (so != "YES" && so != "YESA" && so != "NO") break;
+      if (so == "YESA") continue;
+      const double v[5] = {real(c, i + 2, "A", p.A), real(c, i + 3, "I1", p.I1), real(c, i + 4, "I2", p.I2),
+                           real(c, i + 5, "I12", 0.0), real(c, i + 6, "J", p.J)};
+      const double ref[5] = {p.A, p.I1, p.I2, 0.0, p.J};
+      for (int k = 0; k < 5; ++k)
+        if (std::abs(v[k] - ref[k]) > 1e-12 * std::max(std::abs(ref[k]), 1e-300))
+          fail(c, "a tapered PBEAM (section at a station differs from end A) is not supported");
+    }
+    add_prop(c, std::move(p));
+  }
+
+  void pbarl(const Card& c) {
+    PropDef p = prop_head(c);
+    const std::string type(c.at(3));
+    std::vector<double> d;
+    for (std::size_t i = 8; i < c.size(); ++i) d.push_back(real(c, i, "DIMi", 0.0));
+    auto need = [&](std::size_t n) {
+      if (d.size() < n) fail(c, "TYPE=" + type + " needs " + std::to_string(n) + " dimensions, found " + std::to_string(d.size()));
+      for (std::size_t k = 0; k < n; ++k)
+        if (!(d[k] > 0)) fail(c, "TYPE=" + type + ": DIM" + std::to_string(k + 1) + " must be positive");
+      if (d.size() > n && d[n] != 0.0) fail(c, "nonstructural mass (NSM) is not supported yet");
+    };
+    // Section properties in the element's (y, z) axes: I1 = ∫ y² dA... no: Nastran I1 is the
+    // moment of inertia for bending in plane 1 (x-y), i.e. about z: I1 = ∫ y² dA; I2 = ∫ z² dA.
+    // Dimensions as in the MSC QRG PBARL figures: DIM1 along y, DIM2 along z unless noted.
+    if (type == "ROD") {
+      need(1);
+      const double r = d[0];
+      p.A = M_PI * r * r;
+      p.I1 = p.I2 = M_PI * std::pow(r, 4) / 4;
+      p.J = 2 * p.I1;
+    } else if (type == "TUBE") {
+      need(2);
+      const double ro = d[0], ri = d[1];
+      if (ri >= ro) fail(c, "TYPE=TUBE: inner radius DIM2 must be below the outer radius DIM1");
+      p.A = M_PI * (ro * ro - ri * ri);
+      p.I1 = p.I2 = M_PI * (std::pow(ro, 4) - std::pow(ri, 4)) / 4;
+      p.J = 2 * p.I1;
+    } else if (type == "BAR") {
+      need(2);
+      const double b = d[0], h = d[1]; // b along y, h along z
+      p.A = b * h;
+      p.I1 = h * b * b * b / 12;
+      p.I2 = b * h * h * h / 12;
+      const double a = std::max(b, h), q = std::min(b, h);
+      p.J = a * q * q * q * (1.0 / 3.0 - 0.21 * (q / a) * (1.0 - std::pow(q / a, 4) / 12.0));
+    } else if (type == "BOX") {
+      need(4);
+      const double b = d[0], h = d[1], t1 = d[2], t2 = d[3]; // width (y), height (z), walls ⟂ z, walls ⟂ y
+      if (2 * t2 >= b || 2 * t1 >= h) fail(c, "TYPE=BOX: walls thicker than the box");
+      const double bi = b - 2 * t2, hi = h - 2 * t1;
+      p.A = b * h - bi * hi;
+      p.I1 = (h * b * b * b - hi * bi * bi * bi) / 12;
+      p.I2 = (b * h * h * h - bi * hi * hi * hi) / 12;
+      // Bredt–Batho thin-walled closed section: J = 4 A_m² / ∮ ds/t on the mid-line.
+      const double bm = b - t2, hm = h - t1;
+      p.J = 4 * bm * bm * hm * hm / (2 * bm / t1 + 2 * hm / t2);
+    } else if (type == "I") {
+      need(6);
+      // DIM1 depth (along y), DIM2/DIM3 bottom/top flange widths (along z), DIM4 web, DIM5/DIM6
+      // bottom/top flange thicknesses.
+      const double h = d[0], wb = d[1], wt = d[2], tw = d[3], tb = d[4], tt = d[5];
+      if (tb + tt >= h) fail(c, "TYPE=I: flanges thicker than the depth");
+      const double hw = h - tb - tt;
+      const double Ab = wb * tb, At = wt * tt, Aw = hw * tw;
+      p.A = Ab + At + Aw;
+      const double yb = tb / 2, yw = tb + hw / 2, yt = h - tt / 2;
+      const double yc = (Ab * yb + Aw * yw + At * yt) / p.A;
+      p.I1 = wb * tb * tb * tb / 12 + Ab * (yb - yc) * (yb - yc) + tw * hw * hw * hw / 12 + Aw * (yw - yc) * (yw - yc) +
+             wt * tt * tt * tt / 12 + At * (yt - yc) * (yt - yc);
+      p.I2 = tb * wb * wb * wb / 12 + hw * tw * tw * tw / 12 + tt * wt * wt * wt / 12;
+      // Open thin-walled section: J = Σ b t³ / 3.
+      p.J = (wb * tb * tb * tb + wt * tt * tt * tt + hw * tw * tw * tw) / 3;
+    } else {
+      fail(c, "TYPE=" + type + " is not supported (ROD, TUBE, BAR, BOX, I)");
+    }
+    add_prop(c, std::move(p));
+  }
+
+  void mat1(const Card& c) {
+    MatDef m;
+    m.mid = integer(c, 0, "MID");
+    m.E = opt_real(c, 1, "E");
+    m.G = opt_real(c, 2, "G");
+    m.nu = opt_real(c, 3, "NU");
+    m.rho = opt_real(c, 4, "RHO");
+    m.where = c.where;
+    const int given = (m.E ? 1 : 0) + (m.G ? 1 : 0) + (m.nu ? 1 : 0);
+    if (given < 2) fail(c, "material " + std::to_string(m.mid) + " needs two of E, G and NU (the one-value forms of MSC are not supported)");
+    const auto [it, fresh] = mats_.emplace(m.mid, m);
+    if (!fresh) fail(c, "duplicate material id " + std::to_string(m.mid) + " (first at " + at(it->second.where) + ")");
+  }
+
+  void rbe(const Card& c) {
+    BdfDeck::Rigid r;
+    r.eid = integer(c, 0, "EID");
+    r.rbe2 = c.name == "RBE2";
+    r.where = src(c.where);
+    std::vector<long> nodes;
+    std::vector<double> w;
+    if (r.rbe2) {
+      r.ref_grid = integer(c, 1, "GN");
+      r.components = std::to_string(components(c, 2));
+      // GMi to the end; a trailing real is ALPHA (thermal expansion), then TREF.
+      for (std::size_t i = 3; i < c.size(); ++i) {
+        const auto s = c.at(i);
+        long v = 0;
+        if (s.empty()) continue;
+        if (s == "THRU") {
+          if (nodes.empty()) fail(c, "THRU without a start");
+          const long b = integer(c, i + 1, "GM");
+          for (long k = nodes.back() + 1; k <= b; ++k) nodes.push_back(k);
+          ++i;
+        } else if (parse_long(s, v)) {
+          nodes.push_back(v);
+        } else {
+          break; // ALPHA
+        }
+      }
+    } else {
+      r.ref_grid = integer(c, 2, "REFGRID");
+      r.components = std::to_string(components(c, 3));
+      std::size_t i = 4;
+      double wt = 0;
+      bool have_w = false;
+      for (; i < c.size(); ++i) {
+        const auto s = c.at(i);
+        if (s.empty()) continue;
+        if (s == "UM") fail(c, "element " + std::to_string(r.eid) + ": UM (user-chosen dependent DOFs) is not supported");
+        if (s == "ALPHA") break;
+        long v = 0;
+        if (!parse_long(s, v)) { // a weight, then its components
+          wt = real(c, i, "WTi");
+          if (!(wt > 0)) fail(c, "element " + std::to_string(r.eid) + ": weight must be positive");
+          const int comp = components(c, ++i);
+          if (comp != 123 && comp != 123456)
+            fail(c, "element " + std::to_string(r.eid) + ": weighted components " + std::to_string(comp) +
+                        " are not supported (123 or 123456)");
+          have_w = true;
+          continue;
+        }
+        if (!have_w) fail(c, "element " + std::to_string(r.eid) + ": grid " + std::to_string(v) + " before any weight");
+        nodes.push_back(v);
+        w.push_back(wt);
+      }
+    }
+    if (nodes.empty()) fail(c, "element " + std::to_string(r.eid) + " has no dependent/weighted grids");
+    if (!rigid_ids_.insert(r.eid).second) fail(c, "duplicate rigid element id " + std::to_string(r.eid));
+    rigid_nodes_.push_back(std::move(nodes));
+    rigid_weights_.push_back(std::move(w));
+    rigid_loc_.push_back(c.where);
+    deck_.rigids.push_back(std::move(r));
+  }
+
+  void spc(const Card& c) {
+    const long sid = integer(c, 0, "SID");
+    const std::string set = "SPC" + std::to_string(sid);
+    if (c.name == "SPC1") {
+      const int comp = components(c, 1);
+      for (long g : id_list(c, 2, "grid")) set_refs_.push_back({set, g, comp, c.where});
+      return;
+    }
+    for (std::size_t i = 1; i + 1 < c.size() + 1; i += 3) {
+      if (c.at(i).empty()) continue;
+      const long g = integer(c, i, "G");
+      const int comp = components(c, i + 1);
+      if (real(c, i + 2, "D", 0.0) != 0.0) fail(c, "enforced displacement D != 0 is not supported");
+      set_refs_.push_back({set, g, comp, c.where});
+    }
+  }
+
+  void dof_set(const Card& c, bool one) {
+    const std::string set = c.name.substr(0, 4);
+    auto& list = set == "ASET" ? deck_.aset : set == "BSET" ? deck_.bset : deck_.qset;
+    auto add = [&](long id, int comp) {
+      list.push_back({id, comp});
+      set_refs_.push_back({set, id, comp, c.where});
+    };
+    if (one) {
+      const int comp = components(c, 0, true);
+      for (long g : id_list(c, 1, "ID")) add(g, comp);
+    } else {
+      for (std::size_t i = 0; i < c.size(); i += 2) {
+        if (c.at(i).empty()) continue;
+        add(integer(c, i, "ID"), components(c, i + 1, true));
+      }
+    }
+  }
+
+  void eigrl(const Card& c) {
+    BdfDeck::Eigrl e;
+    e.sid = integer(c, 0, "SID");
+    e.v1 = opt_real(c, 1, "V1");
+    e.v2 = opt_real(c, 2, "V2");
+    if (!c.at(3).empty()) e.nd = integer(c, 3, "ND");
+    e.where = src(c.where);
+    if (e.nd && *e.nd <= 0) fail(c, "ND must be positive");
+    if (!e.nd && !e.v2) fail(c, "needs ND or V2 (all roots up to V2)");
+    if (e.v1 && e.v2 && *e.v2 <= *e.v1) fail(c, "V2 must exceed V1");
+    const std::string norm(c.at(7));
+    if (!norm.empty() && norm != "MASS")
+      mesh_.warnings.push_back(at(c.where) + ": EIGRL NORM=" + norm + " ignored: flexuq normalises modes to unit modal mass");
+    const auto [it, fresh] = deck_.eigrls.emplace(e.sid, e);
+    if (!fresh) fail(c, "duplicate EIGRL " + std::to_string(e.sid) + " (first at " + it->second.where.str() + ")");
+  }
+
+  void param(const Card& c) {
+    const std::string name(c.at(0));
+    if (name == "WTMASS") {
+      deck_.wtmass = real(c, 1, "WTMASS");
+      if (!(deck_.wtmass > 0)) fail(c, "WTMASS must be positive");
+    } else if (name == "COUPMASS") {
+      deck_.coupmass = integer(c, 1, "COUPMASS");
+    } else if (name == "AUTOSPC") {
+      deck_.autospc = c.at(1) != "NO";
+    } else if (name == "GRDPNT") {
+      deck_.grdpnt = integer(c, 1, "GRDPNT");
+    } else if (params_seen_.insert(name).second) {
+      ignored_params_.push_back(name + " (" + at(c.where) + ")");
+    }
+  }
+
+  // ---- resolution ----------------------------------------------------------------------------------
+  struct GridSpan {
+    const long* b;
+    const long* e;
+    const long* begin() const { return b; }
+    const long* end() const { return e; }
+    long operator[](std::size_t i) const { return b[i]; }
+  };
+  GridSpan grids_of(const ElemDef& e) const {
+    return {egrids_.data() + e.first, egrids_.data() + e.first + e.count};
+  }
+  void finish();
+  void resolve_coordinates();
+  void define_system(CoordDef& d, const Vec3& A, const Vec3& B, const Vec3& C) const;
+  void build_elements();
+  void build_sets();
+
+  // state
+  std::string path_;
+  BdfDeck& deck_;
+  Mesh mesh_;
+  Part section_ = Part::bulk;
+  bool ended_ = false;
+  std::vector<std::string> files_, open_;
+  Card card_;             ///< the card being assembled (buffers reused)
+  bool have_card_ = false;
+  std::string tabbed_;     ///< a line with its tabs expanded
+  std::vector<std::string_view> parts_;
+  std::deque<GridDef> grids_; // deques: no reallocation copies while a big deck is read
+  std::map<long, CoordDef> cords_;
+  std::deque<ElemDef> elems_;
+  std::vector<std::string> elem_card_;
+  std::map<long, PropDef> props_;
+  std::map<long, MatDef> mats_;
+  std::vector<SetRef> set_refs_;
+  std::set<long> rigid_ids_;
+  std::vector<std::vector<long>> rigid_nodes_;
+  std::vector<std::vector<double>> rigid_weights_;
+  std::vector<Loc> rigid_loc_;
+  std::set<std::string> ignored_seen_, params_seen_;
+  std::vector<std::string> ignored_, ignored_params_;
+  std::vector<long> egrids_;         ///< grids of every element, CSR by ElemDef::first/count
+  std::vector<long> gbuf_;           ///< grids of the element being read
+  std::vector<int> nbuf_;
+  detail::LabelIndex gidx_;          ///< grid id → index into grids_
+  std::vector<int> node_of_grid_;    ///< index into grids_ → mesh node, or -1
+};
+
+void BdfParser::define_system(CoordDef& d, const Vec3& A, const Vec3& B, const Vec3& C) const {
+  Vec3 z = sub(B, A);
+  Vec3 y = cross(z, sub(C, A));
+  const double nz = norm(z), ny = norm(y);
+  if (!(nz > 0) || !(ny > 1e-12 * nz * norm(sub(C, A))))
+    fail(d.where, "coordinate system " + std::to_string(d.id) + ": points A, B, C are collinear or coincide");
+  for (auto& v : z) v /= nz;
+  for (auto& v : y) v /= ny;
+  d.origin = A;
+  d.axes = {cross(y, z), y, z};
+  d.done = true;
+}
+
+void BdfParser::resolve_coordinates() {
+  const long dup = gidx_.build([&] {
+    std::vector<long> ids;
+    ids.reserve(grids_.size());
+    for (const auto& g : grids_) ids.push_back(g.id);
+    return ids;
+  }());
+  if (dup >= 0) {
+    const auto& g = grids_[static_cast<std::size_t>(dup)];
+    fail(g.where, "GRID: duplicate grid id " + std::to_string(g.id) + " (first at " +
+                      at(grids_[static_cast<std::size_t>(gidx_.find(g.id))].where) + ")");
+  }
+  for (const auto& g : grids_)
+    for (long cid : {g.cp, g.cd})
+      if (cid != 0 && !cords_.count(cid))
+        fail(g.where, "GRID " + std::to_string(g.id) + " references coordinate system " + std::to_string(cid) +
+                          ", which is not defined");
+  for (auto& [id, d] : cords_) {
+    if (d.by_grids) {
+      for (long gid : d.grids)
+        if (gidx_.find(gid) < 0)
+          fail(d.where, "coordinate system " + std::to_string(id) + " references grid " + std::to_string(gid) +
+                            ", which is not defined");
+    } else if (d.rid != 0 && !cords_.count(d.rid)) {
+      fail(d.where, "coordinate system " + std::to_string(id) + " references coordinate system " +
+                        std::to_string(d.rid) + ", which is not defined");
+    }
+  }
+  // Systems may reference systems and grids defined in others: resolve until nothing changes.
+  for (bool progress = true; progress;) {
+    progress = false;
+    for (auto& [id, d] : cords_) {
+      if (d.done) continue;
+      if (d.by_grids) {
+        bool ready = true;
+        for (long gid : d.grids) ready = ready && grids_[static_cast<std::size_t>(gidx_.find(gid))].done;
+        if (!ready) continue;
+        auto P = [&](int k) { return grids_[static_cast<std::size_t>(gidx_.find(d.grids[k]))].basic; };
+        define_system(d, P(0), P(1), P(2));
+      } else {
+        const CoordDef* ref = d.rid ? &cords_.at(d.rid) : nullptr;
+        if (ref && !ref->done) continue;
+        auto P = [&](int k) {
+          const Vec3 x{d.abc[3 * k], d.abc[3 * k + 1], d.abc[3 * k + 2]};
+          return ref ? to_basic(*ref, x) : x;
+        };
+        define_system(d, P(0), P(1), P(2));
+      }
+      progress = true;
+    }
+    for (auto& g : grids_) {
+      if (g.done) continue;
+      if (g.cp == 0) {
+        g.basic = g.x;
+      } else {
+        const CoordDef& c = cords_.at(g.cp);
+        if (!c.done) continue;
+        g.basic = to_basic(c, g.x);
+      }
+      g.done = true;
+      progress = true;
+    }
+  }
+  for (const auto& [id, d] : cords_)
+    if (!d.done)
+      fail(d.where, "coordinate system " + std::to_string(id) +
+                        " cannot be resolved (its definition depends on itself through RID or grids)");
+}
+
+void BdfParser::build_elements() {
+  std::vector<char> used(grids_.size(), 0);
+  {
+    std::vector<long> ids;
+    ids.reserve(elems_.size());
+    for (const auto& e : elems_) ids.push_back(e.id);
+    detail::LabelIndex eidx;
+    const long dup = eidx.build(ids);
+    if (dup >= 0) {
+      const auto& e = elems_[static_cast<std::size_t>(dup)];
+      fail(e.where, "duplicate element id " + std::to_string(e.id) + " (first at " +
+                        at(elems_[static_cast<std::size_t>(eidx.find(e.id))].where) + ")");
+    }
+  }
+  for (const auto& e : elems_) {
+    for (long g : grids_of(e)) {
+      const int k = gidx_.find(g);
+      if (k < 0) fail(e.where, "element " + std::to_string(e.id) + " references grid " + std::to_string(g) + ", which is not defined");
+      used[static_cast<std::size_t>(k)] = 1;
+    }
+  }
+  node_of_grid_.assign(grids_.size(), -1);
+  bool any_cd = false;
+  for (std::size_t k = 0; k < grids_.size(); ++k) {
+    const auto& g = grids_[k];
+    if (!used[k]) {
+      deck_.dropped_grids[g.id] = g.basic;
+      continue;
+    }
+    node_of_grid_[k] = static_cast<int>(mesh_.coords.size());
+    mesh_.coords.push_back(g.basic);
+    mesh_.node_ids.push_back(g.id);
+    any_cd = any_cd || g.cd != 0;
+  }
+  if (any_cd)
+    for (std::size_t k = 0; k < grids_.size(); ++k)
+      if (node_of_grid_[k] >= 0)
+        mesh_.node_frames.push_back(grids_[k].cd ? frame_at(cords_.at(grids_[k].cd), grids_[k].basic) : NodeFrame{});
+  if (!deck_.dropped_grids.empty())
+    mesh_.warnings.push_back(std::to_string(deck_.dropped_grids.size()) +
+                             " grid(s) used by no element (e.g. RBE2/RBE3 reference grids) are not mesh nodes");
+
+  // Materials and sections. Beam sections are split by orientation (io::Section holds one n1).
+  std::set<long> used_mats;
+  std::map<std::tuple<long, double, double, double>, std::string> beam_groups;
+  std::set<long> solid_props;
+  bool solids = false;
+  for (std::size_t i = 0; i < elems_.size(); ++i) {
+    const ElemDef& e = elems_[i];
+    const auto pit = props_.find(e.pid);
+    if (pit == props_.end())
+      fail(e.where, elem_card_[i] + " " + std::to_string(e.id) + " references property " + std::to_string(e.pid) +
+                        ", which is not defined");
+    const PropDef& p = pit->second;
+    const bool ok = e.beam ? (elem_card_[i] == "CBAR" ? (p.card == "PBAR" || p.card == "PBARL") : p.card == "PBEAM")
+                           : p.card == "PSOLID";
+    if (!ok) fail(e.where, elem_card_[i] + " " + std::to_string(e.id) + " references property " + std::to_string(e.pid) +
+                              ", a " + p.card + " (defined at " + at(p.where) + ")");
+    if (!mats_.count(p.mid))
+      fail(p.where, p.card + " " + std::to_string(p.pid) + " references material " + std::to_string(p.mid) +
+                        ", which is not defined");
+    used_mats.insert(p.mid);
+    std::vector<int>& nodes = nbuf_;
+    nodes.clear();
+    for (long g : grids_of(e)) nodes.push_back(node_of_grid_[static_cast<std::size_t>(gidx_.find(g))]);
+    const int eidx = static_cast<int>(mesh_.num_elements());
+    mesh_.add_element(e.type, nodes, e.id);
+    const std::string pset = p.card + "_" + std::to_string(p.pid);
+    mesh_.element_sets[pset].push_back(eidx);
+    if (!e.beam) {
+      solids = true;
+      if (solid_props.insert(p.pid).second) {
+        Section s;
+        s.elset = pset;
+        s.material = "MAT1_" + std::to_string(p.mid);
+        s.where = src(p.where);
+        mesh_.sections.push_back(s);
+      }
+      continue;
+    }
+    // Orientation vector v in basic (MSC QRG CBAR: X in GA's displacement system unless OFFT = B..).
+    const GridDef& ga = grids_[static_cast<std::size_t>(gidx_.find(grids_of(e)[0]))];
+    Vec3 v = e.v;
+    if (e.g0) {
+      const int k = gidx_.find(*e.g0);
+      if (k < 0) fail(e.where, elem_card_[i] + " " + std::to_string(e.id) + ": orientation grid G0 " + std::to_string(*e.g0) + " is not defined");
+      v = sub(grids_[static_cast<std::size_t>(k)].basic, ga.basic);
+    } else if (!e.v_basic && ga.cd != 0) {
+      const NodeFrame f = frame_at(cords_.at(ga.cd), ga.basic);
+      Vec3 b{};
+      for (int k = 0; k < 3; ++k)
+        for (int d = 0; d < 3; ++d) b[d] += e.v[k] * f.axes[k][d];
+      v = b;
+    }
+    const double nv = norm(v);
+    const Vec3 axis = sub(grids_[static_cast<std::size_t>(gidx_.find(grids_of(e)[1]))].basic, ga.basic);
+    if (!(nv > 0) || norm(cross(v, axis)) <= 1e-8 * nv * norm(axis))
+      fail(e.where, elem_card_[i] + " " + std::to_string(e.id) + ": orientation vector is zero or parallel to the element axis");
+    // Element y axis: v without its component along x (plane 1 = the (x, v) plane).
+    const double ax = dot(v, axis) / dot(axis, axis);
+    for (int d = 0; d < 3; ++d) v[d] -= ax * axis[d];
+    const double ny = norm(v);
+    for (auto& x : v) x /= ny;
+    const auto key = std::make_tuple(p.pid, v[0], v[1], v[2]);
+    auto [git, fresh] = beam_groups.emplace(key, "");
+    if (fresh) {
+      git->second = pset + "_O" + std::to_string(beam_groups.size());
+      Section s;
+      s.elset = git->second;
+      s.material = "MAT1_" + std::to_string(p.mid);
+      s.beam = true;
+      s.where = src(p.where);
+      BeamSection& b = s.beam_section;
+      b.shape = "GENERAL";
+      b.dims = {p.A, p.I2, 0.0, p.I1, p.J}; // flexuq I11 = ∫ z² dA = Nastran I2, I22 = ∫ y² dA = Nastran I1
+      b.n1 = v;
+      b.lumped_mass = deck_.coupmass <= 0;
+      b.compute_properties(s.where);
+      mesh_.sections.push_back(s);
+    }
+    mesh_.element_sets[git->second].push_back(eidx);
+  }
+  if (solids && deck_.coupmass <= 0)
+    mesh_.warnings.push_back("solid elements use the consistent (coupled) mass; Nastran's default "
+                             "(PARAM,COUPMASS,-1) lumps it, so frequencies differ slightly from such a run (add "
+                             "PARAM,COUPMASS,1 to the deck to compare like with like)");
+
+  for (long mid : used_mats) {
+    const MatDef& m = mats_.at(mid);
+    Material out;
+    out.name = "MAT1_" + std::to_string(mid);
+    out.where = src(m.where);
+    // MSC QRG MAT1: any two of E, G, NU give the third by G = E / (2 (1 + NU)).
+    double E = 0, nu = 0;
+    if (m.E && m.nu) {
+      E = *m.E;
+      nu = *m.nu;
+      if (m.G && std::abs(1 - E / (2 * (1 + nu) * *m.G)) > 0.01)
+        mesh_.warnings.push_back(at(m.where) + ": MAT1 " + std::to_string(mid) +
+                                 ": E, G and NU are inconsistent (|1 - E/(2(1+NU)G)| > 0.01); E and NU are used");
+    } else if (m.E && m.G) {
+      E = *m.E;
+      nu = E / (2 * *m.G) - 1;
+    } else {
+      nu = *m.nu;
+      E = 2 * *m.G * (1 + nu);
+    }
+    out.E = E;
+    out.nu = nu;
+    if (m.rho) out.rho = *m.rho * deck_.wtmass; // PARAM,WTMASS scales the mass matrix
+    mesh_.materials[out.name] = out;
+  }
+}
+
+void BdfParser::build_sets() {
+  const std::set<long> spoints(deck_.spoints.begin(), deck_.spoints.end());
+  bool beams = false;
+  for (auto t : mesh_.elem_type) beams = beams || t == ElementType::beam2;
+  const std::string need = beams ? "123456" : "123";
+  for (const SetRef& r : set_refs_) {
+    const int k = gidx_.find(r.grid);
+    if (k < 0) {
+      if (spoints.count(r.grid)) {
+        if (r.set != "QSET") fail(r.where, r.set + ": scalar point " + std::to_string(r.grid) + " is only supported in the q-set");
+        ++deck_.qset_spoints;
+        continue;
+      }
+      fail(r.where, r.set + ": grid " + std::to_string(r.grid) + " is not defined");
+    }
+    const int node = node_of_grid_[static_cast<std::size_t>(k)];
+    if (node < 0) continue; // a reference grid: BdfDeck keeps the entry
+    if (r.set.rfind("SPC", 0) == 0) {
+      const std::string comp = std::to_string(r.comp);
+      for (char ch : need)
+        if (comp.find(ch) == std::string::npos)
+          fail(r.where, r.set + ": grid " + std::to_string(r.grid) + " components " + comp +
+                            " leave some of its DOFs (" + need +
+                            ") free; flexuq fixes whole nodes, constraints of single components are not supported yet");
+    }
+    mesh_.node_sets[r.set].push_back(node);
+  }
+  for (std::size_t k = 0; k < grids_.size(); ++k)
+    if (!grids_[k].ps.empty() && node_of_grid_[k] >= 0) mesh_.node_sets["PS"].push_back(node_of_grid_[k]);
+  for (std::size_t i = 0; i < deck_.rigids.size(); ++i) {
+    auto& r = deck_.rigids[i];
+    const int ref = gidx_.find(r.ref_grid);
+    if (ref < 0)
+      fail(rigid_loc_[i], std::string(r.rbe2 ? "RBE2 " : "RBE3 ") + std::to_string(r.eid) + ": reference grid " +
+                              std::to_string(r.ref_grid) + " is not defined");
+    r.ref_xyz = grids_[static_cast<std::size_t>(ref)].basic;
+    std::vector<std::pair<int, double>> nw;
+    for (std::size_t j = 0; j < rigid_nodes_[i].size(); ++j) {
+      const long g = rigid_nodes_[i][j];
+      const int k = gidx_.find(g);
+      if (k < 0 || node_of_grid_[static_cast<std::size_t>(k)] < 0)
+        fail(rigid_loc_[i], std::string(r.rbe2 ? "RBE2 " : "RBE3 ") + std::to_string(r.eid) + ": grid " +
+                                std::to_string(g) + (k < 0 ? " is not defined" : " belongs to no element"));
+      nw.emplace_back(node_of_grid_[static_cast<std::size_t>(k)], r.rbe2 ? 1.0 : rigid_weights_[i][j]);
+    }
+    std::sort(nw.begin(), nw.end());
+    for (std::size_t j = 1; j < nw.size(); ++j)
+      if (nw[j].first == nw[j - 1].first)
+        fail(rigid_loc_[i], std::string(r.rbe2 ? "RBE2 " : "RBE3 ") + std::to_string(r.eid) + ": grid " +
+                                std::to_string(mesh_.node_ids[static_cast<std::size_t>(nw[j].first)]) + " is listed twice");
+    auto& set = mesh_.node_sets[(r.rbe2 ? "RBE2_" : "RBE3_") + std::to_string(r.eid)];
+    for (auto [n, w] : nw) {
+      set.push_back(n);
+      if (!r.rbe2) r.weights.push_back(w);
+    }
+  }
+}
+
+void BdfParser::finish() {
+  if (grids_.empty()) throw InputError(path_ + ": the deck has no GRID cards");
+  resolve_coordinates();
+  build_elements();
+  build_sets();
+  if (!ignored_.empty()) {
+    std::string w = "skipped bulk data cards that cannot change the model: ";
+    for (std::size_t i = 0; i < ignored_.size(); ++i) w += (i ? ", " : "") + ignored_[i];
+    mesh_.warnings.push_back(w);
+  }
+  if (!ignored_params_.empty()) {
+    std::string w = "ignored PARAMs (flexuq reads COUPMASS, WTMASS, AUTOSPC, GRDPNT): ";
+    for (std::size_t i = 0; i < ignored_params_.size(); ++i) w += (i ? ", " : "") + ignored_params_[i];
+    mesh_.warnings.push_back(w);
+  }
+  if (deck_.method) (void)deck_.method_eigrl();
+  detail::normalise_sets(mesh_);
+  mesh_.validate();
+}
+
+} // namespace
+
+const BdfDeck::Eigrl* BdfDeck::method_eigrl() const {
+  if (method) {
+    const auto it = eigrls.find(*method);
+    if (it == eigrls.end())
+      throw InputError("case control METHOD = " + std::to_string(*method) + " selects no EIGRL card of the deck");
+    return &it->second;
+  }
+  return eigrls.size() == 1 ? &eigrls.begin()->second : nullptr;
+}
+
+Mesh read_bdf(const std::string& path, BdfDeck* deck) {
+  BdfDeck local;
+  return BdfParser(path, deck ? *deck : local).run();
+}
+
+bool is_bdf_path(const std::string& path) {
+  const std::string ext = upper(std::filesystem::path(path).extension().string());
+  return ext == ".BDF" || ext == ".DAT" || ext == ".NAS";
+}
+
+} // namespace flexuq::io

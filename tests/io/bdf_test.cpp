@@ -1,0 +1,338 @@
+// SPDX-License-Identifier: MIT
+// Nastran bulk data reader: every field format and card on small decks (tests/data/io/bdf), compared
+// with the same model written as .inp, hand-computed coordinates in CP/CD systems, Nastran → Abaqus
+// node order of quadratic solids, beam property conventions, and the bad-input messages.
+#include "ScratchFile.hpp"
+#include "TestUtil.hpp"
+#include "flexuq/core/Error.hpp"
+#include "flexuq/fe/Element.hpp"
+#include "flexuq/io/BdfReader.hpp"
+#include "flexuq/io/InpReader.hpp"
+#include "flexuq/io/MeshReader.hpp"
+
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+
+using namespace flexuq;
+using namespace flexuq::io;
+
+namespace {
+
+
+std::map<long, int> index_of(const Mesh& m) {
+  std::map<long, int> idx;
+  for (std::size_t i = 0; i < m.num_nodes(); ++i) idx[m.node_ids[i]] = static_cast<int>(i);
+  return idx;
+}
+
+std::set<long> labels(const Mesh& m, const std::vector<int>& nodes) {
+  std::set<long> s;
+  for (int v : nodes) s.insert(m.node_ids[static_cast<std::size_t>(v)]);
+  return s;
+}
+
+/// Write @p text to a fresh scratch file and return its path.
+std::string write_deck(const std::string& name, const std::string& text) {
+  const std::string p = test::scratch_file("bdf", name);
+  std::ofstream(p) << text;
+  return p;
+}
+
+/// read_bdf must throw InputError whose message contains every one of @p parts.
+void expect_error(const std::string& path, std::initializer_list<std::string> parts) {
+  try {
+    (void)read_bdf(path);
+    ADD_FAILURE() << path << ": no error";
+  } catch (const InputError& e) {
+    for (const auto& p : parts) EXPECT_NE(std::string(e.what()).find(p), std::string::npos) << "'" << p << "' not in: " << e.what();
+  }
+}
+
+} // namespace
+
+TEST(Bdf, FormatsEqualTheInpModel) {
+  BdfDeck deck;
+  const Mesh b = read_bdf(test::data_path("io/bdf/formats.bdf"), &deck);
+  const Mesh a = read_inp(test::data_path("io/bdf/formats.inp"));
+  ASSERT_EQ(b.num_nodes(), a.num_nodes());
+  const auto ia = index_of(a), ib = index_of(b);
+  ASSERT_EQ(ia.size(), ib.size());
+  for (const auto& [label, i] : ia) {
+    ASSERT_TRUE(ib.count(label)) << "node " << label;
+    for (int d = 0; d < 3; ++d)
+      EXPECT_NEAR(b.coords[static_cast<std::size_t>(ib.at(label))][d], a.coords[static_cast<std::size_t>(i)][d], 1e-12)
+          << "node " << label << " coordinate " << d;
+  }
+  ASSERT_EQ(b.num_elements(), a.num_elements());
+  for (std::size_t e = 0; e < a.num_elements(); ++e) {
+    EXPECT_EQ(b.elem_ids[e], a.elem_ids[e]);
+    EXPECT_EQ(b.elem_type[e], a.elem_type[e]) << "element " << a.elem_ids[e];
+    ASSERT_EQ(b.element_size(e), a.element_size(e));
+    for (int k = 0; k < a.element_size(e); ++k)
+      EXPECT_EQ(b.node_ids[static_cast<std::size_t>(b.element(e)[k])], a.node_ids[static_cast<std::size_t>(a.element(e)[k])])
+          << "element " << a.elem_ids[e] << " node " << k;
+  }
+  for (const auto& [name, nodes] : a.node_sets) {
+    ASSERT_TRUE(b.node_sets.count(name)) << "node set " << name;
+    EXPECT_EQ(labels(b, b.node_sets.at(name)), labels(a, nodes)) << "node set " << name;
+  }
+  EXPECT_FALSE(b.node_sets.count("QSET")) << "the q-set holds scalar points only";
+  for (const auto& [name, m] : a.materials) {
+    ASSERT_TRUE(b.materials.count(name)) << name;
+    const Material& n = b.materials.at(name);
+    EXPECT_NEAR(*n.E, *m.E, 1e-14 * *m.E) << name;
+    EXPECT_NEAR(*n.nu, *m.nu, 1e-14) << name;
+    EXPECT_NEAR(*n.rho, *m.rho, 1e-12 * *m.rho) << name << " (WTMASS 0.5 applied)";
+  }
+  ASSERT_EQ(b.sections.size(), a.sections.size());
+  for (std::size_t s = 0; s < a.sections.size(); ++s) {
+    EXPECT_EQ(b.sections[s].elset, a.sections[s].elset);
+    EXPECT_EQ(b.sections[s].material, a.sections[s].material);
+  }
+  for (const auto& [name, elems] : a.element_sets) EXPECT_EQ(b.element_sets.at(name).size(), elems.size()) << name;
+
+  // Solution control and reduction sets.
+  ASSERT_TRUE(deck.spc && deck.method);
+  EXPECT_EQ(*deck.spc, 1);
+  EXPECT_EQ(*deck.method, 7);
+  const auto* eig = deck.method_eigrl();
+  ASSERT_NE(eig, nullptr);
+  EXPECT_EQ(eig->sid, 7);
+  EXPECT_DOUBLE_EQ(*eig->v2, 500.0);
+  EXPECT_FALSE(eig->nd.has_value());
+  EXPECT_EQ(deck.spoints.size(), 10u);
+  EXPECT_EQ(deck.qset_spoints, 10);
+  EXPECT_EQ(deck.bset.size(), 3u);
+  EXPECT_EQ(deck.bset[0].components, 123456);
+  EXPECT_DOUBLE_EQ(deck.wtmass, 0.5);
+  EXPECT_EQ(deck.coupmass, 1);
+  ASSERT_EQ(deck.dropped_grids.size(), 2u);
+  EXPECT_TRUE(deck.dropped_grids.count(1000) && deck.dropped_grids.count(1001));
+  ASSERT_EQ(deck.rigids.size(), 2u);
+  EXPECT_TRUE(deck.rigids[0].rbe2);
+  EXPECT_EQ(deck.rigids[0].ref_grid, 1000);
+  EXPECT_EQ(deck.rigids[0].ref_xyz, (std::array<double, 3>{2.0, 0.5, 0.5}));
+  EXPECT_FALSE(deck.rigids[1].rbe2);
+  EXPECT_EQ(deck.rigids[1].weights, (std::vector<double>{1.0, 1.0, 1.0, 2.0})); // nodes 1, 4, 5, 8 in mesh order
+
+  // One warning each for the skipped harmless card and the PARAM flexuq does not use.
+  bool force = false, post = false;
+  for (const auto& w : b.warnings) {
+    force = force || (w.find("FORCE") != std::string::npos && w.find("formats.bdf:") != std::string::npos);
+    post = post || w.find("POST") != std::string::npos;
+  }
+  EXPECT_TRUE(force && post);
+
+  // CD frames: grid 11 in system 1 (x = basic y, y = −basic x); grid 13 in the cylindrical system 2
+  // (axes of 1, origin (1,2,3)) at local angle −135°: radial direction (√½, −√½, 0) in basic.
+  ASSERT_EQ(b.node_frames.size(), b.num_nodes());
+  const auto& f11 = b.node_frames[static_cast<std::size_t>(ib.at(11))];
+  EXPECT_EQ(f11.system, 1);
+  const double r11[3][3] = {{0, 1, 0}, {-1, 0, 0}, {0, 0, 1}};
+  for (int k = 0; k < 3; ++k)
+    for (int d = 0; d < 3; ++d) EXPECT_NEAR(f11.axes[k][d], r11[k][d], 1e-15);
+  const auto& f13 = b.node_frames[static_cast<std::size_t>(ib.at(13))];
+  EXPECT_EQ(f13.system, 2);
+  const double h = std::sqrt(0.5);
+  const double r13[3][3] = {{h, -h, 0}, {h, h, 0}, {0, 0, 1}};
+  for (int k = 0; k < 3; ++k)
+    for (int d = 0; d < 3; ++d) EXPECT_NEAR(f13.axes[k][d], r13[k][d], 1e-14) << "row " << k;
+  EXPECT_EQ(b.node_frames[static_cast<std::size_t>(ib.at(1))].system, 0);
+}
+
+TEST(Bdf, ReadMeshDispatchesByExtension) {
+  const Mesh m = read_mesh(test::data_path("io/bdf/formats.bdf"));
+  EXPECT_EQ(m.num_elements(), 4u);
+  EXPECT_TRUE(is_bdf_path("a/WING.DAT") && is_bdf_path("x.nas") && is_bdf_path("x.bdf") && !is_bdf_path("x.inp"));
+}
+
+TEST(Bdf, QuadraticSolidsInAbaqusOrder) {
+  const Mesh m = read_bdf(test::data_path("io/bdf/quadratic.bdf"));
+  ASSERT_EQ(m.num_elements(), 3u);
+  EXPECT_EQ(m.elem_type[0], ElementType::hex20);
+  EXPECT_EQ(m.elem_type[1], ElementType::penta15);
+  EXPECT_EQ(m.elem_type[2], ElementType::tet10);
+  // After reordering every mid-edge node is the midpoint of its edge in flexuq's (Abaqus) order,
+  // i.e. of the edges of fe::reference_nodes, and the consistent mass integrates to the volume.
+  const double volume[3] = {1.0, 0.5, 1.0 / 6.0};
+  for (std::size_t e = 0; e < 3; ++e) {
+    const auto ref = fe::reference_nodes(m.elem_type[e]);
+    const int n = m.element_size(e);
+    std::vector<double> X(3 * static_cast<std::size_t>(n)), N(static_cast<std::size_t>(n)), dN(3 * static_cast<std::size_t>(n));
+    for (int a = 0; a < n; ++a)
+      for (int d = 0; d < 3; ++d) X[3 * a + d] = m.coords[static_cast<std::size_t>(m.element(e)[a])][d];
+    // Isoparametric map of every reference node must land on that node (exact for straight edges).
+    for (int a = 0; a < n; ++a) {
+      fe::shape_functions(m.elem_type[e], ref[static_cast<std::size_t>(a)], N.data(), dN.data());
+      for (int d = 0; d < 3; ++d) {
+        double x = 0;
+        for (int b = 0; b < n; ++b) x += N[b] * X[3 * b + d];
+        EXPECT_NEAR(x, X[3 * a + d], 1e-14) << "element " << m.elem_ids[e] << " node " << a + 1;
+        EXPECT_NEAR(N[a], 1.0, 1e-14);
+      }
+    }
+    const auto t = fe::solid_terms(m.elem_type[e], X.data(), m.elem_ids[e]);
+    EXPECT_NEAR(t.M1.sum() / 3.0, volume[e], 1e-13) << "element " << m.elem_ids[e];
+  }
+}
+
+TEST(Bdf, PentaPatchTest) {
+  // Uniform strain ε = sym(G) from u = G x: strain energy uᵀ(λK_λ + μK_μ)u = V (λ (tr ε)² + 2μ ε:ε)
+  // exactly, for a distorted wedge (linear) and a straight-sided quadratic wedge.
+  const double G[3][3] = {{1e-3, 2e-4, -3e-4}, {5e-4, -2e-3, 1e-4}, {-4e-4, 3e-4, 1.5e-3}};
+  double eps[3][3], tr = 0, ee = 0;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) eps[i][j] = 0.5 * (G[i][j] + G[j][i]);
+  for (int i = 0; i < 3; ++i) tr += eps[i][i];
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) ee += eps[i][j] * eps[i][j];
+  for (auto type : {ElementType::penta6, ElementType::penta15}) {
+    auto X3 = fe::reference_nodes(type);
+    // Affine map (volume 0.5·det A = 0.5·2.2·1.1·0.9 up to the shear terms) plus, for penta6, a
+    // non-affine perturbation of a corner (the patch test must still pass).
+    for (auto& x : X3) x = {2.2 * x[0] + 0.3 * x[1], 1.1 * x[1] + 0.2 * x[2], 0.45 * (x[2] + 1)};
+    if (type == ElementType::penta6) X3[4][2] += 0.1;
+    std::vector<double> X;
+    for (auto& x : X3) X.insert(X.end(), x.begin(), x.end());
+    const auto t = fe::solid_terms(type, X.data(), 1);
+    Eigen::VectorXd u(static_cast<Eigen::Index>(X.size()));
+    for (std::size_t a = 0; a < X3.size(); ++a)
+      for (int i = 0; i < 3; ++i) u[static_cast<Eigen::Index>(3 * a + i)] = G[i][0] * X3[a][0] + G[i][1] * X3[a][1] + G[i][2] * X3[a][2];
+    const double V = t.M1.sum() / 3.0, lambda = 1.7, mu = 0.8;
+    const double energy = u.dot((lambda * t.K_lambda + mu * t.K_mu) * u);
+    EXPECT_NEAR(energy, V * (lambda * tr * tr + 2 * mu * ee), 1e-12 * V * (lambda * tr * tr + 2 * mu * ee))
+        << io::element_name(type);
+    if (type == ElementType::penta15) {
+      EXPECT_NEAR(V, 0.5 * 2.2 * 1.1 * 0.9, 1e-13);
+    }
+  }
+}
+
+TEST(Bdf, BeamPropertiesAndOrientation) {
+  const Mesh m = read_bdf(test::data_path("io/bdf/beams.bdf"));
+  ASSERT_EQ(m.num_elements(), 7u);
+  EXPECT_EQ(m.dofs_per_node(), 6);
+  auto section_of = [&](std::size_t e) -> const Section& {
+    for (const auto& s : m.sections) {
+      const auto& set = m.element_sets.at(s.elset);
+      if (std::find(set.begin(), set.end(), static_cast<int>(e)) != set.end()) return s;
+    }
+    throw std::runtime_error("no section");
+  };
+  struct Want {
+    double A, I1, I2, J;
+    std::array<double, 3> v;
+  };
+  const double pi = M_PI;
+  const double ro = 0.02, ri = 0.015;
+  // I section (DIM1 depth 0.3 along y, flanges 0.1 × 0.02 bottom, 0.15 × 0.025 top, web 0.01).
+  const double hw = 0.3 - 0.02 - 0.025, Ab = 0.1 * 0.02, At = 0.15 * 0.025, Aw = hw * 0.01, AI = Ab + At + Aw;
+  const double yc = (Ab * 0.01 + Aw * (0.02 + hw / 2) + At * (0.3 - 0.0125)) / AI;
+  const double I1I = 0.1 * std::pow(0.02, 3) / 12 + Ab * std::pow(0.01 - yc, 2) + 0.01 * std::pow(hw, 3) / 12 +
+                     Aw * std::pow(0.02 + hw / 2 - yc, 2) + 0.15 * std::pow(0.025, 3) / 12 + At * std::pow(0.2875 - yc, 2);
+  const double I2I = 0.02 * std::pow(0.1, 3) / 12 + hw * std::pow(0.01, 3) / 12 + 0.025 * std::pow(0.15, 3) / 12;
+  const Want want[7] = {
+      {1e-3, 2e-7, 1e-7, 3e-7, {0, 1, 0}},
+      {pi * 1e-4, pi * 1e-8 / 4, pi * 1e-8 / 4, pi * 1e-8 / 2, {0, 0, 1}}, // G0 − GA = (0.5, 0, 1) ⟂ x
+      {pi * (ro * ro - ri * ri), pi * (std::pow(ro, 4) - std::pow(ri, 4)) / 4, pi * (std::pow(ro, 4) - std::pow(ri, 4)) / 4,
+       pi * (std::pow(ro, 4) - std::pow(ri, 4)) / 2, {0, 0, 1}},
+      {0.02 * 0.04, 0.04 * std::pow(0.02, 3) / 12, 0.02 * std::pow(0.04, 3) / 12, 0, {0, 1, 0}},
+      {0.1 * 0.2 - 0.06 * 0.18, (0.2 * std::pow(0.1, 3) - 0.18 * std::pow(0.06, 3)) / 12,
+       (0.1 * std::pow(0.2, 3) - 0.06 * std::pow(0.18, 3)) / 12, 0, {0, 1, 0}},
+      {AI, I1I, I2I, 0, {0, 1, 0}},
+      {2e-3, 3e-7, 4e-7, 5e-7, {0, 1, 0}}};
+  for (std::size_t e = 0; e < 7; ++e) {
+    const Section& s = section_of(e);
+    ASSERT_TRUE(s.beam);
+    const BeamSection& b = s.beam_section;
+    const Want& w = want[e];
+    EXPECT_NEAR(b.A, w.A, 1e-12 * w.A) << "element " << e + 1;
+    EXPECT_NEAR(b.I22, w.I1, 1e-12 * w.I1) << "element " << e + 1 << ": flexuq I22 = Nastran I1";
+    EXPECT_NEAR(b.I11, w.I2, 1e-12 * w.I2) << "element " << e + 1 << ": flexuq I11 = Nastran I2";
+    if (w.J > 0) {
+      EXPECT_NEAR(b.J, w.J, 1e-12 * w.J) << "element " << e + 1;
+    }
+    EXPECT_GT(b.J, 0);
+    for (int d = 0; d < 3; ++d) EXPECT_NEAR(b.n1[d], w.v[d], 1e-15) << "element " << e + 1;
+    EXPECT_TRUE(b.lumped_mass) << "PARAM,COUPMASS absent: Nastran's lumped beam mass";
+    EXPECT_EQ(s.material, "MAT1_1");
+  }
+  // Plane 1 = (x, v): bending in it (displacement along v = y) uses I1 — 12 E I1 / L³ for E = 1.
+  const auto t = fe::beam_terms({0, 0, 0}, {1, 0, 0}, section_of(0).beam_section, 1);
+  EXPECT_NEAR(t.K_E(1, 1), 12 * 2e-7, 1e-20);
+  EXPECT_NEAR(t.K_E(2, 2), 12 * 1e-7, 1e-20);
+  // Lumped mass: A L / 2 on each translation, nothing on rotations.
+  EXPECT_NEAR(t.M1.sum(), 3 * 1e-3, 1e-18);
+  EXPECT_EQ(t.M1(3, 3), 0.0);
+  EXPECT_EQ(t.M1(0, 1), 0.0);
+  EXPECT_TRUE(m.element_sets.count("PBAR_1") && m.element_sets.count("PBARL_6") && m.element_sets.count("PBEAM_7"));
+}
+
+TEST(Bdf, FieldFormatsAgree) {
+  // The same GRID and CHEXA in small, large and free field, with continuations; Nastran reals.
+  const std::string small = "BEGIN BULK\n"
+                            "GRID           1            1.-1   2.5+1  -3.E-2\n"
+                            "GRID,2,,1.,0.,0.\nGRID,3,,1.,1.,0.\nGRID,4,,0.,1.,0.\nGRID,5,,0.,0.,1.\n"
+                            "GRID,6,,1.,0.,1.\nGRID,7,,1.,1.,1.\nGRID,8,,0.,1.,1.\n"
+                            "CHEXA          1       1       1       2       3       4       5       6+A\n"
+                            "+A             7       8\n"
+                            "PSOLID,1,1\nMAT1,1,1.0D+5,,0.25,1.\nENDDATA\n";
+  const std::string large = "BEGIN BULK\n"
+                            "GRID*                  1                          0.1            25.0\n"
+                            "*                 -0.03\n"
+                            "GRID,2,,1.,0.,0.\nGRID,3,,1.,1.,0.\nGRID,4,,0.,1.,0.\nGRID,5,,0.,0.,1.\n"
+                            "GRID,6,,1.,0.,1.\nGRID,7,,1.,1.,1.\nGRID,8,,0.,1.,1.\n"
+                            "CHEXA*                 1               1               1               2\n"
+                            "*                      3               4               5               6\n"
+                            "*                      7               8\n"
+                            "PSOLID,1,1\nMAT1*,1,100000.,,0.25\n*,1.0\nENDDATA\n";
+  const Mesh a = read_bdf(write_deck("small.bdf", small)), b = read_bdf(write_deck("large.bdf", large));
+  ASSERT_EQ(a.num_nodes(), 8u);
+  ASSERT_EQ(b.num_nodes(), 8u);
+  EXPECT_NEAR(a.coords[0][0], 0.1, 1e-16);
+  EXPECT_NEAR(a.coords[0][1], 25.0, 1e-14);
+  EXPECT_NEAR(a.coords[0][2], -0.03, 1e-16);
+  EXPECT_EQ(a.coords, b.coords);
+  EXPECT_EQ(a.elem_nodes, b.elem_nodes);
+  EXPECT_EQ(*a.materials.at("MAT1_1").E, 1e5);
+  EXPECT_EQ(*b.materials.at("MAT1_1").E, 1e5);
+  EXPECT_EQ(*b.materials.at("MAT1_1").rho, 1.0);
+}
+
+TEST(Bdf, BadInput) {
+  const std::string grids = "GRID,1,,0.,0.,0.\nGRID,2,,1.,0.,0.\nGRID,3,,0.,1.,0.\nGRID,4,,0.,0.,1.\n";
+  const std::string tet = "CTETRA,1,1,1,2,3,4\n";
+  const std::string prop = "PSOLID,1,1\nMAT1,1,1.E5,,0.3,1.\n";
+  expect_error(write_deck("unknown.bdf", grids + tet + prop + "CFOO,1,2\n"), {"unknown.bdf:8:", "CFOO"});
+  expect_error(write_deck("noprop.bdf", grids + tet + "MAT1,1,1.E5,,0.3,1.\n"),
+               {"noprop.bdf:5:", "CTETRA 1 references property 1, which is not defined"});
+  expect_error(write_deck("nomat.bdf", grids + tet + "PSOLID,1,7\n"),
+               {"nomat.bdf:6:", "PSOLID 1 references material 7, which is not defined"});
+  expect_error(write_deck("nocord.bdf", "GRID,1,5,0.,0.,0.\n" + grids.substr(grids.find('\n') + 1) + tet + prop),
+               {"nocord.bdf:1:", "GRID 1 references coordinate system 5, which is not defined"});
+  expect_error(write_deck("dupgrid.bdf", grids + "GRID,2,,3.,0.,0.\n" + tet + prop),
+               {"dupgrid.bdf:5:", "duplicate grid id 2", "dupgrid.bdf:2"});
+  expect_error(write_deck("dupelem.bdf", grids + tet + tet + prop), {"dupelem.bdf:6:", "duplicate element id 1"});
+  expect_error(write_deck("trunc.bdf", grids + "CHEXA,1,1,1,2,3,4,1,2\n" + prop),
+               {"trunc.bdf:5:", "CHEXA", "truncated card or continuation"});
+  expect_error(write_deck("cont.bdf", "+C1     1.0\n" + grids), {"cont.bdf:1:", "continuation line without a card"});
+  expect_error(write_deck("shell.bdf", grids + "CQUAD4,1,1,1,2,3,4\n"), {"shell.bdf:5:", "shell"});
+  expect_error(write_deck("conm2.bdf", grids + tet + prop + "CONM2,9,1,,2.0\n"), {"conm2.bdf:8:", "CONM2", "not supported yet"});
+  expect_error(write_deck("inc.bdf", grids + "INCLUDE 'nowhere.bdf'\n"), {"inc.bdf:5:", "cannot open included file"});
+  expect_error(write_deck("real.bdf", "GRID,1,,0.,abc,0.\n"), {"real.bdf:1:", "GRID", "'ABC' is not a number"});
+  expect_error(write_deck("cycle.bdf", grids + tet + prop + "CORD2R,5,6,0.,0.,0.,0.,0.,1.\n,1.,0.,0.\nCORD2R,6,5,0.,0.,0.,0.,0.,1.\n,1.,0.,0.\n"),
+               {"cycle.bdf:", "cannot be resolved"});
+  expect_error(write_deck("pin.bdf", "GRID,1,,0.,0.,0.\nGRID,2,,1.,0.,0.\nCBAR,1,1,1,2,0.,1.,0.\n,456\nPBAR,1,1,1.,1.,1.,1.\nMAT1,1,1.,,0.3,1.\n"),
+               {"pin.bdf:3:", "pin flags"});
+  expect_error(write_deck("offset.bdf", "GRID,1,,0.,0.,0.\nGRID,2,,1.,0.,0.\nCBAR,1,1,1,2,0.,1.,0.\n,,,0.,0.,0.1\nPBAR,1,1,1.,1.,1.,1.\nMAT1,1,1.,,0.3,1.\n"),
+               {"offset.bdf:3:", "offsets"});
+  expect_error(write_deck("partial_spc.bdf", grids + tet + prop + "SPC1,1,12,1\n"), {"partial_spc.bdf:8:", "components 12"});
+  expect_error(write_deck("method.bdf", "CEND\nMETHOD = 3\nBEGIN BULK\n" + grids + tet + prop + "EIGRL,1,,,5\n"),
+               {"METHOD = 3 selects no EIGRL"});
+}
