@@ -5,7 +5,7 @@
 #include "flexuq/app/ReduceCommand.hpp"
 #include "flexuq/cms/Gcms.hpp"
 
-#include "flexuq/cms/ReducedBody.hpp"
+#include "flexuq/cms/ReducedBodyBuild.hpp"
 #include "flexuq/core/Comm.hpp"
 #include "flexuq/core/Error.hpp"
 #include "flexuq/core/Log.hpp"

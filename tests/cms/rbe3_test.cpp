@@ -13,7 +13,7 @@
 //  - 1 rank = all ranks.
 #include "FeTestUtil.hpp"
 
-#include "flexuq/cms/ReducedBody.hpp"
+#include "flexuq/cms/ReducedBodyBuild.hpp"
 #include "flexuq/fe/Solvers.hpp"
 
 #include <gtest/gtest.h>
