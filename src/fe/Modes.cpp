@@ -96,7 +96,27 @@ struct RawSolve {
   int converged = 0;
 };
 
+/// Seed of the start-vector stream, reset before every solve (see restart_random_stream).
+constexpr unsigned long kStartVectorSeed = 0x12345678; // SLEPc's own default seed of a new BV
+
+/// Krylov–Schur starts from a random vector drawn from the BV's PetscRandom stream (no initial
+/// space is set). That stream is seeded once when the BV is created and advances with every solve,
+/// so an EPS kept alive across solves (ModeSolver) would start solve n from a vector that depends
+/// on the n − 1 solves before it: a campaign sample's converged vectors, and so its Rayleigh-refined
+/// eigenvalues, would depend on which samples its group happened to solve first (scheduling,
+/// --resume). Re-seeding before each solve makes every solve start from the same state, whatever
+/// ran before on this solver: a result depends only on the matrices (and the communicator layout).
+void restart_random_stream(EPS eps) {
+  BV bv = nullptr;
+  FLEXUQ_PETSC(EPSGetBV(eps, &bv));
+  PetscRandom rnd = nullptr;
+  FLEXUQ_PETSC(BVGetRandomContext(bv, &rnd));
+  FLEXUQ_PETSC(PetscRandomSetSeed(rnd, kStartVectorSeed));
+  FLEXUQ_PETSC(PetscRandomSeed(rnd));
+}
+
 RawSolve collect(EpsH& eps, Mat K, MPI_Comm comm, int nev, bool is_interval, bool show_progress) {
+  restart_random_stream(eps.get());
   ProgressCtx progress{log::Progress(comm, "eigensolve", is_interval ? 1 : nev), is_interval ? 1 : nev};
   FLEXUQ_PETSC(EPSMonitorCancel(eps.get()));
   if (!is_interval && show_progress) FLEXUQ_PETSC(EPSMonitorSet(eps.get(), eps_progress, &progress, nullptr));

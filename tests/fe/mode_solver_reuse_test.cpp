@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: MIT
+// Issue #10 (tracker 14): a ModeSolver kept alive across solves (one per campaign group) must give
+// a result that depends only on the matrices, not on what the solver solved before. Compared bit
+// for bit (same communicator, same partition): this is a reproducibility claim, not an accuracy one.
+#include "FeTestUtil.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+using namespace flexuq;
+
+namespace {
+
+// Square section: every bending frequency is a double eigenvalue, whose basis inside the pair is
+// fixed by the start vector, so a start vector that drifts from solve to solve shows at once.
+const char* kBeam = "model:\n  generator: {type: beam, length: 1.0, elements: 40, section: {shape: RECT, dims: [0.02, "
+                    "0.02]}}\n  material: {E: 2.0e11, nu: 0.3, rho: 7800}\n  fixed: [END0]\n";
+
+fe::ModeOptions options() {
+  fe::ModeOptions o;
+  o.count = 8;
+  o.constrained = true;
+  o.constraint_description = "END0";
+  o.progress = false;
+  o.tol = 1e-10;
+  return o;
+}
+
+void set_material(fe::Component& c, double E, double rho) {
+  std::vector<fe::IsoMaterial> mats;
+  for (const auto& g : c.groups()) mats.push_back(fe::IsoMaterial::checked("test", E, g.material.nu, rho));
+  c.set_materials(mats);
+}
+
+/// Local entries of every vector, eigenvalues and residuals: everything a solve returns.
+struct Snapshot {
+  std::vector<double> values, residuals, entries;
+};
+
+Snapshot snapshot(const fe::ModeSet& m) {
+  Snapshot s{m.eigenvalues, m.residuals, {}};
+  for (const auto& v : m.vectors) {
+    PetscInt n = 0;
+    FLEXUQ_PETSC(VecGetLocalSize(v.get(), &n));
+    const PetscScalar* a = nullptr;
+    FLEXUQ_PETSC(VecGetArrayRead(v.get(), &a));
+    s.entries.insert(s.entries.end(), a, a + n);
+    FLEXUQ_PETSC(VecRestoreArrayRead(v.get(), &a));
+  }
+  return s;
+}
+
+/// Bitwise equality (EXPECT_EQ on doubles would also pass −0 == +0; memcmp is the honest test).
+void expect_identical(const Snapshot& a, const Snapshot& b, const char* what) {
+  ASSERT_EQ(a.values.size(), b.values.size()) << what;
+  ASSERT_EQ(a.entries.size(), b.entries.size()) << what;
+  EXPECT_EQ(0, std::memcmp(a.values.data(), b.values.data(), a.values.size() * sizeof(double))) << what << ": eigenvalues";
+  EXPECT_EQ(0, std::memcmp(a.residuals.data(), b.residuals.data(), a.residuals.size() * sizeof(double)))
+      << what << ": residuals";
+  EXPECT_EQ(0, std::memcmp(a.entries.data(), b.entries.data(), a.entries.size() * sizeof(double))) << what << ": vectors";
+}
+
+} // namespace
+
+TEST(ModeSolverReuse, ResultDoesNotDependOnEarlierSolves) {
+  auto c = test::component_from_yaml(MPI_COMM_WORLD, kBeam, /*keep_affine=*/true);
+  // A fresh solver on material A: the "sample evaluated alone".
+  set_material(*c, 2.1e11, 7700);
+  const Snapshot alone = snapshot(fe::ModeSolver(options()).solve(c->K(), c->M()));
+
+  // One solver kept alive: A is solved third, after two other materials, then again fifth.
+  fe::ModeSolver solver(options());
+  set_material(*c, 1.9e11, 7900);
+  (void)solver.solve(c->K(), c->M());
+  set_material(*c, 2.0e11, 8000);
+  (void)solver.solve(c->K(), c->M());
+  set_material(*c, 2.1e11, 7700);
+  const Snapshot third = snapshot(solver.solve(c->K(), c->M()));
+  set_material(*c, 1.8e11, 7600);
+  (void)solver.solve(c->K(), c->M());
+  set_material(*c, 2.1e11, 7700);
+  const Snapshot fifth = snapshot(solver.solve(c->K(), c->M()));
+
+  expect_identical(alone, third, "fresh solver vs third solve of a reused one");
+  expect_identical(third, fifth, "third vs fifth solve of the same matrices");
+  // The test has teeth only if the pairs are there (their in-pair basis follows the start vector).
+  const auto m = fe::ModeSolver(options()).solve(c->K(), c->M());
+  EXPECT_EQ(m.multiplicity[0], 2);
+}
