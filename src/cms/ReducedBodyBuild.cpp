@@ -468,7 +468,7 @@ void write_reduced_file(const std::string& path, const WorkSpace& ws, const Redu
   f.write_rows("/reduced/basis", {nn, dpn, n}, layout.node_begin(), layout.node_end() - layout.node_begin(), block.data());
   io::write_phase_times(f, phase_seconds);
   int rank = 0;
-  MPI_Comm_rank(comp.comm(), &rank);
+  FLEXUQ_MPI(MPI_Comm_rank(comp.comm(), &rank));
   if (rank == 0) {
     io::XdmfNodeField fld{"/reduced/basis", static_cast<std::size_t>(dpn), static_cast<std::size_t>(n), "basis_vector", {}};
     io::write_xdmf_beside(path, comp.mesh(), fld);
@@ -477,7 +477,7 @@ void write_reduced_file(const std::string& path, const WorkSpace& ws, const Redu
 
 void write_matrix_market(MPI_Comm comm, const std::string& prefix, const ReducedBasis& rb) {
   int rank = 0;
-  MPI_Comm_rank(comm, &rank);
+  FLEXUQ_MPI(MPI_Comm_rank(comm, &rank));
   if (rank != 0) return;
   for (const auto& [name, A] : {std::make_pair(std::string("K"), &rb.K), std::make_pair(std::string("M"), &rb.M)}) {
     const std::string path = prefix + "_" + name + ".mtx";
