@@ -3,6 +3,7 @@
 //   mpirun -n 2 build/bin/flexuq modes configs/demo.yaml
 //   mpirun -n 2 build/bin/flexuq modes configs/crank-modes.yaml --set modes.count=30
 #include "flexuq/app/Commands.hpp"
+#include "flexuq/app/JobOptions.hpp"
 #include "flexuq/core/Comm.hpp"
 #include "flexuq/core/Error.hpp"
 #include "flexuq/core/Log.hpp"
@@ -22,28 +23,6 @@
 namespace flexuq::app {
 
 namespace {
-
-fe::ModeOptions mode_options(const io::Config& c) {
-  fe::ModeOptions o;
-  if (c.has("modes.band")) {
-    const auto b = c.get<std::vector<double>>("modes.band");
-    FLEXUQ_REQUIRE(b.size() == 2, c.source() << ": modes.band needs [f_min_hz, f_max_hz]");
-    FLEXUQ_REQUIRE(!c.has("modes.count"), c.source() << ": give modes.count or modes.band, not both");
-    FLEXUQ_REQUIRE(b[0] >= 0 && b[1] > b[0], c.source() << ": modes.band must be [f_min, f_max] with 0 <= f_min < f_max, got ["
-                                                          << b[0] << ", " << b[1] << "]");
-    o.band_hz = std::make_pair(b[0], b[1]);
-  } else {
-    // Bounded above so that the eigensolver's count + extra cannot overflow (io/Limits.hpp).
-    o.count = static_cast<int>(io::get_count(c, "modes.count", 1, io::limits::max_mode_count, 10));
-  }
-  if (c.has("modes.shift")) o.shift = c.get<double>("modes.shift");
-  o.shift_factor = c.get<double>("modes.shift_factor", o.shift_factor);
-  o.rigid_tol = c.get<double>("modes.rigid_tol", o.rigid_tol);
-  o.tol = c.get<double>("modes.tol", o.tol);
-  o.max_it = c.get<int>("modes.max_it", o.max_it);
-  o.cluster_tol = c.get<double>("modes.cluster_tol", o.cluster_tol);
-  return o;
-}
 
 std::string human_bytes(double b) {
   std::ostringstream os;
@@ -82,7 +61,7 @@ void run_modes(MPI_Comm comm_in, const io::Config& cfg) {
   log::PhaseTimes times;
   // Read every key first: an unknown key fails before any heavy work.
   const std::string output = cfg.resolve_output(cfg.get<std::string>("output", "modes.h5"));
-  fe::ModeOptions mopt = mode_options(cfg);
+  fe::ModeOptions mopt = parse_mode_options(cfg, "modes", ModeKeys{true, false});
   auto copts = fe::component_options(cfg);
   copts.keep_affine = cfg.get<bool>("model.keep_affine", false);
   std::unique_ptr<io::Mesh> mesh;

@@ -3,9 +3,10 @@
 //   mpirun -n 2 build/bin/flexuq reduce configs/crank-cb.yaml
 //   mpirun -n 2 build/bin/flexuq reduce configs/crank-cb.yaml --set reduce.method=herting
 #include "flexuq/app/ReduceCommand.hpp"
+#include "flexuq/app/JobOptions.hpp"
 #include "flexuq/cms/Gcms.hpp"
 
-#include "flexuq/cms/ReducedBody.hpp"
+#include "flexuq/cms/ReducedBodyBuild.hpp"
 #include "flexuq/core/Comm.hpp"
 #include "flexuq/core/Error.hpp"
 #include "flexuq/core/Log.hpp"
@@ -63,7 +64,7 @@ ReduceJob parse_reduce_job(const io::Config& cfg) {
                                                 "(a grounded component has no free-interface modes); list the set "
                                                 "under reduce.interfaces");
   j.build.method = cms::parse_method(cfg.get<std::string>("reduce.method"));
-  if (j.build.method == cms::Method::gcms) cms::parse_gcms_options(cfg, "reduce.gcms", j.build.gcms);
+  if (j.build.method == cms::Method::gcms) parse_gcms_options(cfg, "reduce.gcms", j.build.gcms);
   const YAML::Node list = cfg.node("reduce.interfaces");
   FLEXUQ_REQUIRE(list.IsSequence() && list.size() > 0,
                  cfg.source() << ": reduce.interfaces must be a non-empty list of {set, kind}");
@@ -78,21 +79,11 @@ ReduceJob parse_reduce_job(const io::Config& cfg) {
       }
     }
   }
+  // Guyan keeps no modes: any count is accepted, and at least one is asked of the solvers (as before).
+  const bool guyan = j.build.method == cms::Method::guyan;
   auto& mo = j.reducer.modes;
-  if (cfg.has("reduce.modes.band")) {
-    const auto b = cfg.get<std::vector<double>>("reduce.modes.band");
-    FLEXUQ_REQUIRE(b.size() == 2, cfg.source() << ": reduce.modes.band needs [f_min_hz, f_max_hz]");
-    FLEXUQ_REQUIRE(!cfg.has("reduce.modes.count"), cfg.source() << ": give reduce.modes.count or reduce.modes.band, not both");
-    mo.band_hz = std::make_pair(b[0], b[1]);
-  } else {
-    mo.count = static_cast<int>(io::get_count(cfg, "reduce.modes.count", 0, io::limits::max_mode_count, 10));
-    const bool guyan = j.build.method == cms::Method::guyan;
-    FLEXUQ_REQUIRE(mo.count >= 1 || guyan, cfg.source() << ": reduce.modes.count must be at least 1");
-    if (guyan) mo.count = std::max(mo.count, 1);
-  }
-  mo.tol = cfg.get<double>("reduce.modes.tol", mo.tol);
-  mo.max_it = cfg.get<int>("reduce.modes.max_it", mo.max_it);
-  mo.cluster_tol = cfg.get<double>("reduce.modes.cluster_tol", mo.cluster_tol);
+  mo = parse_mode_options(cfg, "reduce.modes", ModeKeys{false, guyan});
+  if (guyan && !mo.band_hz) mo.count = std::max(mo.count, 1);
   if (cfg.has("reduce.modes.interface")) {
     const auto s = cfg.get<std::string>("reduce.modes.interface");
     FLEXUQ_REQUIRE(s == "free" || s == "fixed" || s == "mixed",

@@ -5,6 +5,7 @@
 #include "flexuq/app/Commands.hpp"
 #include "flexuq/app/DeckJob.hpp"
 #include "flexuq/app/ReduceCommand.hpp"
+#include "flexuq/core/Assert.hpp"
 #include "flexuq/core/Error.hpp"
 #include "flexuq/core/Log.hpp"
 #include "flexuq/core/Session.hpp"
@@ -40,7 +41,8 @@ void report_unused_petsc_options(MPI_Comm comm) {
                                 " (check the spelling and the solver prefix, e.g. -modes_eps_ncv)");
 }
 
-[[noreturn]] void fail(const char* what, bool input_error) {
+/// Exit codes: 2 bad input (InputError), 3 internal error (InternalError: a bug), 1 anything else.
+[[noreturn]] void fail(const char* what, int code) {
   int rank = 0, size = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
@@ -50,12 +52,12 @@ void report_unused_petsc_options(MPI_Comm comm) {
     std::this_thread::sleep_for(std::chrono::milliseconds(800));
     std::fprintf(stderr, "flexuq: error on rank %d: %s\n", rank, what);
   } else {
-    std::fprintf(stderr, "flexuq: %s%s\n", input_error ? "error: " : "error: ", what);
+    std::fprintf(stderr, "flexuq: %s%s\n", code == 3 ? "internal error (a bug in flexuq; please report it): " : "error: ", what);
   }
   std::fflush(stderr);
-  if (size > 1) MPI_Abort(MPI_COMM_WORLD, input_error ? 2 : 1);
+  if (size > 1) MPI_Abort(MPI_COMM_WORLD, code);
   SlepcFinalize(); // also finalizes MPI, which PETSc initialised
-  std::exit(input_error ? 2 : 1);
+  std::exit(code);
 }
 
 } // namespace
@@ -118,9 +120,11 @@ int main(int argc, char** argv) {
     }
     report_unused_petsc_options(world);
   } catch (const flexuq::InputError& e) {
-    fail(e.what(), true);
+    fail(e.what(), 2);
+  } catch (const flexuq::InternalError& e) {
+    fail(e.what(), 3);
   } catch (const std::exception& e) {
-    fail(e.what(), false);
+    fail(e.what(), 1);
   }
   // A campaign stopped by SIGUSR1/SIGTERM left a resumable checkpoint: tell the batch script (jobs/slurm).
   return flexuq::signals::stopped_early() ? flexuq::signals::kExitResumable : 0;

@@ -6,7 +6,6 @@
 #include "flexuq/core/Log.hpp"
 #include "flexuq/fe/Component.hpp"
 #include "flexuq/fe/Modes.hpp"
-#include "flexuq/io/Config.hpp"
 #include "flexuq/la/Clusters.hpp"
 #include "flexuq/la/Tsqr.hpp"
 
@@ -71,50 +70,6 @@ void validate(const GcmsOptions& o) {
                  "gcms: svd_tolerance must lie in (0, 1), got " << o.svd_tolerance);
   FLEXUQ_REQUIRE(o.gap_ratio > 1, "gcms: gap_ratio must be > 1, got " << o.gap_ratio);
   FLEXUQ_REQUIRE(o.svd_max_iterations >= 0, "gcms: svd_max_iterations must be >= 0, got " << o.svd_max_iterations);
-}
-
-void parse_gcms_options(const io::Config& cfg, const std::string& prefix, GcmsOptions& o) {
-  const std::string p = prefix.empty() ? std::string() : prefix + ".";
-  if (cfg.has(p + "strategy")) {
-    const std::string s = cfg.get<std::string>(p + "strategy");
-    if (s == "cosine")
-      o.strategy = GcmsStrategy::cosine;
-    else if (s == "gram-schmidt" || s == "gram_schmidt" || s == "gs")
-      o.strategy = GcmsStrategy::gram_schmidt;
-    else if (s == "none")
-      o.strategy = GcmsStrategy::none;
-    else
-      throw InputError(cfg.source() + ": key '" + p + "strategy' is '" + s +
-                       "'; expected cosine, gram-schmidt or none");
-  }
-  o.cosine_threshold = cfg.get<double>(p + "cosine_threshold", o.cosine_threshold);
-  o.cosine_floor = cfg.get<double>(p + "cosine_floor", o.cosine_floor);
-  o.cosine_sweep = cfg.get<bool>(p + "cosine_sweep", o.cosine_sweep);
-  o.cosine_sweep_start = cfg.get<double>(p + "cosine_sweep_start", o.cosine_sweep_start);
-  o.cosine_sweep_step = cfg.get<double>(p + "cosine_sweep_step", o.cosine_sweep_step);
-  o.cosine_sweep_rtol = cfg.get<double>(p + "cosine_sweep_rtol", o.cosine_sweep_rtol);
-  o.canonicalize = cfg.get<bool>(p + "canonicalize", o.canonicalize);
-  o.degeneracy_tol = cfg.get<double>(p + "degeneracy_tol", o.degeneracy_tol);
-  o.gs_tolerance = cfg.get<double>(p + "gs_tolerance", o.gs_tolerance);
-  o.zero_field_tolerance = cfg.get<double>(p + "zero_tolerance", o.zero_field_tolerance);
-  o.scaling = cfg.get<bool>(p + "scaling", o.scaling);
-  o.svd_loop = cfg.get<bool>(p + "svd_loop", o.svd_loop);
-  o.svd_tolerance = cfg.get<double>(p + "svd_tolerance", o.svd_tolerance);
-  o.gap_ratio = cfg.get<double>(p + "gap_ratio", o.gap_ratio);
-  o.svd_max_iterations = cfg.get<int>(p + "svd_max_iterations", o.svd_max_iterations);
-  o.unit_norm_modes = cfg.get<bool>(p + "unit_norm_modes", o.unit_norm_modes);
-  if (cfg.has(p + "origin")) {
-    const auto v = cfg.get<std::vector<double>>(p + "origin");
-    FLEXUQ_REQUIRE(v.size() == 3, cfg.source() << ": key '" << p << "origin' needs 3 numbers, got " << v.size());
-    o.origin = std::array<double, 3>{v[0], v[1], v[2]};
-  }
-  if (cfg.has(p + "csv")) o.csv = cfg.resolve_output(cfg.get<std::string>(p + "csv"));
-  if (cfg.has(p + "csv_final")) o.csv_final = cfg.resolve_output(cfg.get<std::string>(p + "csv_final"));
-  try {
-    validate(o);
-  } catch (const InputError& e) {
-    throw InputError(cfg.source() + " (" + prefix + "): " + e.what());
-  }
 }
 
 std::vector<std::vector<int>> degenerate_clusters(const std::vector<double>& ev, double tol) {

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include "flexuq/core/Assert.hpp"
 #include "flexuq/cms/Interface.hpp"
 
 #include "flexuq/core/Error.hpp"
@@ -71,8 +72,8 @@ WorkSpace::WorkSpace(const fe::Component& c, const std::vector<InterfaceSpec>& i
   const auto& d = c.dofs();
   MPI_Comm comm = c.comm();
   int rank = 0, size = 1;
-  MPI_Comm_rank(comm, &rank);
-  MPI_Comm_size(comm, &size);
+  FLEXUQ_MPI(MPI_Comm_rank(comm, &rank));
+  FLEXUQ_MPI(MPI_Comm_size(comm, &size));
   FLEXUQ_REQUIRE(!interfaces.empty(), "reduce.interfaces: at least one interface is needed");
 
   // Interface nodes, sorted by input order; no node in two interfaces.
@@ -202,7 +203,7 @@ WorkSpace::WorkSpace(const fe::Component& c, const std::vector<InterfaceSpec>& i
           pos_.push_back(refpt_[s]);
           comp_of_.push_back(k);
         }
-  FLEXUQ_REQUIRE(static_cast<PetscInt>(pos_.size()) == wend_ - wbegin_, "internal: working space size mismatch");
+  FLEXUQ_ASSERT(static_cast<PetscInt>(pos_.size()) == wend_ - wbegin_, "working space size mismatch");
 
   // Boundary coordinates in canonical order.
   const auto& ids = mesh.node_ids;
@@ -225,7 +226,7 @@ WorkSpace::WorkSpace(const fe::Component& c, const std::vector<InterfaceSpec>& i
   // Ownership of working indices → position of each boundary coordinate in the rank-concatenated
   // is_b order (each rank lists its own in canonical order).
   std::vector<PetscInt> wbegins(size);
-  MPI_Allgather(&wbegin_, 1, MPIU_INT, wbegins.data(), 1, MPIU_INT, comm);
+  FLEXUQ_MPI(MPI_Allgather(&wbegin_, 1, MPIU_INT, wbegins.data(), 1, MPIU_INT, comm));
   auto owner_of = [&](PetscInt w) {
     return static_cast<int>(std::upper_bound(wbegins.begin(), wbegins.end(), w) - wbegins.begin()) - 1;
   };

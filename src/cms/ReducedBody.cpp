@@ -1,439 +1,41 @@
 // SPDX-License-Identifier: MIT
 #include "flexuq/cms/ReducedBody.hpp"
 
-#include "flexuq/la/BlockProduct.hpp"
-#include "flexuq/la/Projection.hpp"
 #include "flexuq/cms/FloatingFrame.hpp"
-#include "flexuq/core/Blas.hpp"
 #include "flexuq/core/Error.hpp"
-#include "flexuq/fe/ModesOutput.hpp"
-#include "flexuq/io/MeshOutput.hpp"
+#include "flexuq/io/Hdf5File.hpp"
 
-#include <cmath>
-#include <fstream>
-#include <iomanip>
-#include <sstream>
+#include <hdf5.h>
 
 namespace flexuq::cms {
 
 namespace {
 
 using RowMat = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-
-/// New vector with component @p to of every node ← f(local entry of component @p from), others 0.
-template <class F> VecH lift(Vec like, int dpn, int to, F f) {
-  VecH out;
-  FLEXUQ_PETSC(VecDuplicate(like, out.out()));
-  PetscInt n = 0;
-  FLEXUQ_PETSC(VecGetLocalSize(like, &n));
-  PetscScalar* a = nullptr;
-  FLEXUQ_PETSC(VecGetArray(out.get(), &a));
-  for (PetscInt r = 0; r < n; ++r) a[r] = (r % dpn == to) ? f(r - to) : 0.0;
-  FLEXUQ_PETSC(VecRestoreArray(out.get(), &a));
-  return out;
-}
+using Dims = std::vector<std::uint64_t>;
 
 std::vector<double> flat(const Eigen::MatrixXd& A) {
   RowMat R = A;
   return std::vector<double>(R.data(), R.data() + R.size());
 }
 
-Eigen::Matrix3d skew(const Eigen::Vector3d& a) {
-  Eigen::Matrix3d s;
-  s << 0, -a(2), a(1), a(2), 0, -a(0), -a(1), a(0), 0;
-  return s;
-}
+const char* const kFormulation =
+    "floating frame of reference, body frame = mesh frame (origin O, mesh axes, no "
+    "mean-axis condition); u(x0) = x0 + Phi xi; I1 = m = int rho; I2 = int rho x0 = m c; "
+    "S = I3 = int rho Phi; Sr = I4 = int rho skew(x0) Phi; Skl = I5 = int rho Phi_k^T Phi_l; "
+    "Sbar = I6 = int rho x0_k Phi_l; Ikl = I7 = int rho x0_k x0_l; Mff = Phi^T M Phi. "
+    "Equations of motion in body-frame components (cms/FloatingFrame.hpp, docs/cms.md): "
+    "M(xi) [a_O; dot omega; xi''] = Q_v + Q_ext - [0; 0; K xi] with a_O = A^T r_O'', "
+    "omega body-frame, J = [1, -skew(x), Phi], x = x0 + Phi xi; M(xi) = int rho J^T J: "
+    "M_rr = m 1, M_rtheta = -skew(s), s = m c + S xi, M_rf = S, M_thetatheta = J(xi) = "
+    "tr(I')1 - I', I' = Ikl + Sbar_kl xi + Sbar_lk xi + xi^T Skl xi, M_thetaf = Sr + "
+    "[eps_akl xi^T Skl]_a, M_ff = Mff; Q_v = -int rho J^T (omega x (omega x x) + 2 omega x "
+    "Phi xi'). Row-major datasets: Skl[k][l] (n x n), Sbar[k][l] (n).";
 
-} // namespace
-
-MassProperties mass_properties(const Eigen::Matrix<double, 6, 6>& Mrr) {
-  // Rigid modes u = t + θ × x: M_tθ = −m c̃ (so c from its skew part), M_θθ = J_O.
-  MassProperties p;
-  p.mass = (Mrr(0, 0) + Mrr(1, 1) + Mrr(2, 2)) / 3;
-  const Eigen::Matrix3d Mtr = Mrr.block<3, 3>(0, 3);
-  const Eigen::Matrix3d S = -Mtr / p.mass; // = c̃
-  p.com = Eigen::Vector3d(0.5 * (S(2, 1) - S(1, 2)), 0.5 * (S(0, 2) - S(2, 0)), 0.5 * (S(1, 0) - S(0, 1)));
-  const Eigen::Matrix3d C = skew(p.com);
-  p.inertia_com = Mrr.block<3, 3>(3, 3) - p.mass * C.transpose() * C;
-  return p;
-}
-
-namespace {
-
-/// Owned nodes that carry DOFs, in the order of their DOFs (DofMap::owned_nodes also lists fixed
-/// nodes, which have none).
-std::vector<int> free_owned_nodes(const fe::Component& comp) {
-  std::vector<int> out;
-  for (int v : comp.dofs().owned_nodes())
-    if (!comp.dofs().is_fixed(v)) out.push_back(v);
-  return out;
-}
-
-} // namespace
-
-/// Beams (6 DOFs per node): I5–I7 from the lumped translational masses, by lifting component k of
-/// every column into slot 0 (general, but 3n mass applications and 9n VecMDots).
-Invariants compute_invariants_by_lifting(const WorkSpace& ws, const ReducedBasis& rb) {
-  const auto& comp = ws.component();
-  const int dpn = ws.dofs_per_node();
-  Mat M = comp.M();
-  Invariants inv;
-  std::vector<VecH> Phi;
-  for (const auto& c : rb.columns) Phi.push_back(ws.to_physical(c.get()));
-  const auto n = static_cast<Eigen::Index>(Phi.size());
-  // ΦᵀMΦ, consistent with I1–I6 (MacNeal's rb.M drops the residual inertia).
-  inv.Mff = rb.method == Method::macneal ? la::project(ws.M(), rb.columns) : rb.M;
-  // Rigid modes in the physical space about O.
-  std::vector<VecH> R;
-  {
-    VecH x;
-    FLEXUQ_PETSC(MatCreateVecs(M, x.out(), nullptr));
-    const auto& X = comp.mesh().coords;
-    const auto owned = free_owned_nodes(comp);
-    for (int j = 0; j < 6; ++j) {
-      R.push_back(lift(x.get(), 1, 0, [&](PetscInt r) {
-        return rigid_row(X[owned[static_cast<std::size_t>(r / dpn)]], static_cast<int>(r % dpn), {0, 0, 0})(j);
-      }));
-    }
-  }
-  const Eigen::Matrix<double, 6, 6> Mrr = la::project(M, R);
-  const auto mp = mass_properties(Mrr);
-  inv.mass = mp.mass;
-  inv.com = mp.com;
-  inv.inertia_origin = Mrr.block<3, 3>(3, 3);
-  inv.inertia_com = mp.inertia_com;
-  inv.S.resize(3, n);
-  inv.Sr.resize(3, n);
-  VecH t;
-  FLEXUQ_PETSC(MatCreateVecs(M, t.out(), nullptr));
-  for (Eigen::Index j = 0; j < n; ++j) {
-    FLEXUQ_PETSC(MatMult(M, Phi[static_cast<std::size_t>(j)].get(), t.get()));
-    for (int a = 0; a < 6; ++a) {
-      PetscScalar v = 0;
-      FLEXUQ_PETSC(VecDot(t.get(), R[static_cast<std::size_t>(a)].get(), &v));
-      (a < 3 ? inv.S(a, j) : inv.Sr(a - 3, j)) = PetscRealPart(v);
-    }
-  }
-  // I5–I7 by lifting component k into slot 0: ∫ρ f g dV = L(f)ᵀ M L(g) for solids (M = M_s ⊗ 1₃);
-  // beams use the diagonal lumped translational mass instead.
-  inv.lumped = dpn != 3;
-  VecH lumped;
-  if (inv.lumped) {
-    lumped = lift(t.get(), dpn, 0, [](PetscInt) { return 1.0; });
-    VecH ml;
-    FLEXUQ_PETSC(VecDuplicate(t.get(), ml.out()));
-    FLEXUQ_PETSC(MatMult(M, lumped.get(), ml.get()));
-    lumped = std::move(ml); // row sums of the ux rows over the ux columns' unit field
-    PetscScalar* a = nullptr;
-    PetscInt nl = 0;
-    FLEXUQ_PETSC(VecGetLocalSize(lumped.get(), &nl));
-    FLEXUQ_PETSC(VecGetArray(lumped.get(), &a));
-    for (PetscInt r = 0; r < nl; ++r)
-      if (r % dpn != 0) a[r] = 0;
-    FLEXUQ_PETSC(VecRestoreArray(lumped.get(), &a));
-  }
-  auto mass_apply = [&](Vec in, Vec out) {
-    if (inv.lumped) FLEXUQ_PETSC(VecPointwiseMult(out, lumped.get(), in));
-    else FLEXUQ_PETSC(MatMult(M, in, out));
-  };
-  const auto& X = comp.mesh().coords;
-  const auto owned = free_owned_nodes(comp);
-  std::array<std::vector<VecH>, 3> L; // L[k][j]: component k of column j, in slot 0
-  std::array<VecH, 3> Xk;             // x₀_k in slot 0
-  for (int k = 0; k < 3; ++k) {
-    for (const auto& p : Phi) {
-      const PetscScalar* a = nullptr;
-      FLEXUQ_PETSC(VecGetArrayRead(p.get(), &a));
-      L[k].push_back(lift(p.get(), dpn, 0, [&](PetscInt r) { return a[r + k]; }));
-      FLEXUQ_PETSC(VecRestoreArrayRead(p.get(), &a));
-    }
-    Xk[k] = lift(t.get(), dpn, 0, [&](PetscInt r) { return X[owned[static_cast<std::size_t>(r / dpn)]][k]; });
-  }
-  for (auto& S : inv.Skl) S.resize(n, n);
-  inv.Sbar.resize(9, n);
-  for (int l = 0; l < 3; ++l) {
-    for (Eigen::Index j = 0; j < n; ++j) {
-      mass_apply(L[l][static_cast<std::size_t>(j)].get(), t.get());
-      for (int k = 0; k < 3; ++k) {
-        std::vector<Vec> lk;
-        for (const auto& v : L[k]) lk.push_back(v.get());
-        Eigen::VectorXd col(n);
-        FLEXUQ_PETSC(VecMDot(t.get(), static_cast<PetscInt>(n), lk.data(), col.data())); // one reduction
-        inv.Skl[static_cast<std::size_t>(3 * k + l)].col(j) = col;
-        PetscScalar v = 0;
-        FLEXUQ_PETSC(VecDot(t.get(), Xk[k].get(), &v));
-        inv.Sbar(3 * k + l, j) = PetscRealPart(v);
-      }
-    }
-    mass_apply(Xk[l].get(), t.get());
-    for (int k = 0; k < 3; ++k) {
-      PetscScalar v = 0;
-      FLEXUQ_PETSC(VecDot(t.get(), Xk[k].get(), &v));
-      inv.Ikl(k, l) = PetscRealPart(v);
-    }
-  }
-  return inv;
-}
-
-namespace {
-
-/// Solids (M = M_s ⊗ 1₃): every invariant from Y = MΦ (n mass applications) and one more
-/// application to the coordinate field, then local dense products over the owned nodes and one
-/// reduction. With Φ_k, Y_l the component-k/l rows (one per node):
-///   I5_kl = Φ_kᵀ Y_l (= Σ_ab φ_k(a) m_ab φ_l(b)),  I3 = Σ_b Y(b),  I4 = Σ_b x(b) × Y(b),
-///   I6_kl = x_kᵀ Y_l,  I7_kl = x_kᵀ (M_s x_l),  I1 = Σ_b (M_s 1)(b),  I2 = x_kᵀ (M_s 1),
-///   J_O = tr(I7) 1 − I7 (exact, as M_θθ of the rigid modes).
-Invariants invariants_solid(const WorkSpace& ws, const ReducedBasis& rb) {
-  const auto& comp = ws.component();
-  Mat M = comp.M();
-  MPI_Comm comm = ws.comm();
-  Invariants inv;
-  inv.lumped = false;
-  inv.Mff = rb.method == Method::macneal ? la::project(ws.M(), rb.columns) : rb.M;
-  const auto n = static_cast<Eigen::Index>(rb.columns.size());
-  const auto owned = free_owned_nodes(comp);
-  const auto nn = static_cast<Eigen::Index>(owned.size());
-  const auto& X = comp.mesh().coords;
-  // Local blocks: P = [Φ_x Φ_y Φ_z], Q = [Y_x Y_y Y_z] (nn × 3n), and the coordinate fields.
-  Eigen::MatrixXd P(nn, 3 * n), Q(nn, 3 * n), Xl(nn, 3), Z(nn, 3);
-  Eigen::VectorXd ones_m(nn);
-  for (Eigen::Index a = 0; a < nn; ++a)
-    for (int k = 0; k < 3; ++k) Xl(a, k) = X[owned[static_cast<std::size_t>(a)]][k];
-  VecH y;
-  FLEXUQ_PETSC(MatCreateVecs(M, y.out(), nullptr));
-  auto unpack = [&](Vec v, Eigen::MatrixXd& dst, Eigen::Index col0, Eigen::Index stride) {
-    const PetscScalar* a = nullptr;
-    FLEXUQ_PETSC(VecGetArrayRead(v, &a));
-    for (Eigen::Index b = 0; b < nn; ++b)
-      for (Eigen::Index k = 0; k < 3; ++k) dst(b, col0 + k * stride) = PetscRealPart(a[3 * b + k]);
-    FLEXUQ_PETSC(VecRestoreArrayRead(v, &a));
-  };
-  // Physical columns split by component into P, then Y = MΦ in row-major blocks of 64 columns
-  // (BlockProduct: M streamed once per block), split by component into Q.
-  for (Eigen::Index j = 0; j < n; ++j) {
-    VecH phi = ws.to_physical(rb.columns[static_cast<std::size_t>(j)].get());
-    unpack(phi.get(), P, j, n);
-  }
-  constexpr Eigen::Index kBlock = 64;
-  la::BlockProduct bp(M);
-  std::vector<double> Xr(static_cast<std::size_t>(3 * nn * std::min(kBlock, n))), Yr(Xr.size());
-  for (Eigen::Index j0 = 0; j0 < n; j0 += kBlock) {
-    const Eigen::Index b = std::min(kBlock, n - j0);
-    for (Eigen::Index r = 0; r < nn; ++r)
-      for (Eigen::Index k = 0; k < 3; ++k)
-        for (Eigen::Index j = 0; j < b; ++j) Xr[static_cast<std::size_t>((3 * r + k) * b + j)] = P(r, j0 + j + k * n);
-    bp.apply(Xr.data(), static_cast<PetscInt>(b), Yr.data());
-    for (Eigen::Index r = 0; r < nn; ++r)
-      for (Eigen::Index k = 0; k < 3; ++k)
-        for (Eigen::Index j = 0; j < b; ++j) Q(r, j0 + j + k * n) = Yr[static_cast<std::size_t>((3 * r + k) * b + j)];
-  }
-  {
-    // Coordinate field x(b) in component k → M_s x_k; the all-ones field → M_s 1.
-    VecH xv, one;
-    FLEXUQ_PETSC(VecDuplicate(y.get(), xv.out()));
-    FLEXUQ_PETSC(VecDuplicate(y.get(), one.out()));
-    PetscScalar* a = nullptr;
-    FLEXUQ_PETSC(VecGetArray(xv.get(), &a));
-    for (Eigen::Index b = 0; b < nn; ++b)
-      for (int k = 0; k < 3; ++k) a[3 * b + k] = Xl(b, k);
-    FLEXUQ_PETSC(VecRestoreArray(xv.get(), &a));
-    FLEXUQ_PETSC(MatMult(M, xv.get(), y.get()));
-    unpack(y.get(), Z, 0, 1);
-    FLEXUQ_PETSC(VecSet(xv.get(), 1.0));
-    FLEXUQ_PETSC(MatMult(M, xv.get(), one.get()));
-    const PetscScalar* o = nullptr;
-    FLEXUQ_PETSC(VecGetArrayRead(one.get(), &o));
-    for (Eigen::Index b = 0; b < nn; ++b) ones_m(b) = PetscRealPart(o[3 * b]);
-    FLEXUQ_PETSC(VecRestoreArrayRead(one.get(), &o));
-  }
-  // Everything that is summed over nodes, in one buffer and one reduction.
-  // 3n × 3n: block (k, l) = I5_kl; only k ≤ l is computed (I5_lk = I5_klᵀ), the rest filled below.
-  Eigen::MatrixXd G = Eigen::MatrixXd::Zero(3 * n, 3 * n);
-  for (Eigen::Index k = 0; k < 3; ++k)
-    blas::gemm_tn(P.col(k * n).data(), nn, n, std::max<Eigen::Index>(1, nn), Q.col(k * n).data(), (3 - k) * n,
-                  std::max<Eigen::Index>(1, nn), G.data() + k * n + k * n * (3 * n), 3 * n);
-  const Eigen::MatrixXd XY = blas::gemm_tn(Xl, Q); // 3 × 3n: block l, row k = I6_kl
-  const Eigen::Matrix3d XZ = Xl.transpose() * Z;   // I7
-  const Eigen::VectorXd Ysum = Q.colwise().sum().transpose(); // I3 (3n)
-  Eigen::MatrixXd Cr = Eigen::MatrixXd::Zero(3, n); // I4 = Σ x × Y
-  for (Eigen::Index j = 0; j < n; ++j)
-    for (Eigen::Index b = 0; b < nn; ++b) {
-      const Eigen::Vector3d xb = Xl.row(b).transpose();
-      const Eigen::Vector3d yb(Q(b, j), Q(b, n + j), Q(b, 2 * n + j));
-      Cr.col(j) += xb.cross(yb);
-    }
-  const double mass_local = ones_m.sum();
-  const Eigen::Vector3d first_local = Xl.transpose() * ones_m;
-  std::vector<double> buf;
-  auto push = [&](const Eigen::MatrixXd& A) { buf.insert(buf.end(), A.data(), A.data() + A.size()); };
-  push(G);
-  push(XY);
-  push(XZ);
-  push(Ysum);
-  push(Cr);
-  buf.push_back(mass_local);
-  push(first_local);
-  FLEXUQ_MPI(MPI_Allreduce(MPI_IN_PLACE, buf.data(), static_cast<int>(buf.size()), MPI_DOUBLE, MPI_SUM, comm));
-  std::size_t off = 0;
-  auto pop = [&](Eigen::Index r, Eigen::Index c) {
-    Eigen::MatrixXd A = Eigen::Map<const Eigen::MatrixXd>(buf.data() + off, r, c);
-    off += static_cast<std::size_t>(r * c);
-    return A;
-  };
-  const Eigen::MatrixXd Gs = pop(3 * n, 3 * n), XYs = pop(3, 3 * n);
-  inv.Ikl = pop(3, 3);
-  const Eigen::MatrixXd Ys = pop(3 * n, 1);
-  inv.Sr = pop(3, n);
-  inv.mass = pop(1, 1)(0, 0);
-  const Eigen::Vector3d first = pop(3, 1);
-  inv.com = first / inv.mass;
-  inv.inertia_origin = inv.Ikl.trace() * Eigen::Matrix3d::Identity() - inv.Ikl;
-  const Eigen::Matrix3d C = skew(inv.com);
-  inv.inertia_com = inv.inertia_origin - inv.mass * C.transpose() * C;
-  inv.S.resize(3, n);
-  for (int k = 0; k < 3; ++k) inv.S.row(k) = Ys.block(k * n, 0, n, 1).transpose();
-  inv.Sbar.resize(9, n);
-  for (int k = 0; k < 3; ++k)
-    for (int l = 0; l < 3; ++l) {
-      inv.Skl[static_cast<std::size_t>(3 * k + l)] =
-          k <= l ? Eigen::MatrixXd(Gs.block(k * n, l * n, n, n)) : Eigen::MatrixXd(Gs.block(l * n, k * n, n, n).transpose());
-      inv.Sbar.row(3 * k + l) = XYs.block(k, l * n, 1, n);
-    }
-  return inv;
-}
-
-} // namespace
-
-Invariants compute_invariants(const WorkSpace& ws, const ReducedBasis& rb) {
-  return ws.dofs_per_node() == 3 ? invariants_solid(ws, rb) : compute_invariants_by_lifting(ws, rb);
-}
-
-Checkout checkout(Reducer& r, const ReducedBasis& rb, int free_free) {
-  const WorkSpace& ws = r.space();
-  Checkout c;
-  const auto& R = r.rigid();
-  const auto n = static_cast<Eigen::Index>(rb.columns.size());
-  // ξ_R = M̄⁻¹ ΦᵀMΦ_R with the true reduced mass (MacNeal's M̄ drops the residual inertia).
-  const Eigen::MatrixXd Mt = rb.method == Method::macneal ? la::project(ws.M(), rb.columns) : rb.M;
-  Eigen::MatrixXd B(n, 6);
-  VecH t = ws.new_vector();
-  std::vector<Vec> rawc;
-  for (const auto& v : rb.columns) rawc.push_back(v.get());
-  for (int a = 0; a < 6; ++a) { // one reduction per rigid mode (VecMDot), not one per column
-    FLEXUQ_PETSC(MatMult(ws.M(), R[static_cast<std::size_t>(a)].get(), t.get()));
-    if (n > 0) FLEXUQ_PETSC(VecMDot(t.get(), static_cast<PetscInt>(n), rawc.data(), B.col(a).data()));
-  }
-  const Eigen::MatrixXd xi = Mt.ldlt().solve(B);
-  const Eigen::Matrix<double, 6, 6> Mrr = r.rigid_mass();
-  const Eigen::Matrix<double, 6, 6> Mrr_red = xi.transpose() * Mt * xi;
-  c.rigid_residual.resize(6);
-  c.rigid_energy.resize(6);
-  const Eigen::VectorXd kd = rb.K.diagonal().cwiseAbs(), md = Mt.diagonal().cwiseAbs();
-  double ratio = 0;
-  for (Eigen::Index j = 0; j < n; ++j)
-    if (md(j) > 0) ratio = std::max(ratio, kd(j) / md(j));
-  VecH res = ws.new_vector(), mres = ws.new_vector();
-  for (int a = 0; a < 6; ++a) {
-    // ‖Φξ − Φ_R‖_M formed as a vector (the expanded quadratic form loses half the digits).
-    FLEXUQ_PETSC(VecCopy(R[static_cast<std::size_t>(a)].get(), res.get()));
-    FLEXUQ_PETSC(VecScale(res.get(), -1.0));
-    const Eigen::VectorXd xa = xi.col(a);
-    if (!rawc.empty()) FLEXUQ_PETSC(VecMAXPY(res.get(), static_cast<PetscInt>(rawc.size()), xa.data(), rawc.data()));
-    FLEXUQ_PETSC(MatMult(ws.M(), res.get(), mres.get()));
-    PetscScalar e2 = 0;
-    FLEXUQ_PETSC(VecDot(mres.get(), res.get(), &e2));
-    c.rigid_residual(a) = std::sqrt(std::max(0.0, PetscRealPart(e2)) / Mrr(a, a));
-    const double mass = xi.col(a).cwiseAbs2().dot(md);
-    c.rigid_energy(a) = std::abs(xi.col(a).dot(rb.K * xi.col(a))) / std::max(ratio * mass, 1e-300);
-  }
-  c.full = mass_properties(Mrr);
-  c.reduced = mass_properties(Mrr_red);
-  // Effective mass of the normal-mode columns, rigid modes about the CoM.
-  const auto Rc = ws.rigid_modes({c.full.com(0), c.full.com(1), c.full.com(2)});
-  for (Eigen::Index j = 0; j < n; ++j) {
-    const auto k = rb.kinds[static_cast<std::size_t>(j)];
-    if (k == ColumnKind::fixed_interface_mode || k == ColumnKind::free_interface_mode ||
-        k == ColumnKind::mixed_interface_mode)
-      c.mode_columns.push_back(static_cast<std::size_t>(j));
-  }
-  const auto nm = static_cast<Eigen::Index>(c.mode_columns.size());
-  c.effective_mass.resize(nm, 6);
-  std::vector<Vec> modes;
-  for (std::size_t q : c.mode_columns) modes.push_back(rb.columns[q].get());
-  Eigen::MatrixXd L(nm, 6); // Γ = Φ_Nᵀ M R_c (modal participation factors × μ)
-  Eigen::VectorXd total(6);  // R_cᵀ M R_c: mass and inertia about the CoM per direction
-  for (int a = 0; a < 6; ++a) {
-    FLEXUQ_PETSC(MatMult(ws.M(), Rc[static_cast<std::size_t>(a)].get(), t.get()));
-    PetscScalar v = 0;
-    FLEXUQ_PETSC(VecDot(t.get(), Rc[static_cast<std::size_t>(a)].get(), &v));
-    total(a) = PetscRealPart(v);
-    if (nm > 0) FLEXUQ_PETSC(VecMDot(t.get(), static_cast<PetscInt>(nm), modes.data(), L.col(a).data()));
-  }
-  for (Eigen::Index q = 0; q < nm; ++q) {
-    const auto j = static_cast<Eigen::Index>(c.mode_columns[static_cast<std::size_t>(q)]);
-    c.effective_mass.row(q) = L.row(q).cwiseAbs2() / Mt(j, j);
-  }
-  c.effective_fraction = c.effective_mass.colwise().sum().transpose().cwiseQuotient(total);
-  // Free-free frequencies: reduced pair (dense) and, optionally, the full component.
-  // One dense eigensolve serves the check-out and, for a free body (exactly 6 zero eigenvalues), the
-  // floating-frame elastic coordinates written beside the invariants.
-  if (rb.method != Method::macneal) {
-    Eigen::VectorXd lam;
-    try {
-      auto e = elastic_coordinates(rb.K, rb.M);
-      if (e.rigid == 6) {
-        c.frame_V = std::move(e.V);
-        lam = std::move(e.eigenvalues);
-      }
-    } catch (const Error&) {
-      // A grounded or partly grounded basis has no floating-frame form: eigenvalues only.
-    }
-    if (c.frame_V.size() == 0) {
-      FLEXUQ_REQUIRE(blas::sygv(rb.K, rb.M, lam, nullptr), "check-out: the reduced mass matrix is not positive definite");
-      lam = lam.tail(std::max<Eigen::Index>(0, lam.size() - 6)).eval();
-    }
-    c.reduced_hz = lam.cwiseMax(0.0).cwiseSqrt() / (2 * M_PI);
-    c.frame_eigenvalues = c.frame_V.size() ? lam : Eigen::VectorXd();
-  }
-  if (free_free > 0) {
-    const auto& fm = r.free_modes();
-    const auto nf = std::min<std::size_t>(static_cast<std::size_t>(free_free), fm.eigenvalues.size());
-    c.full_hz.resize(static_cast<Eigen::Index>(nf));
-    for (std::size_t i = 0; i < nf; ++i) c.full_hz(static_cast<Eigen::Index>(i)) = std::sqrt(fm.eigenvalues[i]) / (2 * M_PI);
-  }
-  return c;
-}
-
-std::string checkout_summary(const ReducedBasis& rb, const Checkout& c) {
-  std::ostringstream os;
-  os << std::scientific << std::setprecision(4);
-  os << "  check-out (" << method_name(rb.method) << ", " << rb.n_columns() << " columns):\n";
-  os << "    rigid-body modes of the reduced model  residual |Phi xi - Phi_R|_M/|Phi_R|_M   strain energy (grounding)\n";
-  const char* names[6] = {"tx", "ty", "tz", "rx", "ry", "rz"};
-  for (int a = 0; a < 6; ++a)
-    os << "      " << names[a] << "  " << std::setw(12) << c.rigid_residual(a) << "  " << std::setw(12) << c.rigid_energy(a) << "\n";
-  os << "    mass      full " << c.full.mass << "  reduced " << c.reduced.mass << " kg\n";
-  os << "    CoM       full " << c.full.com.transpose() << "  reduced " << c.reduced.com.transpose() << " m\n";
-  os << "    inertia   full diag " << c.full.inertia_com.diagonal().transpose() << "  reduced diag "
-     << c.reduced.inertia_com.diagonal().transpose() << " kg m^2 (about the CoM)\n";
-  os << "    free-free elastic frequencies [Hz]:   reduced        full         rel. diff\n";
-  for (Eigen::Index i = 0; i < std::max(c.full_hz.size(), std::min<Eigen::Index>(c.reduced_hz.size(), 10)); ++i) {
-    os << "      " << std::setw(4) << i + 1 << "  ";
-    if (i < c.reduced_hz.size()) os << std::setw(14) << c.reduced_hz(i); else os << std::setw(14) << "-";
-    if (i < c.full_hz.size()) os << "  " << std::setw(14) << c.full_hz(i); else os << "  " << std::setw(14) << "-";
-    if (i < c.full_hz.size() && i < c.reduced_hz.size())
-      os << "  " << std::setw(11) << (c.reduced_hz(i) - c.full_hz(i)) / c.full_hz(i);
-    os << "\n";
-  }
-  if (!c.mode_columns.empty()) {
-    os << "    modal effective mass (about the CoM), fraction of the total captured by the kept modes:\n      ";
-    for (int a = 0; a < 6; ++a) os << names[a] << " " << std::fixed << std::setprecision(4) << c.effective_fraction(a) << "  ";
-    os << "\n";
-  }
-  return os.str();
-}
-
-namespace {
+const char* const kFrameMeaning =
+    "elastic coordinates eta with xi = V eta: free-free modes of (K, M) without the 6 "
+    "rigid ones, V^T M V = 1, V^T K V = diag(eigenvalues); Phi V satisfies the "
+    "mean-axis (Tisserand) conditions S = Sr = 0 at eta = 0, so M(eta) is invertible";
 
 /// The invariant datasets under @p I ("/reduced/invariants/"), row-major. @note Collective.
 void write_invariants(io::H5File& f, const std::string& I, const Invariants& inv) {
@@ -455,74 +57,119 @@ void write_invariants(io::H5File& f, const std::string& I, const Invariants& inv
   f.write_replicated(I + "Mff", {n, n}, flat(inv.Mff).data());
 }
 
+/// Reads datasets of one file with shape checks that name the file and the dataset.
+class Reader {
+public:
+  explicit Reader(const io::H5File& f) : f_(f) {}
+  bool has(const std::string& d) const { return f_.exists(d); }
+  std::vector<double> values(const std::string& d, const Dims& want) const {
+    require(d);
+    const Dims got = f_.shape(d);
+    bool ok = got.size() == want.size();
+    for (std::size_t i = 0; ok && i < want.size(); ++i) ok = want[i] == kAny || want[i] == got[i];
+    if (!ok) throw InputError(FLEXUQ_MSG(f_.path() << ": " << d << " has shape " << str(got) << ", expected " << str(want)));
+    return f_.read_all(d);
+  }
+  /// A 2-D dataset (row-major on file) as a matrix; @p rows / @p cols = kAny for any extent.
+  Eigen::MatrixXd matrix(const std::string& d, std::uint64_t rows, std::uint64_t cols) const {
+    const auto v = values(d, {rows, cols});
+    const Dims s = f_.shape(d);
+    return Eigen::Map<const RowMat>(v.data(), static_cast<Eigen::Index>(s[0]), static_cast<Eigen::Index>(s[1]));
+  }
+  Eigen::VectorXd vector(const std::string& d, std::uint64_t n) const {
+    const auto v = values(d, {n});
+    return Eigen::Map<const Eigen::VectorXd>(v.data(), static_cast<Eigen::Index>(v.size()));
+  }
+  std::vector<std::string> strings(const std::string& d, std::uint64_t n) const {
+    require(d);
+    auto s = f_.read_strings(d);
+    if (n != kAny && s.size() != n)
+      throw InputError(FLEXUQ_MSG(f_.path() << ": " << d << " holds " << s.size() << " strings, expected " << n));
+    return s;
+  }
+  std::vector<std::string> members(const std::string& group) const {
+    std::vector<std::string> out;
+    if (!has(group)) return out;
+    if (H5Literate_by_name(f_.id(), group.c_str(), H5_INDEX_NAME, H5_ITER_INC, nullptr, &collect, &out, H5P_DEFAULT) < 0)
+      throw Error(FLEXUQ_MSG(f_.path() << ": cannot list " << group));
+    return out;
+  }
+  static constexpr std::uint64_t kAny = ~std::uint64_t{0};
+
+private:
+  void require(const std::string& d) const {
+    if (!has(d)) throw InputError(FLEXUQ_MSG(f_.path() << ": missing " << d << " (not a flexuq reduce result file?)"));
+  }
+  static std::string str(const Dims& d) {
+    std::string s = "(";
+    for (std::size_t i = 0; i < d.size(); ++i) s += (i ? ", " : "") + (d[i] == kAny ? std::string("*") : std::to_string(d[i]));
+    return s + ")";
+  }
+  static herr_t collect(hid_t, const char* name, const H5L_info_t*, void* out) {
+    static_cast<std::vector<std::string>*>(out)->emplace_back(name);
+    return 0;
+  }
+  const io::H5File& f_;
+};
+
+Invariants read_invariants(const Reader& r, const std::string& I, std::uint64_t n) {
+  Invariants inv;
+  inv.mass = r.values(I + "mass", {1})[0];
+  inv.com = r.vector(I + "center_of_mass", 3);
+  inv.inertia_origin = r.matrix(I + "inertia_origin", 3, 3);
+  inv.inertia_com = r.matrix(I + "inertia_com", 3, 3);
+  inv.S = r.matrix(I + "S", 3, n);
+  inv.Sr = r.matrix(I + "Sr", 3, n);
+  const auto skl = r.values(I + "Skl", {3, 3, n, n});
+  const auto nn = static_cast<Eigen::Index>(n);
+  for (std::size_t kl = 0; kl < 9; ++kl)
+    inv.Skl[kl] = Eigen::Map<const RowMat>(skl.data() + kl * n * n, nn, nn);
+  const auto sbar = r.values(I + "Sbar", {3, 3, n});
+  inv.Sbar = Eigen::Map<const RowMat>(sbar.data(), 9, nn);
+  inv.Ikl = r.matrix(I + "Ikl", 3, 3);
+  inv.Mff = r.matrix(I + "Mff", n, n);
+  return inv;
+}
+
 } // namespace
 
-void write_reduced_file(const std::string& path, const WorkSpace& ws, const ReducedBasis& rb, const Invariants& inv,
-                        const Checkout& chk, const std::vector<std::pair<std::string, double>>& phase_seconds) {
-  const auto& comp = ws.component();
-  io::H5File f(comp.comm(), path, io::H5File::Mode::create);
-  io::write_mesh(f, comp.mesh());
-  const std::uint64_t n = rb.n_columns();
-  f.write_replicated("/reduced/K", {n, n}, flat(rb.K).data());
-  f.write_replicated("/reduced/M", {n, n}, flat(rb.M).data());
-  f.write_strings("/reduced/dof_labels", rb.labels);
-  std::vector<std::string> kinds;
-  for (auto k : rb.kinds) kinds.push_back(kind_name(k));
-  f.write_strings("/reduced/column_kinds", kinds);
-  f.write_replicated("/reduced/column_scale", {n}, rb.scale.data());
-  f.write_replicated("/reduced/mode_eigenvalues", {rb.mode_eigenvalues.size()}, rb.mode_eigenvalues.data());
-  std::vector<std::string> blabels;
-  for (const auto& b : ws.boundary()) blabels.push_back(b.label);
-  f.write_strings("/reduced/interface_labels", blabels);
-  // Basis in input node order.
-  std::vector<VecH> phys;
-  std::vector<Vec> raw;
-  for (const auto& c : rb.columns) {
-    phys.push_back(ws.to_physical(c.get()));
-    raw.push_back(phys.back().get());
-  }
-  fe::NaturalLayout layout(comp);
-  const auto block = layout.gather(raw);
-  const std::uint64_t nn = comp.mesh().num_nodes(), dpn = static_cast<std::uint64_t>(ws.dofs_per_node());
-  f.write_rows("/reduced/basis", {nn, dpn, n}, layout.node_begin(), layout.node_end() - layout.node_begin(), block.data());
-  f.write_attribute("/reduced", "method", std::string(method_name(rb.method)));
-  f.write_attribute("/reduced", "mode_interface", std::string(mode_interface_name(rb.mode_interface)));
-  f.write_attribute("/reduced", "n_boundary", static_cast<std::int64_t>(ws.n_boundary()));
-  f.write_attribute("/reduced", "physical_boundary", static_cast<std::int64_t>(rb.physical_boundary));
-  f.write_attribute("/reduced", "basis_rcond", rb.basis_rcond);
-  f.write_attribute("/reduced", "dofs_per_node", static_cast<std::int64_t>(dpn));
-  for (const auto& [name, table] : rb.diagnostics)
+Invariants ReducedBody::frame_invariants() const {
+  if (!has_floating_frame()) throw Error("reduced body: no floating-frame coordinates (not a free body, or MacNeal)");
+  return transform_invariants(invariants, checkout.frame_V);
+}
+
+void ReducedBody::write(io::H5File& f) const {
+  const auto n = static_cast<std::uint64_t>(n_columns());
+  f.write_replicated("/reduced/K", {n, n}, flat(K).data());
+  f.write_replicated("/reduced/M", {n, n}, flat(M).data());
+  f.write_strings("/reduced/dof_labels", dof_labels);
+  f.write_strings("/reduced/column_kinds", column_kinds);
+  f.write_replicated("/reduced/column_scale", {n}, column_scale.data());
+  f.write_replicated("/reduced/mode_eigenvalues", {static_cast<std::uint64_t>(mode_eigenvalues.size())},
+                     mode_eigenvalues.data());
+  f.write_strings("/reduced/interface_labels", interface_labels);
+  f.write_attribute("/reduced", "method", method);
+  f.write_attribute("/reduced", "mode_interface", mode_interface);
+  f.write_attribute("/reduced", "n_boundary", n_boundary);
+  f.write_attribute("/reduced", "physical_boundary", physical_boundary);
+  f.write_attribute("/reduced", "basis_rcond", basis_rcond);
+  f.write_attribute("/reduced", "dofs_per_node", dofs_per_node);
+  for (const auto& [name, table] : diagnostics)
     f.write_replicated("/reduced/diagnostics/" + name,
                        {static_cast<std::uint64_t>(table.rows()), static_cast<std::uint64_t>(table.cols())}, flat(table).data());
-  // Invariants.
-  write_invariants(f, "/reduced/invariants/", inv);
-  f.write_attribute("/reduced/invariants", "formulation",
-                    std::string("floating frame of reference, body frame = mesh frame (origin O, mesh axes, no "
-                                "mean-axis condition); u(x0) = x0 + Phi xi; I1 = m = int rho; I2 = int rho x0 = m c; "
-                                "S = I3 = int rho Phi; Sr = I4 = int rho skew(x0) Phi; Skl = I5 = int rho Phi_k^T Phi_l; "
-                                "Sbar = I6 = int rho x0_k Phi_l; Ikl = I7 = int rho x0_k x0_l; Mff = Phi^T M Phi. "
-                                "Equations of motion in body-frame components (cms/FloatingFrame.hpp, docs/cms.md): "
-                                "M(xi) [a_O; dot omega; xi''] = Q_v + Q_ext - [0; 0; K xi] with a_O = A^T r_O'', "
-                                "omega body-frame, J = [1, -skew(x), Phi], x = x0 + Phi xi; M(xi) = int rho J^T J: "
-                                "M_rr = m 1, M_rtheta = -skew(s), s = m c + S xi, M_rf = S, M_thetatheta = J(xi) = "
-                                "tr(I')1 - I', I' = Ikl + Sbar_kl xi + Sbar_lk xi + xi^T Skl xi, M_thetaf = Sr + "
-                                "[eps_akl xi^T Skl]_a, M_ff = Mff; Q_v = -int rho J^T (omega x (omega x x) + 2 omega x "
-                                "Phi xi'). Row-major datasets: Skl[k][l] (n x n), Sbar[k][l] (n)."));
-  f.write_attribute("/reduced/invariants", "lumped_I5_I7", static_cast<std::int64_t>(inv.lumped));
-  // Elastic coordinates for a floating frame (FloatingFrame.hpp), from the check-out's eigensolve:
-  // only when the reduced pair holds exactly the 6 rigid-body modes.
-  if (chk.frame_V.size()) {
+  write_invariants(f, "/reduced/invariants/", invariants);
+  f.write_attribute("/reduced/invariants", "formulation", std::string(kFormulation));
+  f.write_attribute("/reduced/invariants", "lumped_I5_I7", static_cast<std::int64_t>(invariants.lumped));
+  // Elastic coordinates for a floating frame (FloatingFrame.hpp): only for a free body.
+  if (has_floating_frame()) {
     const std::string F = "/reduced/floating_frame/";
-    const auto ne = static_cast<std::uint64_t>(chk.frame_V.cols());
-    f.write_replicated(F + "V", {n, ne}, flat(chk.frame_V).data());
-    f.write_replicated(F + "eigenvalues", {ne}, chk.frame_eigenvalues.data());
-    write_invariants(f, F + "invariants/", transform_invariants(inv, chk.frame_V));
-    f.write_attribute("/reduced/floating_frame", "meaning",
-                      std::string("elastic coordinates eta with xi = V eta: free-free modes of (K, M) without the 6 "
-                                  "rigid ones, V^T M V = 1, V^T K V = diag(eigenvalues); Phi V satisfies the "
-                                  "mean-axis (Tisserand) conditions S = Sr = 0 at eta = 0, so M(eta) is invertible"));
+    const auto ne = static_cast<std::uint64_t>(checkout.frame_V.cols());
+    f.write_replicated(F + "V", {n, ne}, flat(checkout.frame_V).data());
+    f.write_replicated(F + "eigenvalues", {ne}, checkout.frame_eigenvalues.data());
+    write_invariants(f, F + "invariants/", frame_invariants());
+    f.write_attribute("/reduced/floating_frame", "meaning", std::string(kFrameMeaning));
   }
-  // Check-out.
+  const Checkout& chk = checkout;
   const std::string C = "/reduced/checkout/";
   f.write_replicated(C + "rigid_residual", {6}, chk.rigid_residual.data());
   f.write_replicated(C + "rigid_strain_energy", {6}, chk.rigid_energy.data());
@@ -536,30 +183,61 @@ void write_reduced_file(const std::string& path, const WorkSpace& ws, const Redu
   f.write_replicated(C + "free_free_full_hz", {static_cast<std::uint64_t>(chk.full_hz.size())}, chk.full_hz.data());
   f.write_replicated(C + "effective_mass", {chk.mode_columns.size(), 6}, flat(chk.effective_mass).data());
   f.write_replicated(C + "effective_mass_fraction", {6}, chk.effective_fraction.data());
-  io::write_phase_times(f, phase_seconds);
-  int rank = 0;
-  MPI_Comm_rank(comp.comm(), &rank);
-  if (rank == 0) {
-    io::XdmfNodeField fld{"/reduced/basis", static_cast<std::size_t>(dpn), static_cast<std::size_t>(n), "basis_vector", {}};
-    io::write_xdmf_beside(path, comp.mesh(), fld);
-  }
 }
 
-void write_matrix_market(MPI_Comm comm, const std::string& prefix, const ReducedBasis& rb) {
-  int rank = 0;
-  MPI_Comm_rank(comm, &rank);
-  if (rank != 0) return;
-  for (const auto& [name, A] : {std::make_pair(std::string("K"), &rb.K), std::make_pair(std::string("M"), &rb.M)}) {
-    const std::string path = prefix + "_" + name + ".mtx";
-    std::ofstream out(path);
-    FLEXUQ_REQUIRE(out, "reduce.matrix_market: cannot write " << path);
-    out << "%%MatrixMarket matrix array real symmetric\n% flexuq reduce " << method_name(rb.method) << ": " << name
-        << "bar, rows/columns as /reduced/dof_labels\n"
-        << A->rows() << " " << A->cols() << "\n"
-        << std::setprecision(17);
-    for (Eigen::Index j = 0; j < A->cols(); ++j)
-      for (Eigen::Index i = j; i < A->rows(); ++i) out << (*A)(i, j) << "\n";
+ReducedBody ReducedBody::read(const io::H5File& f) {
+  const Reader r(f);
+  ReducedBody b;
+  constexpr auto any = Reader::kAny;
+  b.K = r.matrix("/reduced/K", any, any);
+  const auto n = static_cast<std::uint64_t>(b.K.rows());
+  if (b.K.cols() != b.K.rows()) throw InputError(FLEXUQ_MSG(f.path() << ": /reduced/K is not square"));
+  b.M = r.matrix("/reduced/M", n, n);
+  b.dof_labels = r.strings("/reduced/dof_labels", n);
+  b.column_kinds = r.strings("/reduced/column_kinds", n);
+  b.column_scale = r.vector("/reduced/column_scale", n);
+  b.mode_eigenvalues = r.vector("/reduced/mode_eigenvalues", any);
+  b.interface_labels = r.strings("/reduced/interface_labels", any);
+  b.method = f.read_attribute_string("/reduced", "method");
+  b.mode_interface = f.read_attribute_string("/reduced", "mode_interface");
+  b.n_boundary = f.read_attribute_int("/reduced", "n_boundary");
+  b.physical_boundary = f.read_attribute_int("/reduced", "physical_boundary");
+  b.basis_rcond = f.read_attribute_double("/reduced", "basis_rcond");
+  b.dofs_per_node = f.read_attribute_int("/reduced", "dofs_per_node");
+  for (const auto& name : r.members("/reduced/diagnostics"))
+    b.diagnostics[name] = r.matrix("/reduced/diagnostics/" + name, any, any);
+  b.invariants = read_invariants(r, "/reduced/invariants/", n);
+  b.invariants.lumped = f.read_attribute_int("/reduced/invariants", "lumped_I5_I7") != 0;
+  Checkout& c = b.checkout;
+  if (r.has("/reduced/floating_frame")) {
+    c.frame_V = r.matrix("/reduced/floating_frame/V", n, any);
+    c.frame_eigenvalues = r.vector("/reduced/floating_frame/eigenvalues", static_cast<std::uint64_t>(c.frame_V.cols()));
   }
+  const std::string C = "/reduced/checkout/";
+  c.rigid_residual = r.vector(C + "rigid_residual", 6);
+  c.rigid_energy = r.vector(C + "rigid_strain_energy", 6);
+  const auto masses = r.values(C + "mass_full_reduced", {2});
+  c.full.mass = masses[0];
+  c.reduced.mass = masses[1];
+  c.full.com = r.vector(C + "com_full", 3);
+  c.reduced.com = r.vector(C + "com_reduced", 3);
+  c.full.inertia_com = r.matrix(C + "inertia_com_full", 3, 3);
+  c.reduced.inertia_com = r.matrix(C + "inertia_com_reduced", 3, 3);
+  c.reduced_hz = r.vector(C + "free_free_reduced_hz", any);
+  c.full_hz = r.vector(C + "free_free_full_hz", any);
+  // The rows of the effective mass are the normal-mode columns, in column order.
+  for (std::size_t j = 0; j < b.column_kinds.size(); ++j) {
+    const auto& k = b.column_kinds[j];
+    if (k == "fixed_interface_mode" || k == "free_interface_mode" || k == "mixed_interface_mode") c.mode_columns.push_back(j);
+  }
+  c.effective_mass = r.matrix(C + "effective_mass", c.mode_columns.size(), 6);
+  c.effective_fraction = r.vector(C + "effective_mass_fraction", 6);
+  return b;
+}
+
+ReducedBody ReducedBody::read(MPI_Comm comm, const std::string& path) {
+  const io::H5File f(comm, path, io::H5File::Mode::read);
+  return read(f);
 }
 
 } // namespace flexuq::cms

@@ -4,7 +4,7 @@
 #include "flexuq/core/Blas.hpp"
 #include "flexuq/la/Clusters.hpp"
 #include "flexuq/la/Projection.hpp"
-#include "flexuq/fe/Solvers.hpp"
+#include "flexuq/la/Solvers.hpp"
 
 #include "flexuq/core/Error.hpp"
 
@@ -51,7 +51,6 @@ Eigen::VectorXd mdot(Mat A, Vec x, const std::vector<VecH>& vs, Vec tmp) {
 }
 
 /// Sparse Cholesky (MUMPS) on a KSP: preonly, prefix, options database.
-void setup_cholesky(KSP ksp, const std::string& prefix) { fe::setup_mumps_cholesky(ksp, prefix); }
 
 MatH submatrix(Mat A, IS rows, IS cols) {
   MatH S;
@@ -164,6 +163,7 @@ struct Reducer::Interior {
   EpsH eps;
   KspH ksp;
   int nev = 0;
+  la::SolverDefaults defaults; ///< this factorization's options (open a scope around set-up and solves)
   KSP solver() const {
     if (!eps) return ksp.get();
     ST st = nullptr;
@@ -177,6 +177,7 @@ struct Reducer::Interior {
 struct Reducer::Attach {
   MatH Kff;
   KspH ksp;
+  la::SolverDefaults defaults;
   IsH is_f;
 };
 
@@ -269,12 +270,13 @@ void Reducer::statics() {
       FLEXUQ_PETSC(STSetType(st, STSINVERT));
       KSP k = nullptr;
       FLEXUQ_PETSC(STGetKSP(st, &k));
-      setup_cholesky(k, prefix + "st_");
+      la::setup_mumps_cholesky(k, prefix + "st_", in.defaults);
       FLEXUQ_PETSC(EPSSetPurify(in.eps.get(), PETSC_FALSE));
       FLEXUQ_PETSC(EPSSetTolerances(in.eps.get(), opt_.modes.tol, opt_.modes.max_it));
       FLEXUQ_PETSC(EPSSetTarget(in.eps.get(), 0.0)); // K_ii is positive definite
       FLEXUQ_PETSC(EPSSetWhichEigenpairs(in.eps.get(), EPS_TARGET_MAGNITUDE));
       FLEXUQ_PETSC(EPSSetDimensions(in.eps.get(), in.nev, PETSC_DEFAULT, PETSC_DEFAULT));
+      const auto scope = in.defaults.apply();
       FLEXUQ_PETSC(EPSSetFromOptions(in.eps.get()));
       FLEXUQ_PETSC(EPSSetUp(in.eps.get()));
     } else {
@@ -282,7 +284,8 @@ void Reducer::statics() {
       FLEXUQ_PETSC(KSPCreate(comm, in.ksp.out()));
       FLEXUQ_PETSC(KSPSetOperators(in.ksp.get(), in.Kii.get(), in.Kii.get()));
       FLEXUQ_PETSC(KSPSetOptionsPrefix(in.ksp.get(), (opt_.prefix + "statics_").c_str()));
-      setup_cholesky(in.ksp.get(), opt_.prefix + "statics_");
+      la::setup_mumps_cholesky(in.ksp.get(), opt_.prefix + "statics_", in.defaults);
+      const auto scope = in.defaults.apply();
       FLEXUQ_PETSC(KSPSetFromOptions(in.ksp.get()));
       FLEXUQ_PETSC(KSPSetUp(in.ksp.get()));
     }
@@ -343,6 +346,7 @@ void Reducer::statics() {
     MatH X;
     FLEXUQ_PETSC(MatDuplicate(B.get(), MAT_DO_NOT_COPY_VALUES, X.out()));
     try {
+      const auto scope = in.defaults.apply();
       FLEXUQ_PETSC(KSPMatSolve(in.solver(), B.get(), X.get()));
     } catch (const Error& e) {
       throw Error(std::string("solving with the factorization of K_ii failed (is the boundary restraining every "
@@ -386,7 +390,10 @@ const fe::ModeSet& Reducer::fixed_modes() {
   if (!opt_.modes.band_hz && opt_.modes.count == 0) {
     // no normal modes wanted
   } else if (in.eps) {
-    FLEXUQ_PETSC(EPSSolve(in.eps.get()));
+    {
+      const auto scope = in.defaults.apply();
+      FLEXUQ_PETSC(EPSSolve(in.eps.get()));
+    }
     PetscInt nconv = 0, its = 0;
     FLEXUQ_PETSC(EPSGetConverged(in.eps.get(), &nconv));
     FLEXUQ_PETSC(EPSGetIterationNumber(in.eps.get(), &its));
@@ -573,7 +580,8 @@ const std::vector<VecH>& Reducer::attachment() {
     FLEXUQ_PETSC(KSPSetOperators(attach_->ksp.get(), attach_->Kff.get(), attach_->Kff.get()));
     const std::string prefix = opt_.prefix + "attach_";
     FLEXUQ_PETSC(KSPSetOptionsPrefix(attach_->ksp.get(), prefix.c_str()));
-    setup_cholesky(attach_->ksp.get(), prefix);
+    la::setup_mumps_cholesky(attach_->ksp.get(), prefix, attach_->defaults);
+    const auto scope = attach_->defaults.apply();
     FLEXUQ_PETSC(KSPSetFromOptions(attach_->ksp.get()));
     FLEXUQ_PETSC(KSPSetUp(attach_->ksp.get()));
   }
@@ -602,7 +610,10 @@ const std::vector<VecH>& Reducer::attachment() {
   }
   MatH X;
   FLEXUQ_PETSC(MatDuplicate(B.get(), MAT_DO_NOT_COPY_VALUES, X.out()));
-  FLEXUQ_PETSC(KSPMatSolve(attach_->ksp.get(), B.get(), X.get()));
+  {
+    const auto scope = attach_->defaults.apply();
+    FLEXUQ_PETSC(KSPMatSolve(attach_->ksp.get(), B.get(), X.get()));
+  }
   for (std::size_t k = 0; k < bd.size(); ++k) {
     VecH x = get_column(ws_, X.get(), static_cast<PetscInt>(k), attach_->is_f.get());
     const Eigen::VectorXd c = -(Mrr_inv * mdot(ws_.M(), x.get(), R, y.get()));
@@ -704,8 +715,9 @@ ReducedBasis Reducer::build(const BuildOptions& opt) {
     const bool her = m == Method::herting;
     add_boundary(constraint_modes(), her ? ColumnKind::boundary_dof : ColumnKind::constraint_mode,
                  her ? "" : "constraint mode ");
-    // H for the rigid modes consistent with the modes' constraints (digest §2.2, Hintz CMM: "none for
-    // fixed interface; for mixed interface, those not suppressed"): all 6 for free modes, none for
+    // H for the rigid modes consistent with the modes' constraints (seed 002, Wevers 2024, §2.2 on
+    // Hintz's method: "only the rigid-body modes that are not suppressed by the constraints are
+    // included"): all 6 for free modes, none for
     // fixed ones, and for mixed ones H Z = −K_ii⁻¹(MΦ_R Z)_i, Φ_R Z the rigid modes that vanish at
     // the held coordinates (the Φ_R of the mixed eigenproblem's inertia-relief projector).
     if (mi == ModeInterface::free) add_rigid(inertia_relief(), ColumnKind::inertia_relief, "inertia-relief mode ");

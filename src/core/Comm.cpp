@@ -44,7 +44,7 @@ Comm Comm::split_groups(int group_size, int* group_index) const {
   FLEXUQ_MPI(MPI_Comm_split(comm_, colour, rank(), &sub));
   if (group_index) *group_index = colour;
   Comm out(sub);
-  MPI_Comm_free(&sub);
+  FLEXUQ_MPI(MPI_Comm_free(&sub));
   return out;
 }
 

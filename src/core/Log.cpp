@@ -90,9 +90,9 @@ std::string PhaseTimes::summary(MPI_Comm comm) const {
   for (std::size_t k = 0; k < entries_.size(); ++k) {
     const double t = entries_[k].second;
     double tmin = t, tmax = t, mem[2] = {memory_[k].first, memory_[k].second};
-    MPI_Allreduce(&t, &tmin, 1, MPI_DOUBLE, MPI_MIN, comm);
-    MPI_Allreduce(&t, &tmax, 1, MPI_DOUBLE, MPI_MAX, comm);
-    MPI_Allreduce(MPI_IN_PLACE, mem, 2, MPI_DOUBLE, MPI_SUM, comm); // summed over ranks
+    FLEXUQ_MPI(MPI_Allreduce(&t, &tmin, 1, MPI_DOUBLE, MPI_MIN, comm));
+    FLEXUQ_MPI(MPI_Allreduce(&t, &tmax, 1, MPI_DOUBLE, MPI_MAX, comm));
+    FLEXUQ_MPI(MPI_Allreduce(MPI_IN_PLACE, mem, 2, MPI_DOUBLE, MPI_SUM, comm)); // summed over ranks
     os << "  " << std::left << std::setw(28) << entries_[k].first << std::right << std::fixed << std::setprecision(3)
        << std::setw(12) << tmin << std::setw(12) << tmax << std::setprecision(0) << std::setw(16) << mem[0] / 1048576.0
        << std::setw(14) << mem[1] / 1048576.0 << "\n";

@@ -3,7 +3,7 @@
 
 #include "flexuq/core/Error.hpp"
 #include "flexuq/core/Log.hpp"
-#include "flexuq/fe/Solvers.hpp"
+#include "flexuq/la/Solvers.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -153,7 +153,7 @@ RawSolve collect(EpsH& eps, Mat K, MPI_Comm comm, int nev, bool is_interval, boo
 }
 
 RawSolve run_eps(Mat K, Mat M, const ModeOptions& opt, double sigma, int nev,
-                 std::optional<std::pair<double, double>> interval, EpsH& eps) {
+                 std::optional<std::pair<double, double>> interval, EpsH& eps, la::SolverDefaults& defaults) {
   MPI_Comm comm = PetscObjectComm(reinterpret_cast<PetscObject>(K));
   if (eps) {
     // Re-solve with the same matrices (values may have changed, the nonzero pattern has not):
@@ -163,6 +163,7 @@ RawSolve run_eps(Mat K, Mat M, const ModeOptions& opt, double sigma, int nev,
       FLEXUQ_PETSC(EPSSetTarget(eps.get(), sigma));
       FLEXUQ_PETSC(EPSSetDimensions(eps.get(), nev, PETSC_DEFAULT, PETSC_DEFAULT));
     }
+    const auto scope = defaults.apply();
     return collect(eps, K, comm, nev, interval.has_value(), opt.progress);
   }
   FLEXUQ_PETSC(EPSCreate(comm, eps.out()));
@@ -175,19 +176,14 @@ RawSolve run_eps(Mat K, Mat M, const ModeOptions& opt, double sigma, int nev,
   FLEXUQ_PETSC(STSetType(st, STSINVERT));
   KSP ksp = nullptr;
   FLEXUQ_PETSC(STGetKSP(st, &ksp));
-  setup_mumps_cholesky(ksp, opt.prefix + "st_");
+  la::setup_mumps_cholesky(ksp, opt.prefix + "st_", defaults);
   FLEXUQ_PETSC(EPSSetTolerances(eps.get(), opt.tol, opt.max_it));
-  // M is positive definite here, so eigenvector purification (one extra solve per vector) buys
-  // nothing; -<prefix>eps_purify 1 turns it back on.
-  FLEXUQ_PETSC(EPSSetPurify(eps.get(), PETSC_FALSE));
   // M is positive definite here, so eigenvector purification (one extra solve per vector) buys
   // nothing; -<prefix>eps_purify 1 turns it back on.
   FLEXUQ_PETSC(EPSSetPurify(eps.get(), PETSC_FALSE));
   if (interval) {
     // Spectrum slicing: inertia from the MUMPS factorizations at the interval ends.
-    set_default_option(opt.prefix, "st_mat_mumps_icntl_13", "1");
-    set_default_option(opt.prefix, "st_mat_mumps_icntl_24", "1");
-    set_default_option(opt.prefix, "st_mat_mumps_cntl_3", "1e-12");
+    la::mumps_inertia_defaults(opt.prefix + "st_", defaults);
     FLEXUQ_PETSC(EPSSetInterval(eps.get(), interval->first, interval->second));
     FLEXUQ_PETSC(EPSSetWhichEigenpairs(eps.get(), EPS_ALL));
     FLEXUQ_PETSC(EPSKrylovSchurSetDetectZeros(eps.get(), PETSC_TRUE));
@@ -196,6 +192,8 @@ RawSolve run_eps(Mat K, Mat M, const ModeOptions& opt, double sigma, int nev,
     FLEXUQ_PETSC(EPSSetWhichEigenpairs(eps.get(), EPS_TARGET_MAGNITUDE));
     FLEXUQ_PETSC(EPSSetDimensions(eps.get(), nev, PETSC_DEFAULT, PETSC_DEFAULT));
   }
+  // This solver's option defaults are in PETSc's database only while it sets up and solves.
+  const auto scope = defaults.apply();
   FLEXUQ_PETSC(EPSSetFromOptions(eps.get()));
   return collect(eps, K, comm, nev, interval.has_value(), opt.progress);
 }
@@ -207,11 +205,23 @@ ModeSet solve_modes(Mat K, Mat M, const ModeOptions& opt) {
   return solver.solve(K, M);
 }
 
-ModeSolver::ModeSolver(ModeOptions opt) : opt_(std::move(opt)) {}
+void validate(const ModeOptions& o, const std::string& prefix) {
+  if (o.band_hz) {
+    const double f0 = o.band_hz->first, f1 = o.band_hz->second;
+    FLEXUQ_REQUIRE(f0 >= 0 && f1 > f0, prefix << ".band must be [f_min, f_max] with 0 <= f_min < f_max, got [" << f0
+                                              << ", " << f1 << "]");
+  } else {
+    FLEXUQ_REQUIRE(o.count >= 1, prefix << ".count must be at least 1, got " << o.count);
+  }
+  FLEXUQ_REQUIRE(o.tol > 0, prefix << ".tol must be > 0, got " << o.tol);
+  FLEXUQ_REQUIRE(o.max_it >= 1, prefix << ".max_it must be at least 1, got " << o.max_it);
+  FLEXUQ_REQUIRE(o.cluster_tol >= 0 && o.cluster_tol < 1, prefix << ".cluster_tol must lie in [0, 1), got " << o.cluster_tol);
+}
+
+ModeSolver::ModeSolver(ModeOptions opt) : opt_(std::move(opt)) { validate(opt_); }
 
 ModeSet ModeSolver::solve(Mat K, Mat M) {
   const ModeOptions& opt = opt_;
-  FLEXUQ_REQUIRE(opt.band_hz || opt.count >= 1, "modes.count must be at least 1, got " << opt.count);
   ModeSet out;
   out.spectrum_scale = spectrum_scale(K, M);
   const double s = out.spectrum_scale;
@@ -221,12 +231,10 @@ ModeSet ModeSolver::solve(Mat K, Mat M) {
 
   RawSolve raw;
   if (opt.band_hz) {
-    const double f0 = opt.band_hz->first, f1 = opt.band_hz->second;
-    FLEXUQ_REQUIRE(f0 >= 0 && f1 > f0, "modes.band must be [f_min, f_max] with 0 <= f_min < f_max, got [" << f0
-                                                                                                        << ", " << f1 << "]");
+    const double f0 = opt.band_hz->first, f1 = opt.band_hz->second; // checked by validate()
     double lo = std::pow(2 * M_PI * f0, 2), hi = std::pow(2 * M_PI * f1, 2);
     if (f0 == 0) lo = -std::max(std::abs(sigma), 2 * zero_tol); // catch rigid modes (λ ≈ 0, either sign)
-    raw = run_eps(K, M, opt, sigma, 0, std::make_pair(lo, hi), eps_);
+    raw = run_eps(K, M, opt, sigma, 0, std::make_pair(lo, hi), eps_, defaults_);
   } else {
     // Ask for the wanted elastic modes plus room for up to 6 zero-energy modes; if more zero modes
     // show up (disconnected parts, mechanisms), ask again with more.
@@ -236,7 +244,7 @@ ModeSet ModeSolver::solve(Mat K, Mat M) {
     FLEXUQ_REQUIRE(opt.count <= n_dof, "modes.count = " << opt.count << " exceeds the " << n_dof << " free DOFs of the model");
     for (int attempt = 0; attempt < 3; ++attempt) {
       const int nev = static_cast<int>(std::min<long long>(static_cast<long long>(opt.count) + extra, n_dof));
-      raw = run_eps(K, M, opt, sigma, nev, std::nullopt, eps_);
+      raw = run_eps(K, M, opt, sigma, nev, std::nullopt, eps_, defaults_);
       const int nzero = static_cast<int>(std::count_if(raw.values.begin(), raw.values.end(),
                                                        [&](double l) { return std::abs(l) <= zero_tol; }));
       const int nel = static_cast<int>(raw.values.size()) - nzero;

@@ -12,8 +12,8 @@ NaturalLayout::NaturalLayout(const Component& c) : dpn_(c.dofs().dofs_per_node()
   const DofMap& d = c.dofs();
   MPI_Comm comm = c.comm();
   int rank = 0, size = 1;
-  MPI_Comm_rank(comm, &rank);
-  MPI_Comm_size(comm, &size);
+  FLEXUQ_MPI(MPI_Comm_rank(comm, &rank));
+  FLEXUQ_MPI(MPI_Comm_size(comm, &size));
   const std::uint64_t n = c.mesh().num_nodes();
   node_begin_ = n * static_cast<std::uint64_t>(rank) / static_cast<std::uint64_t>(size);
   node_end_ = n * static_cast<std::uint64_t>(rank + 1) / static_cast<std::uint64_t>(size);
@@ -117,7 +117,7 @@ void write_modes_file(const std::string& path, const Component& c, const ModeSet
   f.write_attribute("/modes", "fixed_sets", fixed);
   io::write_phase_times(f, phase_seconds);
   int rank = 0;
-  MPI_Comm_rank(c.comm(), &rank);
+  FLEXUQ_MPI(MPI_Comm_rank(c.comm(), &rank));
   if (rank == 0) {
     io::XdmfNodeField fld{"/modes/vectors", static_cast<std::size_t>(dpn), static_cast<std::size_t>(nm), "mode_shape", fhz};
     io::write_xdmf_beside(path, c.mesh(), fld);

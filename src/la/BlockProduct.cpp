@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "flexuq/la/BlockProduct.hpp"
 
-#include "flexuq/core/Error.hpp"
+#include "flexuq/core/Assert.hpp"
 
 #include <algorithm>
 
@@ -40,7 +40,7 @@ bool BlockProduct::supports(Mat A) {
 }
 
 BlockProduct::BlockProduct(Mat A) : A_(A) {
-  if (!supports(A)) throw Error("internal: BlockProduct needs an AIJ matrix");
+  FLEXUQ_ASSERT(supports(A), "BlockProduct needs an AIJ matrix");
   // A constructor that throws runs no destructor: give back whatever was taken so far.
   try {
     PetscBool mpi = PETSC_FALSE;
@@ -54,7 +54,7 @@ BlockProduct::BlockProduct(Mat A) : A_(A) {
     PetscInt n = 0;
     PetscBool done = PETSC_FALSE;
     FLEXUQ_PETSC(MatGetRowIJ(Ad_, 0, PETSC_FALSE, PETSC_FALSE, &n, &ia_, &ja_, &done));
-    if (!done) throw Error("internal: MatGetRowIJ failed");
+    FLEXUQ_ASSERT(done, "MatGetRowIJ gave no row structure");
     nloc_ = n;
     FLEXUQ_PETSC(MatSeqAIJGetArrayRead(Ad_, &va_));
     PetscLayout cmap = nullptr;
@@ -62,7 +62,7 @@ BlockProduct::BlockProduct(Mat A) : A_(A) {
     FLEXUQ_PETSC(PetscSFCreate(PetscObjectComm(reinterpret_cast<PetscObject>(A)), sf_.out()));
     if (Ao_) {
       FLEXUQ_PETSC(MatGetRowIJ(Ao_, 0, PETSC_FALSE, PETSC_FALSE, &n, &iao_, &jao_, &done));
-      if (!done) throw Error("internal: MatGetRowIJ failed");
+      FLEXUQ_ASSERT(done, "MatGetRowIJ gave no row structure");
       FLEXUQ_PETSC(MatSeqAIJGetArrayRead(Ao_, &vao_));
       FLEXUQ_PETSC(MatGetSize(Ao_, nullptr, &nghost_));
     }

@@ -6,7 +6,7 @@
 // floating-frame invariants of a box; RBE2; 1 rank = all ranks.
 #include "FeTestUtil.hpp"
 
-#include "flexuq/cms/ReducedBody.hpp"
+#include "flexuq/cms/ReducedBodyBuild.hpp"
 
 #include <gtest/gtest.h>
 

@@ -9,6 +9,7 @@
 
 #include "flexuq/la/Projection.hpp"
 #include "flexuq/cms/FloatingFrame.hpp"
+#include "flexuq/cms/ReducedBodyBuild.hpp"
 
 #include <gtest/gtest.h>
 

@@ -4,4 +4,3 @@
 flexuq_add_mpi_test(test_cms_gcms SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/gcms_algebra_test.cpp
                     ${CMAKE_CURRENT_SOURCE_DIR}/gcms_bar_test.cpp
                     LIBS flexuq_cms NP 1 2 LABELS cms TIMEOUT 300)
-target_include_directories(test_cms_gcms PRIVATE ${PROJECT_SOURCE_DIR}/tests/fe)

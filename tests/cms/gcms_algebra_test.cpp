@@ -441,7 +441,7 @@ TEST(GcmsAlgebra, A15CanonicalisationRecoversTheAxisAlignedPairAtAnyRankCount) {
   EXPECT_THROW(x.rotate_modes({0, 1}, Eigen::Matrix2d::Identity()), InputError);
 }
 
-TEST(GcmsAlgebra, GapRuleAndOptions) {
+TEST(GcmsAlgebra, GapRuleAndOptionsChecks) {
   Eigen::VectorXd s(6);
   s << 10, 5, 1, 2e-3, 2e-6, 1e-7;
   int at = -1;
@@ -450,35 +450,7 @@ TEST(GcmsAlgebra, GapRuleAndOptions) {
   EXPECT_EQ(cms::gap_deficiency(s, 1e-8, 30), 0);
   s << 1, 0.9, 0.8, 0.7, 0.6, 0.0;
   EXPECT_EQ(cms::gap_deficiency(s, 1e-4, 30), 1);
-  // Config keys and bad values.
-  auto cfg = io::Config::from_string(
-      "reduce:\n  gcms: {strategy: cosine, cosine_threshold: 0.995, gs_tolerance: 1e-4, svd_tolerance: 1e-5,"
-      " scaling: false, csv: cos.csv, origin: [0, 0, 1], cosine_sweep: true, cosine_sweep_start: 0.999,"
-      " cosine_sweep_step: 0.002, cosine_sweep_rtol: 0.1, canonicalize: false, degeneracy_tol: 1e-8}\n");
-  cms::GcmsOptions o;
-  cms::parse_gcms_options(cfg, "reduce.gcms", o);
-  EXPECT_EQ(o.strategy, cms::GcmsStrategy::cosine);
-  EXPECT_EQ(o.cosine_threshold, 0.995);
-  EXPECT_EQ(o.gs_tolerance, 1e-4);
-  EXPECT_EQ(o.svd_tolerance, 1e-5);
-  EXPECT_FALSE(o.scaling);
-  EXPECT_EQ(o.csv, "cos.csv");
-  ASSERT_TRUE(o.origin.has_value());
-  EXPECT_EQ((*o.origin)[2], 1.0);
-  EXPECT_TRUE(o.cosine_sweep);
-  EXPECT_EQ(o.cosine_sweep_start, 0.999);
-  EXPECT_EQ(o.cosine_sweep_step, 0.002);
-  EXPECT_EQ(o.cosine_sweep_rtol, 0.1);
-  EXPECT_FALSE(o.canonicalize);
-  EXPECT_EQ(o.degeneracy_tol, 1e-8);
-  EXPECT_NO_THROW(cfg.check_all_used());
-  for (const char* bad : {"{strategy: qr}", "{cosine_threshold: 0.9}", "{gs_tolerance: 0}", "{gap_ratio: 1}",
-                          "{cosine_sweep_start: 0.9}", "{cosine_sweep_step: 0}", "{cosine_sweep_rtol: 1}",
-                          "{degeneracy_tol: -1}"}) {
-    cms::GcmsOptions x;
-    auto c2 = io::Config::from_string(std::string("reduce:\n  gcms: ") + bad + "\n");
-    EXPECT_THROW(cms::parse_gcms_options(c2, "reduce.gcms", x), InputError) << bad;
-  }
+  // The job keys (reduce.gcms.*) are parsed in app: tests/app/job_options_test.cpp.
   // Rotation fields are never removed or scaled.
   GcmsBasis b = make_basis(MPI_COMM_WORLD, synthetic_data(10, 1, 23));
   EXPECT_THROW(b.remove_fields({2}), InputError);

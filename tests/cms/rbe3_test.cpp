@@ -13,8 +13,8 @@
 //  - 1 rank = all ranks.
 #include "FeTestUtil.hpp"
 
-#include "flexuq/cms/ReducedBody.hpp"
-#include "flexuq/fe/Solvers.hpp"
+#include "flexuq/cms/ReducedBodyBuild.hpp"
+#include "flexuq/la/Solvers.hpp"
 
 #include <gtest/gtest.h>
 
@@ -122,7 +122,10 @@ TEST(Rbe3, GuyanStiffnessIsTheInverseAveragedFlexibility) {
   KspH ksp;
   FLEXUQ_PETSC(KSPCreate(comm, ksp.out()));
   FLEXUQ_PETSC(KSPSetOperators(ksp.get(), comp->K(), comp->K()));
-  fe::setup_mumps_cholesky(ksp.get(), "rbe3test_");
+  FLEXUQ_PETSC(KSPSetOptionsPrefix(ksp.get(), "rbe3test_"));
+  la::SolverDefaults defaults;
+  la::setup_mumps_cholesky(ksp.get(), "rbe3test_", defaults);
+  const auto scope = defaults.apply();
   std::vector<VecH> rhs, sol;
   for (int j = 0; j < 6; ++j) {
     VecH b, x;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "flexuq/core/Comm.hpp"
+#include "flexuq/core/Assert.hpp"
 #include "flexuq/core/Error.hpp"
 #include "flexuq/core/Handle.hpp"
 #include "flexuq/core/Log.hpp"
@@ -46,6 +47,21 @@ TEST(Error, PetscFailureThrowsWithMessage) {
     ADD_FAILURE() << "expected a throw";
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("VecDot"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Error, AssertThrowsAnInternalErrorNotAnInputError) {
+  // main maps InternalError to exit code 3, InputError to 2: the two must stay apart.
+  EXPECT_NO_THROW(FLEXUQ_ASSERT(1 + 1 == 2, "arithmetic"));
+  try {
+    FLEXUQ_ASSERT(2 < 1, "two is " << 2);
+    ADD_FAILURE() << "no throw";
+  } catch (const InputError&) {
+    ADD_FAILURE() << "an internal invariant reported as bad input";
+  } catch (const InternalError& e) {
+    const std::string w = e.what();
+    EXPECT_NE(w.find("(2 < 1): two is 2"), std::string::npos) << w;
+    EXPECT_NE(w.find("core_test.cpp:"), std::string::npos) << w;
   }
 }
 

@@ -183,7 +183,9 @@ model:
     const int k = mw.multiplicity[i];
     const auto cos = test::subspace_cosines(Vw.middleCols(i, k), Vs.middleCols(i, k));
     EXPECT_GT(cos.minCoeff(), 1 - 1e-8) << "cluster at mode " << i + 1;
-    if (k == 1) EXPECT_GT(test::mac(Vw.col(i), Vs.col(i)), 1 - 1e-10);
+    if (k == 1) {
+      EXPECT_GT(test::mac(Vw.col(i), Vs.col(i)), 1 - 1e-10);
+    }
     i += static_cast<std::size_t>(k);
   }
   // Rigid-body subspace: the six rigid modes span the same space.

@@ -3,7 +3,8 @@
 /// @file FloatingFrame.hpp
 /// @brief Floating-frame equations of motion of a reduced flexible body, evaluated from its
 /// inertia invariants (I1–I7, Mff of `Invariants`): generalized mass M(ξ), quadratic-velocity
-/// vector Q_v, gravity force and kinetic energy. Pure dense algebra on replicated data (no MPI).
+/// vector Q_v, gravity force and kinetic energy. Pure dense algebra on replicated data (no MPI, no
+/// PETSc/SLEPc in this header: a multibody code includes it with cms/ReducedBody.hpp alone).
 ///
 /// Formulation (docs/cms.md, "Floating-frame invariants"):
 /// - Body frame = mesh frame: origin O, mesh axes, no mean-axis condition. A rotates body-frame
@@ -33,7 +34,7 @@
 ///   with all interface DOFs does: Φ_C Φ_Rb = Φ_R); constrain the frame (e.g. remove six boundary
 ///   coordinates) or project the rigid motion out before using Φ in a floating frame.
 
-#include "flexuq/cms/ReducedBody.hpp"
+#include "flexuq/cms/Invariants.hpp"
 
 #include <Eigen/Dense>
 

@@ -63,13 +63,8 @@ struct GcmsOptions {
   std::string csv_final;             ///< the same for the final Φ ("" = none)
 };
 
-/// Read the keys under @p prefix (e.g. "reduce.gcms"): strategy (cosine | gram-schmidt | none),
-/// cosine_threshold, cosine_floor, cosine_sweep, cosine_sweep_start, cosine_sweep_step,
-/// cosine_sweep_rtol, canonicalize, degeneracy_tol, gs_tolerance, zero_tolerance, scaling, svd_loop,
-/// svd_tolerance, gap_ratio, svd_max_iterations, unit_norm_modes, origin [x, y, z], csv, csv_final.
-/// Throws InputError for unknown strategies and out-of-range values.
-void parse_gcms_options(const io::Config& cfg, const std::string& prefix, GcmsOptions& opt);
-/// Throws InputError naming the offending option.
+/// Cross-option checks (the job keys are parsed in app: app::parse_gcms_options). Throws
+/// InputError naming the offending option.
 void validate(const GcmsOptions& opt);
 
 /// One flexible field taken out of the basis, and why.

@@ -1,51 +1,30 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// @file ReducedBody.hpp
-/// @brief What a multibody code needs from a reduced flexible body: floating-frame invariants
-/// (Shabana's inertia shape integrals, body frame = mesh frame, origin O), the model check-out a
-/// Nastran user expects of a CB model, and the result file (`/reduced`, docs/hdf5-schema.md).
+/// @brief A reduced flexible body as a value: what `flexuq reduce` writes under `/reduced` and a
+/// multibody code reads back (K̄, M̄, coordinate labels and kinds, inertia invariants, floating-frame
+/// elastic coordinates, check-out). Replicated dense data only: no PETSc, no SLEPc, no FE types;
+/// the distributed basis vectors (`/reduced/basis`) and the mesh stay in the file. The layout is
+/// the one documented in docs/hdf5-schema.md (`/reduced`); cms/ReducedBodyBuild.hpp makes a
+/// ReducedBody from a reduction.
 
-#include "flexuq/cms/Reduction.hpp"
+#include "flexuq/cms/Invariants.hpp"
 
 #include <Eigen/Dense>
+#include <mpi.h>
 
-#include <array>
+#include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
+namespace flexuq::io {
+class H5File;
+}
+
 namespace flexuq::cms {
 
-/// Inertia invariants of u = x₀ + Φ ξ (Φ: the basis, n columns), integrals over the body with ρ.
-struct Invariants {
-  double mass = 0;                 ///< I1 = ∫ρ dV
-  Eigen::Vector3d com;             ///< I2 / m = ∫ρ x₀ dV / m
-  Eigen::Matrix3d inertia_origin;  ///< J_O = ∫ρ (|x₀|² 1 − x₀x₀ᵀ) dV (+ nodal rotary inertia of beams)
-  Eigen::Matrix3d inertia_com;     ///< J_C = J_O − m(|c|² 1 − c cᵀ)
-  Eigen::MatrixXd S;               ///< I3 = ∫ρ Φ dV (3 × n): M_rf translational block
-  Eigen::MatrixXd Sr;              ///< I4 = ∫ρ x̃₀ Φ dV (3 × n): M_rf rotational block at ξ = 0
-  std::array<Eigen::MatrixXd, 9> Skl;  ///< I5 = ∫ρ Φ_kᵀ Φ_l dV (n × n), k,l = x,y,z, index 3k+l
-  Eigen::MatrixXd Sbar;            ///< I6 = ∫ρ x₀_k Φ_l dV (9 × n), row 3k+l
-  Eigen::Matrix3d Ikl;             ///< I7 = ∫ρ x₀_k x₀_l dV
-  Eigen::MatrixXd Mff;             ///< ΦᵀMΦ
-  bool lumped = false;             ///< beams: I5–I7 with lumped translational nodal masses
-};
-
-/// @note Collective. Solids: exact with the consistent mass (M = M_s ⊗ 1₃). Beams: I5–I7 from the
-/// lumped translational masses (row sums), the rest exact.
-Invariants compute_invariants(const WorkSpace& ws, const ReducedBasis& rb);
-/// The general path (one mass application per column and component, lifted into slot 0), used for
-/// beams; for solids it gives the same numbers as compute_invariants and serves as its test oracle.
-/// @note Collective.
-Invariants compute_invariants_by_lifting(const WorkSpace& ws, const ReducedBasis& rb);
-
-/// Mass properties from a 6×6 rigid-body mass matrix about O.
-struct MassProperties {
-  double mass = 0;
-  Eigen::Vector3d com;
-  Eigen::Matrix3d inertia_com;
-};
-MassProperties mass_properties(const Eigen::Matrix<double, 6, 6>& Mrr);
-
+/// Model check-out of a reduced body (what a Nastran user expects of a CB model).
 struct Checkout {
   Eigen::VectorXd rigid_residual;      ///< ‖Φξ_R − Φ_R‖_M / ‖Φ_R‖_M per rigid mode (6)
   Eigen::VectorXd rigid_energy;        ///< ξ_Rᵀ K̄ ξ_R / (λ_max(K̄,diag) ξ_Rᵀ diag(M̄) ξ_R): grounding (6)
@@ -53,7 +32,7 @@ struct Checkout {
   Eigen::VectorXd full_hz, reduced_hz; ///< free-free elastic frequencies (Hz)
   Eigen::MatrixXd effective_mass;      ///< per normal-mode column × 6 (about the CoM), kg and kg·m²
   Eigen::VectorXd effective_fraction;  ///< Σ over the kept modes / total, per direction (6)
-  std::vector<std::size_t> mode_columns;
+  std::vector<std::size_t> mode_columns; ///< the normal-mode columns (rows of effective_mass)
   /// Free body (the reduced pair has exactly 6 zero eigenvalues): its elastic free-free modes,
   /// VᵀM̄V = 1, and their eigenvalues, which are also the floating-frame elastic coordinates
   /// (cms::elastic_coordinates). Empty otherwise.
@@ -61,15 +40,38 @@ struct Checkout {
   Eigen::VectorXd frame_eigenvalues;
 };
 
-/// @param free_free number of full-model free-free elastic modes to compare (0: skip; costs one
-/// factorization of the free component). @note Collective.
-Checkout checkout(Reducer& r, const ReducedBasis& rb, int free_free);
-std::string checkout_summary(const ReducedBasis& rb, const Checkout& c);
+/// @brief The `/reduced` group of a result file as one value (every rank holds all of it).
+struct ReducedBody {
+  std::string method;                       ///< attribute `method` (reduce.method spelling)
+  std::string mode_interface = "fixed";     ///< attribute `mode_interface`: fixed, free or mixed
+  Eigen::MatrixXd K, M;                     ///< K̄, M̄ (n × n)
+  std::vector<std::string> dof_labels;      ///< per column
+  std::vector<std::string> column_kinds;    ///< per column: boundary_dof, constraint_mode, …
+  Eigen::VectorXd column_scale;             ///< per column (1 = unscaled)
+  Eigen::VectorXd mode_eigenvalues;         ///< ω² of the kept normal modes
+  std::vector<std::string> interface_labels; ///< boundary coordinates in canonical order
+  std::int64_t n_boundary = 0, physical_boundary = 0, dofs_per_node = 0;
+  double basis_rcond = 0;
+  std::map<std::string, Eigen::MatrixXd> diagnostics; ///< /reduced/diagnostics/<name>
+  Invariants invariants;
+  /// Check-out; its frame_V / frame_eigenvalues are `/reduced/floating_frame/{V, eigenvalues}`.
+  Checkout checkout;
 
-/// Write /reduced (K, M, labels, basis, invariants, checkout), /mesh and an .xdmf. @note Collective.
-void write_reduced_file(const std::string& path, const WorkSpace& ws, const ReducedBasis& rb, const Invariants& inv,
-                        const Checkout& chk, const std::vector<std::pair<std::string, double>>& phase_seconds);
-/// <prefix>_K.mtx and <prefix>_M.mtx (MatrixMarket, dense array, symmetric). Rank 0 writes.
-void write_matrix_market(MPI_Comm comm, const std::string& prefix, const ReducedBasis& rb);
+  Eigen::Index n_columns() const { return K.rows(); }
+  /// Whether the body has floating-frame elastic coordinates (a free body, not MacNeal).
+  bool has_floating_frame() const { return checkout.frame_V.size() > 0; }
+  /// Invariants of Φ V (`/reduced/floating_frame/invariants`): S = Sr = 0, Mff = 1; use these with
+  /// cms/FloatingFrame.hpp. Throws Error without floating-frame coordinates.
+  Invariants frame_invariants() const;
+
+  /// Write every `/reduced` dataset and attribute except `/reduced/basis` (the distributed basis,
+  /// written by write_reduced_file). Same values from every rank. @note Collective on the file.
+  void write(io::H5File& f) const;
+  /// Read `/reduced` (no basis). Throws InputError naming the file and dataset when something is
+  /// missing or has the wrong shape. @note Collective on the file.
+  static ReducedBody read(const io::H5File& f);
+  /// Open @p path read-only on @p comm and read it. @note Collective.
+  static ReducedBody read(MPI_Comm comm, const std::string& path);
+};
 
 } // namespace flexuq::cms

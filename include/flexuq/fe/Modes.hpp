@@ -3,10 +3,11 @@
 /// @file Modes.hpp
 /// @brief Generalized symmetric eigenproblem K φ = λ M φ with SLEPc: Krylov–Schur, shift-and-invert
 /// with a sparse Cholesky factorization (MUMPS), everything overridable from the options database
-/// under the solver's prefix. Rigid-body modes are detected and kept apart from the elastic ones.
+/// under the solver's prefix (flexuq's own defaults are scoped to the solver: la/Solvers.hpp). Rigid-body modes are detected and kept apart from the elastic ones.
 
 #include "flexuq/core/Handle.hpp"
 #include "flexuq/la/Clusters.hpp"
+#include "flexuq/la/Solvers.hpp"
 
 #include <mpi.h>
 
@@ -38,6 +39,12 @@ struct ModeOptions {
   bool progress = true;               ///< progress line on rank 0 during the solve
 };
 
+/// Cross-option checks, run once per solver (ModeSolver's constructor; the job parser in `app` runs
+/// them too, to name the job file): count ≥ 1 unless a band is given, 0 ≤ f_min < f_max, tol > 0,
+/// max_it ≥ 1, 0 ≤ cluster_tol < 1. @p prefix names the keys in messages ("modes", "reduce.modes").
+/// Throws InputError.
+void validate(const ModeOptions& opt, const std::string& prefix = "modes");
+
 struct ModeSet {
   std::vector<double> eigenvalues;  ///< elastic, ascending, ω² in rad²/s²
   std::vector<VecH> vectors;        ///< M-orthonormal, sign fixed: largest-magnitude entry positive
@@ -56,6 +63,7 @@ struct ModeSet {
 /// parametric or stochastic sweep): later solves redo only the numeric factorization.
 class ModeSolver {
 public:
+  /// Checks @p opt (validate) once here.
   explicit ModeSolver(ModeOptions opt);
   /// @note Collective. @p K and @p M must be the same Mat objects (or at least the same pattern)
   /// on every call for the reuse to apply; their values may change between calls.
@@ -66,6 +74,7 @@ public:
 private:
   ModeOptions opt_;
   EpsH eps_;
+  la::SolverDefaults defaults_; ///< MUMPS defaults of this solver, in PETSc's database only during its calls
 };
 
 /// Solve for the modes. @note Collective on the matrices' communicator.

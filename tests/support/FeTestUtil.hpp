@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // Helpers for FE tests: components from YAML text, mode vectors gathered in natural order, and
-// subspace comparison by principal angles (bases are never compared entry by entry).
+// subspace comparison by principal angles (bases are never compared entry by entry). Lives in
+// tests/support beside the MPI test main; only tests that link flexuq_fe include it.
 #include "flexuq/core/Error.hpp"
 #include "flexuq/fe/ComponentConfig.hpp"
 #include "flexuq/fe/Modes.hpp"

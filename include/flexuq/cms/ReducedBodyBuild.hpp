@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// @file ReducedBodyBuild.hpp
+/// @brief Making a cms::ReducedBody from a reduction: the floating-frame invariants (Shabana's
+/// inertia shape integrals, body frame = mesh frame, origin O) from the distributed basis, the
+/// model check-out a Nastran user expects of a CB model, and the result file (`/reduced` with the
+/// basis, `/mesh`, docs/hdf5-schema.md). Readers of a result need only cms/ReducedBody.hpp.
+
+#include "flexuq/cms/ReducedBody.hpp"
+#include "flexuq/cms/Reduction.hpp"
+
+#include <Eigen/Dense>
+
+#include <array>
+#include <string>
+#include <vector>
+
+namespace flexuq::cms {
+
+/// @note Collective. Solids: exact with the consistent mass (M = M_s ⊗ 1₃). Beams: I5–I7 from the
+/// lumped translational masses (row sums), the rest exact.
+Invariants compute_invariants(const WorkSpace& ws, const ReducedBasis& rb);
+/// The general path (one mass application per column and component, lifted into slot 0), used for
+/// beams; for solids it gives the same numbers as compute_invariants and serves as its test oracle.
+/// @note Collective.
+Invariants compute_invariants_by_lifting(const WorkSpace& ws, const ReducedBasis& rb);
+
+/// @param free_free number of full-model free-free elastic modes to compare (0: skip; costs one
+/// factorization of the free component). @note Collective.
+Checkout checkout(Reducer& r, const ReducedBasis& rb, int free_free);
+std::string checkout_summary(const ReducedBasis& rb, const Checkout& c);
+
+/// The value of a reduction: K̄, M̄, labels and kinds from @p rb, boundary labels from @p ws, the
+/// invariants and the check-out (with its floating-frame coordinates). Replicated.
+ReducedBody make_reduced_body(const WorkSpace& ws, const ReducedBasis& rb, const Invariants& inv, const Checkout& chk);
+
+/// Write /reduced (ReducedBody::write plus the basis in input node order), /mesh and an .xdmf.
+/// @note Collective.
+void write_reduced_file(const std::string& path, const WorkSpace& ws, const ReducedBasis& rb, const Invariants& inv,
+                        const Checkout& chk, const std::vector<std::pair<std::string, double>>& phase_seconds);
+/// <prefix>_K.mtx and <prefix>_M.mtx (MatrixMarket, dense array, symmetric). Rank 0 writes.
+void write_matrix_market(MPI_Comm comm, const std::string& prefix, const ReducedBasis& rb);
+
+} // namespace flexuq::cms

@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: MIT
+#include "flexuq/app/JobOptions.hpp"
+
+#include "flexuq/core/Error.hpp"
+#include "flexuq/io/ConfigCounts.hpp"
+#include "flexuq/io/Limits.hpp"
+
+#include <algorithm>
+#include <vector>
+
+namespace flexuq::app {
+
+fe::ModeOptions parse_mode_options(const io::Config& c, const std::string& prefix, const ModeKeys& keys) {
+  const std::string p = prefix + ".";
+  fe::ModeOptions o;
+  if (c.has(p + "band")) {
+    const auto b = c.get<std::vector<double>>(p + "band");
+    FLEXUQ_REQUIRE(b.size() == 2, c.source() << ": " << p << "band needs [f_min_hz, f_max_hz]");
+    FLEXUQ_REQUIRE(!c.has(p + "count"), c.source() << ": give " << p << "count or " << p << "band, not both");
+    o.band_hz = std::make_pair(b[0], b[1]);
+  } else {
+    // Bounded above so that the eigensolver's count + extra cannot overflow (io/Limits.hpp).
+    o.count = static_cast<int>(io::get_count(c, p + "count", keys.allow_zero_count ? 0 : 1, io::limits::max_mode_count, 10));
+  }
+  if (keys.solver_keys) {
+    if (c.has(p + "shift")) o.shift = c.get<double>(p + "shift");
+    o.shift_factor = c.get<double>(p + "shift_factor", o.shift_factor);
+    o.rigid_tol = c.get<double>(p + "rigid_tol", o.rigid_tol);
+  }
+  o.tol = c.get<double>(p + "tol", o.tol);
+  o.max_it = c.get<int>(p + "max_it", o.max_it);
+  o.cluster_tol = c.get<double>(p + "cluster_tol", o.cluster_tol);
+  // The checks of fe::validate, once, here: the message then names the job file.
+  fe::ModeOptions checked = o;
+  if (keys.allow_zero_count && !o.band_hz) checked.count = std::max(checked.count, 1);
+  try {
+    fe::validate(checked, prefix);
+  } catch (const InputError& e) {
+    throw InputError(c.source() + ": " + e.what());
+  }
+  return o;
+}
+
+void parse_gcms_options(const io::Config& cfg, const std::string& prefix, cms::GcmsOptions& o) {
+  const std::string p = prefix.empty() ? std::string() : prefix + ".";
+  if (cfg.has(p + "strategy")) {
+    const std::string s = cfg.get<std::string>(p + "strategy");
+    if (s == "cosine")
+      o.strategy = cms::GcmsStrategy::cosine;
+    else if (s == "gram-schmidt" || s == "gram_schmidt" || s == "gs")
+      o.strategy = cms::GcmsStrategy::gram_schmidt;
+    else if (s == "none")
+      o.strategy = cms::GcmsStrategy::none;
+    else
+      throw InputError(cfg.source() + ": key '" + p + "strategy' is '" + s +
+                       "'; expected cosine, gram-schmidt or none");
+  }
+  o.cosine_threshold = cfg.get<double>(p + "cosine_threshold", o.cosine_threshold);
+  o.cosine_floor = cfg.get<double>(p + "cosine_floor", o.cosine_floor);
+  o.cosine_sweep = cfg.get<bool>(p + "cosine_sweep", o.cosine_sweep);
+  o.cosine_sweep_start = cfg.get<double>(p + "cosine_sweep_start", o.cosine_sweep_start);
+  o.cosine_sweep_step = cfg.get<double>(p + "cosine_sweep_step", o.cosine_sweep_step);
+  o.cosine_sweep_rtol = cfg.get<double>(p + "cosine_sweep_rtol", o.cosine_sweep_rtol);
+  o.canonicalize = cfg.get<bool>(p + "canonicalize", o.canonicalize);
+  o.degeneracy_tol = cfg.get<double>(p + "degeneracy_tol", o.degeneracy_tol);
+  o.gs_tolerance = cfg.get<double>(p + "gs_tolerance", o.gs_tolerance);
+  o.zero_field_tolerance = cfg.get<double>(p + "zero_tolerance", o.zero_field_tolerance);
+  o.scaling = cfg.get<bool>(p + "scaling", o.scaling);
+  o.svd_loop = cfg.get<bool>(p + "svd_loop", o.svd_loop);
+  o.svd_tolerance = cfg.get<double>(p + "svd_tolerance", o.svd_tolerance);
+  o.gap_ratio = cfg.get<double>(p + "gap_ratio", o.gap_ratio);
+  o.svd_max_iterations = cfg.get<int>(p + "svd_max_iterations", o.svd_max_iterations);
+  o.unit_norm_modes = cfg.get<bool>(p + "unit_norm_modes", o.unit_norm_modes);
+  if (cfg.has(p + "origin")) {
+    const auto v = cfg.get<std::vector<double>>(p + "origin");
+    FLEXUQ_REQUIRE(v.size() == 3, cfg.source() << ": key '" << p << "origin' needs 3 numbers, got " << v.size());
+    o.origin = std::array<double, 3>{v[0], v[1], v[2]};
+  }
+  if (cfg.has(p + "csv")) o.csv = cfg.resolve_output(cfg.get<std::string>(p + "csv"));
+  if (cfg.has(p + "csv_final")) o.csv_final = cfg.resolve_output(cfg.get<std::string>(p + "csv_final"));
+  try {
+    cms::validate(o);
+  } catch (const InputError& e) {
+    throw InputError(cfg.source() + " (" + prefix + "): " + e.what());
+  }
+}
+
+} // namespace flexuq::app

@@ -1,0 +1,495 @@
+// SPDX-License-Identifier: MIT
+#include "flexuq/cms/ReducedBodyBuild.hpp"
+
+#include "flexuq/la/BlockProduct.hpp"
+#include "flexuq/la/Guards.hpp"
+#include "flexuq/la/Projection.hpp"
+#include "flexuq/cms/FloatingFrame.hpp"
+#include "flexuq/core/Blas.hpp"
+#include "flexuq/core/Error.hpp"
+#include "flexuq/fe/ModesOutput.hpp"
+#include "flexuq/io/MeshOutput.hpp"
+
+#include <cmath>
+#include <fstream>
+#include <iomanip>
+#include <sstream>
+
+namespace flexuq::cms {
+
+namespace {
+
+
+/// New vector with component @p to of every node ← f(local entry of component @p from), others 0.
+template <class F> VecH lift(Vec like, int dpn, int to, F f) {
+  VecH out;
+  FLEXUQ_PETSC(VecDuplicate(like, out.out()));
+  {
+    la::VecWriteArray a(out.get(), true);
+    for (PetscInt r = 0; r < a.size(); ++r) a[r] = (r % dpn == to) ? f(r - to) : 0.0;
+  }
+  return out;
+}
+
+Eigen::Matrix3d skew(const Eigen::Vector3d& a) {
+  Eigen::Matrix3d s;
+  s << 0, -a(2), a(1), a(2), 0, -a(0), -a(1), a(0), 0;
+  return s;
+}
+
+} // namespace
+
+MassProperties mass_properties(const Eigen::Matrix<double, 6, 6>& Mrr) {
+  // Rigid modes u = t + θ × x: M_tθ = −m c̃ (so c from its skew part), M_θθ = J_O.
+  MassProperties p;
+  p.mass = (Mrr(0, 0) + Mrr(1, 1) + Mrr(2, 2)) / 3;
+  const Eigen::Matrix3d Mtr = Mrr.block<3, 3>(0, 3);
+  const Eigen::Matrix3d S = -Mtr / p.mass; // = c̃
+  p.com = Eigen::Vector3d(0.5 * (S(2, 1) - S(1, 2)), 0.5 * (S(0, 2) - S(2, 0)), 0.5 * (S(1, 0) - S(0, 1)));
+  const Eigen::Matrix3d C = skew(p.com);
+  p.inertia_com = Mrr.block<3, 3>(3, 3) - p.mass * C.transpose() * C;
+  return p;
+}
+
+namespace {
+
+/// Owned nodes that carry DOFs, in the order of their DOFs (DofMap::owned_nodes also lists fixed
+/// nodes, which have none).
+std::vector<int> free_owned_nodes(const fe::Component& comp) {
+  std::vector<int> out;
+  for (int v : comp.dofs().owned_nodes())
+    if (!comp.dofs().is_fixed(v)) out.push_back(v);
+  return out;
+}
+
+} // namespace
+
+/// Beams (6 DOFs per node): I5–I7 from the lumped translational masses, by lifting component k of
+/// every column into slot 0 (general, but 3n mass applications and 9n VecMDots).
+Invariants compute_invariants_by_lifting(const WorkSpace& ws, const ReducedBasis& rb) {
+  const auto& comp = ws.component();
+  const int dpn = ws.dofs_per_node();
+  Mat M = comp.M();
+  Invariants inv;
+  std::vector<VecH> Phi;
+  for (const auto& c : rb.columns) Phi.push_back(ws.to_physical(c.get()));
+  const auto n = static_cast<Eigen::Index>(Phi.size());
+  // ΦᵀMΦ, consistent with I1–I6 (MacNeal's rb.M drops the residual inertia).
+  inv.Mff = rb.method == Method::macneal ? la::project(ws.M(), rb.columns) : rb.M;
+  // Rigid modes in the physical space about O.
+  std::vector<VecH> R;
+  {
+    VecH x;
+    FLEXUQ_PETSC(MatCreateVecs(M, x.out(), nullptr));
+    const auto& X = comp.mesh().coords;
+    const auto owned = free_owned_nodes(comp);
+    for (int j = 0; j < 6; ++j) {
+      R.push_back(lift(x.get(), 1, 0, [&](PetscInt r) {
+        return rigid_row(X[owned[static_cast<std::size_t>(r / dpn)]], static_cast<int>(r % dpn), {0, 0, 0})(j);
+      }));
+    }
+  }
+  const Eigen::Matrix<double, 6, 6> Mrr = la::project(M, R);
+  const auto mp = mass_properties(Mrr);
+  inv.mass = mp.mass;
+  inv.com = mp.com;
+  inv.inertia_origin = Mrr.block<3, 3>(3, 3);
+  inv.inertia_com = mp.inertia_com;
+  inv.S.resize(3, n);
+  inv.Sr.resize(3, n);
+  VecH t;
+  FLEXUQ_PETSC(MatCreateVecs(M, t.out(), nullptr));
+  for (Eigen::Index j = 0; j < n; ++j) {
+    FLEXUQ_PETSC(MatMult(M, Phi[static_cast<std::size_t>(j)].get(), t.get()));
+    for (int a = 0; a < 6; ++a) {
+      PetscScalar v = 0;
+      FLEXUQ_PETSC(VecDot(t.get(), R[static_cast<std::size_t>(a)].get(), &v));
+      (a < 3 ? inv.S(a, j) : inv.Sr(a - 3, j)) = PetscRealPart(v);
+    }
+  }
+  // I5–I7 by lifting component k into slot 0: ∫ρ f g dV = L(f)ᵀ M L(g) for solids (M = M_s ⊗ 1₃);
+  // beams use the diagonal lumped translational mass instead.
+  inv.lumped = dpn != 3;
+  VecH lumped;
+  if (inv.lumped) {
+    lumped = lift(t.get(), dpn, 0, [](PetscInt) { return 1.0; });
+    VecH ml;
+    FLEXUQ_PETSC(VecDuplicate(t.get(), ml.out()));
+    FLEXUQ_PETSC(MatMult(M, lumped.get(), ml.get()));
+    lumped = std::move(ml); // row sums of the ux rows over the ux columns' unit field
+    PetscScalar* a = nullptr;
+    PetscInt nl = 0;
+    FLEXUQ_PETSC(VecGetLocalSize(lumped.get(), &nl));
+    FLEXUQ_PETSC(VecGetArray(lumped.get(), &a));
+    for (PetscInt r = 0; r < nl; ++r)
+      if (r % dpn != 0) a[r] = 0;
+    FLEXUQ_PETSC(VecRestoreArray(lumped.get(), &a));
+  }
+  auto mass_apply = [&](Vec in, Vec out) {
+    if (inv.lumped) FLEXUQ_PETSC(VecPointwiseMult(out, lumped.get(), in));
+    else FLEXUQ_PETSC(MatMult(M, in, out));
+  };
+  const auto& X = comp.mesh().coords;
+  const auto owned = free_owned_nodes(comp);
+  std::array<std::vector<VecH>, 3> L; // L[k][j]: component k of column j, in slot 0
+  std::array<VecH, 3> Xk;             // x₀_k in slot 0
+  for (int k = 0; k < 3; ++k) {
+    for (const auto& p : Phi) {
+      const PetscScalar* a = nullptr;
+      FLEXUQ_PETSC(VecGetArrayRead(p.get(), &a));
+      L[k].push_back(lift(p.get(), dpn, 0, [&](PetscInt r) { return a[r + k]; }));
+      FLEXUQ_PETSC(VecRestoreArrayRead(p.get(), &a));
+    }
+    Xk[k] = lift(t.get(), dpn, 0, [&](PetscInt r) { return X[owned[static_cast<std::size_t>(r / dpn)]][k]; });
+  }
+  for (auto& S : inv.Skl) S.resize(n, n);
+  inv.Sbar.resize(9, n);
+  for (int l = 0; l < 3; ++l) {
+    for (Eigen::Index j = 0; j < n; ++j) {
+      mass_apply(L[l][static_cast<std::size_t>(j)].get(), t.get());
+      for (int k = 0; k < 3; ++k) {
+        std::vector<Vec> lk;
+        for (const auto& v : L[k]) lk.push_back(v.get());
+        Eigen::VectorXd col(n);
+        FLEXUQ_PETSC(VecMDot(t.get(), static_cast<PetscInt>(n), lk.data(), col.data())); // one reduction
+        inv.Skl[static_cast<std::size_t>(3 * k + l)].col(j) = col;
+        PetscScalar v = 0;
+        FLEXUQ_PETSC(VecDot(t.get(), Xk[k].get(), &v));
+        inv.Sbar(3 * k + l, j) = PetscRealPart(v);
+      }
+    }
+    mass_apply(Xk[l].get(), t.get());
+    for (int k = 0; k < 3; ++k) {
+      PetscScalar v = 0;
+      FLEXUQ_PETSC(VecDot(t.get(), Xk[k].get(), &v));
+      inv.Ikl(k, l) = PetscRealPart(v);
+    }
+  }
+  return inv;
+}
+
+namespace {
+
+/// Solids (M = M_s ⊗ 1₃): every invariant from Y = MΦ (n mass applications) and one more
+/// application to the coordinate field, then local dense products over the owned nodes and one
+/// reduction. With Φ_k, Y_l the component-k/l rows (one per node):
+///   I5_kl = Φ_kᵀ Y_l (= Σ_ab φ_k(a) m_ab φ_l(b)),  I3 = Σ_b Y(b),  I4 = Σ_b x(b) × Y(b),
+///   I6_kl = x_kᵀ Y_l,  I7_kl = x_kᵀ (M_s x_l),  I1 = Σ_b (M_s 1)(b),  I2 = x_kᵀ (M_s 1),
+///   J_O = tr(I7) 1 − I7 (exact, as M_θθ of the rigid modes).
+Invariants invariants_solid(const WorkSpace& ws, const ReducedBasis& rb) {
+  const auto& comp = ws.component();
+  Mat M = comp.M();
+  MPI_Comm comm = ws.comm();
+  Invariants inv;
+  inv.lumped = false;
+  inv.Mff = rb.method == Method::macneal ? la::project(ws.M(), rb.columns) : rb.M;
+  const auto n = static_cast<Eigen::Index>(rb.columns.size());
+  const auto owned = free_owned_nodes(comp);
+  const auto nn = static_cast<Eigen::Index>(owned.size());
+  const auto& X = comp.mesh().coords;
+  // Local blocks: P = [Φ_x Φ_y Φ_z], Q = [Y_x Y_y Y_z] (nn × 3n), and the coordinate fields.
+  Eigen::MatrixXd P(nn, 3 * n), Q(nn, 3 * n), Xl(nn, 3), Z(nn, 3);
+  Eigen::VectorXd ones_m(nn);
+  for (Eigen::Index a = 0; a < nn; ++a)
+    for (int k = 0; k < 3; ++k) Xl(a, k) = X[owned[static_cast<std::size_t>(a)]][k];
+  VecH y;
+  FLEXUQ_PETSC(MatCreateVecs(M, y.out(), nullptr));
+  auto unpack = [&](Vec v, Eigen::MatrixXd& dst, Eigen::Index col0, Eigen::Index stride) {
+    const PetscScalar* a = nullptr;
+    FLEXUQ_PETSC(VecGetArrayRead(v, &a));
+    for (Eigen::Index b = 0; b < nn; ++b)
+      for (Eigen::Index k = 0; k < 3; ++k) dst(b, col0 + k * stride) = PetscRealPart(a[3 * b + k]);
+    FLEXUQ_PETSC(VecRestoreArrayRead(v, &a));
+  };
+  // Physical columns split by component into P, then Y = MΦ in row-major blocks of 64 columns
+  // (BlockProduct: M streamed once per block), split by component into Q.
+  for (Eigen::Index j = 0; j < n; ++j) {
+    VecH phi = ws.to_physical(rb.columns[static_cast<std::size_t>(j)].get());
+    unpack(phi.get(), P, j, n);
+  }
+  constexpr Eigen::Index kBlock = 64;
+  la::BlockProduct bp(M);
+  std::vector<double> Xr(static_cast<std::size_t>(3 * nn * std::min(kBlock, n))), Yr(Xr.size());
+  for (Eigen::Index j0 = 0; j0 < n; j0 += kBlock) {
+    const Eigen::Index b = std::min(kBlock, n - j0);
+    for (Eigen::Index r = 0; r < nn; ++r)
+      for (Eigen::Index k = 0; k < 3; ++k)
+        for (Eigen::Index j = 0; j < b; ++j) Xr[static_cast<std::size_t>((3 * r + k) * b + j)] = P(r, j0 + j + k * n);
+    bp.apply(Xr.data(), static_cast<PetscInt>(b), Yr.data());
+    for (Eigen::Index r = 0; r < nn; ++r)
+      for (Eigen::Index k = 0; k < 3; ++k)
+        for (Eigen::Index j = 0; j < b; ++j) Q(r, j0 + j + k * n) = Yr[static_cast<std::size_t>((3 * r + k) * b + j)];
+  }
+  {
+    // Coordinate field x(b) in component k → M_s x_k; the all-ones field → M_s 1.
+    VecH xv, one;
+    FLEXUQ_PETSC(VecDuplicate(y.get(), xv.out()));
+    FLEXUQ_PETSC(VecDuplicate(y.get(), one.out()));
+    PetscScalar* a = nullptr;
+    FLEXUQ_PETSC(VecGetArray(xv.get(), &a));
+    for (Eigen::Index b = 0; b < nn; ++b)
+      for (int k = 0; k < 3; ++k) a[3 * b + k] = Xl(b, k);
+    FLEXUQ_PETSC(VecRestoreArray(xv.get(), &a));
+    FLEXUQ_PETSC(MatMult(M, xv.get(), y.get()));
+    unpack(y.get(), Z, 0, 1);
+    FLEXUQ_PETSC(VecSet(xv.get(), 1.0));
+    FLEXUQ_PETSC(MatMult(M, xv.get(), one.get()));
+    const PetscScalar* o = nullptr;
+    FLEXUQ_PETSC(VecGetArrayRead(one.get(), &o));
+    for (Eigen::Index b = 0; b < nn; ++b) ones_m(b) = PetscRealPart(o[3 * b]);
+    FLEXUQ_PETSC(VecRestoreArrayRead(one.get(), &o));
+  }
+  // Everything that is summed over nodes, in one buffer and one reduction.
+  // 3n × 3n: block (k, l) = I5_kl; only k ≤ l is computed (I5_lk = I5_klᵀ), the rest filled below.
+  Eigen::MatrixXd G = Eigen::MatrixXd::Zero(3 * n, 3 * n);
+  for (Eigen::Index k = 0; k < 3; ++k)
+    blas::gemm_tn(P.col(k * n).data(), nn, n, std::max<Eigen::Index>(1, nn), Q.col(k * n).data(), (3 - k) * n,
+                  std::max<Eigen::Index>(1, nn), G.data() + k * n + k * n * (3 * n), 3 * n);
+  const Eigen::MatrixXd XY = blas::gemm_tn(Xl, Q); // 3 × 3n: block l, row k = I6_kl
+  const Eigen::Matrix3d XZ = Xl.transpose() * Z;   // I7
+  const Eigen::VectorXd Ysum = Q.colwise().sum().transpose(); // I3 (3n)
+  Eigen::MatrixXd Cr = Eigen::MatrixXd::Zero(3, n); // I4 = Σ x × Y
+  for (Eigen::Index j = 0; j < n; ++j)
+    for (Eigen::Index b = 0; b < nn; ++b) {
+      const Eigen::Vector3d xb = Xl.row(b).transpose();
+      const Eigen::Vector3d yb(Q(b, j), Q(b, n + j), Q(b, 2 * n + j));
+      Cr.col(j) += xb.cross(yb);
+    }
+  const double mass_local = ones_m.sum();
+  const Eigen::Vector3d first_local = Xl.transpose() * ones_m;
+  std::vector<double> buf;
+  auto push = [&](const Eigen::MatrixXd& A) { buf.insert(buf.end(), A.data(), A.data() + A.size()); };
+  push(G);
+  push(XY);
+  push(XZ);
+  push(Ysum);
+  push(Cr);
+  buf.push_back(mass_local);
+  push(first_local);
+  FLEXUQ_MPI(MPI_Allreduce(MPI_IN_PLACE, buf.data(), static_cast<int>(buf.size()), MPI_DOUBLE, MPI_SUM, comm));
+  std::size_t off = 0;
+  auto pop = [&](Eigen::Index r, Eigen::Index c) {
+    Eigen::MatrixXd A = Eigen::Map<const Eigen::MatrixXd>(buf.data() + off, r, c);
+    off += static_cast<std::size_t>(r * c);
+    return A;
+  };
+  const Eigen::MatrixXd Gs = pop(3 * n, 3 * n), XYs = pop(3, 3 * n);
+  inv.Ikl = pop(3, 3);
+  const Eigen::MatrixXd Ys = pop(3 * n, 1);
+  inv.Sr = pop(3, n);
+  inv.mass = pop(1, 1)(0, 0);
+  const Eigen::Vector3d first = pop(3, 1);
+  inv.com = first / inv.mass;
+  inv.inertia_origin = inv.Ikl.trace() * Eigen::Matrix3d::Identity() - inv.Ikl;
+  const Eigen::Matrix3d C = skew(inv.com);
+  inv.inertia_com = inv.inertia_origin - inv.mass * C.transpose() * C;
+  inv.S.resize(3, n);
+  for (int k = 0; k < 3; ++k) inv.S.row(k) = Ys.block(k * n, 0, n, 1).transpose();
+  inv.Sbar.resize(9, n);
+  for (int k = 0; k < 3; ++k)
+    for (int l = 0; l < 3; ++l) {
+      inv.Skl[static_cast<std::size_t>(3 * k + l)] =
+          k <= l ? Eigen::MatrixXd(Gs.block(k * n, l * n, n, n)) : Eigen::MatrixXd(Gs.block(l * n, k * n, n, n).transpose());
+      inv.Sbar.row(3 * k + l) = XYs.block(k, l * n, 1, n);
+    }
+  return inv;
+}
+
+} // namespace
+
+Invariants compute_invariants(const WorkSpace& ws, const ReducedBasis& rb) {
+  return ws.dofs_per_node() == 3 ? invariants_solid(ws, rb) : compute_invariants_by_lifting(ws, rb);
+}
+
+Checkout checkout(Reducer& r, const ReducedBasis& rb, int free_free) {
+  const WorkSpace& ws = r.space();
+  Checkout c;
+  const auto& R = r.rigid();
+  const auto n = static_cast<Eigen::Index>(rb.columns.size());
+  // ξ_R = M̄⁻¹ ΦᵀMΦ_R with the true reduced mass (MacNeal's M̄ drops the residual inertia).
+  const Eigen::MatrixXd Mt = rb.method == Method::macneal ? la::project(ws.M(), rb.columns) : rb.M;
+  Eigen::MatrixXd B(n, 6);
+  VecH t = ws.new_vector();
+  std::vector<Vec> rawc;
+  for (const auto& v : rb.columns) rawc.push_back(v.get());
+  for (int a = 0; a < 6; ++a) { // one reduction per rigid mode (VecMDot), not one per column
+    FLEXUQ_PETSC(MatMult(ws.M(), R[static_cast<std::size_t>(a)].get(), t.get()));
+    if (n > 0) FLEXUQ_PETSC(VecMDot(t.get(), static_cast<PetscInt>(n), rawc.data(), B.col(a).data()));
+  }
+  const Eigen::MatrixXd xi = Mt.ldlt().solve(B);
+  const Eigen::Matrix<double, 6, 6> Mrr = r.rigid_mass();
+  const Eigen::Matrix<double, 6, 6> Mrr_red = xi.transpose() * Mt * xi;
+  c.rigid_residual.resize(6);
+  c.rigid_energy.resize(6);
+  const Eigen::VectorXd kd = rb.K.diagonal().cwiseAbs(), md = Mt.diagonal().cwiseAbs();
+  double ratio = 0;
+  for (Eigen::Index j = 0; j < n; ++j)
+    if (md(j) > 0) ratio = std::max(ratio, kd(j) / md(j));
+  VecH res = ws.new_vector(), mres = ws.new_vector();
+  for (int a = 0; a < 6; ++a) {
+    // ‖Φξ − Φ_R‖_M formed as a vector (the expanded quadratic form loses half the digits).
+    FLEXUQ_PETSC(VecCopy(R[static_cast<std::size_t>(a)].get(), res.get()));
+    FLEXUQ_PETSC(VecScale(res.get(), -1.0));
+    const Eigen::VectorXd xa = xi.col(a);
+    if (!rawc.empty()) FLEXUQ_PETSC(VecMAXPY(res.get(), static_cast<PetscInt>(rawc.size()), xa.data(), rawc.data()));
+    FLEXUQ_PETSC(MatMult(ws.M(), res.get(), mres.get()));
+    PetscScalar e2 = 0;
+    FLEXUQ_PETSC(VecDot(mres.get(), res.get(), &e2));
+    c.rigid_residual(a) = std::sqrt(std::max(0.0, PetscRealPart(e2)) / Mrr(a, a));
+    const double mass = xi.col(a).cwiseAbs2().dot(md);
+    c.rigid_energy(a) = std::abs(xi.col(a).dot(rb.K * xi.col(a))) / std::max(ratio * mass, 1e-300);
+  }
+  c.full = mass_properties(Mrr);
+  c.reduced = mass_properties(Mrr_red);
+  // Effective mass of the normal-mode columns, rigid modes about the CoM.
+  const auto Rc = ws.rigid_modes({c.full.com(0), c.full.com(1), c.full.com(2)});
+  for (Eigen::Index j = 0; j < n; ++j) {
+    const auto k = rb.kinds[static_cast<std::size_t>(j)];
+    if (k == ColumnKind::fixed_interface_mode || k == ColumnKind::free_interface_mode ||
+        k == ColumnKind::mixed_interface_mode)
+      c.mode_columns.push_back(static_cast<std::size_t>(j));
+  }
+  const auto nm = static_cast<Eigen::Index>(c.mode_columns.size());
+  c.effective_mass.resize(nm, 6);
+  std::vector<Vec> modes;
+  for (std::size_t q : c.mode_columns) modes.push_back(rb.columns[q].get());
+  Eigen::MatrixXd L(nm, 6); // Γ = Φ_Nᵀ M R_c (modal participation factors × μ)
+  Eigen::VectorXd total(6);  // R_cᵀ M R_c: mass and inertia about the CoM per direction
+  for (int a = 0; a < 6; ++a) {
+    FLEXUQ_PETSC(MatMult(ws.M(), Rc[static_cast<std::size_t>(a)].get(), t.get()));
+    PetscScalar v = 0;
+    FLEXUQ_PETSC(VecDot(t.get(), Rc[static_cast<std::size_t>(a)].get(), &v));
+    total(a) = PetscRealPart(v);
+    if (nm > 0) FLEXUQ_PETSC(VecMDot(t.get(), static_cast<PetscInt>(nm), modes.data(), L.col(a).data()));
+  }
+  for (Eigen::Index q = 0; q < nm; ++q) {
+    const auto j = static_cast<Eigen::Index>(c.mode_columns[static_cast<std::size_t>(q)]);
+    c.effective_mass.row(q) = L.row(q).cwiseAbs2() / Mt(j, j);
+  }
+  c.effective_fraction = c.effective_mass.colwise().sum().transpose().cwiseQuotient(total);
+  // Free-free frequencies: reduced pair (dense) and, optionally, the full component.
+  // One dense eigensolve serves the check-out and, for a free body (exactly 6 zero eigenvalues), the
+  // floating-frame elastic coordinates written beside the invariants.
+  if (rb.method != Method::macneal) {
+    Eigen::VectorXd lam;
+    try {
+      auto e = elastic_coordinates(rb.K, rb.M);
+      if (e.rigid == 6) {
+        c.frame_V = std::move(e.V);
+        lam = std::move(e.eigenvalues);
+      }
+    } catch (const Error&) {
+      // A grounded or partly grounded basis has no floating-frame form: eigenvalues only.
+    }
+    if (c.frame_V.size() == 0) {
+      FLEXUQ_REQUIRE(blas::sygv(rb.K, rb.M, lam, nullptr), "check-out: the reduced mass matrix is not positive definite");
+      lam = lam.tail(std::max<Eigen::Index>(0, lam.size() - 6)).eval();
+    }
+    c.reduced_hz = lam.cwiseMax(0.0).cwiseSqrt() / (2 * M_PI);
+    c.frame_eigenvalues = c.frame_V.size() ? lam : Eigen::VectorXd();
+  }
+  if (free_free > 0) {
+    const auto& fm = r.free_modes();
+    const auto nf = std::min<std::size_t>(static_cast<std::size_t>(free_free), fm.eigenvalues.size());
+    c.full_hz.resize(static_cast<Eigen::Index>(nf));
+    for (std::size_t i = 0; i < nf; ++i) c.full_hz(static_cast<Eigen::Index>(i)) = std::sqrt(fm.eigenvalues[i]) / (2 * M_PI);
+  }
+  return c;
+}
+
+std::string checkout_summary(const ReducedBasis& rb, const Checkout& c) {
+  std::ostringstream os;
+  os << std::scientific << std::setprecision(4);
+  os << "  check-out (" << method_name(rb.method) << ", " << rb.n_columns() << " columns):\n";
+  os << "    rigid-body modes of the reduced model  residual |Phi xi - Phi_R|_M/|Phi_R|_M   strain energy (grounding)\n";
+  const char* names[6] = {"tx", "ty", "tz", "rx", "ry", "rz"};
+  for (int a = 0; a < 6; ++a)
+    os << "      " << names[a] << "  " << std::setw(12) << c.rigid_residual(a) << "  " << std::setw(12) << c.rigid_energy(a) << "\n";
+  os << "    mass      full " << c.full.mass << "  reduced " << c.reduced.mass << " kg\n";
+  os << "    CoM       full " << c.full.com.transpose() << "  reduced " << c.reduced.com.transpose() << " m\n";
+  os << "    inertia   full diag " << c.full.inertia_com.diagonal().transpose() << "  reduced diag "
+     << c.reduced.inertia_com.diagonal().transpose() << " kg m^2 (about the CoM)\n";
+  os << "    free-free elastic frequencies [Hz]:   reduced        full         rel. diff\n";
+  for (Eigen::Index i = 0; i < std::max(c.full_hz.size(), std::min<Eigen::Index>(c.reduced_hz.size(), 10)); ++i) {
+    os << "      " << std::setw(4) << i + 1 << "  ";
+    if (i < c.reduced_hz.size()) os << std::setw(14) << c.reduced_hz(i); else os << std::setw(14) << "-";
+    if (i < c.full_hz.size()) os << "  " << std::setw(14) << c.full_hz(i); else os << "  " << std::setw(14) << "-";
+    if (i < c.full_hz.size() && i < c.reduced_hz.size())
+      os << "  " << std::setw(11) << (c.reduced_hz(i) - c.full_hz(i)) / c.full_hz(i);
+    os << "\n";
+  }
+  if (!c.mode_columns.empty()) {
+    os << "    modal effective mass (about the CoM), fraction of the total captured by the kept modes:\n      ";
+    for (int a = 0; a < 6; ++a) os << names[a] << " " << std::fixed << std::setprecision(4) << c.effective_fraction(a) << "  ";
+    os << "\n";
+  }
+  return os.str();
+}
+
+ReducedBody make_reduced_body(const WorkSpace& ws, const ReducedBasis& rb, const Invariants& inv, const Checkout& chk) {
+  ReducedBody b;
+  b.method = method_name(rb.method);
+  b.mode_interface = mode_interface_name(rb.mode_interface);
+  b.K = rb.K;
+  b.M = rb.M;
+  b.dof_labels = rb.labels;
+  for (auto k : rb.kinds) b.column_kinds.emplace_back(kind_name(k));
+  b.column_scale = Eigen::Map<const Eigen::VectorXd>(rb.scale.data(), static_cast<Eigen::Index>(rb.scale.size()));
+  b.mode_eigenvalues =
+      Eigen::Map<const Eigen::VectorXd>(rb.mode_eigenvalues.data(), static_cast<Eigen::Index>(rb.mode_eigenvalues.size()));
+  for (const auto& bd : ws.boundary()) b.interface_labels.push_back(bd.label);
+  b.n_boundary = static_cast<std::int64_t>(ws.n_boundary());
+  b.physical_boundary = static_cast<std::int64_t>(rb.physical_boundary);
+  b.dofs_per_node = static_cast<std::int64_t>(ws.dofs_per_node());
+  b.basis_rcond = rb.basis_rcond;
+  b.diagnostics = rb.diagnostics;
+  b.invariants = inv;
+  b.checkout = chk;
+  return b;
+}
+
+void write_reduced_file(const std::string& path, const WorkSpace& ws, const ReducedBasis& rb, const Invariants& inv,
+                        const Checkout& chk, const std::vector<std::pair<std::string, double>>& phase_seconds) {
+  const auto& comp = ws.component();
+  io::H5File f(comp.comm(), path, io::H5File::Mode::create);
+  io::write_mesh(f, comp.mesh());
+  make_reduced_body(ws, rb, inv, chk).write(f);
+  const std::uint64_t n = rb.n_columns();
+  // Basis in input node order.
+  std::vector<VecH> phys;
+  std::vector<Vec> raw;
+  for (const auto& c : rb.columns) {
+    phys.push_back(ws.to_physical(c.get()));
+    raw.push_back(phys.back().get());
+  }
+  fe::NaturalLayout layout(comp);
+  const auto block = layout.gather(raw);
+  const std::uint64_t nn = comp.mesh().num_nodes(), dpn = static_cast<std::uint64_t>(ws.dofs_per_node());
+  f.write_rows("/reduced/basis", {nn, dpn, n}, layout.node_begin(), layout.node_end() - layout.node_begin(), block.data());
+  io::write_phase_times(f, phase_seconds);
+  int rank = 0;
+  FLEXUQ_MPI(MPI_Comm_rank(comp.comm(), &rank));
+  if (rank == 0) {
+    io::XdmfNodeField fld{"/reduced/basis", static_cast<std::size_t>(dpn), static_cast<std::size_t>(n), "basis_vector", {}};
+    io::write_xdmf_beside(path, comp.mesh(), fld);
+  }
+}
+
+void write_matrix_market(MPI_Comm comm, const std::string& prefix, const ReducedBasis& rb) {
+  int rank = 0;
+  FLEXUQ_MPI(MPI_Comm_rank(comm, &rank));
+  if (rank != 0) return;
+  for (const auto& [name, A] : {std::make_pair(std::string("K"), &rb.K), std::make_pair(std::string("M"), &rb.M)}) {
+    const std::string path = prefix + "_" + name + ".mtx";
+    std::ofstream out(path);
+    FLEXUQ_REQUIRE(out, "reduce.matrix_market: cannot write " << path);
+    out << "%%MatrixMarket matrix array real symmetric\n% flexuq reduce " << method_name(rb.method) << ": " << name
+        << "bar, rows/columns as /reduced/dof_labels\n"
+        << A->rows() << " " << A->cols() << "\n"
+        << std::setprecision(17);
+    for (Eigen::Index j = 0; j < A->cols(); ++j)
+      for (Eigen::Index i = j; i < A->rows(); ++i) out << (*A)(i, j) << "\n";
+  }
+}
+
+} // namespace flexuq::cms

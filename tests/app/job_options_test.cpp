@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: MIT
+// Job-file keys -> typed options (app/JobOptions.hpp): the GCMS keys (moved here from the cms tests
+// with the parser) and the one mode-options parser shared by `modes` and `reduce`.
+#include "flexuq/app/JobOptions.hpp"
+#include "flexuq/core/Error.hpp"
+
+#include <gtest/gtest.h>
+
+using namespace flexuq;
+
+TEST(JobOptions, GcmsKeysAndBadValues) {
+  auto cfg = io::Config::from_string(
+      "reduce:\n  gcms: {strategy: cosine, cosine_threshold: 0.995, gs_tolerance: 1e-4, svd_tolerance: 1e-5,"
+      " scaling: false, csv: cos.csv, origin: [0, 0, 1], cosine_sweep: true, cosine_sweep_start: 0.999,"
+      " cosine_sweep_step: 0.002, cosine_sweep_rtol: 0.1, canonicalize: false, degeneracy_tol: 1e-8}\n");
+  cms::GcmsOptions o;
+  app::parse_gcms_options(cfg, "reduce.gcms", o);
+  EXPECT_EQ(o.strategy, cms::GcmsStrategy::cosine);
+  EXPECT_EQ(o.cosine_threshold, 0.995);
+  EXPECT_EQ(o.gs_tolerance, 1e-4);
+  EXPECT_EQ(o.svd_tolerance, 1e-5);
+  EXPECT_FALSE(o.scaling);
+  EXPECT_EQ(o.csv, "cos.csv");
+  ASSERT_TRUE(o.origin.has_value());
+  EXPECT_EQ((*o.origin)[2], 1.0);
+  EXPECT_TRUE(o.cosine_sweep);
+  EXPECT_EQ(o.cosine_sweep_start, 0.999);
+  EXPECT_EQ(o.cosine_sweep_step, 0.002);
+  EXPECT_EQ(o.cosine_sweep_rtol, 0.1);
+  EXPECT_FALSE(o.canonicalize);
+  EXPECT_EQ(o.degeneracy_tol, 1e-8);
+  EXPECT_NO_THROW(cfg.check_all_used());
+  for (const char* bad : {"{strategy: qr}", "{cosine_threshold: 0.9}", "{gs_tolerance: 0}", "{gap_ratio: 1}",
+                          "{cosine_sweep_start: 0.9}", "{cosine_sweep_step: 0}", "{cosine_sweep_rtol: 1}",
+                          "{degeneracy_tol: -1}"}) {
+    cms::GcmsOptions x;
+    auto c2 = io::Config::from_string(std::string("reduce:\n  gcms: ") + bad + "\n");
+    EXPECT_THROW(app::parse_gcms_options(c2, "reduce.gcms", x), InputError) << bad;
+  }
+}
+
+TEST(JobOptions, OneModeParserForModesAndReduce) {
+  for (const std::string prefix : {"modes", "reduce.modes"}) {
+    const auto top = prefix.substr(0, prefix.find('.'));
+    auto job = [&](const std::string& body) {
+      return prefix == "modes" ? io::Config::from_string("modes: " + body + "\n", "job.yaml")
+                               : io::Config::from_string("reduce:\n  modes: " + body + "\n", "job.yaml");
+    };
+    const auto o = app::parse_mode_options(job("{band: [10, 500], tol: 1e-10, max_it: 50, cluster_tol: 1e-5}"), prefix,
+                                           app::ModeKeys{});
+    ASSERT_TRUE(o.band_hz.has_value());
+    EXPECT_EQ(o.band_hz->second, 500.0);
+    EXPECT_EQ(o.tol, 1e-10);
+    EXPECT_EQ(o.max_it, 50);
+    EXPECT_EQ(o.cluster_tol, 1e-5);
+    EXPECT_EQ(app::parse_mode_options(job("{count: 7}"), prefix, app::ModeKeys{}).count, 7);
+    // The band check exists once (fe::validate) and names the job file and the key of each verb.
+    for (const auto& [bad, text] : std::vector<std::pair<std::string, std::string>>{
+             {"{band: [500, 10]}", ".band must be [f_min, f_max] with 0 <= f_min < f_max, got [500, 10]"},
+             {"{band: [-1, 10]}", ".band must be"},
+             {"{band: [1, 2, 3]}", "band needs [f_min_hz, f_max_hz]"},
+             {"{band: [1, 2], count: 3}", "count or " + prefix + ".band, not both"},
+             {"{count: 0}", ".count must be at least 1"},
+             {"{tol: 0}", ".tol must be > 0"},
+             {"{cluster_tol: 2}", ".cluster_tol must lie in [0, 1)"}}) {
+      try {
+        (void)app::parse_mode_options(job(bad), prefix, app::ModeKeys{});
+        ADD_FAILURE() << prefix << " " << bad << ": no error";
+      } catch (const InputError& e) {
+        const std::string w = e.what();
+        EXPECT_NE(w.find("job.yaml: "), std::string::npos) << w;
+        EXPECT_NE(w.find(text), std::string::npos) << w;
+        if (text[0] == '.') EXPECT_NE(w.find(prefix + text), std::string::npos) << w;
+      }
+    }
+    (void)top;
+  }
+  // Solver keys: accepted by `modes`, unknown (strict keys) for `reduce`.
+  auto m = io::Config::from_string("modes: {count: 3, shift: -5, shift_factor: 1e-6, rigid_tol: 1e-8}\n");
+  const auto mo = app::parse_mode_options(m, "modes", app::ModeKeys{true, false});
+  EXPECT_EQ(mo.shift, -5.0);
+  EXPECT_EQ(mo.shift_factor, 1e-6);
+  EXPECT_EQ(mo.rigid_tol, 1e-8);
+  EXPECT_NO_THROW(m.check_all_used());
+  auto r = io::Config::from_string("reduce:\n  modes: {count: 3, shift: -5}\n");
+  (void)app::parse_mode_options(r, "reduce.modes", app::ModeKeys{});
+  EXPECT_THROW(r.check_all_used(), InputError);
+  // reduce with guyan: count 0 is fine (no modes are kept).
+  auto g = io::Config::from_string("reduce:\n  modes: {count: 0}\n");
+  EXPECT_EQ(app::parse_mode_options(g, "reduce.modes", app::ModeKeys{false, true}).count, 0);
+}
