@@ -136,12 +136,15 @@ struct EigenSolver::Impl {
     for (int s = 0; s < n; ++s) {
       const MatrixXd Hs = H.block(static_cast<Index>(s) * P, static_cast<Index>(s) * P, P, P);
       std::vector<VectorXd> y; // coefficient vectors of the finished blocks
+      const double first = std::sqrt(std::max(Hs(0, 0), 0.0));
       for (int b = 0; b < P; ++b) {
         VectorXd v = VectorXd::Unit(P, b);
         const double n0 = std::sqrt(std::max(Hs(b, b), 0.0));
         for (const auto& u : y) v -= (u.dot(Hs * v)) * u;
         const double nv = std::sqrt(std::max(v.dot(Hs * v), 0.0));
-        if (n0 == 0.0 || nv <= 1e-8 * n0) {
+        // Negligible blocks (< 1e-8 of block 0) and blocks parallel to earlier ones are zeroed:
+        // scaling round-off to unit norm would create the thesis's spurious deflections.
+        if (n0 <= 1e-8 * first || nv <= 1e-8 * n0) {
           y.push_back(VectorXd::Zero(P)); // numerically parallel to earlier blocks: zeroed
           continue;
         }

@@ -218,6 +218,36 @@ TEST(SgEigen, SeedT11T12ShearAndBulkModulus) {
   run_seed_case({true, 2, 2, 5.6118e-10, -2.36893e-5, 1.12987e-2}, sg::Method::InverseSubspace);
 }
 
+// The thesis heuristic (every block to unit M-norm, modified Gram–Schmidt across the blocks of a
+// mode): each mode's block Gram becomes diagonal with entries 1 (kept) or 0 (zeroed, numerically
+// parallel), block 0 kept; the E-governed zeroth coefficient still matches T11.
+TEST(SgEigen, ThesisNormalisationIsBlockwiseOrthonormal) {
+  sg::StochasticLayout layout(MPI_COMM_WORLD, world_size());
+  auto c = seed_bar(layout.group());
+  uq::StochasticSpace space;
+  space.add("G", uq::Distribution::lognormal_from_moments(76.9e9, 1e9));
+  auto map = sg::component_map(*c, space, {{"DEFAULT", -1, 0, -1, -1}});
+  sg::ExpansionOptions ex;
+  ex.order = 3;
+  ex.regression_samples = 17;
+  sg::EigenOptions opt;
+  opt.order = 2;
+  opt.n_modes = 4;
+  opt.guard = 2;
+  opt.normalization = sg::Normalization::Thesis;
+  const auto r = sg::solve_component(layout, *c, space, map, ex, opt);
+  const int P = 3;
+  for (int s = 0; s < 4; ++s) {
+    const Eigen::MatrixXd B = r.block_gram.block(s * P, s * P, P, P);
+    EXPECT_NEAR(B(0, 0), 1.0, 1e-10) << "mode " << s;
+    for (int b = 0; b < P; ++b)
+      for (int d = 0; d < P; ++d) {
+        if (b != d) EXPECT_NEAR(B(b, d), 0.0, 1e-8) << "mode " << s;
+        else EXPECT_TRUE(std::abs(B(b, b) - 1.0) < 1e-8 || std::abs(B(b, b)) < 1e-8) << "mode " << s << " block " << b;
+      }
+  }
+}
+
 TEST(SgEigen, SeedT11StraightForward) {
   run_seed_case({false, 3, 2, 3.8151e-10, -1.95323e-5, 1.12704e-2}, sg::Method::StraightForward);
 }
