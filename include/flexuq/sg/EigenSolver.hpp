@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// @file EigenSolver.hpp
+/// @brief Stochastic Galerkin generalized eigen solver (seed 000 §2.13, docs/sg.md):
+/// K(ξ) u(ξ) = λ(ξ) M(ξ) u(ξ) with u = Σ_β u^(β) Ψ_β, λ = Σ_γ λ^(γ) Ψ_γ (p_β = p_γ).
+///
+/// - inverse-subspace (default): all wanted modes (plus guard vectors) together; each sweep solves
+///   𝒦 W_s = 𝓜 U_s by PCG with the mean-based preconditioner I ⊗ K^(0)⁻¹ (one MUMPS factorisation,
+///   inexact: the PCG tolerance follows the subspace change), then orthonormalises the modes
+///   against each other pointwise in ξ (Cholesky-QR of W(ξ_q)ᵀ M W(ξ_q) at Gauss nodes, projected
+///   back: the stochastic Gram–Schmidt of Sousedík–Elman, which keeps the subspace from collapsing
+///   and gives the normalisation (6.36), E[uᵀMu Ψ_k] = δ_k0, to quadrature accuracy). Convergence:
+///   the sine of the largest principal angle per mean multiplet (a multiplet is a subspace).
+/// - straight-forward: the whole symmetric pencil (𝒦, 𝓜) by SLEPc as a GHEP (never the
+///   unsymmetrised Cholesky form); every physical eigenvalue appears P_β times (T14). The mode
+///   PCE of mean mode s is the 𝓜-orthogonal projection of e_0 ⊗ φ̄_s onto the P_β·m big
+///   eigenvectors of its multiplet, then normalised like the other method.
+/// Eigenvalue coefficients: the Rayleigh-quotient projection (6.47),
+/// λ^(k) = Σ_ij c_kij ⟨u^(i), v^(j)⟩ with v = 𝒦 u.
+
+#include "flexuq/sg/Expansion.hpp"
+#include "flexuq/sg/Galerkin.hpp"
+#include "flexuq/uq/Pce.hpp"
+
+#include <Eigen/Dense>
+
+#include <string>
+#include <vector>
+
+namespace flexuq::sg {
+
+enum class Method { InverseSubspace, StraightForward };
+enum class Normalization { Galerkin, Thesis };
+
+Method parse_method(const std::string& s, const std::string& key);               ///< inverse-subspace | straight-forward
+Normalization parse_normalization(const std::string& s, const std::string& key); ///< galerkin | thesis
+
+struct EigenOptions {
+  int order = 2;       ///< p_β = p_γ (method.galerkin.order)
+  int n_modes = 10;    ///< wanted modes; a multiplet cut by the count is completed
+  Method method = Method::InverseSubspace;
+  /// Galerkin: (6.36) by pointwise normalisation at Gauss nodes. Thesis: seed 000's heuristic
+  /// (every block to unit M-norm, then modified Gram–Schmidt across the blocks of a mode; blocks
+  /// numerically parallel to earlier ones are zeroed), applied to the converged modes.
+  Normalization normalization = Normalization::Galerkin;
+  int guard = -1;        ///< extra subspace vectors (−1: n/2 + 2, completed to a multiplet)
+  double tol = 1e-7;     ///< subspace sine per multiplet (inverse-subspace); values below 1e-7 act as 1e-7
+  int max_it = 200;
+  double pcg_rtol_max = 1e-6, pcg_rtol_min = 1e-13;
+  int pcg_max_it = 1000;
+  double sf_tol = 1e-12; ///< SLEPc tolerance (straight-forward)
+  bool assemble = false; ///< assemble 𝒦 and 𝓜 (straight-forward: MUMPS instead of PCG inside SLEPc)
+  double memory_limit_bytes = 0; ///< per rank; 0: MemAvailable / ranks on the node
+  std::string prefix = "sg_";
+  std::string key = "method.galerkin"; ///< named in messages
+  bool progress = true;
+};
+
+struct EigenResult {
+  uq::MultiIndexSet basis;          ///< solution basis (total degree p_β)
+  Eigen::MatrixXd eigenvalues;      ///< P_β × n: λ_s^(k) (orthonormal basis), rad²/s²
+  std::vector<VecH> modes;          ///< n block vectors (world communicator, BlockSpace layout)
+  /// Numbering-free block Gram, (n P_β)²: entry ((s,b),(t,c)) = u_s^(b)ᵀ M^(0) u_t^(c).
+  Eigen::MatrixXd block_gram;
+  std::vector<double> mean_eigenvalues; ///< of (K^(0), M^(0)), the n wanted
+  std::vector<int> multiplicity;        ///< per mode: size of its mean multiplet
+  int iterations = 0;
+  long long pcg_iterations = 0;
+  double change = 0;       ///< last subspace sine
+  bool converged = false;
+  // straight-forward
+  std::vector<double> galerkin_spectrum; ///< the big pencil's eigenvalues, ascending
+  int block_multiplicity = 0;            ///< P_β: copies of each physical eigenvalue
+  int complex_results = 0;               ///< eigenvalues with an imaginary part (T15: always 0)
+
+  /// λ(ξ) as a Pce (one output per mode).
+  uq::Pce eigenvalue_pce(const std::vector<uq::PolynomialFamily>& families) const;
+};
+
+/// @brief The solver on given expanded operators: K^(a) (P_α, on the group communicator) and
+/// M^(a) (one matrix = deterministic M).
+class EigenSolver {
+public:
+  EigenSolver(const StochasticLayout& layout, std::vector<uq::PolynomialFamily> families,
+              uq::MultiIndexSet operator_basis, std::vector<Mat> K, std::vector<Mat> M, EigenOptions opt);
+  /// @note Collective on the layout's world communicator.
+  EigenResult solve();
+
+private:
+  struct Impl;
+  const StochasticLayout* layout_;
+  std::vector<uq::PolynomialFamily> families_;
+  uq::MultiIndexSet op_basis_;
+  std::vector<Mat> K_, M_;
+  EigenOptions opt_;
+};
+
+/// Refuse (InputError naming the order, P_β and the estimate) when the estimated memory per rank
+/// exceeds the limit; called before anything of the Galerkin system is allocated. @note Collective.
+void check_memory(MPI_Comm world, int dim, int operator_order, const EigenOptions& opt, long long n_local,
+                  long long nnz_local, int n_vectors);
+
+/// Whole pipeline for one component: memory check → θ expansion → K^(a) (and M^(a)) → solve.
+/// @p component lives on layout.group() and keeps its affine terms. @note Collective (world).
+EigenResult solve_component(const StochasticLayout& layout, const fe::Component& component,
+                            const uq::StochasticSpace& space, const AffineMap& map, const ExpansionOptions& expansion,
+                            const EigenOptions& opt);
+
+} // namespace flexuq::sg

@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// @file Galerkin.hpp
+/// @brief The stochastic Galerkin operator 𝒦 = Σ_a Δ^(a) ⊗ K^(a), [Δ^(a)]_{kb} = E[Ψ_a Ψ_b Ψ_k]
+/// (seed 000 (6.29)–(6.32)), applied matrix-free on a two-level layout (Stokhos' MultiComm pattern):
+///
+/// - the world communicator is cut into groups of `ranks_per_group` consecutive ranks;
+/// - the P_β stochastic blocks are spread over the groups (contiguous ranges, the first groups take
+///   one more when P_β is not divisible);
+/// - inside a group the spatial DOFs of each block are distributed like the group's K^(a)
+///   (distributed AIJ matrices on the group communicator, all groups with the same layout).
+///
+/// A block vector is one PETSc Vec on the world communicator; rank r holds, for each block its
+/// group owns, its own spatial slice: local size = n_owned_blocks × n_local. Applying 𝒦 gathers
+/// the spatial slice of every block on each rank (one VecScatter, P_β × n_local doubles), then
+/// y_k = Σ_a K^(a) (Σ_b c_abk x_b) for the owned k: P_α × n_owned sparse products per apply.
+
+#include "flexuq/core/Comm.hpp"
+#include "flexuq/core/Handle.hpp"
+#include "flexuq/uq/MultiIndexSet.hpp"
+#include "flexuq/uq/PolynomialFamily.hpp"
+
+#include <Eigen/Dense>
+
+#include <memory>
+#include <vector>
+
+namespace flexuq::sg {
+
+/// @brief World = groups × ranks per group; `across` joins the ranks with the same rank in their
+/// group (one per group), for reductions over the stochastic dimension.
+class StochasticLayout {
+public:
+  /// @note Collective. The world size must be a multiple of @p ranks_per_group.
+  StochasticLayout(MPI_Comm world, int ranks_per_group);
+  MPI_Comm world() const { return world_.get(); }
+  MPI_Comm group() const { return group_.get(); }
+  MPI_Comm across() const { return across_.get(); }
+  int n_groups() const { return n_groups_; }
+  int group_index() const { return group_index_; }
+  int ranks_per_group() const { return rpg_; }
+
+private:
+  Comm world_, group_, across_;
+  int n_groups_ = 1, group_index_ = 0, rpg_ = 1;
+};
+
+/// @brief Sparse triple-product tensor c_abk = E[Ψ_a Ψ_b Ψ_k] between an operator basis (a) and a
+/// solution basis (b, k). Stored per row k: for each a, the list of (b, c_abk).
+struct TripleTensor {
+  int n_operator = 0, n_solution = 0;
+  /// rows[k][a] = {(b, c_abk)}
+  std::vector<std::vector<std::vector<std::pair<int, double>>>> rows;
+  std::size_t nonzeros = 0;
+  double value(int a, int b, int k) const;
+};
+
+/// Exact products of the univariate closed forms (uq::triple_product). The operator basis must be
+/// contained in the degree range the families support. Not collective.
+TripleTensor triple_tensor(const std::vector<uq::PolynomialFamily>& families, const uq::MultiIndexSet& operator_basis,
+                           const uq::MultiIndexSet& solution_basis, double drop_tol = 1e-14);
+
+/// @brief P_β blocks of a spatial layout (n_local rows here, N in all) on a StochasticLayout.
+class BlockSpace {
+public:
+  /// @note Collective on the world communicator. Checks that every group has the same spatial
+  /// layout (local sizes per group rank; a fingerprint of @p fingerprint_mat's diagonal).
+  BlockSpace(const StochasticLayout& layout, int n_blocks, Mat fingerprint_mat);
+
+  const StochasticLayout& layout() const { return *layout_; }
+  int n_blocks() const { return n_blocks_; }
+  int first_block() const { return first_; }   ///< first block owned by this rank's group
+  int n_owned() const { return n_owned_; }
+  int owner_group(int block) const;
+  int first_block_of_group(int g) const { return first_of_group_.at(g); }
+  PetscInt n_local() const { return n_local_; }
+  PetscInt n_global() const { return N_; }
+
+  VecH create_vec() const;                      ///< block vector (zeros), world communicator
+  VecH create_spatial() const;                  ///< one spatial vector on the group communicator
+  /// A spatial Vec header on the group communicator (no storage; use VecPlaceArray).
+  VecH create_spatial_header() const;
+  /// All blocks of this rank's spatial slice: out[b·n_local + i]. @note Collective (world).
+  void gather_all(Vec x, std::vector<double>& out) const;
+  /// Copy the owned blocks from @p all (same layout as gather_all) into @p x. Not collective.
+  void set_owned(const std::vector<double>& all, Vec x) const;
+
+private:
+  const StochasticLayout* layout_;
+  int n_blocks_, first_ = 0, n_owned_ = 0;
+  PetscInt n_local_ = 0, N_ = 0;
+  std::vector<int> first_of_group_;
+  ScatterH gather_;
+  VecH all_;
+};
+
+/// @brief Σ_a Δ^(a) ⊗ A^(a) on a BlockSpace (A^(a) on the group communicator), as a MatShell.
+class GalerkinOperator {
+public:
+  GalerkinOperator(const BlockSpace& space, std::shared_ptr<const TripleTensor> tensor, std::vector<Mat> terms);
+  GalerkinOperator(const GalerkinOperator&) = delete;
+  GalerkinOperator& operator=(const GalerkinOperator&) = delete;
+
+  /// y = 𝒦 x. @note Collective (world).
+  void apply(Vec x, Vec y) const;
+  /// The shell (lives as long as this object). @note Collective on first call.
+  Mat shell() const;
+  /// Assemble the whole (P_β n) × (P_β n) matrix (small cases and tests only). @note Collective.
+  MatH assemble() const;
+  const std::vector<Mat>& terms() const { return terms_; }
+  const TripleTensor& tensor() const { return *tensor_; }
+  const BlockSpace& space() const { return *space_; }
+
+private:
+  static PetscErrorCode mult(Mat A, Vec x, Vec y);
+  const BlockSpace* space_;
+  std::shared_ptr<const TripleTensor> tensor_;
+  std::vector<Mat> terms_;
+  mutable MatH shell_;
+  mutable std::vector<double> all_, z_;
+  MatH Z_;                // dense multi-vector on z_ (group communicator)
+  mutable MatH product_;  // K^(a) Z_, symbolic part shared by all terms
+};
+
+/// @brief Mean-based block preconditioner I ⊗ A0⁻¹ (Δ^(0) = I for an orthonormal basis) with one
+/// sparse Cholesky factorisation of A0 (MUMPS) reused for every block and every solve.
+class MeanPreconditioner {
+public:
+  /// Factorises @p A0 on the group communicator. Throws InputError if A0 is singular or
+  /// indefinite (inertia of the factorisation: negative or zero pivots), naming @p what.
+  /// @note Collective (world: the check is agreed on by all groups).
+  MeanPreconditioner(const BlockSpace& space, Mat A0, const std::string& what, const std::string& prefix = "sg_mean_");
+  /// z = (I ⊗ A0⁻¹) r. @note Collective on each group.
+  void apply(Vec r, Vec z) const;
+  /// Install as a PCSHELL on @p pc.
+  void install(PC pc) const;
+  KSP ksp() const { return ksp_.get(); }
+
+private:
+  static PetscErrorCode pc_apply(PC pc, Vec r, Vec z);
+  const BlockSpace* space_;
+  KspH ksp_;
+};
+
+/// Per-rank memory estimate of a stochastic Galerkin eigen solve, in bytes, before anything is
+/// allocated: the P_α expanded operators (nonzeros of one K on this rank), @p n_vectors block
+/// vectors of P_β × n_local doubles, the gathered copies, the triple tensor, the dense Gram matrices.
+double estimate_memory_bytes(long long P_alpha, long long P_beta, long long n_local, long long nnz_local,
+                             long long n_vectors);
+/// Memory this rank may use: MemAvailable (Linux /proc/meminfo) shared by the ranks on the node.
+/// @note Collective.
+double available_memory_bytes(MPI_Comm comm);
+
+} // namespace flexuq::sg

@@ -1,0 +1,522 @@
+// SPDX-License-Identifier: MIT
+#include "flexuq/sg/EigenSolver.hpp"
+
+#include "flexuq/core/Error.hpp"
+#include "flexuq/core/Log.hpp"
+#include "flexuq/fe/Modes.hpp"
+#include "flexuq/fe/Solvers.hpp"
+#include "flexuq/uq/Quadrature.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <numeric>
+
+namespace flexuq::sg {
+
+Method parse_method(const std::string& s, const std::string& key) {
+  if (s == "inverse-subspace") return Method::InverseSubspace;
+  if (s == "straight-forward") return Method::StraightForward;
+  throw InputError(key + ".solver: unknown value '" + s + "' (inverse-subspace | straight-forward)");
+}
+
+Normalization parse_normalization(const std::string& s, const std::string& key) {
+  if (s == "galerkin") return Normalization::Galerkin;
+  if (s == "thesis") return Normalization::Thesis;
+  throw InputError(key + ".normalization: unknown value '" + s + "' (galerkin | thesis)");
+}
+
+uq::Pce EigenResult::eigenvalue_pce(const std::vector<uq::PolynomialFamily>& families) const {
+  return uq::Pce(families, basis, eigenvalues);
+}
+
+namespace {
+
+using Eigen::Index;
+using Eigen::MatrixXd;
+using Eigen::VectorXd;
+
+std::shared_ptr<TripleTensor> identity_tensor(int P) {
+  auto t = std::make_shared<TripleTensor>();
+  t->n_operator = 1;
+  t->n_solution = P;
+  t->rows.assign(P, std::vector<std::vector<std::pair<int, double>>>(1));
+  for (int k = 0; k < P; ++k) t->rows[k][0].emplace_back(k, 1.0);
+  t->nonzeros = P;
+  return t;
+}
+
+} // namespace
+
+// Working state of one solve.
+struct EigenSolver::Impl {
+  const StochasticLayout& L;
+  const EigenOptions& opt;
+  const std::vector<uq::PolynomialFamily>& fams;
+  uq::MultiIndexSet basis;
+  int P = 0;
+  std::unique_ptr<BlockSpace> space;
+  std::unique_ptr<GalerkinOperator> Kop, Mop;
+  std::shared_ptr<TripleTensor> lambda_tensor; // c_ijk on the solution basis (6.47)
+  uq::Quadrature rule;
+  MatrixXd psi_q; // nodes × P
+
+  Impl(const StochasticLayout& l, const EigenOptions& o, const std::vector<uq::PolynomialFamily>& f) : L(l), opt(o), fams(f) {}
+
+  PetscInt nl() const { return space->n_local(); }
+
+  // All blocks of every vector in @p vs on this rank's spatial slice, column (s·P + b).
+  MatrixXd gather(const std::vector<VecH>& vs) const {
+    MatrixXd out(nl(), static_cast<Index>(vs.size()) * P);
+    std::vector<double> buf;
+    for (std::size_t s = 0; s < vs.size(); ++s) {
+      space->gather_all(vs[s].get(), buf);
+      out.middleCols(static_cast<Index>(s) * P, P) = Eigen::Map<const MatrixXd>(buf.data(), nl(), P);
+    }
+    return out;
+  }
+
+  void scatter(const MatrixXd& cols, std::vector<VecH>& vs) const {
+    std::vector<double> buf(static_cast<std::size_t>(nl()) * P);
+    for (std::size_t s = 0; s < vs.size(); ++s) {
+      Eigen::Map<MatrixXd>(buf.data(), nl(), P) = cols.middleCols(static_cast<Index>(s) * P, P);
+      space->set_owned(buf, vs[s].get());
+    }
+  }
+
+  std::vector<VecH> apply(const GalerkinOperator& op, const std::vector<VecH>& vs) const {
+    std::vector<VecH> out;
+    for (const auto& v : vs) {
+      out.push_back(space->create_vec());
+      op.apply(v.get(), out.back().get());
+    }
+    return out;
+  }
+
+  // Block Gram H = Wᵀ 𝓜-blocks: H((s,b),(t,c)) = W_s^(b)ᵀ (𝓜 W_t)^(c) summed over the group.
+  MatrixXd gram(const MatrixXd& W, const MatrixXd& MW) const {
+    MatrixXd H = W.transpose() * MW;
+    FLEXUQ_MPI(MPI_Allreduce(MPI_IN_PLACE, H.data(), static_cast<int>(H.size()), MPI_DOUBLE, MPI_SUM, L.group()));
+    return 0.5 * (H + H.transpose());
+  }
+
+  // Pointwise (ξ_q) Cholesky-QR of the modes, projected back on the basis: coefficients X with
+  // U = W X (columns (s,b)). Implements the Galerkin normalisation (6.36) and the stochastic
+  // Gram–Schmidt across modes.
+  MatrixXd orthonormalise(const MatrixXd& H, int n) const {
+    const Index nP = static_cast<Index>(n) * P;
+    MatrixXd X = MatrixXd::Zero(nP, nP);
+    MatrixXd A = MatrixXd::Zero(nP, n);
+    for (int q = 0; q < rule.size(); ++q) {
+      for (int s = 0; s < n; ++s) A.block(static_cast<Index>(s) * P, s, P, 1) = psi_q.row(q).transpose();
+      MatrixXd G = A.transpose() * H * A;
+      Eigen::LLT<MatrixXd> llt(G);
+      if (llt.info() != Eigen::Success)
+        throw Error("sg: the mode subspace collapsed at Gauss node " + std::to_string(q) +
+                    " (the modes became linearly dependent); try fewer modes or a smaller order");
+      // R = Lᵀ, U(q) = W(q) R⁻¹.
+      const MatrixXd Rinv = llt.matrixU().solve(MatrixXd::Identity(n, n));
+      const double w = rule.weights[q];
+      for (int t = 0; t < n; ++t)
+        for (int s = 0; s < n; ++s) {
+          const double r = Rinv(t, s);
+          if (r == 0.0) continue;
+          // X((t,c),(s,b)) += w ψ_c ψ_b Rinv(t,s)
+          X.block(static_cast<Index>(t) * P, static_cast<Index>(s) * P, P, P).noalias() +=
+              (w * r) * psi_q.row(q).transpose() * psi_q.row(q);
+        }
+    }
+    return X;
+  }
+
+  // Thesis heuristic per mode: unit blocks, modified Gram–Schmidt across blocks (M-inner product).
+  MatrixXd thesis_normalise(const MatrixXd& H, int n) const {
+    const Index nP = static_cast<Index>(n) * P;
+    MatrixXd X = MatrixXd::Zero(nP, nP);
+    for (int s = 0; s < n; ++s) {
+      const MatrixXd Hs = H.block(static_cast<Index>(s) * P, static_cast<Index>(s) * P, P, P);
+      std::vector<VectorXd> y; // coefficient vectors of the finished blocks
+      const double first = std::sqrt(std::max(Hs(0, 0), 0.0));
+      for (int b = 0; b < P; ++b) {
+        VectorXd v = VectorXd::Unit(P, b);
+        const double n0 = std::sqrt(std::max(Hs(b, b), 0.0));
+        for (const auto& u : y) v -= (u.dot(Hs * v)) * u;
+        const double nv = std::sqrt(std::max(v.dot(Hs * v), 0.0));
+        // Negligible blocks (< 1e-8 of block 0) and blocks parallel to earlier ones are zeroed:
+        // scaling round-off to unit norm would create the thesis's spurious deflections.
+        if (n0 <= 1e-8 * first || nv <= 1e-8 * n0) {
+          y.push_back(VectorXd::Zero(P)); // numerically parallel to earlier blocks: zeroed
+          continue;
+        }
+        y.push_back(v / nv);
+      }
+      for (int b = 0; b < P; ++b) X.block(static_cast<Index>(s) * P, static_cast<Index>(s) * P + b, P, 1) = y[b];
+    }
+    return X;
+  }
+
+  // (6.47): λ_s^(k) = Σ_ij c_kij u_s^(i)·(𝒦u_s)^(j).
+  MatrixXd eigenvalue_coefficients(const std::vector<VecH>& U) const {
+    const int n = static_cast<int>(U.size());
+    const MatrixXd Ua = gather(U), Va = gather(apply(*Kop, U));
+    MatrixXd D(P, static_cast<Index>(P) * n); // D(i, (s,j))
+    for (int s = 0; s < n; ++s)
+      D.middleCols(static_cast<Index>(s) * P, P) =
+          Ua.middleCols(static_cast<Index>(s) * P, P).transpose() * Va.middleCols(static_cast<Index>(s) * P, P);
+    FLEXUQ_MPI(MPI_Allreduce(MPI_IN_PLACE, D.data(), static_cast<int>(D.size()), MPI_DOUBLE, MPI_SUM, L.group()));
+    MatrixXd lam = MatrixXd::Zero(P, n);
+    for (int s = 0; s < n; ++s)
+      for (int k = 0; k < P; ++k)
+        for (int i = 0; i < P; ++i)
+          for (const auto& [j, c] : lambda_tensor->rows[k][i]) lam(k, s) += c * D(i, static_cast<Index>(s) * P + j);
+    return lam;
+  }
+
+  // Normalise (galerkin or thesis) the vectors in place; returns the final block Gram.
+  MatrixXd normalise(std::vector<VecH>& U, Normalization how) const {
+    const int n = static_cast<int>(U.size());
+    const MatrixXd W = gather(U), MW = gather(apply(*Mop, U));
+    const MatrixXd H = gram(W, MW);
+    const MatrixXd X = how == Normalization::Galerkin ? orthonormalise(H, n) : thesis_normalise(H, n);
+    scatter(W * X, U);
+    return X.transpose() * H * X;
+  }
+};
+
+EigenSolver::EigenSolver(const StochasticLayout& layout, std::vector<uq::PolynomialFamily> families,
+                         uq::MultiIndexSet operator_basis, std::vector<Mat> K, std::vector<Mat> M, EigenOptions opt)
+    : layout_(&layout), families_(std::move(families)), op_basis_(std::move(operator_basis)), K_(std::move(K)),
+      M_(std::move(M)), opt_(std::move(opt)) {
+  FLEXUQ_REQUIRE(!K_.empty() && static_cast<int>(K_.size()) == op_basis_.size(),
+                 "sg: " << K_.size() << " stiffness terms for an operator basis of " << op_basis_.size());
+  FLEXUQ_REQUIRE(M_.size() == 1 || static_cast<int>(M_.size()) == op_basis_.size(),
+                 "sg: " << M_.size() << " mass terms (need 1 or " << op_basis_.size() << ")");
+  FLEXUQ_REQUIRE(opt_.order >= 0, opt_.key << ".order must be >= 0, got " << opt_.order);
+  FLEXUQ_REQUIRE(opt_.n_modes >= 1, "sg: at least one mode must be wanted (outputs.frequencies)");
+}
+
+void check_memory(MPI_Comm world, int dim, int operator_order, const EigenOptions& opt, long long n_local,
+                  long long nnz_local, int n_vectors) {
+  const long long Pb = uq::MultiIndexSet::total_degree_size(dim, opt.order);
+  const long long Pa = uq::MultiIndexSet::total_degree_size(dim, operator_order);
+  const double need = allreduce_max(world, estimate_memory_bytes(Pa, Pb, n_local, nnz_local, n_vectors));
+  const double limit = opt.memory_limit_bytes > 0 ? opt.memory_limit_bytes : available_memory_bytes(world);
+  FLEXUQ_REQUIRE(need <= limit, opt.key << ".order = " << opt.order << " (P_beta = " << Pb << " blocks, operator_order "
+                                        << operator_order << ": P_alpha = " << Pa << ") needs about " << need / 1e9
+                                        << " GB per rank for " << n_vectors << " block vectors, more than the "
+                                        << limit / 1e9 << " GB available; lower the order or the mode count, or use "
+                                           "more ranks");
+}
+
+EigenResult EigenSolver::solve() {
+  const auto& L = *layout_;
+  const MPI_Comm world = L.world();
+  Impl w(L, opt_, families_);
+  w.basis = uq::MultiIndexSet::total_degree(op_basis_.dim(), opt_.order);
+  w.P = w.basis.size();
+  const int P = w.P;
+
+  auto tensorK = std::make_shared<TripleTensor>(triple_tensor(families_, op_basis_, w.basis));
+  w.lambda_tensor = std::make_shared<TripleTensor>(triple_tensor(families_, w.basis, w.basis));
+  w.space = std::make_unique<BlockSpace>(L, P, K_[0]);
+  w.Kop = std::make_unique<GalerkinOperator>(*w.space, tensorK, K_);
+  if (M_.size() == 1)
+    w.Mop = std::make_unique<GalerkinOperator>(*w.space, identity_tensor(P), M_);
+  else
+    w.Mop = std::make_unique<GalerkinOperator>(*w.space, tensorK, M_);
+  {
+    // Gauss rule for the pointwise normalisation: p_β + 2 points per input.
+    std::vector<int> npts(families_.size(), opt_.order + 2);
+    w.rule = uq::tensor_gauss(families_, npts);
+    w.psi_q = uq::Pce::design_matrix(families_, w.basis, w.rule.points);
+  }
+
+  // Mean problem and mean-based preconditioner (clear errors for a singular/indefinite mean).
+  MeanPreconditioner pre(*w.space, K_[0], "K^(0)", opt_.prefix + "mean_");
+  fe::ModeOptions mo;
+  const int guard = opt_.guard >= 0 ? opt_.guard : opt_.n_modes / 2 + 2;
+  mo.count = opt_.n_modes + guard;
+  mo.constrained = true;
+  mo.constraint_description = "the mean operator K^(0)";
+  mo.prefix = opt_.prefix + "mean_modes_";
+  mo.progress = false;
+  const fe::ModeSet mean = fe::solve_modes(K_[0], M_[0], mo);
+  const int n_all = static_cast<int>(mean.eigenvalues.size());
+  int n_wanted = std::min(opt_.n_modes, n_all);
+  while (n_wanted < n_all && mean.multiplicity[n_wanted - 1] > 1 &&
+         std::abs(mean.eigenvalues[n_wanted] - mean.eigenvalues[n_wanted - 1]) <=
+             1e-6 * std::abs(mean.eigenvalues[n_wanted]))
+    ++n_wanted;
+  // Multiplet (cluster) index of every mean mode.
+  std::vector<int> cluster(n_all, 0);
+  for (int s = 1; s < n_all; ++s)
+    cluster[s] = cluster[s - 1] + (std::abs(mean.eigenvalues[s] - mean.eigenvalues[s - 1]) >
+                                   1e-6 * std::abs(mean.eigenvalues[s]));
+
+  EigenResult res;
+  res.basis = w.basis;
+  res.mean_eigenvalues.assign(mean.eigenvalues.begin(), mean.eigenvalues.begin() + n_wanted);
+  res.multiplicity.assign(mean.multiplicity.begin(), mean.multiplicity.begin() + n_wanted);
+  res.block_multiplicity = P;
+
+  // e_0 ⊗ φ̄_s as block vectors.
+  auto mean_block = [&](int s) {
+    VecH v = w.space->create_vec();
+    // VecGetArray on every rank, not only the owner of block 0: it invalidates the norm cache
+    // VecZeroEntries left, on all ranks alike (else VecNorm deadlocks).
+    PetscScalar* va = nullptr;
+    FLEXUQ_PETSC(VecGetArray(v.get(), &va));
+    if (w.space->first_block() == 0 && w.space->n_owned() > 0) {
+      const PetscScalar* pa = nullptr;
+      FLEXUQ_PETSC(VecGetArrayRead(mean.vectors[s].get(), &pa));
+      std::copy(pa, pa + w.nl(), va);
+      FLEXUQ_PETSC(VecRestoreArrayRead(mean.vectors[s].get(), &pa));
+    }
+    FLEXUQ_PETSC(VecRestoreArray(v.get(), &va));
+    return v;
+  };
+
+  std::vector<VecH> U;
+  if (opt_.method == Method::InverseSubspace) {
+    log::Phase phase(world, "sg inverse subspace");
+    const int n = n_all;
+    for (int s = 0; s < n; ++s) U.push_back(mean_block(s));
+    KspH ksp;
+    FLEXUQ_PETSC(KSPCreate(world, ksp.out()));
+    FLEXUQ_PETSC(KSPSetOptionsPrefix(ksp.get(), (opt_.prefix + "pcg_").c_str()));
+    FLEXUQ_PETSC(KSPSetOperators(ksp.get(), w.Kop->shell(), w.Kop->shell()));
+    FLEXUQ_PETSC(KSPSetType(ksp.get(), KSPCG));
+    PC pc = nullptr;
+    FLEXUQ_PETSC(KSPGetPC(ksp.get(), &pc));
+    pre.install(pc);
+    FLEXUQ_PETSC(KSPSetInitialGuessNonzero(ksp.get(), PETSC_TRUE));
+    FLEXUQ_PETSC(KSPSetNormType(ksp.get(), KSP_NORM_UNPRECONDITIONED));
+    FLEXUQ_PETSC(KSPSetFromOptions(ksp.get()));
+    std::vector<VecH> W;
+    for (int s = 0; s < n; ++s) W.push_back(w.space->create_vec());
+    VecH rhs = w.space->create_vec();
+    std::vector<double> lam0(n);
+    for (int s = 0; s < n; ++s) lam0[s] = mean.eigenvalues[s];
+    double change = 1.0;
+    MatrixXd H;
+    MatrixXd Uold_all = w.gather(U), MUold_all = w.gather(w.apply(*w.Mop, U));
+    for (int it = 1; it <= opt_.max_it; ++it) {
+      const double rtol = std::clamp(1e-2 * change * change, opt_.pcg_rtol_min, opt_.pcg_rtol_max);
+      FLEXUQ_PETSC(KSPSetTolerances(ksp.get(), rtol, 0.0, PETSC_DEFAULT, opt_.pcg_max_it));
+      for (int s = 0; s < n; ++s) {
+        w.Mop->apply(U[s].get(), rhs.get());
+        FLEXUQ_PETSC(VecCopy(U[s].get(), W[s].get()));
+        FLEXUQ_PETSC(VecScale(W[s].get(), 1.0 / lam0[s]));
+        FLEXUQ_PETSC(KSPSolve(ksp.get(), rhs.get(), W[s].get()));
+        KSPConvergedReason reason;
+        FLEXUQ_PETSC(KSPGetConvergedReason(ksp.get(), &reason));
+        PetscInt its = 0;
+        FLEXUQ_PETSC(KSPGetIterationNumber(ksp.get(), &its));
+        res.pcg_iterations += its;
+        if (reason < 0)
+          throw Error(FLEXUQ_MSG("sg: PCG on the Galerkin system failed (reason " << reason << " after " << its
+                                 << " iterations, mode " << s + 1 << "); the operator may be indefinite: lower "
+                                 << opt_.key << ".order or the input spread"));
+      }
+      // New orthonormal subspace and its overlap with the old one.
+      std::vector<VecH> Unew;
+      for (int s = 0; s < n; ++s) {
+        Unew.push_back(w.space->create_vec());
+        FLEXUQ_PETSC(VecCopy(W[s].get(), Unew[s].get()));
+      }
+      H = w.normalise(Unew, Normalization::Galerkin);
+      // Principal angles between the old and new subspaces of every wanted multiplet in the inner
+      // product E[uᵀMv] = ūᵀ𝓜v̄: Σ cos² = tr(G_o⁻¹ C G_n⁻¹ Cᵀ) (the bases are orthonormal only to
+      // quadrature accuracy, so the Grams are kept).
+      const MatrixXd Un = w.gather(Unew), MUn = w.gather(w.apply(*w.Mop, Unew));
+      auto expect_gram = [&](const MatrixXd& A, const MatrixXd& B) {
+        MatrixXd X = A.transpose() * B;
+        FLEXUQ_MPI(MPI_Allreduce(MPI_IN_PLACE, X.data(), static_cast<int>(X.size()), MPI_DOUBLE, MPI_SUM, L.group()));
+        MatrixXd E = MatrixXd::Zero(n, n);
+        for (int s = 0; s < n; ++s)
+          for (int t = 0; t < n; ++t)
+            for (int b = 0; b < P; ++b) E(s, t) += X(static_cast<Index>(s) * P + b, static_cast<Index>(t) * P + b);
+        return E;
+      };
+      const MatrixXd Eo = expect_gram(Uold_all, MUold_all), En = expect_gram(Un, MUn), Ec = expect_gram(Uold_all, MUn);
+      change = 0;
+      for (int s0 = 0; s0 < n_wanted;) {
+        int s1 = s0;
+        while (s1 < n_wanted && cluster[s1] == cluster[s0]) ++s1;
+        const int m = s1 - s0;
+        const MatrixXd Go = Eo.block(s0, s0, m, m), Gn = En.block(s0, s0, m, m), C = Ec.block(s0, s0, m, m);
+        const double cos2 = (Go.llt().solve(C) * Gn.llt().solve(C.transpose())).trace();
+        change = std::max(change, std::sqrt(std::max(0.0, static_cast<double>(m) - cos2)));
+        s0 = s1;
+      }
+      Uold_all = Un;
+      MUold_all = MUn;
+      change = allreduce_max(world, change);
+      U = std::move(Unew);
+      res.iterations = it;
+      res.change = change;
+      const MatrixXd lam = w.eigenvalue_coefficients(U);
+      for (int s = 0; s < n; ++s) lam0[s] = lam(0, s);
+      log::print(world, opt_.progress ? log::Level::info : log::Level::debug,
+                 FLEXUQ_MSG("sg inverse subspace: iteration " << it << "  subspace sine " << change << "  PCG rtol "
+                                  << rtol << "  PCG iterations so far " << res.pcg_iterations));
+      // The sine comes from cosines (√(m − Σcos²)), so rounding bounds it below at ~√ε ≈ 1.5e-8.
+      if (change < std::max(opt_.tol, 1e-7)) {
+        res.converged = true;
+        break;
+      }
+    }
+    if (!res.converged)
+      log::warn(world, FLEXUQ_MSG("sg inverse subspace: not converged after " << res.iterations << " iterations (sine "
+                                   << res.change << " > " << opt_.tol << ")"));
+    U.resize(n_wanted);
+  } else {
+    log::Phase phase(world, "sg straight-forward");
+    // The symmetric pencil (𝒦, 𝓜) as a GHEP, shift-and-invert at 0.
+    MatH Ka, Ma;
+    Mat A = w.Kop->shell(), B = w.Mop->shell();
+    if (opt_.assemble) {
+      Ka = w.Kop->assemble();
+      Ma = w.Mop->assemble();
+      A = Ka.get();
+      B = Ma.get();
+    }
+    const int nev = n_all * P;
+    EpsH eps;
+    FLEXUQ_PETSC(EPSCreate(world, eps.out()));
+    FLEXUQ_PETSC(EPSSetOptionsPrefix(eps.get(), (opt_.prefix + "sf_").c_str()));
+    FLEXUQ_PETSC(EPSSetOperators(eps.get(), A, B));
+    FLEXUQ_PETSC(EPSSetProblemType(eps.get(), EPS_GHEP));
+    FLEXUQ_PETSC(EPSSetType(eps.get(), EPSKRYLOVSCHUR));
+    FLEXUQ_PETSC(EPSSetDimensions(eps.get(), nev, PETSC_DEFAULT, PETSC_DEFAULT));
+    FLEXUQ_PETSC(EPSSetTolerances(eps.get(), opt_.sf_tol, 1000));
+    FLEXUQ_PETSC(EPSSetTarget(eps.get(), 0.0));
+    FLEXUQ_PETSC(EPSSetWhichEigenpairs(eps.get(), EPS_TARGET_MAGNITUDE));
+    ST st = nullptr;
+    FLEXUQ_PETSC(EPSGetST(eps.get(), &st));
+    FLEXUQ_PETSC(STSetType(st, STSINVERT));
+    KSP sk = nullptr;
+    FLEXUQ_PETSC(STGetKSP(st, &sk));
+    if (opt_.assemble) {
+      fe::setup_mumps_cholesky(sk, opt_.prefix + "sf_st_");
+    } else {
+      FLEXUQ_PETSC(KSPSetType(sk, KSPCG));
+      PC pc = nullptr;
+      FLEXUQ_PETSC(KSPGetPC(sk, &pc));
+      pre.install(pc);
+      FLEXUQ_PETSC(KSPSetTolerances(sk, 1e-13, 0.0, PETSC_DEFAULT, opt_.pcg_max_it));
+    }
+    FLEXUQ_PETSC(EPSSetFromOptions(eps.get()));
+    FLEXUQ_PETSC(EPSSolve(eps.get()));
+    PetscInt nconv = 0;
+    FLEXUQ_PETSC(EPSGetConverged(eps.get(), &nconv));
+    FLEXUQ_REQUIRE(nconv >= nev, "sg straight-forward: SLEPc converged " << nconv << " of " << nev
+                                                                        << " eigenpairs of the Galerkin pencil");
+    std::vector<VecH> big;
+    for (PetscInt i = 0; i < nconv; ++i) {
+      PetscScalar kr = 0, ki = 0;
+      big.push_back(w.space->create_vec());
+      FLEXUQ_PETSC(EPSGetEigenpair(eps.get(), i, &kr, &ki, big.back().get(), nullptr));
+      if (std::abs(ki) > 0) ++res.complex_results;
+      res.galerkin_spectrum.push_back(kr);
+    }
+    // Assign each big eigenpair to the mean multiplet that holds most of its energy,
+    // o_jt = Σ_b (φ̄_tᵀ M ū_j^(b))² summed over the multiplet (robust when the stochastic spectra of
+    // neighbouring modes overlap; nearest-eigenvalue assignment is not), then project e_0 ⊗ φ̄_s
+    // onto the multiplet's big eigenvectors (𝓜-orthonormal from SLEPc).
+    MatrixXd MPhi(w.nl(), n_all);
+    {
+      VecH tmp = w.space->create_spatial();
+      for (int t = 0; t < n_all; ++t) {
+        FLEXUQ_PETSC(MatMult(M_[0], mean.vectors[t].get(), tmp.get()));
+        const PetscScalar* ta = nullptr;
+        FLEXUQ_PETSC(VecGetArrayRead(tmp.get(), &ta));
+        MPhi.col(t) = Eigen::Map<const VectorXd>(ta, w.nl());
+        FLEXUQ_PETSC(VecRestoreArrayRead(tmp.get(), &ta));
+      }
+    }
+    const MatrixXd Ball = w.gather(big);
+    MatrixXd O = MPhi.transpose() * Ball; // (t, (j,b))
+    FLEXUQ_MPI(MPI_Allreduce(MPI_IN_PLACE, O.data(), static_cast<int>(O.size()), MPI_DOUBLE, MPI_SUM, L.group()));
+    std::vector<int> owner(big.size(), -1);
+    std::vector<int> count(cluster[n_all - 1] + 1, 0);
+    for (std::size_t j = 0; j < big.size(); ++j) {
+      std::vector<double> energy(count.size(), 0.0);
+      for (int t = 0; t < n_all; ++t)
+        energy[cluster[t]] += O.middleCols(static_cast<Index>(j) * P, P).row(t).squaredNorm();
+      const auto best = std::max_element(energy.begin(), energy.end());
+      if (*best < 0.5) continue; // belongs to a mode beyond the computed mean modes
+      owner[j] = static_cast<int>(best - energy.begin());
+      ++count[owner[j]];
+    }
+    for (int s = 0; s < n_wanted;) {
+      const int c = cluster[s];
+      int m = 0;
+      while (s + m < n_wanted && cluster[s + m] == c) ++m;
+      if (count[c] != m * P)
+        log::warn(world, FLEXUQ_MSG("sg straight-forward: multiplet at mean eigenvalue " << mean.eigenvalues[s] << " has "
+                                    << count[c] << " Galerkin eigenpairs, expected " << m * P
+                                    << " (stochastic spectra overlap; prefer inverse-subspace)"));
+      for (int t = s; t < s + m; ++t) {
+        VecH e0 = mean_block(t), Me0 = w.space->create_vec(), u = w.space->create_vec();
+        w.Mop->apply(e0.get(), Me0.get());
+        for (std::size_t j = 0; j < big.size(); ++j) {
+          if (owner[j] != c) continue;
+          PetscScalar d = 0;
+          FLEXUQ_PETSC(VecDot(big[j].get(), Me0.get(), &d));
+          FLEXUQ_PETSC(VecAXPY(u.get(), d, big[j].get()));
+        }
+        U.push_back(std::move(u));
+      }
+      s += m;
+    }
+    std::sort(res.galerkin_spectrum.begin(), res.galerkin_spectrum.end());
+    res.converged = true;
+    w.normalise(U, Normalization::Galerkin);
+  }
+  if (opt_.normalization == Normalization::Thesis) w.normalise(U, Normalization::Thesis);
+  res.eigenvalues = w.eigenvalue_coefficients(U);
+  {
+    const MatrixXd Ua = w.gather(U);
+    // Gram with the deterministic/mean mass: apply M^(0) block-wise (I ⊗ M^(0)).
+    GalerkinOperator M0(*w.space, identity_tensor(P), {M_[0]});
+    res.block_gram = w.gram(Ua, w.gather(w.apply(M0, U)));
+  }
+  res.modes = std::move(U);
+  return res;
+}
+
+EigenResult solve_component(const StochasticLayout& layout, const fe::Component& component,
+                            const uq::StochasticSpace& space, const AffineMap& map, const ExpansionOptions& expansion,
+                            const EigenOptions& opt) {
+  FLEXUQ_REQUIRE(component.stiffness_terms().size() > 0,
+                 "sg: the component keeps no affine terms (model.keep_affine: true is needed for galerkin)");
+  MatInfo info;
+  FLEXUQ_PETSC(MatGetInfo(component.K(), MAT_LOCAL, &info));
+  PetscInt m = 0, n = 0;
+  FLEXUQ_PETSC(MatGetLocalSize(component.K(), &m, &n));
+  const int guard = opt.guard >= 0 ? opt.guard : opt.n_modes / 2 + 2;
+  const int nvec = opt.method == Method::InverseSubspace ? 4 * (opt.n_modes + guard) + 4 : 3 * opt.n_modes + 4;
+  check_memory(layout.world(), space.dim(), expansion.order, opt, m, static_cast<long long>(info.nz_used), nvec);
+
+  const auto coef = expand_coefficients(space, map, expansion);
+  log::info(layout.world(), FLEXUQ_MSG("sg: operator expansion of order " << expansion.order << " ("
+                                       << coef.basis.size() << " terms) by "
+                                       << (coef.used == Projection::Exact        ? "exact projection"
+                                           : coef.used == Projection::Quadrature ? "Gauss projection"
+                                                                                 : "regression")));
+  auto K = expand_operator(component.stiffness_terms(), coef.stiffness);
+  std::vector<MatH> Mx;
+  std::vector<Mat> Kr, Mr;
+  for (const auto& k : K) Kr.push_back(k.get());
+  if (map.n_mass > 0) {
+    Mx = expand_operator(component.mass_terms(), coef.mass);
+    for (const auto& x : Mx) Mr.push_back(x.get());
+  } else {
+    Mr.push_back(component.M());
+  }
+  EigenSolver solver(layout, space.families(), coef.basis, Kr, Mr, opt);
+  return solver.solve();
+}
+
+} // namespace flexuq::sg

@@ -1,0 +1,435 @@
+// SPDX-License-Identifier: MIT
+#include "flexuq/sg/Galerkin.hpp"
+
+#include "flexuq/core/Error.hpp"
+#include "flexuq/fe/Solvers.hpp"
+#include "flexuq/uq/TripleProduct.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+namespace flexuq::sg {
+
+// ---------------------------------------------------------------- layout
+StochasticLayout::StochasticLayout(MPI_Comm world, int ranks_per_group)
+    : world_(world), group_(MPI_COMM_SELF), across_(MPI_COMM_SELF), rpg_(ranks_per_group) {
+  const int size = world_.size(), rank = world_.rank();
+  FLEXUQ_REQUIRE(ranks_per_group >= 1 && ranks_per_group <= size && size % ranks_per_group == 0,
+                 "campaign.ranks_per_sample = " << ranks_per_group << " must divide the " << size
+                                                << " ranks (the Galerkin blocks are spread over equal rank groups)");
+  n_groups_ = size / rpg_;
+  group_ = world_.split_groups(rpg_, &group_index_);
+  MPI_Comm a = MPI_COMM_NULL;
+  FLEXUQ_MPI(MPI_Comm_split(world_.get(), rank % rpg_, rank, &a));
+  across_ = Comm(a);
+  MPI_Comm_free(&a);
+}
+
+// ---------------------------------------------------------------- triple tensor
+double TripleTensor::value(int a, int b, int k) const {
+  for (const auto& [bb, c] : rows.at(k).at(a))
+    if (bb == b) return c;
+  return 0.0;
+}
+
+TripleTensor triple_tensor(const std::vector<uq::PolynomialFamily>& families, const uq::MultiIndexSet& op,
+                           const uq::MultiIndexSet& sol, double drop_tol) {
+  FLEXUQ_REQUIRE(op.dim() == sol.dim() && static_cast<int>(families.size()) == op.dim(),
+                 "sg: triple tensor: bases and families have different dimensions");
+  TripleTensor t;
+  t.n_operator = op.size();
+  t.n_solution = sol.size();
+  t.rows.assign(sol.size(), std::vector<std::vector<std::pair<int, double>>>(op.size()));
+  const int M = op.dim();
+  for (int k = 0; k < sol.size(); ++k)
+    for (int a = 0; a < op.size(); ++a) {
+      // Selection rule per dimension: |a_i − k_i| ≤ b_i ≤ a_i + k_i (cheap skip of most pairs).
+      for (int b = 0; b < sol.size(); ++b) {
+        bool possible = true;
+        for (int i = 0; i < M && possible; ++i) {
+          const int ai = op(a, i), bi = sol(b, i), ki = sol(k, i);
+          possible = bi >= std::abs(ai - ki) && bi <= ai + ki;
+        }
+        if (!possible) continue;
+        const double c = uq::triple_product(families, op.data(a), sol.data(b), sol.data(k));
+        if (std::abs(c) > drop_tol) {
+          t.rows[k][a].emplace_back(b, c);
+          ++t.nonzeros;
+        }
+      }
+    }
+  return t;
+}
+
+// ---------------------------------------------------------------- block space
+BlockSpace::BlockSpace(const StochasticLayout& layout, int n_blocks, Mat fingerprint_mat)
+    : layout_(&layout), n_blocks_(n_blocks) {
+  FLEXUQ_REQUIRE(n_blocks >= 1, "sg: no stochastic blocks");
+  PetscInt m = 0, n = 0, M = 0, N = 0;
+  FLEXUQ_PETSC(MatGetLocalSize(fingerprint_mat, &m, &n));
+  FLEXUQ_PETSC(MatGetSize(fingerprint_mat, &M, &N));
+  n_local_ = m;
+  N_ = M;
+  // Every group must have the same spatial layout: same local sizes per group rank and the same
+  // numbering (fingerprint Σ_i (i+1) diag_i over the group).
+  const MPI_Comm across = layout.across();
+  const long long nl = m;
+  long long nmin = 0, nmax = 0;
+  FLEXUQ_MPI(MPI_Allreduce(&nl, &nmin, 1, MPI_LONG_LONG, MPI_MIN, across));
+  FLEXUQ_MPI(MPI_Allreduce(&nl, &nmax, 1, MPI_LONG_LONG, MPI_MAX, across));
+  VecH d;
+  FLEXUQ_PETSC(MatCreateVecs(fingerprint_mat, nullptr, d.out()));
+  FLEXUQ_PETSC(MatGetDiagonal(fingerprint_mat, d.get()));
+  PetscInt lo = 0, hi = 0;
+  FLEXUQ_PETSC(VecGetOwnershipRange(d.get(), &lo, &hi));
+  const PetscScalar* dv = nullptr;
+  FLEXUQ_PETSC(VecGetArrayRead(d.get(), &dv));
+  double fp = 0, scale = 0;
+  for (PetscInt i = lo; i < hi; ++i) {
+    fp += static_cast<double>(i + 1) * dv[i - lo];
+    scale += static_cast<double>(i + 1) * std::abs(dv[i - lo]);
+  }
+  FLEXUQ_PETSC(VecRestoreArrayRead(d.get(), &dv));
+  fp = allreduce_sum(layout.group(), fp);
+  scale = allreduce_sum(layout.group(), scale);
+  const double fmin = allreduce_min(layout.world(), fp), fmax = allreduce_max(layout.world(), fp);
+  const bool same = nmin == nmax && std::abs(fmax - fmin) <= 1e-10 * std::max(scale, 1e-300);
+  if (allreduce_or(layout.world(), !same))
+    throw Error("sg: the rank groups hold the spatial operators in different numberings (partitions differ "
+                "between groups); use a deterministic partitioner (model.partitioner: average) or one rank per group");
+
+  const int G = layout.n_groups();
+  first_of_group_.assign(G + 1, 0);
+  for (int g = 0; g < G; ++g) first_of_group_[g + 1] = first_of_group_[g] + n_blocks / G + (g < n_blocks % G ? 1 : 0);
+  first_ = first_of_group_[layout.group_index()];
+  n_owned_ = first_of_group_[layout.group_index() + 1] - first_;
+
+  // Gather scatter: every block's slice at this rank's spatial rows.
+  VecH x = create_vec();
+  const PetscInt* ranges = nullptr;
+  FLEXUQ_PETSC(VecGetOwnershipRanges(x.get(), &ranges));
+  int grank = 0;
+  MPI_Comm_rank(layout.group(), &grank);
+  std::vector<PetscInt> idx(static_cast<std::size_t>(n_blocks) * n_local_);
+  for (int b = 0; b < n_blocks; ++b) {
+    const int g = owner_group(b);
+    const int src = g * layout.ranks_per_group() + grank;
+    const PetscInt off = ranges[src] + static_cast<PetscInt>(b - first_of_group_[g]) * n_local_;
+    for (PetscInt i = 0; i < n_local_; ++i) idx[static_cast<std::size_t>(b) * n_local_ + i] = off + i;
+  }
+  IsH from;
+  FLEXUQ_PETSC(ISCreateGeneral(PETSC_COMM_SELF, static_cast<PetscInt>(idx.size()), idx.data(), PETSC_COPY_VALUES, from.out()));
+  FLEXUQ_PETSC(VecCreateSeqWithArray(PETSC_COMM_SELF, 1, static_cast<PetscInt>(idx.size()), nullptr, all_.out()));
+  FLEXUQ_PETSC(VecScatterCreate(x.get(), from.get(), all_.get(), nullptr, gather_.out()));
+}
+
+int BlockSpace::owner_group(int block) const {
+  const auto it = std::upper_bound(first_of_group_.begin(), first_of_group_.end(), block);
+  return static_cast<int>(it - first_of_group_.begin()) - 1;
+}
+
+VecH BlockSpace::create_vec() const {
+  VecH v;
+  FLEXUQ_PETSC(VecCreateMPI(layout_->world(), static_cast<PetscInt>(n_owned_) * n_local_, PETSC_DETERMINE, v.out()));
+  FLEXUQ_PETSC(VecZeroEntries(v.get()));
+  return v;
+}
+
+VecH BlockSpace::create_spatial() const {
+  VecH v;
+  FLEXUQ_PETSC(VecCreateMPI(layout_->group(), n_local_, N_, v.out()));
+  return v;
+}
+
+VecH BlockSpace::create_spatial_header() const {
+  VecH v;
+  FLEXUQ_PETSC(VecCreateMPIWithArray(layout_->group(), 1, n_local_, N_, nullptr, v.out()));
+  return v;
+}
+
+void BlockSpace::gather_all(Vec x, std::vector<double>& out) const {
+  out.resize(static_cast<std::size_t>(n_blocks_) * n_local_);
+  FLEXUQ_PETSC(VecPlaceArray(all_.get(), out.data()));
+  FLEXUQ_PETSC(VecScatterBegin(gather_.get(), x, all_.get(), INSERT_VALUES, SCATTER_FORWARD));
+  FLEXUQ_PETSC(VecScatterEnd(gather_.get(), x, all_.get(), INSERT_VALUES, SCATTER_FORWARD));
+  FLEXUQ_PETSC(VecResetArray(all_.get()));
+}
+
+void BlockSpace::set_owned(const std::vector<double>& all, Vec x) const {
+  PetscScalar* xa = nullptr;
+  FLEXUQ_PETSC(VecGetArray(x, &xa));
+  std::copy(all.begin() + static_cast<std::ptrdiff_t>(first_) * n_local_,
+            all.begin() + static_cast<std::ptrdiff_t>(first_ + n_owned_) * n_local_, xa);
+  FLEXUQ_PETSC(VecRestoreArray(x, &xa));
+}
+
+// ---------------------------------------------------------------- operator
+GalerkinOperator::GalerkinOperator(const BlockSpace& space, std::shared_ptr<const TripleTensor> tensor,
+                                   std::vector<Mat> terms)
+    : space_(&space), tensor_(std::move(tensor)), terms_(std::move(terms)) {
+  FLEXUQ_REQUIRE(static_cast<int>(terms_.size()) == tensor_->n_operator && tensor_->n_solution == space.n_blocks(),
+                 "sg: " << terms_.size() << " operator terms for a tensor of " << tensor_->n_operator << " x "
+                        << tensor_->n_solution);
+  z_.assign(static_cast<std::size_t>(std::max(space.n_owned(), 1)) * space.n_local(), 0.0);
+  if (space.n_owned() > 0)
+    FLEXUQ_PETSC(MatCreateDense(space.layout().group(), space.n_local(), PETSC_DECIDE, space.n_global(),
+                                space.n_owned(), z_.data(), Z_.out()));
+}
+
+void GalerkinOperator::apply(Vec x, Vec y) const {
+  // One gather of every block's slice, then per operator term a: Z_a = [Σ_b c_abk x_b]_k over the
+  // owned k as one dense multi-vector and Y = K^(a) Z_a as one sparse × dense product (one ghost
+  // exchange per term instead of one per term and block: the products are latency-bound).
+  const auto& sp = *space_;
+  const PetscInt nl = sp.n_local();
+  const int no = sp.n_owned();
+  sp.gather_all(x, all_);
+  // Write y through VecGetArray on every rank, also on ranks without blocks: PETSc caches norms
+  // per rank, and a cache left valid on some ranks only (VecZeroEntries sets it) would make
+  // VecNorm skip its reduction there and deadlock the others.
+  PetscScalar* ya = nullptr;
+  FLEXUQ_PETSC(VecGetArray(y, &ya));
+  std::fill(ya, ya + static_cast<std::ptrdiff_t>(no) * nl, 0.0);
+  if (no == 0) { // a group without blocks (more groups than blocks)
+    FLEXUQ_PETSC(VecRestoreArray(y, &ya));
+    return;
+  }
+  for (int a = 0; a < tensor_->n_operator; ++a) {
+    bool any = false;
+    std::fill(z_.begin(), z_.end(), 0.0);
+    for (int j = 0; j < no; ++j) {
+      double* zj = z_.data() + static_cast<std::ptrdiff_t>(j) * nl;
+      for (const auto& [b, c] : tensor_->rows[sp.first_block() + j][a]) {
+        any = true;
+        const double* xb = all_.data() + static_cast<std::ptrdiff_t>(b) * nl;
+        for (PetscInt i = 0; i < nl; ++i) zj[i] += c * xb[i];
+      }
+    }
+    if (!any) continue; // same decision on every rank of the group (same blocks)
+    if (!product_) {
+      FLEXUQ_PETSC(MatMatMult(terms_[a], Z_.get(), MAT_INITIAL_MATRIX, PETSC_DEFAULT, product_.out()));
+    } else {
+      // All terms share one nonzero pattern (fe::AffineOperator), so the symbolic product is reused.
+      FLEXUQ_PETSC(MatProductReplaceMats(terms_[a], nullptr, nullptr, product_.get()));
+      FLEXUQ_PETSC(MatProductNumeric(product_.get()));
+    }
+    const PetscScalar* pa = nullptr;
+    FLEXUQ_PETSC(MatDenseGetArrayRead(product_.get(), &pa));
+    const std::size_t len = static_cast<std::size_t>(no) * nl;
+    for (std::size_t i = 0; i < len; ++i) ya[i] += pa[i];
+    FLEXUQ_PETSC(MatDenseRestoreArrayRead(product_.get(), &pa));
+  }
+  FLEXUQ_PETSC(VecRestoreArray(y, &ya));
+}
+
+PetscErrorCode GalerkinOperator::mult(Mat A, Vec x, Vec y) {
+  void* ctx = nullptr;
+  PetscCall(MatShellGetContext(A, &ctx));
+  try {
+    static_cast<const GalerkinOperator*>(ctx)->apply(x, y);
+  } catch (const std::exception& e) {
+    return PetscError(PETSC_COMM_SELF, __LINE__, PETSC_FUNCTION_NAME, __FILE__, PETSC_ERR_LIB, PETSC_ERROR_INITIAL,
+                      "%s", e.what());
+  }
+  return 0;
+}
+
+Mat GalerkinOperator::shell() const {
+  if (!shell_) {
+    const PetscInt n = static_cast<PetscInt>(space_->n_owned()) * space_->n_local();
+    FLEXUQ_PETSC(MatCreateShell(space_->layout().world(), n, n, PETSC_DETERMINE, PETSC_DETERMINE,
+                                const_cast<GalerkinOperator*>(this), shell_.out()));
+    FLEXUQ_PETSC(MatShellSetOperation(shell_.get(), MATOP_MULT, reinterpret_cast<void (*)(void)>(&mult)));
+    FLEXUQ_PETSC(MatSetOption(shell_.get(), MAT_SYMMETRIC, PETSC_TRUE));
+  }
+  return shell_.get();
+}
+
+MatH GalerkinOperator::assemble() const {
+  const auto& sp = *space_;
+  const auto& L = sp.layout();
+  const PetscInt nl = sp.n_local(), n = static_cast<PetscInt>(sp.n_owned()) * nl;
+  VecH x = sp.create_vec();
+  const PetscInt* vranges = nullptr;
+  FLEXUQ_PETSC(VecGetOwnershipRanges(x.get(), &vranges));
+  const PetscInt* cranges = nullptr;
+  FLEXUQ_PETSC(MatGetOwnershipRangesColumn(terms_[0], &cranges));
+  int grank = 0, gsize = 1, wrank = 0;
+  MPI_Comm_rank(L.group(), &grank);
+  MPI_Comm_size(L.group(), &gsize);
+  MPI_Comm_rank(L.world(), &wrank);
+  PetscInt rstart = 0, rend = 0;
+  FLEXUQ_PETSC(MatGetOwnershipRange(terms_[0], &rstart, &rend));
+  // Preallocation bound: max row length of the terms × blocks coupled to the row block.
+  PetscInt rowmax = 0;
+  for (PetscInt r = rstart; r < rend; ++r) {
+    PetscInt nc = 0;
+    FLEXUQ_PETSC(MatGetRow(terms_[0], r, &nc, nullptr, nullptr));
+    rowmax = std::max(rowmax, nc);
+    FLEXUQ_PETSC(MatRestoreRow(terms_[0], r, &nc, nullptr, nullptr));
+  }
+  int coupled = 0;
+  for (int j = 0; j < sp.n_owned(); ++j) {
+    std::vector<char> seen(sp.n_blocks(), 0);
+    for (const auto& list : tensor_->rows[sp.first_block() + j])
+      for (const auto& bc : list) seen[bc.first] = 1;
+    coupled = std::max(coupled, static_cast<int>(std::count(seen.begin(), seen.end(), 1)));
+  }
+  MatH A;
+  FLEXUQ_PETSC(MatCreateAIJ(L.world(), n, n, PETSC_DETERMINE, PETSC_DETERMINE, rowmax * coupled, nullptr,
+                            rowmax * coupled, nullptr, A.out()));
+  FLEXUQ_PETSC(MatSetOption(A.get(), MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_FALSE));
+  auto column = [&](int b, PetscInt gcol) {
+    const int g = sp.owner_group(b);
+    const int r = static_cast<int>(std::upper_bound(cranges, cranges + gsize + 1, gcol) - cranges) - 1;
+    const PetscInt nl_r = cranges[r + 1] - cranges[r];
+    const int src = g * L.ranks_per_group() + r;
+    return vranges[src] + static_cast<PetscInt>(b - sp.first_block_of_group(g)) * nl_r + (gcol - cranges[r]);
+  };
+  std::vector<PetscInt> cols;
+  std::vector<PetscScalar> vals;
+  for (int j = 0; j < sp.n_owned(); ++j) {
+    const int k = sp.first_block() + j;
+    for (PetscInt r = rstart; r < rend; ++r) {
+      const PetscInt grow = vranges[wrank] + static_cast<PetscInt>(j) * nl + (r - rstart);
+      for (int a = 0; a < tensor_->n_operator; ++a)
+        for (const auto& [b, c] : tensor_->rows[k][a]) {
+          PetscInt nc = 0;
+          const PetscInt* cj = nullptr;
+          const PetscScalar* cv = nullptr;
+          FLEXUQ_PETSC(MatGetRow(terms_[a], r, &nc, &cj, &cv));
+          cols.resize(nc);
+          vals.resize(nc);
+          for (PetscInt q = 0; q < nc; ++q) {
+            cols[q] = column(b, cj[q]);
+            vals[q] = c * cv[q];
+          }
+          FLEXUQ_PETSC(MatRestoreRow(terms_[a], r, &nc, &cj, &cv)); // sets nc = 0
+          FLEXUQ_PETSC(MatSetValues(A.get(), 1, &grow, static_cast<PetscInt>(cols.size()), cols.data(), vals.data(),
+                                    ADD_VALUES));
+        }
+    }
+  }
+  FLEXUQ_PETSC(MatAssemblyBegin(A.get(), MAT_FINAL_ASSEMBLY));
+  FLEXUQ_PETSC(MatAssemblyEnd(A.get(), MAT_FINAL_ASSEMBLY));
+  FLEXUQ_PETSC(MatSetOption(A.get(), MAT_SYMMETRIC, PETSC_TRUE));
+  return A;
+}
+
+// ---------------------------------------------------------------- preconditioner
+MeanPreconditioner::MeanPreconditioner(const BlockSpace& space, Mat A0, const std::string& what,
+                                       const std::string& prefix)
+    : space_(&space) {
+  const MPI_Comm gc = space.layout().group();
+  int gsize = 1;
+  MPI_Comm_size(gc, &gsize);
+  FLEXUQ_PETSC(KSPCreate(gc, ksp_.out()));
+  FLEXUQ_PETSC(KSPSetOptionsPrefix(ksp_.get(), prefix.c_str()));
+  FLEXUQ_PETSC(KSPSetOperators(ksp_.get(), A0, A0));
+  fe::setup_mumps_cholesky(ksp_.get(), prefix);
+  if (gsize > 1) fe::set_default_option(prefix, "mat_mumps_icntl_13", "1"); // global inertia
+  fe::set_default_option(prefix, "mat_mumps_icntl_24", "1");                // null pivots counted
+  FLEXUQ_PETSC(KSPSetErrorIfNotConverged(ksp_.get(), PETSC_FALSE));
+  FLEXUQ_PETSC(KSPSetFromOptions(ksp_.get()));
+  PetscErrorCode ierr = KSPSetUp(ksp_.get());
+  PC pc = nullptr;
+  FLEXUQ_PETSC(KSPGetPC(ksp_.get(), &pc));
+  PCFailedReason reason = PC_NOERROR;
+  if (ierr == 0) FLEXUQ_PETSC(PCGetFailedReason(pc, &reason));
+  PetscInt nneg = 0, nzero = 0, npos = 0;
+  if (ierr == 0 && reason == PC_NOERROR) {
+    Mat F = nullptr;
+    FLEXUQ_PETSC(PCFactorGetMatrix(pc, &F));
+    FLEXUQ_PETSC(MatGetInertia(F, &nneg, &nzero, &npos));
+  }
+  const bool failed = allreduce_or(space.layout().world(), ierr != 0 || reason != PC_NOERROR);
+  FLEXUQ_REQUIRE(!failed, "sg: the mean operator " << what << " is singular (its sparse factorisation failed); "
+                              "the mean-based preconditioner and the Galerkin system need a positive definite mean "
+                              "(fix more DOFs, or check the parameter means)");
+  const double bad_neg = allreduce_max(space.layout().world(), static_cast<double>(nneg));
+  const double bad_zero = allreduce_max(space.layout().world(), static_cast<double>(nzero));
+  FLEXUQ_REQUIRE(bad_neg == 0 && bad_zero == 0,
+                 "sg: the mean operator " << what << " is not positive definite: " << bad_neg << " negative and "
+                                          << bad_zero << " zero pivots in its factorisation (check the parameter "
+                                          "means and the fixed sets)");
+}
+
+void MeanPreconditioner::apply(Vec r, Vec z) const {
+  // All owned blocks in one multi-right-hand-side solve with the one factorisation.
+  const PetscInt nl = space_->n_local();
+  const int no = space_->n_owned();
+  const PetscScalar* ra = nullptr;
+  PetscScalar* za = nullptr;
+  FLEXUQ_PETSC(VecGetArrayRead(r, &ra));
+  FLEXUQ_PETSC(VecGetArray(z, &za)); // on every rank: keeps PETSc's norm caches consistent
+  if (no == 0) {
+    FLEXUQ_PETSC(VecRestoreArray(z, &za));
+    FLEXUQ_PETSC(VecRestoreArrayRead(r, &ra));
+    return;
+  }
+  MatH R, Z;
+  const MPI_Comm gc = space_->layout().group();
+  FLEXUQ_PETSC(MatCreateDense(gc, nl, PETSC_DECIDE, space_->n_global(), no, const_cast<PetscScalar*>(ra), R.out()));
+  FLEXUQ_PETSC(MatCreateDense(gc, nl, PETSC_DECIDE, space_->n_global(), no, za, Z.out()));
+  FLEXUQ_PETSC(KSPMatSolve(ksp_.get(), R.get(), Z.get()));
+  R.reset();
+  Z.reset();
+  FLEXUQ_PETSC(VecRestoreArray(z, &za));
+  FLEXUQ_PETSC(VecRestoreArrayRead(r, &ra));
+}
+
+PetscErrorCode MeanPreconditioner::pc_apply(PC pc, Vec r, Vec z) {
+  void* ctx = nullptr;
+  PetscCall(PCShellGetContext(pc, &ctx));
+  try {
+    static_cast<const MeanPreconditioner*>(ctx)->apply(r, z);
+  } catch (const std::exception& e) {
+    return PetscError(PETSC_COMM_SELF, __LINE__, PETSC_FUNCTION_NAME, __FILE__, PETSC_ERR_LIB, PETSC_ERROR_INITIAL,
+                      "%s", e.what());
+  }
+  return 0;
+}
+
+void MeanPreconditioner::install(PC pc) const {
+  FLEXUQ_PETSC(PCSetType(pc, PCSHELL));
+  FLEXUQ_PETSC(PCShellSetContext(pc, const_cast<MeanPreconditioner*>(this)));
+  FLEXUQ_PETSC(PCShellSetApply(pc, &pc_apply));
+  FLEXUQ_PETSC(PCShellSetName(pc, "sg mean-based I (x) K0^-1"));
+}
+
+// ---------------------------------------------------------------- memory
+double estimate_memory_bytes(long long P_alpha, long long P_beta, long long n_local, long long nnz_local,
+                             long long n_vectors) {
+  const double Pa = static_cast<double>(P_alpha), Pb = static_cast<double>(P_beta);
+  const double ops = Pa * static_cast<double>(nnz_local) * 12.0 + Pa * static_cast<double>(n_local) * 8.0;
+  const double vecs = static_cast<double>(n_vectors) * Pb * static_cast<double>(n_local) * 8.0 * 2.0; // owned + gathered (bound)
+  const double tensor = Pa * Pb * std::min(Pa, Pb) * 16.0;
+  const double gram = std::pow(static_cast<double>(n_vectors) * Pb, 2) * 8.0 * 2.0;
+  return ops + vecs + tensor + gram;
+}
+
+double available_memory_bytes(MPI_Comm comm) {
+  double avail = 0;
+  std::ifstream in("/proc/meminfo");
+  std::string key;
+  double value = 0;
+  std::string unit;
+  while (in >> key >> value) {
+    std::getline(in, unit);
+    if (key == "MemAvailable:") {
+      avail = value * 1024.0;
+      break;
+    }
+  }
+  if (avail <= 0) return 1e300; // unknown: do not refuse
+  MPI_Comm node = MPI_COMM_NULL;
+  FLEXUQ_MPI(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
+  int local = 1;
+  MPI_Comm_size(node, &local);
+  MPI_Comm_free(&node);
+  return allreduce_min(comm, avail / local);
+}
+
+} // namespace flexuq::sg
