@@ -4,7 +4,7 @@
 #include "flexuq/core/Error.hpp"
 #include "flexuq/core/Log.hpp"
 #include "flexuq/fe/Modes.hpp"
-#include "flexuq/fe/Solvers.hpp"
+#include "flexuq/la/Solvers.hpp"
 #include "flexuq/uq/Quadrature.hpp"
 
 #include <algorithm>
@@ -397,8 +397,9 @@ EigenResult EigenSolver::solve() {
     FLEXUQ_PETSC(STSetType(st, STSINVERT));
     KSP sk = nullptr;
     FLEXUQ_PETSC(STGetKSP(st, &sk));
+    la::SolverDefaults defaults; // MUMPS defaults, in the options database only during the solve
     if (opt_.assemble) {
-      fe::setup_mumps_cholesky(sk, opt_.prefix + "sf_st_");
+      la::setup_mumps_cholesky(sk, opt_.prefix + "sf_st_", defaults);
     } else {
       FLEXUQ_PETSC(KSPSetType(sk, KSPCG));
       PC pc = nullptr;
@@ -406,8 +407,11 @@ EigenResult EigenSolver::solve() {
       pre.install(pc);
       FLEXUQ_PETSC(KSPSetTolerances(sk, 1e-13, 0.0, PETSC_DEFAULT, opt_.pcg_max_it));
     }
-    FLEXUQ_PETSC(EPSSetFromOptions(eps.get()));
-    FLEXUQ_PETSC(EPSSolve(eps.get()));
+    {
+      const auto scope = defaults.apply();
+      FLEXUQ_PETSC(EPSSetFromOptions(eps.get()));
+      FLEXUQ_PETSC(EPSSolve(eps.get()));
+    }
     PetscInt nconv = 0;
     FLEXUQ_PETSC(EPSGetConverged(eps.get(), &nconv));
     FLEXUQ_REQUIRE(nconv >= nev, "sg straight-forward: SLEPc converged " << nconv << " of " << nev

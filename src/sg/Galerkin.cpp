@@ -2,7 +2,7 @@
 #include "flexuq/sg/Galerkin.hpp"
 
 #include "flexuq/core/Error.hpp"
-#include "flexuq/fe/Solvers.hpp"
+#include "flexuq/la/Solvers.hpp"
 #include "flexuq/uq/TripleProduct.hpp"
 
 #include <algorithm>
@@ -328,12 +328,19 @@ MeanPreconditioner::MeanPreconditioner(const BlockSpace& space, Mat A0, const st
   FLEXUQ_PETSC(KSPCreate(gc, ksp_.out()));
   FLEXUQ_PETSC(KSPSetOptionsPrefix(ksp_.get(), prefix.c_str()));
   FLEXUQ_PETSC(KSPSetOperators(ksp_.get(), A0, A0));
-  fe::setup_mumps_cholesky(ksp_.get(), prefix);
-  if (gsize > 1) fe::set_default_option(prefix, "mat_mumps_icntl_13", "1"); // global inertia
-  fe::set_default_option(prefix, "mat_mumps_icntl_24", "1");                // null pivots counted
+  // flexuq's MUMPS defaults live in the options database only while this solver reads them (the
+  // factorisation below; la/Solvers.hpp): no option leaks to other groups or later solvers.
+  la::SolverDefaults defaults;
+  la::setup_mumps_cholesky(ksp_.get(), prefix, defaults);
+  if (gsize > 1) defaults.set(prefix + "mat_mumps_icntl_13", "1"); // global inertia
+  defaults.set(prefix + "mat_mumps_icntl_24", "1");                // null pivots counted
   FLEXUQ_PETSC(KSPSetErrorIfNotConverged(ksp_.get(), PETSC_FALSE));
-  FLEXUQ_PETSC(KSPSetFromOptions(ksp_.get()));
-  PetscErrorCode ierr = KSPSetUp(ksp_.get());
+  PetscErrorCode ierr = 0;
+  {
+    const auto scope = defaults.apply();
+    FLEXUQ_PETSC(KSPSetFromOptions(ksp_.get()));
+    ierr = KSPSetUp(ksp_.get());
+  }
   PC pc = nullptr;
   FLEXUQ_PETSC(KSPGetPC(ksp_.get(), &pc));
   PCFailedReason reason = PC_NOERROR;

@@ -3,7 +3,7 @@
 // seed-000 T11/T12 (bar 1, G and (G, C) log-normal), T14 (straight-forward spectrum = eigenvalues
 // at the Gauss–Hermite nodes), T15 (no complex results), T20 (Poisson guard), SG against
 // collocation on a two-material beam, 1 rank = N ranks, and the error paths.
-#include "../fe/FeTestUtil.hpp"
+#include "FeTestUtil.hpp"
 
 #include "flexuq/io/Generators.hpp"
 #include "flexuq/sg/EigenSolver.hpp"
