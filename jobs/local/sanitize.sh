@@ -28,11 +28,11 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 if [ "${SKIP_ASAN:-0}" != 1 ]; then
   start=$SECONDS
   [ -f build-asan/CMakeCache.txt ] || cmake --preset asan "${launcher[@]}"
-  targets=(test_core test_io_readers test_io_config test_io_hdf5 test_io_limits test_uq)
-  pattern='^(test_core|test_io_|test_uq)'
+  targets=(test_core test_io_readers test_io_config test_io_hdf5 test_io_limits test_io_op4 test_uq)
+  pattern='^(test_core|test_io_(readers|config|hdf5|limits|op4)|test_uq)_np'
   if [ "${SANITIZE_APP:-0}" = 1 ]; then # the flexuq command for the app corpus: most of the build time
     targets+=(flexuq)
-    pattern='^(test_core|test_io_|test_uq|app_)'
+    pattern='^((test_core|test_io_(readers|config|hdf5|limits|op4)|test_uq)_np|app_)'
   fi
   cmake --build build-asan -j"$jobs" --target "${targets[@]}"
   echo "sanitize: asan build took $((SECONDS - start)) s"
@@ -44,7 +44,7 @@ fi
 if [ "${SKIP_FUZZ:-0}" != 1 ]; then
   start=$SECONDS
   cmake --preset fuzz "${launcher[@]}" -DFLEXUQ_FUZZ_SECONDS="${FLEXUQ_FUZZ_SECONDS:-60}" >/dev/null
-  cmake --build build-fuzz -j"$jobs" --target fuzz_inp fuzz_msh fuzz_yaml
+  cmake --build build-fuzz -j"$jobs" --target fuzz_inp fuzz_msh fuzz_bdf fuzz_yaml
   echo "sanitize: fuzz build took $((SECONDS - start)) s"
   (cd build-fuzz && ctest --output-on-failure -L fuzz -j1)
 fi

@@ -43,9 +43,4 @@ TrackingResult track_modes(const Eigen::MatrixXd& C, const std::vector<int>& clu
   return out;
 }
 
-Eigen::MatrixXd procrustes_rotation(const Eigen::MatrixXd& C_js) {
-  Eigen::JacobiSVD<Eigen::MatrixXd> svd(C_js, Eigen::ComputeFullU | Eigen::ComputeFullV);
-  return svd.matrixV() * svd.matrixU().transpose();
-}
-
 } // namespace flexuq::fe

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <deque>
 #include <filesystem>
+#include <system_error>
 #include <functional>
 #include <set>
 #include <string>
@@ -35,7 +36,7 @@ using detail::trim;
 
 struct Loc {
   int file = 0;
-  int line = 0;
+  long line = 0; ///< 64-bit, as detail::LineCursor::line_number()
 };
 
 /// One logical card: its name (upper case, without the large-field '*') and data fields 2..9 of
@@ -189,13 +190,17 @@ private:
 
   // ---- locations and errors ----------------------------------------------------------------------
   std::string at(Loc l) const { return files_[static_cast<std::size_t>(l.file)] + ":" + std::to_string(l.line); }
-  SourceLocation src(Loc l) const { return {files_[static_cast<std::size_t>(l.file)], l.line}; }
+  SourceLocation src(Loc l) const { return {files_[static_cast<std::size_t>(l.file)], static_cast<int>(l.line)}; }
   [[noreturn]] void fail(Loc l, const std::string& msg) const { throw InputError(at(l) + ": " + msg); }
   [[noreturn]] void fail(const Card& c, const std::string& msg) const { fail(c.where, c.name + ": " + msg); }
 
   // ---- lines → cards -----------------------------------------------------------------------------
   void read_file(const std::string& path, std::optional<Loc> from) {
-    const std::string canon = std::filesystem::weakly_canonical(std::filesystem::path(path)).string();
+    // The non-throwing overload: a name the file system refuses (too long, bad characters) is a
+    // clear "cannot open" below, not an escaped filesystem_error (found by fuzz_bdf).
+    std::error_code ec;
+    std::string canon = std::filesystem::weakly_canonical(std::filesystem::path(path), ec).string();
+    if (ec) canon = path;
     if (from && std::find(open_.begin(), open_.end(), canon) != open_.end())
       fail(*from, "INCLUDE of '" + path + "' is an include cycle (the file is already being read)");
     auto text = detail::load_text(path);
@@ -948,7 +953,8 @@ void BdfParser::resolve_coordinates() {
   // Systems may reference systems and grids defined in others: resolve until nothing changes.
   for (bool progress = true; progress;) {
     progress = false;
-    for (auto& [id, d] : cords_) {
+    for (auto& entry : cords_) {
+      CoordDef& d = entry.second; // a plain reference: lambdas below capture it (C++17 cannot capture bindings)
       if (d.done) continue;
       if (d.by_grids) {
         bool ready = true;

@@ -225,7 +225,8 @@ private:
   }
 
   Op4Matrix matrix(int index) {
-    const auto [hb, he] = record();
+    const auto header = record();
+    const auto hb = header.first, he = header.second; // plain variables: the lambda below captures hb
     const std::size_t want = 4 * std::size_t(key_) + 2 * std::size_t(key_);
     if (he - hb != want) fail(hb - 4, "matrix " + std::to_string(index) + ": header record of " + std::to_string(he - hb) + " bytes, " + std::to_string(want) + " expected");
     Op4Matrix m;

@@ -60,7 +60,7 @@ TEST(JobOptions, OneModeParserForModesAndReduce) {
              {"{band: [-1, 10]}", ".band must be"},
              {"{band: [1, 2, 3]}", "band needs [f_min_hz, f_max_hz]"},
              {"{band: [1, 2], count: 3}", "count or " + prefix + ".band, not both"},
-             {"{count: 0}", ".count must be at least 1"},
+             {"{count: 0}", ".count must be an integer in [1, 1000000], got 0"},
              {"{tol: 0}", ".tol must be > 0"},
              {"{cluster_tol: 2}", ".cluster_tol must lie in [0, 1)"}}) {
       try {

@@ -6,6 +6,8 @@
 /// the cluster), greedily in reference order. Frequencies of a multiplet are reported sorted, so a
 /// degenerate pair is handled as a subspace, not as two arbitrary vectors.
 
+#include "flexuq/la/Subspace.hpp"
+
 #include <Eigen/Dense>
 
 #include <vector>
@@ -26,10 +28,8 @@ struct TrackingResult {
 TrackingResult track_modes(const Eigen::MatrixXd& C, const std::vector<int>& cluster,
                            const std::vector<double>& sample_values);
 
-/// Orthogonal Procrustes for one multiplet: with C_JS = Φ_Jᵀ M Φ_S (reference modes J, the sample
-/// modes S chosen for them, both M-orthonormal), R = V Uᵀ from C_JS = U Σ Vᵀ minimises
-/// ‖Φ_S R − Φ_J‖_M: Φ_S R is the sample's subspace expressed in the reference basis (for a single
-/// mode, R is its sign). Size |S| × |J|.
-Eigen::MatrixXd procrustes_rotation(const Eigen::MatrixXd& C_js);
+/// Orthogonal Procrustes for one multiplet (R = V Uᵀ from C_JS = Φ_Jᵀ M Φ_S = U Σ Vᵀ): the one
+/// implementation lives in `la` (la/Subspace.hpp).
+using la::procrustes_rotation;
 
 } // namespace flexuq::fe
