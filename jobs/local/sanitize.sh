@@ -4,7 +4,7 @@
 #      needs - the core, io and uq test binaries (with SANITIZE_APP=1 also the flexuq command) - and
 #      runs those tests (and the app corpus: bad input at 1 and 2 ranks, tiny positive runs);
 #   2. preset fuzz (clang, libFuzzer + ASan + UBSan): one target per reader (tests/fuzz), each
-#      fuzzed for FLEXUQ_FUZZ_SECONDS (default 60) from the seed corpus; a finding fails the stage
+#      fuzzed for FLEXUQ_FUZZ_SECONDS (default 60; 30 under CI=true, to keep CI near 30 min) from the seed corpus; a finding fails the stage
 #      and is kept as build-fuzz/tests/fuzz/findings/<reader>-crash-*.
 # SKIP_ASAN=1 / SKIP_FUZZ=1 skip a part; SANITIZE_APP=1 adds the flexuq command and the app corpus
 # (tests/app) to the asan part: off by default until its build time on CI is measured (it compiles
@@ -43,7 +43,9 @@ fi
 
 if [ "${SKIP_FUZZ:-0}" != 1 ]; then
   start=$SECONDS
-  cmake --preset fuzz "${launcher[@]}" -DFLEXUQ_FUZZ_SECONDS="${FLEXUQ_FUZZ_SECONDS:-60}" >/dev/null
+  fuzz_default=60
+  [ "${CI:-}" = true ] && fuzz_default=30 # four readers: 2 min of the CI budget instead of 4
+  cmake --preset fuzz "${launcher[@]}" -DFLEXUQ_FUZZ_SECONDS="${FLEXUQ_FUZZ_SECONDS:-$fuzz_default}" >/dev/null
   cmake --build build-fuzz -j"$jobs" --target fuzz_inp fuzz_msh fuzz_bdf fuzz_yaml
   echo "sanitize: fuzz build took $((SECONDS - start)) s"
   (cd build-fuzz && ctest --output-on-failure -L fuzz -j1)
