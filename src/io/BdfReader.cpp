@@ -9,7 +9,6 @@
 #include <cstring>
 #include <deque>
 #include <filesystem>
-#include <system_error>
 #include <functional>
 #include <set>
 #include <string>
@@ -196,11 +195,7 @@ private:
 
   // ---- lines → cards -----------------------------------------------------------------------------
   void read_file(const std::string& path, std::optional<Loc> from) {
-    // The non-throwing overload: a name the file system refuses (too long, bad characters) is a
-    // clear "cannot open" below, not an escaped filesystem_error (found by fuzz_bdf).
-    std::error_code ec;
-    std::string canon = std::filesystem::weakly_canonical(std::filesystem::path(path), ec).string();
-    if (ec) canon = path;
+    const std::string canon = detail::canonical_path(path);
     if (from && std::find(open_.begin(), open_.end(), canon) != open_.end())
       fail(*from, "INCLUDE of '" + path + "' is an include cycle (the file is already being read)");
     auto text = detail::load_text(path);

@@ -9,7 +9,6 @@
 #include <climits>
 #include <cstdint>
 #include <filesystem>
-#include <system_error>
 #include <optional>
 #include <set>
 #include <string>
@@ -129,10 +128,7 @@ private:
 
   // ---- reading ---------------------------------------------------------------------------------
   void read_file(const std::string& path, std::optional<Loc> from) {
-    // Non-throwing: a name the file system refuses (too long, …) is a clear "cannot open" below.
-    std::error_code ec;
-    std::string canon = std::filesystem::weakly_canonical(std::filesystem::path(path), ec).string();
-    if (ec) canon = path;
+    const std::string canon = detail::canonical_path(path);
     if (from && std::find(open_.begin(), open_.end(), canon) != open_.end())
       fail(*from, "*INCLUDE of '" + path + "' is an include cycle (the file is already being read)");
     std::string why;

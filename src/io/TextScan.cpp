@@ -7,11 +7,18 @@
 #include <algorithm>
 #include <charconv>
 #include <filesystem>
+#include <system_error>
 #include <fstream>
 #include <iterator>
 #include <sstream>
 
 namespace flexuq::io::detail {
+
+std::string canonical_path(const std::string& path) {
+  std::error_code ec;
+  std::string canon = std::filesystem::weakly_canonical(std::filesystem::path(path), ec).string();
+  return ec ? path : canon;
+}
 
 std::optional<std::string> load_text(const std::string& path, std::string* why) {
   auto reason = [&](const std::string& r) -> std::optional<std::string> {

@@ -20,6 +20,11 @@ namespace flexuq::io::detail {
 /// directory", "is not a regular file", or that it does not fit in memory: limits::require_memory).
 std::optional<std::string> load_text(const std::string& path, std::string* why = nullptr);
 
+/// The canonical form of @p path for include-cycle checks (std::filesystem::weakly_canonical,
+/// non-throwing): a name the file system refuses (too long, bad characters) is returned as it is,
+/// so the reader reports "cannot open" instead of an escaped filesystem_error (found by fuzz_bdf).
+std::string canonical_path(const std::string& path);
+
 /// Walks a text buffer line by line; strips a trailing '\r'. Line numbers start at 1.
 class LineCursor {
 public:
