@@ -125,16 +125,49 @@ _flexuq_requeue() {
 }
 
 # flexuq_srun ARGS...: `srun flexuq ARGS` on all tasks of the allocation, in the background so that
-# this shell can take SLURM's signals. Sets FLEXUQ_RC (the step's exit status).
+# this shell can take SLURM's signals. Sets FLEXUQ_RC (the step's exit status). A step that starts
+# no rank is launched again (FLEXUQ_LAUNCH_TRIES, default 3, FLEXUQ_LAUNCH_PAUSE s apart).
 # FLEXUQ_CHECKPOINTS=1 (campaign) forwards the time-limit warning to the ranks (srun passes it on
 # to every rank), but only once flexuq has installed its handler: the campaign's state file is
 # rewritten at the start of each run, after that (a rank signalled earlier would die).
 flexuq_srun() {
-  local ready=${FLEXUQ_READY_FILE:-} forwarded=0 t0=$SECONDS mark
+  local tries=${FLEXUQ_LAUNCH_TRIES:-3} attempt=1 started
+  while :; do
+    _flexuq_srun_once "$attempt" "$@"
+    started=$FLEXUQ_STARTED
+    # A step that started no rank is not flexuq's result: say so and launch again, unless the job
+    # is being stopped. Seen under Slurm 22.05: the first step of a requeued job (same job id, so
+    # the same step id as the previous run's) "aborted before step completely launched", and srun
+    # exited 0; the launch 10 s later ran normally.
+    if [ "$started" -gt 0 ] || [ "$FLEXUQ_WARNED" = 1 ] || [ "$FLEXUQ_TERMINATED" = 1 ]; then break; fi
+    if [ "$attempt" -ge "$tries" ]; then
+      flexuq_log "srun started no flexuq rank in $attempt attempt(s) (status $FLEXUQ_RC): giving up"
+      [ "$FLEXUQ_RC" -ne 0 ] || FLEXUQ_RC=1
+      break
+    fi
+    flexuq_log "srun started no flexuq rank (attempt $attempt of $tries, status $FLEXUQ_RC): launching again in ${FLEXUQ_LAUNCH_PAUSE:-10} s"
+    attempt=$((attempt + 1))
+    sleep "${FLEXUQ_LAUNCH_PAUSE:-10}" &
+    wait $! 2>/dev/null || true
+  done
+  if [ "$FLEXUQ_STARTED" -gt 0 ]; then
+    flexuq_log "flexuq exited with status $FLEXUQ_RC"
+  else
+    flexuq_log "no flexuq rank ran (status $FLEXUQ_RC)"
+  fi
+}
+
+# One srun; sets FLEXUQ_RC and FLEXUQ_STARTED (ranks that reached exec of flexuq: each touches a
+# marker in the run folder, which every node sees, then becomes flexuq by exec).
+_flexuq_srun_once() {
+  local attempt=$1 ready=${FLEXUQ_READY_FILE:-} forwarded=0 t0=$SECONDS mark marks
+  shift
   mark=$(mktemp "${TMPDIR:-/tmp}/flexuq-srun.XXXXXX")
-  # shellcheck disable=SC2086  # FLEXUQ_SRUN_ARGS is a list of options
+  marks="$FLEXUQ_RUN/.launch-${SLURM_RESTART_COUNT:-0}-$attempt"
+  rm -rf "$marks" && mkdir -p "$marks"
+  # shellcheck disable=SC2086,SC2016  # FLEXUQ_SRUN_ARGS is a list of options; $0/$@ are the inner shell's
   srun --mpi="${FLEXUQ_SRUN_MPI:-pmix}" --ntasks="${SLURM_NTASKS:-1}" --kill-on-bad-exit=1 ${FLEXUQ_SRUN_ARGS:-} \
-    "$FLEXUQ_BIN" "$@" &
+    /bin/sh -c ': >"$0/rank-${SLURM_PROCID:-0}"; exec "$@"' "$marks" "$FLEXUQ_BIN" "$@" &
   FLEXUQ_STEP_PID=$!
   # Poll (1 s naps, so that the traps run at once) until srun is gone.
   while kill -0 "$FLEXUQ_STEP_PID" 2>/dev/null; do
@@ -148,8 +181,8 @@ flexuq_srun() {
   done
   FLEXUQ_RC=0
   wait "$FLEXUQ_STEP_PID" || FLEXUQ_RC=$?
-  rm -f "$mark"
-  flexuq_log "flexuq exited with status $FLEXUQ_RC"
+  FLEXUQ_STARTED=$(find "$marks" -name 'rank-*' 2>/dev/null | wc -l)
+  rm -rf "$marks" "$mark"
 }
 
 # flexuq_run VERB JOB [ARGS...]: modes or reduce; output in the run folder. Exits with flexuq's status.
@@ -223,6 +256,6 @@ flexuq_campaign() {
 
 # Where the checkout is (the batch script itself runs from a copy in slurmd's spool folder).
 FLEXUQ_HOME=${FLEXUQ_HOME:-${SLURM_SUBMIT_DIR:-$PWD}}
-FLEXUQ_WARNED=0 FLEXUQ_TERMINATED=0 FLEXUQ_REQUEUED=0 FLEXUQ_CHECKPOINTS=0 FLEXUQ_RC=0
+FLEXUQ_WARNED=0 FLEXUQ_TERMINATED=0 FLEXUQ_REQUEUED=0 FLEXUQ_CHECKPOINTS=0 FLEXUQ_RC=0 FLEXUQ_STARTED=0
 trap _flexuq_on_usr1 USR1
 trap _flexuq_on_term TERM

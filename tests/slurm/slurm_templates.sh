@@ -144,6 +144,10 @@ a=$(sbatch --parsable --job-name=sweep --array=0-1 --ntasks=1 --time=3 --signal=
 # Rank groups that do not fit the allocation: the script stops before srun, naming both numbers.
 bad=$(FLEXUQ_GROUPS=3 sbatch --parsable --job-name=bad --ntasks=2 --time=1 --output="$work/bad.out" \
   "$src/jobs/slurm/campaign.sbatch" fast.yaml)
+# A step that launches no rank (here: a node list srun cannot satisfy) is launched again, then the
+# job fails; it is never reported as a finished campaign (srun itself may exit 0 on such failures).
+nolaunch=$(FLEXUQ_SRUN_ARGS=--nodelist=nosuchnode FLEXUQ_LAUNCH_PAUSE=1 sbatch --parsable --job-name=nolaunch \
+  --ntasks=1 --time=1 --output="$work/nolaunch.out" "$src/jobs/slurm/campaign.sbatch" fast.yaml)
 mpirun_ 1 campaign fast.yaml --set campaign.seed=1 --set output=ref-sweep0.h5 >ref-sweep0.log
 mpirun_ 1 campaign fast.yaml --set campaign.seed=2 --set method.samples=80 --set output=ref-sweep1.h5 >ref-sweep1.log
 
@@ -184,6 +188,10 @@ until [ "$(job_field "$bad" JobState)" = FAILED ]; do
 done
 [ "$(job_field "$bad" ExitCode)" = 2:0 ] || fail "bad allocation: exit $(job_field "$bad" ExitCode), expected 2"
 grep -q "FLEXUQ_GROUPS=3 does not divide the 2 tasks of the allocation" bad.out || fail "bad allocation: no clear message"
+wait_state "$nolaunch" 60 FAILED
+grep -q "srun started no flexuq rank (attempt 2 of 3" nolaunch.out || fail "a step that started no rank was not launched again"
+grep -q "srun started no flexuq rank in 3 attempt(s)" nolaunch.out || fail "no clear message after the launch attempts"
+! grep -q "campaign complete" nolaunch.out || fail "a campaign that never started was reported complete"
 say "1, 2: modes, reduce and the array passed"
 
 # --- 3: the warning, the checkpoint and the requeue ---
