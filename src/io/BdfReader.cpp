@@ -10,6 +10,7 @@
 #include <deque>
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <set>
 #include <string>
 #include <string_view>
@@ -42,10 +43,32 @@ struct Loc {
 /// every logical line, 8 per line, blanks as empty strings.
 struct Card {
   std::string name;
-  std::vector<std::string> f;
   Loc where;
-  std::size_t size() const { return f.size(); }
-  std::string_view at(std::size_t i) const { return i < f.size() ? std::string_view(f[i]) : std::string_view(); }
+  std::size_t size() const { return n_; }
+  std::string_view at(std::size_t i) const { return i < n_ ? std::string_view(f_[i]) : std::string_view(); }
+  // The field strings are reused from card to card (assigned, not re-created): a 16-character
+  // large field would otherwise allocate for every field of every card.
+  void clear() { n_ = 0; }
+  void push(std::string_view v) {
+    if (n_ < f_.size()) f_[n_].assign(v.data(), v.size());
+    else f_.emplace_back(v);
+    ++n_;
+  }
+  void pad_to(std::size_t m) {
+    while (n_ < m) push(std::string_view());
+  }
+  void drop_trailing_blanks() {
+    while (n_ > 0 && f_[n_ - 1].empty()) --n_;
+  }
+  void upper_from(std::size_t first) {
+    for (std::size_t i = first; i < n_; ++i)
+      for (char& ch : f_[i])
+        if (ch >= 'a' && ch <= 'z') ch = static_cast<char>(ch - 'a' + 'A');
+  }
+
+private:
+  std::vector<std::string> f_;
+  std::size_t n_ = 0;
 };
 
 /// Nastran real: "7.-3" → 7e-3, "2.1+11", "1.0D+5", ".5".
@@ -55,10 +78,12 @@ bool parse_nastran_real(std::string_view s, double& v) {
     if ((s[i] == '+' || s[i] == '-') && std::isdigit(static_cast<unsigned char>(s[i - 1])) == 0 && s[i - 1] != '.')
       return false;
     if (s[i] == '+' || s[i] == '-') {
-      std::string t(s.substr(0, i));
-      t += 'E';
-      t += s.substr(i);
-      return parse_double(t, v);
+      char t[64]; // an 'E' inserted, without a heap string (large fields are 16 characters)
+      if (s.size() + 1 > sizeof t) return false;
+      s.copy(t, i);
+      t[i] = 'E';
+      s.substr(i).copy(t + i + 1, s.size() - i);
+      return parse_double(std::string_view(t, s.size() + 1), v);
     }
   }
   return false;
@@ -131,16 +156,40 @@ NodeFrame frame_at(const CoordDef& c, const Vec3& p) {
   return f;
 }
 
+/// Append-only id storage in fixed blocks: no reallocation copies while a large deck is read, and
+/// every appended run stays contiguous (a run never straddles two blocks).
+class ChunkedIds {
+public:
+  /// Appends @p n ids (n ≤ kBlock); returns the index of the first.
+  std::size_t append(const long* v, std::size_t n) {
+    if (blocks_.empty() || used_ + n > kBlock) {
+      blocks_.emplace_back(new long[kBlock]);
+      used_ = 0;
+    }
+    std::copy(v, v + n, blocks_.back().get() + used_);
+    const std::size_t first = (blocks_.size() - 1) * kBlock + used_;
+    used_ += n;
+    return first;
+  }
+  const long* at(std::size_t i) const { return blocks_[i / kBlock].get() + i % kBlock; }
+
+private:
+  static constexpr std::size_t kBlock = std::size_t(1) << 16;
+  std::vector<std::unique_ptr<long[]>> blocks_;
+  std::size_t used_ = 0;
+};
+
 struct GridDef {
   long id = 0, cp = 0, cd = 0;
   Vec3 x{};
-  std::string ps;
+  int ps = 0; ///< permanent single-point constraints (components as digits), 0 if none
   Loc where;
   bool done = false;
   Vec3 basic{};
 };
 
 struct ElemDef {
+  const char* card = ""; ///< CTETRA, CPENTA, CHEXA, CBAR or CBEAM (a literal: no string per element)
   long id = 0, pid = 0;
   ElementType type = ElementType::tet4;
   std::size_t first = 0; ///< grids (Abaqus node order) at BdfParser::egrids_[first, first + count)
@@ -198,14 +247,14 @@ private:
     const std::string canon = detail::canonical_path(path);
     if (from && std::find(open_.begin(), open_.end(), canon) != open_.end())
       fail(*from, "INCLUDE of '" + path + "' is an include cycle (the file is already being read)");
-    auto text = detail::load_text(path);
+    auto text = detail::map_text(path);
     if (!text) {
       if (from) fail(*from, "cannot open included file '" + path + "'");
       throw InputError("cannot open mesh file '" + path + "'");
     }
     if (!from) { // the main file: a deck with CEND or BEGIN BULK starts in the executive section
       section_ = Part::bulk;
-      detail::LineCursor probe(*text);
+      detail::LineCursor probe(text->view());
       std::string_view l;
       while (probe.next(l)) {
         const std::string u = upper(std::string(trim(l.substr(0, std::min<std::size_t>(l.size(), 16)))));
@@ -218,7 +267,7 @@ private:
     open_.push_back(canon);
     files_.push_back(path);
     const int fid = static_cast<int>(files_.size()) - 1;
-    detail::LineCursor cur(*text);
+    detail::LineCursor cur(text->view());
     std::string_view line;
     while (!ended_ && cur.next(line)) {
       const Loc where{fid, cur.line_number()};
@@ -328,37 +377,35 @@ private:
     if (continuation) {
       if (!have_card_) fail(where, "continuation line without a card before it");
       // A small-field line starts a new logical line; a large-field line fills half of one.
-      if (card_.f.size() % n) card_.f.resize((card_.f.size() / n + 1) * n);
+      if (card_.size() % n) card_.pad_to((card_.size() / n + 1) * n);
     } else {
       flush();
       card_.name = upper(std::string(large ? head.substr(0, head.size() - 1) : head));
-      card_.f.clear();
+      card_.clear();
       card_.where = where;
       have_card_ = true;
     }
-    const std::size_t first = card_.f.size();
+    const std::size_t first = card_.size();
     if (free) {
       if (parts_.size() > n + 2)
         fail(where, "free-field line has " + std::to_string(parts_.size()) + " fields, at most " + std::to_string(n + 2) +
                         " (name, " + std::to_string(n) + " data fields, continuation)");
-      for (std::size_t i = 1; i < parts_.size() && i <= n; ++i) card_.f.emplace_back(parts_[i]);
-      card_.f.resize(first + n);
+      for (std::size_t i = 1; i < parts_.size() && i <= n; ++i) card_.push(parts_[i]);
+      card_.pad_to(first + n);
     } else {
       const std::size_t w = large ? 16 : 8;
       for (std::size_t i = 0; i < n; ++i) {
         const std::size_t b = 8 + i * w;
-        card_.f.emplace_back(b < l.size() ? trim(l.substr(b, std::min(w, l.size() - b))) : std::string_view());
+        card_.push(b < l.size() ? trim(l.substr(b, std::min(w, l.size() - b))) : std::string_view());
       }
     }
-    for (std::size_t i = first; i < card_.f.size(); ++i)
-      for (char& ch : card_.f[i])
-        if (ch >= 'a' && ch <= 'z') ch = static_cast<char>(ch - 'a' + 'A');
+    card_.upper_from(first);
   }
 
   void flush() {
     if (!have_card_) return;
     have_card_ = false;
-    while (!card_.f.empty() && card_.f.back().empty()) card_.f.pop_back();
+    card_.drop_trailing_blanks();
     dispatch(card_);
   }
 
@@ -469,8 +516,7 @@ private:
     g.cp = integer(c, 1, "CP", 0);
     for (int d = 0; d < 3; ++d) g.x[static_cast<std::size_t>(d)] = real(c, 2 + static_cast<std::size_t>(d), "X", 0.0);
     g.cd = integer(c, 5, "CD", 0);
-    g.ps = std::string(c.at(6));
-    if (!g.ps.empty()) components(c, 6);
+    if (!c.at(6).empty()) g.ps = components(c, 6);
     g.where = c.where;
     if (g.id <= 0) fail(c, "grid id must be positive");
     grids_.push_back(g);
@@ -533,9 +579,8 @@ private:
     // CPENTA15: Nastran G7-G9 bottom edges, G10-G12 vertical, G13-G15 top; Abaqus 7-9, 10-12 top, 13-15 vertical.
     if (e.type == ElementType::hex20) std::rotate(g.begin() + 12, g.begin() + 16, g.end());
     if (e.type == ElementType::penta15) std::rotate(g.begin() + 9, g.begin() + 12, g.end());
-    e.first = egrids_.size();
     e.count = static_cast<int>(g.size());
-    egrids_.insert(egrids_.end(), g.begin(), g.end());
+    e.first = egrids_.append(g.data(), g.size());
     add_element(c, std::move(e));
   }
 
@@ -545,10 +590,9 @@ private:
     e.type = ElementType::beam2;
     e.id = integer(c, 0, "EID");
     e.pid = integer(c, 1, "PID", e.id); // PID defaults to EID
-    e.first = egrids_.size();
+    const long ends[2] = {integer(c, 2, "GA"), integer(c, 3, "GB")};
     e.count = 2;
-    egrids_.push_back(integer(c, 2, "GA"));
-    egrids_.push_back(integer(c, 3, "GB"));
+    e.first = egrids_.append(ends, 2);
     e.where = c.where;
     if (c.at(4).empty()) fail(c, "element " + std::to_string(e.id) + ": no orientation (X1/G0); BAROR/BEAMOR defaults are not supported");
     long g0 = 0;
@@ -581,7 +625,9 @@ private:
 
   void add_element(const Card& c, ElemDef&& e) {
     if (e.id <= 0) fail(c, "element id must be positive");
-    elem_card_.push_back(c.name);
+    static const char* const kElementCards[] = {"CTETRA", "CPENTA", "CHEXA", "CBAR", "CBEAM"};
+    for (const char* k : kElementCards)
+      if (c.name == k) e.card = k;
     elems_.push_back(std::move(e));
   }
 
@@ -865,7 +911,8 @@ private:
     long operator[](std::size_t i) const { return b[i]; }
   };
   GridSpan grids_of(const ElemDef& e) const {
-    return {egrids_.data() + e.first, egrids_.data() + e.first + e.count};
+    const long* b = egrids_.at(e.first);
+    return {b, b + e.count};
   }
   void finish();
   void resolve_coordinates();
@@ -887,7 +934,6 @@ private:
   std::deque<GridDef> grids_; // deques: no reallocation copies while a big deck is read
   std::map<long, CoordDef> cords_;
   std::deque<ElemDef> elems_;
-  std::vector<std::string> elem_card_;
   std::map<long, PropDef> props_;
   std::map<long, MatDef> mats_;
   std::vector<SetRef> set_refs_;
@@ -897,7 +943,7 @@ private:
   std::vector<Loc> rigid_loc_;
   std::set<std::string> ignored_seen_, params_seen_;
   std::vector<std::string> ignored_, ignored_params_;
-  std::vector<long> egrids_;         ///< grids of every element, CSR by ElemDef::first/count
+  ChunkedIds egrids_;                ///< grids of every element, CSR by ElemDef::first/count
   std::vector<long> gbuf_;           ///< grids of the element being read
   std::vector<int> nbuf_;
   detail::LabelIndex gidx_;          ///< grid id → index into grids_
@@ -1010,6 +1056,8 @@ void BdfParser::build_elements() {
   }
   node_of_grid_.assign(grids_.size(), -1);
   bool any_cd = false;
+  mesh_.coords.reserve(grids_.size());
+  mesh_.node_ids.reserve(grids_.size());
   for (std::size_t k = 0; k < grids_.size(); ++k) {
     const auto& g = grids_[k];
     if (!used[k]) {
@@ -1034,16 +1082,22 @@ void BdfParser::build_elements() {
   std::map<std::tuple<long, double, double, double>, std::string> beam_groups;
   std::set<long> solid_props;
   bool solids = false;
+  long pid_of_set = 0;
+  std::vector<int>* pset = nullptr;
+  std::string pset_name;
+  mesh_.elem_type.reserve(elems_.size());
+  mesh_.elem_ids.reserve(elems_.size());
+  mesh_.elem_offsets.reserve(elems_.size() + 1);
   for (std::size_t i = 0; i < elems_.size(); ++i) {
     const ElemDef& e = elems_[i];
     const auto pit = props_.find(e.pid);
     if (pit == props_.end())
-      fail(e.where, elem_card_[i] + " " + std::to_string(e.id) + " references property " + std::to_string(e.pid) +
+      fail(e.where, std::string(e.card) + " " + std::to_string(e.id) + " references property " + std::to_string(e.pid) +
                         ", which is not defined");
     const PropDef& p = pit->second;
-    const bool ok = e.beam ? (elem_card_[i] == "CBAR" ? (p.card == "PBAR" || p.card == "PBARL") : p.card == "PBEAM")
+    const bool ok = e.beam ? (std::string_view(e.card) == "CBAR" ? (p.card == "PBAR" || p.card == "PBARL") : p.card == "PBEAM")
                            : p.card == "PSOLID";
-    if (!ok) fail(e.where, elem_card_[i] + " " + std::to_string(e.id) + " references property " + std::to_string(e.pid) +
+    if (!ok) fail(e.where, std::string(e.card) + " " + std::to_string(e.id) + " references property " + std::to_string(e.pid) +
                               ", a " + p.card + " (defined at " + at(p.where) + ")");
     if (!mats_.count(p.mid))
       fail(p.where, p.card + " " + std::to_string(p.pid) + " references material " + std::to_string(p.mid) +
@@ -1054,13 +1108,17 @@ void BdfParser::build_elements() {
     for (long g : grids_of(e)) nodes.push_back(node_of_grid_[static_cast<std::size_t>(gidx_.find(g))]);
     const int eidx = static_cast<int>(mesh_.num_elements());
     mesh_.add_element(e.type, nodes, e.id);
-    const std::string pset = p.card + "_" + std::to_string(p.pid);
-    mesh_.element_sets[pset].push_back(eidx);
+    if (pid_of_set != p.pid) { // elements of one property come in runs: one set lookup per run
+      pid_of_set = p.pid;
+      pset_name = p.card + "_" + std::to_string(p.pid);
+      pset = &mesh_.element_sets[pset_name];
+    }
+    pset->push_back(eidx);
     if (!e.beam) {
       solids = true;
       if (solid_props.insert(p.pid).second) {
         Section s;
-        s.elset = pset;
+        s.elset = pset_name;
         s.material = "MAT1_" + std::to_string(p.mid);
         s.where = src(p.where);
         mesh_.sections.push_back(s);
@@ -1072,7 +1130,7 @@ void BdfParser::build_elements() {
     Vec3 v = e.v;
     if (e.g0) {
       const int k = gidx_.find(*e.g0);
-      if (k < 0) fail(e.where, elem_card_[i] + " " + std::to_string(e.id) + ": orientation grid G0 " + std::to_string(*e.g0) + " is not defined");
+      if (k < 0) fail(e.where, std::string(e.card) + " " + std::to_string(e.id) + ": orientation grid G0 " + std::to_string(*e.g0) + " is not defined");
       v = sub(grids_[static_cast<std::size_t>(k)].basic, ga.basic);
     } else if (!e.v_basic && ga.cd != 0) {
       const NodeFrame f = frame_at(cords_.at(ga.cd), ga.basic);
@@ -1084,7 +1142,7 @@ void BdfParser::build_elements() {
     const double nv = norm(v);
     const Vec3 axis = sub(grids_[static_cast<std::size_t>(gidx_.find(grids_of(e)[1]))].basic, ga.basic);
     if (!(nv > 0) || norm(cross(v, axis)) <= 1e-8 * nv * norm(axis))
-      fail(e.where, elem_card_[i] + " " + std::to_string(e.id) + ": orientation vector is zero or parallel to the element axis");
+      fail(e.where, std::string(e.card) + " " + std::to_string(e.id) + ": orientation vector is zero or parallel to the element axis");
     // Element y axis: v without its component along x (plane 1 = the (x, v) plane).
     const double ax = dot(v, axis) / dot(axis, axis);
     for (int d = 0; d < 3; ++d) v[d] -= ax * axis[d];
@@ -1093,7 +1151,7 @@ void BdfParser::build_elements() {
     const auto key = std::make_tuple(p.pid, v[0], v[1], v[2]);
     auto [git, fresh] = beam_groups.emplace(key, "");
     if (fresh) {
-      git->second = pset + "_O" + std::to_string(beam_groups.size());
+      git->second = pset_name + "_O" + std::to_string(beam_groups.size());
       Section s;
       s.elset = git->second;
       s.material = "MAT1_" + std::to_string(p.mid);
@@ -1169,7 +1227,7 @@ void BdfParser::build_sets() {
     mesh_.node_sets[r.set].push_back(node);
   }
   for (std::size_t k = 0; k < grids_.size(); ++k)
-    if (!grids_[k].ps.empty() && node_of_grid_[k] >= 0) mesh_.node_sets["PS"].push_back(node_of_grid_[k]);
+    if (grids_[k].ps != 0 && node_of_grid_[k] >= 0) mesh_.node_sets["PS"].push_back(node_of_grid_[k]);
   for (std::size_t i = 0; i < deck_.rigids.size(); ++i) {
     auto& r = deck_.rigids[i];
     const int ref = gidx_.find(r.ref_grid);

@@ -132,7 +132,7 @@ private:
     if (from && std::find(open_.begin(), open_.end(), canon) != open_.end())
       fail(*from, "*INCLUDE of '" + path + "' is an include cycle (the file is already being read)");
     std::string why;
-    auto text = detail::load_text(path, &why);
+    auto text = detail::map_text(path, &why);
     if (!text) {
       const bool unopened = why == "cannot be opened";
       if (from) fail(*from, unopened ? "cannot open included file '" + path + "'" : "included file '" + path + "' " + why);
@@ -141,7 +141,7 @@ private:
     open_.push_back(canon);
     files_.push_back(path);
     const int fid = static_cast<int>(files_.size()) - 1;
-    LineCursor cur(*text);
+    LineCursor cur(text->view());
     std::string_view line;
     std::string kw;
     while (cur.next(line)) {

@@ -11,6 +11,12 @@
 #include <fstream>
 #include <iterator>
 #include <sstream>
+#include <utility>
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace flexuq::io::detail {
 
@@ -20,18 +26,24 @@ std::string canonical_path(const std::string& path) {
   return ec ? path : canon;
 }
 
+namespace {
+// A directory opens as a stream on Linux and reports a nonsense size; a FIFO or /dev/zero never
+// ends: only regular files are read. Null if @p path is a regular file or does not exist.
+const char* not_regular(const std::string& path) {
+  std::error_code ec;
+  const auto st = std::filesystem::status(path, ec);
+  if (!ec && std::filesystem::is_directory(st)) return "is a directory";
+  if (!ec && std::filesystem::exists(st) && !std::filesystem::is_regular_file(st)) return "is not a regular file";
+  return nullptr;
+}
+} // namespace
+
 std::optional<std::string> load_text(const std::string& path, std::string* why) {
   auto reason = [&](const std::string& r) -> std::optional<std::string> {
     if (why) *why = r;
     return std::nullopt;
   };
-  // A directory opens as a stream on Linux and reports a nonsense size; a FIFO or /dev/zero never
-  // ends: only regular files are read.
-  std::error_code ec;
-  const auto st = std::filesystem::status(path, ec);
-  if (!ec && std::filesystem::is_directory(st)) return reason("is a directory");
-  if (!ec && std::filesystem::exists(st) && !std::filesystem::is_regular_file(st))
-    return reason("is not a regular file");
+  if (const char* r = not_regular(path)) return reason(r);
   std::ifstream in(path, std::ios::binary);
   if (!in) return reason("cannot be opened");
   std::string data;
@@ -50,6 +62,56 @@ std::optional<std::string> load_text(const std::string& path, std::string* why) 
     if (!in) return reason("cannot be read");
   }
   return data;
+}
+
+MappedText::MappedText(MappedText&& o) noexcept
+    : data_(std::exchange(o.data_, nullptr)), size_(std::exchange(o.size_, 0)) {}
+
+MappedText& MappedText::operator=(MappedText&& o) noexcept {
+  if (this != &o) {
+    if (data_) ::munmap(const_cast<char*>(data_), size_);
+    data_ = std::exchange(o.data_, nullptr);
+    size_ = std::exchange(o.size_, 0);
+  }
+  return *this;
+}
+
+MappedText::~MappedText() {
+  if (data_) ::munmap(const_cast<char*>(data_), size_);
+}
+
+std::optional<MappedText> map_text(const std::string& path, std::string* why) {
+  auto reason = [&](const std::string& r) -> std::optional<MappedText> {
+    if (why) *why = r;
+    return std::nullopt;
+  };
+  if (const char* r = not_regular(path)) return reason(r);
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return reason("cannot be opened");
+  struct stat sb {};
+  if (::fstat(fd, &sb) != 0 || sb.st_size < 0) {
+    ::close(fd);
+    return reason("cannot be read (no size)");
+  }
+  MappedText t;
+  if (sb.st_size > 0) {
+    try { // what is built from the text (a mesh is about as large again as its text)
+      limits::require_memory(3.0 * static_cast<double>(sb.st_size), "reading it");
+    } catch (const InputError& e) {
+      ::close(fd);
+      return reason(std::string("is too large: ") + e.what());
+    }
+    void* p = ::mmap(nullptr, static_cast<std::size_t>(sb.st_size), PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+    if (p == MAP_FAILED) {
+      ::close(fd);
+      return reason("cannot be read (mmap failed)");
+    }
+    ::madvise(p, static_cast<std::size_t>(sb.st_size), MADV_SEQUENTIAL);
+    t.data_ = static_cast<const char*>(p);
+    t.size_ = static_cast<std::size_t>(sb.st_size);
+  }
+  ::close(fd); // the mapping stays valid
+  return t;
 }
 
 bool LineCursor::next(std::string_view& line) {

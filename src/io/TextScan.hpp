@@ -20,6 +20,27 @@ namespace flexuq::io::detail {
 /// directory", "is not a regular file", or that it does not fit in memory: limits::require_memory).
 std::optional<std::string> load_text(const std::string& path, std::string* why = nullptr);
 
+/// A file's text mapped read-only into memory (mmap): no zero-filled buffer and no copy, which is
+/// most of the cost of loading a large deck. Move-only; unmaps on destruction.
+class MappedText {
+public:
+  MappedText() = default;
+  MappedText(MappedText&& o) noexcept;
+  MappedText& operator=(MappedText&& o) noexcept;
+  MappedText(const MappedText&) = delete;
+  MappedText& operator=(const MappedText&) = delete;
+  ~MappedText();
+  std::string_view view() const { return {data_, size_}; }
+
+private:
+  friend std::optional<MappedText> map_text(const std::string& path, std::string* why);
+  const char* data_ = nullptr;
+  std::size_t size_ = 0;
+};
+
+/// As load_text, mapped instead of read (the mesh readers' large files).
+std::optional<MappedText> map_text(const std::string& path, std::string* why = nullptr);
+
 /// The canonical form of @p path for include-cycle checks (std::filesystem::weakly_canonical,
 /// non-throwing): a name the file system refuses (too long, bad characters) is returned as it is,
 /// so the reader reports "cannot open" instead of an escaped filesystem_error (found by fuzz_bdf).
