@@ -37,7 +37,7 @@ if [ "${SKIP_ASAN:-0}" != 1 ]; then
   cmake --build build-asan -j"$jobs" --target "${targets[@]}"
   echo "sanitize: asan build took $((SECONDS - start)) s"
   start=$SECONDS
-  (cd build-asan && ctest --output-on-failure --timeout 600 -j1 -R "$pattern")
+  (cd build-asan && ctest --output-on-failure --timeout 600 -j"$jobs" -R "$pattern")
   echo "sanitize: asan tests took $((SECONDS - start)) s"
 fi
 
@@ -48,5 +48,5 @@ if [ "${SKIP_FUZZ:-0}" != 1 ]; then
   cmake --preset fuzz "${launcher[@]}" -DFLEXUQ_FUZZ_SECONDS="${FLEXUQ_FUZZ_SECONDS:-$fuzz_default}" >/dev/null
   cmake --build build-fuzz -j"$jobs" --target fuzz_inp fuzz_msh fuzz_bdf fuzz_yaml
   echo "sanitize: fuzz build took $((SECONDS - start)) s"
-  (cd build-fuzz && ctest --output-on-failure -L fuzz -j1)
+  (cd build-fuzz && ctest --output-on-failure -L fuzz -j"$jobs") # one fuzzer per core
 fi

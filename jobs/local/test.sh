@@ -4,4 +4,6 @@ set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 source "$here/jobs/local/setup.sh"
 cd "$here/build"
-ctest --output-on-failure --timeout 600 -j1 "$@"
+# Tests in parallel up to the core count: MPI tests declare their rank count (PROCESSORS), so a
+# 2-rank test takes both cores of a 2-core machine; timing-sensitive tests are RUN_SERIAL.
+ctest --output-on-failure --timeout 600 -j"$(nproc)" "$@"

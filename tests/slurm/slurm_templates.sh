@@ -146,8 +146,8 @@ bad=$(FLEXUQ_GROUPS=3 sbatch --parsable --job-name=bad --ntasks=2 --time=1 --out
   "$src/jobs/slurm/campaign.sbatch" fast.yaml)
 # A step that launches no rank (here: a node list srun cannot satisfy) is launched again, then the
 # job fails; it is never reported as a finished campaign (srun itself may exit 0 on such failures).
-nolaunch=$(FLEXUQ_SRUN_ARGS=--nodelist=nosuchnode FLEXUQ_LAUNCH_PAUSE=1 sbatch --parsable --job-name=nolaunch \
-  --ntasks=1 --time=1 --output="$work/nolaunch.out" "$src/jobs/slurm/campaign.sbatch" fast.yaml)
+nolaunch=$(FLEXUQ_SRUN_ARGS=--nodelist=nosuchnode FLEXUQ_LAUNCH_PAUSE=1 sbatch --parsable --job-name=nolaunch --signal=B:USR1@10 \
+  --ntasks=1 --time=2 --output="$work/nolaunch.out" "$src/jobs/slurm/campaign.sbatch" fast.yaml)
 mpirun_ 1 campaign fast.yaml --set campaign.seed=1 --set output=ref-sweep0.h5 >ref-sweep0.log
 mpirun_ 1 campaign fast.yaml --set campaign.seed=2 --set method.samples=80 --set output=ref-sweep1.h5 >ref-sweep1.log
 
@@ -219,7 +219,16 @@ say "3: partial results after the checkpoint: final=$final, $ndone of $total sam
 [ "$final" = 0 ] || fail "the checkpoint's result file claims to be final"
 [ "$ndone" -gt 0 ] && [ "$ndone" -lt "$total" ] || fail "the warning did not land mid-run ($ndone of $total done)"
 # Slurm holds a requeued batch job ~2 min (BeginTime); give it a longer limit and start it now.
-scontrol update JobId="$cut" TimeLimit=3 StartTime=now
+# An update sent while the job is still completing its first run can be lost (seen under load:
+# the job then sat out its BeginTime), so repeat it until the job leaves PENDING.
+scontrol update JobId="$cut" TimeLimit=3 StartTime=now || true
+end=$((SECONDS + 90))
+while [ "$(job_field "$cut" JobState)" = PENDING ] || [ "$(job_field "$cut" JobState)" = REQUEUED ] ||
+  [ "$(job_field "$cut" JobState)" = COMPLETING ]; do
+  [ "$SECONDS" -lt "$end" ] || fail "requeued job $cut did not start (state $(job_field "$cut" JobState), reason $(job_field "$cut" Reason))"
+  sleep 2
+  scontrol update JobId="$cut" TimeLimit=3 StartTime=now 2>/dev/null || true
+done
 
 # --- 3: the requeued run ---
 wait_state "$cut" 150 COMPLETED
