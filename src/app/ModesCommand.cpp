@@ -8,7 +8,7 @@
 #include "flexuq/core/Error.hpp"
 #include "flexuq/core/Log.hpp"
 #include "flexuq/fe/ComponentConfig.hpp"
-#include "flexuq/fe/ModesOutput.hpp"
+#include "flexuq/fe/ModesFile.hpp"
 #include "flexuq/io/ConfigCounts.hpp"
 #include "flexuq/io/Limits.hpp"
 

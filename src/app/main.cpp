@@ -18,7 +18,8 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdio>
+#include <optional>
+#include <string>
 #include <thread>
 
 namespace {
@@ -42,6 +43,7 @@ void report_unused_petsc_options(MPI_Comm comm) {
 }
 
 /// Exit codes: 2 bad input (InputError), 3 internal error (InternalError: a bug), 1 anything else.
+/// A fatal path: the MPI return codes here are not checked (nothing is left to do if they fail).
 [[noreturn]] void fail(const char* what, int code) {
   int rank = 0, size = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -50,11 +52,13 @@ void report_unused_petsc_options(MPI_Comm comm) {
     // Give rank 0 the chance to report the same (collective) error once; if rank 0 is not failing,
     // this rank's message is the only one, so print it tagged with the rank.
     std::this_thread::sleep_for(std::chrono::milliseconds(800));
-    std::fprintf(stderr, "flexuq: error on rank %d: %s\n", rank, what);
+    flexuq::log::direct(flexuq::log::Stream::err,
+                        "flexuq: error on rank " + std::to_string(rank) + ": " + what + "\n");
   } else {
-    std::fprintf(stderr, "flexuq: %s%s\n", code == 3 ? "internal error (a bug in flexuq; please report it): " : "error: ", what);
+    flexuq::log::direct(flexuq::log::Stream::err,
+                        std::string("flexuq: ") +
+                            (code == 3 ? "internal error (a bug in flexuq; please report it): " : "error: ") + what + "\n");
   }
-  std::fflush(stderr);
   if (size > 1) MPI_Abort(MPI_COMM_WORLD, code);
   SlepcFinalize(); // also finalizes MPI, which PETSc initialised
   std::exit(code);
@@ -67,20 +71,21 @@ int main(int argc, char** argv) {
   try {
     args = flexuq::app::parse_cli(argc, argv);
   } catch (const flexuq::Error& e) {
-    std::fprintf(stderr, "flexuq: error: %s\n", e.what());
+    flexuq::log::direct(flexuq::log::Stream::err, std::string("flexuq: error: ") + e.what() + "\n");
     return 2;
   }
   if (args.verb == "help") {
-    std::fputs(flexuq::app::usage().c_str(), stdout);
+    flexuq::log::direct(flexuq::log::Stream::out, flexuq::app::usage());
     return 0;
   }
   if (args.verb == "version") {
-    std::printf("flexuq %s\n", kVersion);
+    flexuq::log::direct(flexuq::log::Stream::out, std::string("flexuq ") + kVersion + "\n");
     return 0;
   }
   static const char* kVerbs[] = {"run", "modes", "reduce", "campaign", "simulate"};
   if (std::find(std::begin(kVerbs), std::end(kVerbs), args.verb) == std::end(kVerbs)) {
-    std::fprintf(stderr, "flexuq: error: unknown command '%s'\n%s", args.verb.c_str(), flexuq::app::usage().c_str());
+    flexuq::log::direct(flexuq::log::Stream::err,
+                        "flexuq: error: unknown command '" + args.verb + "'\n" + flexuq::app::usage());
     return 2;
   }
   // PETSc sees only its own options.
@@ -89,7 +94,13 @@ int main(int argc, char** argv) {
   int pargc = static_cast<int>(pargv.size());
   pargv.push_back(nullptr);
   char** pargv_ptr = pargv.data();
-  flexuq::Session session(&pargc, &pargv_ptr);
+  std::optional<flexuq::Session> session;
+  try {
+    session.emplace(&pargc, &pargv_ptr);
+  } catch (const flexuq::Error& e) {
+    flexuq::log::direct(flexuq::log::Stream::err, std::string("flexuq: error: ") + e.what() + "\n");
+    return 1;
+  }
   try {
     MPI_Comm world = MPI_COMM_WORLD;
     if (!args.log_level.empty()) flexuq::log::set_level(flexuq::log::parse_level(args.log_level));

@@ -608,4 +608,41 @@ GcmsResult build_gcms(MPI_Comm comm, const fe::Component& c, const std::vector<V
   return res;
 }
 
+std::map<std::string, Eigen::MatrixXd> diagnostic_tables(const GcmsResult& g) {
+  std::map<std::string, Eigen::MatrixXd> dg;
+  dg["gcms_cosine_threshold"] = Eigen::MatrixXd::Constant(1, 1, g.cosine_threshold);
+  dg["gcms_cond_psi"] = Eigen::MatrixXd::Constant(1, 1, g.cond_psi);
+  // Stages (initial, after the strategy, after scaling, final).
+  Eigen::MatrixXd st(static_cast<Eigen::Index>(g.stages.size()), 8);
+  for (std::size_t k = 0; k < g.stages.size(); ++k) {
+    const auto& q = g.stages[k];
+    st.row(static_cast<Eigen::Index>(k)) << q.n_columns, q.n_flexible_columns, q.cond_phi, q.cond_phi_t, q.cond_phi_r,
+        q.cond_phi_f, q.deficiency_phi, q.deficiency_phi_f;
+  }
+  dg["gcms_stages"] = st;
+  if (!g.sweep.steps.empty()) {
+    Eigen::MatrixXd sw(static_cast<Eigen::Index>(g.sweep.steps.size()), 4);
+    for (std::size_t k = 0; k < g.sweep.steps.size(); ++k) {
+      const auto& q = g.sweep.steps[k];
+      sw.row(static_cast<Eigen::Index>(k)) << q.threshold, q.removed_columns, q.cond_x, q.cond_xs;
+    }
+    dg["gcms_cosine_sweep"] = sw;
+  }
+  if (!g.clusters.empty()) {
+    // One row per canonicalised cluster member.
+    std::size_t n = 0;
+    for (const auto& c : g.clusters) n += c.modes.size();
+    Eigen::MatrixXd cl(static_cast<Eigen::Index>(n), 5);
+    Eigen::Index r = 0;
+    for (std::size_t c = 0; c < g.clusters.size(); ++c) {
+      const auto& cc = g.clusters[c];
+      for (std::size_t i = 0; i < cc.modes.size(); ++i, ++r)
+        cl.row(r) << static_cast<double>(c), cc.modes[i], cc.eigenvalues[i], i < cc.axis.size() ? cc.axis[i] : -1,
+            i < cc.share.size() ? cc.share[i] : 0.0;
+    }
+    dg["gcms_clusters"] = cl;
+  }
+  return dg;
+}
+
 } // namespace flexuq::cms

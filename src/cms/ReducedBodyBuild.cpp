@@ -7,7 +7,7 @@
 #include "flexuq/cms/FloatingFrame.hpp"
 #include "flexuq/core/Blas.hpp"
 #include "flexuq/core/Error.hpp"
-#include "flexuq/fe/ModesOutput.hpp"
+#include "flexuq/fe/ModesFile.hpp"
 #include "flexuq/io/MeshOutput.hpp"
 
 #include <cmath>

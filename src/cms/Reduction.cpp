@@ -156,22 +156,14 @@ const char* mode_interface_name(ModeInterface mi) {
   return n[static_cast<int>(mi)];
 }
 
-/// Factorization of K_ii: the shift-and-invert ST of the fixed-interface eigensolver (σ = 0, so
-/// K − σM = K_ii), or a KSP of its own when the modes are sliced by band.
+/// The one factorization of K_ii: the constraint modes, the inertia-relief modes and the residual
+/// loads are solved with it, and the fixed-interface eigensolver (a count of modes: shift-and-invert
+/// at σ = 0, i.e. K − σM = K_ii) uses it as its own (fe::Factorization). A band of modes is sliced
+/// with factorizations at the interval ends instead.
 struct Reducer::Interior {
   MatH Kii, Mii, Kib;
-  EpsH eps;
   KspH ksp;
-  int nev = 0;
   la::SolverDefaults defaults; ///< this factorization's options (open a scope around set-up and solves)
-  KSP solver() const {
-    if (!eps) return ksp.get();
-    ST st = nullptr;
-    KSP k = nullptr;
-    EPSGetST(eps.get(), &st);
-    STGetKSP(st, &k);
-    return k;
-  }
 };
 
 struct Reducer::Attach {
@@ -251,44 +243,23 @@ void Reducer::statics() {
     log::Phase p(comm, "cms: factor K_ii", &times_);
     in.Kii = submatrix(ws_.K(), ws_.is_i(), ws_.is_i());
     in.Kib = submatrix(ws_.K(), ws_.is_i(), ws_.is_b());
-    const std::string prefix = opt_.prefix + "fixed_";
-    if (!opt_.modes.band_hz && opt_.modes.count > 0) {
+    // Count: the prefix of the eigensolver's ST (-cms_fixed_st_…), whose factorization this is.
+    const bool count = !opt_.modes.band_hz && opt_.modes.count > 0;
+    const std::string prefix = opt_.prefix + (count ? "fixed_st_" : "statics_");
+    if (count) {
       // Shift-and-invert at σ = 0 only multiplies by M_ii: a virtual submatrix of M_w (no copy of
       // the mass matrix, ~1/5 of the phase's memory). Spectrum slicing (band) needs it assembled.
       FLEXUQ_PETSC(MatCreateSubMatrixVirtual(ws_.M(), ws_.is_i(), ws_.is_i(), in.Mii.out()));
-      // The fixed-interface eigensolver, set up now so its factorization of K_ii serves the statics.
-      PetscInt ni = 0;
-      FLEXUQ_PETSC(MatGetSize(in.Kii.get(), &ni, nullptr));
-      in.nev = static_cast<int>(std::min<PetscInt>(opt_.modes.count + 1, ni)); // as fe::solve_modes
-      FLEXUQ_PETSC(EPSCreate(comm, in.eps.out()));
-      FLEXUQ_PETSC(EPSSetOperators(in.eps.get(), in.Kii.get(), in.Mii.get()));
-      FLEXUQ_PETSC(EPSSetProblemType(in.eps.get(), EPS_GHEP));
-      FLEXUQ_PETSC(EPSSetOptionsPrefix(in.eps.get(), prefix.c_str()));
-      FLEXUQ_PETSC(EPSSetType(in.eps.get(), EPSKRYLOVSCHUR));
-      ST st = nullptr;
-      FLEXUQ_PETSC(EPSGetST(in.eps.get(), &st));
-      FLEXUQ_PETSC(STSetType(st, STSINVERT));
-      KSP k = nullptr;
-      FLEXUQ_PETSC(STGetKSP(st, &k));
-      la::setup_mumps_cholesky(k, prefix + "st_", in.defaults);
-      FLEXUQ_PETSC(EPSSetPurify(in.eps.get(), PETSC_FALSE));
-      FLEXUQ_PETSC(EPSSetTolerances(in.eps.get(), opt_.modes.tol, opt_.modes.max_it));
-      FLEXUQ_PETSC(EPSSetTarget(in.eps.get(), 0.0)); // K_ii is positive definite
-      FLEXUQ_PETSC(EPSSetWhichEigenpairs(in.eps.get(), EPS_TARGET_MAGNITUDE));
-      FLEXUQ_PETSC(EPSSetDimensions(in.eps.get(), in.nev, PETSC_DEFAULT, PETSC_DEFAULT));
-      const auto scope = in.defaults.apply();
-      FLEXUQ_PETSC(EPSSetFromOptions(in.eps.get()));
-      FLEXUQ_PETSC(EPSSetUp(in.eps.get()));
     } else {
       in.Mii = submatrix(ws_.M(), ws_.is_i(), ws_.is_i());
-      FLEXUQ_PETSC(KSPCreate(comm, in.ksp.out()));
-      FLEXUQ_PETSC(KSPSetOperators(in.ksp.get(), in.Kii.get(), in.Kii.get()));
-      FLEXUQ_PETSC(KSPSetOptionsPrefix(in.ksp.get(), (opt_.prefix + "statics_").c_str()));
-      la::setup_mumps_cholesky(in.ksp.get(), opt_.prefix + "statics_", in.defaults);
-      const auto scope = in.defaults.apply();
-      FLEXUQ_PETSC(KSPSetFromOptions(in.ksp.get()));
-      FLEXUQ_PETSC(KSPSetUp(in.ksp.get()));
     }
+    FLEXUQ_PETSC(KSPCreate(comm, in.ksp.out()));
+    FLEXUQ_PETSC(KSPSetOperators(in.ksp.get(), in.Kii.get(), in.Kii.get()));
+    FLEXUQ_PETSC(KSPSetOptionsPrefix(in.ksp.get(), prefix.c_str()));
+    la::setup_mumps_cholesky(in.ksp.get(), prefix, in.defaults);
+    const auto scope = in.defaults.apply();
+    FLEXUQ_PETSC(KSPSetFromOptions(in.ksp.get()));
+    FLEXUQ_PETSC(KSPSetUp(in.ksp.get()));
   }
   auto& in = *interior_;
   log::Phase p(comm, "cms: constraint modes", &times_);
@@ -347,7 +318,7 @@ void Reducer::statics() {
     FLEXUQ_PETSC(MatDuplicate(B.get(), MAT_DO_NOT_COPY_VALUES, X.out()));
     try {
       const auto scope = in.defaults.apply();
-      FLEXUQ_PETSC(KSPMatSolve(in.solver(), B.get(), X.get()));
+      FLEXUQ_PETSC(KSPMatSolve(in.ksp.get(), B.get(), X.get()));
     } catch (const Error& e) {
       throw Error(std::string("solving with the factorization of K_ii failed (is the boundary restraining every "
                               "part of the component?): ") + e.what());
@@ -387,49 +358,19 @@ const fe::ModeSet& Reducer::fixed_modes() {
   MPI_Comm comm = ws_.comm();
   log::Phase p(comm, "cms: fixed-interface modes", &times_);
   fe::ModeSet ms;
-  if (!opt_.modes.band_hz && opt_.modes.count == 0) {
-    // no normal modes wanted
-  } else if (in.eps) {
-    {
-      const auto scope = in.defaults.apply();
-      FLEXUQ_PETSC(EPSSolve(in.eps.get()));
-    }
-    PetscInt nconv = 0, its = 0;
-    FLEXUQ_PETSC(EPSGetConverged(in.eps.get(), &nconv));
-    FLEXUQ_PETSC(EPSGetIterationNumber(in.eps.get(), &its));
-    std::vector<std::pair<double, VecH>> pairs;
-    for (PetscInt i = 0; i < nconv; ++i) {
-      PetscScalar kr = 0;
-      VecH v;
-      FLEXUQ_PETSC(MatCreateVecs(in.Kii.get(), v.out(), nullptr));
-      FLEXUQ_PETSC(EPSGetEigenpair(in.eps.get(), i, &kr, nullptr, v.get(), nullptr));
-      pairs.emplace_back(PetscRealPart(kr), std::move(v));
-    }
-    std::stable_sort(pairs.begin(), pairs.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-    std::vector<double> vals;
-    for (const auto& pr : pairs) vals.push_back(pr.first);
-    const std::size_t keep = la::complete_multiplets(vals, static_cast<std::size_t>(opt_.modes.count), opt_.modes.cluster_tol);
-    if (keep < static_cast<std::size_t>(opt_.modes.count))
-      throw Error(FLEXUQ_MSG("the fixed-interface eigensolver converged " << nconv << " of the " << opt_.modes.count
-                                                                          << " modes requested in " << its
-                                                                          << " iterations; raise -" << opt_.prefix
-                                                                          << "fixed_eps_max_it or -" << opt_.prefix
-                                                                          << "fixed_eps_ncv"));
-    for (std::size_t i = 0; i < keep; ++i) {
-      fe::normalize_sign(pairs[i].second.get());
-      const auto [lambda, res] = fe::rayleigh_refine(in.Kii.get(), in.Mii.get(), pairs[i].second.get());
-      ms.eigenvalues.push_back(lambda);
-      ms.residuals.push_back(res);
-      ms.vectors.push_back(std::move(pairs[i].second));
-    }
-    ms.iterations = static_cast<int>(its);
-    ms.n_converged = static_cast<int>(nconv);
-  } else {
+  if (opt_.modes.band_hz || opt_.modes.count > 0) {
     fe::ModeOptions o = opt_.modes;
     o.constrained = true;
     o.constraint_description = "the interfaces held fixed";
     o.prefix = opt_.prefix + "fixed_";
-    ms = fe::solve_modes(in.Kii.get(), in.Mii.get(), o);
+    if (opt_.modes.band_hz) {
+      ms = fe::solve_modes(in.Kii.get(), in.Mii.get(), o);
+    } else {
+      // K_ii is positive definite (statics() checked the boundary restrains the rigid motions):
+      // shift 0, with the factorization the constraint modes were solved with.
+      fe::ModeSolver solver(o, fe::Factorization{in.ksp.get(), in.defaults});
+      ms = solver.solve(in.Kii.get(), in.Mii.get());
+    }
   }
   ms.multiplicity = la::cluster_multiplicity(ms.eigenvalues, opt_.modes.cluster_tol);
   pad(ws_, ms.vectors, ws_.is_i()); // full length, boundary rows zero
@@ -639,47 +580,33 @@ const std::vector<VecH>& Reducer::residual_attachment() {
   return residual_attachment_;
 }
 
-ReducedBasis Reducer::build(const BuildOptions& opt) {
-  const Method m = opt.method;
-  const bool attachment_method =
-      m == Method::hintz_attachment || m == Method::craig_chang || m == Method::rubin_martinez || m == Method::macneal;
-  const bool fixed_only = m == Method::craig_bampton || m == Method::hurty || m == Method::guyan;
-  ModeInterface mi = fixed_only ? ModeInterface::fixed : ModeInterface::free;
-  const bool mixed = opt.mode_interface == ModeInterface::mixed;
-  FLEXUQ_REQUIRE(!mixed || m == Method::herting || m == Method::hintz_constraint,
-                 "reduce.modes.interface: mixed-interface modes are accepted by herting and hintz-constraint only "
-                 "(seed 002 ch. 2), not by " << method_name(m));
-  FLEXUQ_REQUIRE(mixed || opt.fixed_interfaces.empty(),
-                 "reduce.modes.fixed_interfaces: needs reduce.modes.interface: mixed");
-  if (opt.mode_interface) {
-    FLEXUQ_REQUIRE(!(attachment_method && *opt.mode_interface == ModeInterface::fixed),
-                   "reduce.modes.interface: " << method_name(m)
-                                              << " is an attachment-mode method, valid only with free-interface modes");
-    FLEXUQ_REQUIRE(!(fixed_only && m != Method::guyan && *opt.mode_interface == ModeInterface::free),
-                   "reduce.modes.interface: " << method_name(m) << " uses fixed-interface modes only");
-    mi = *opt.mode_interface;
-  }
-  ReducedBasis rb;
-  rb.method = m;
-  rb.mode_interface = mi;
-  if (mixed) rb.fixed_interfaces = opt.fixed_interfaces;
-  auto add = [&](VecH v, std::string label, ColumnKind kind) {
+namespace {
+
+/// The basis of one build under construction: columns with their labels and kinds, and the normal
+/// modes (if any) the method expands.
+struct Columns {
+  ReducedBasis& rb;
+  const WorkSpace& ws;
+  const fe::ModeSet* modes = nullptr; ///< nullptr for Guyan
+  bool mixed = false;
+
+  void add(VecH v, std::string label, ColumnKind kind) {
     rb.columns.push_back(std::move(v));
     rb.labels.push_back(std::move(label));
     rb.kinds.push_back(kind);
-  };
-  const auto& bd = ws_.boundary();
-  auto add_boundary = [&](const std::vector<VecH>& cols, ColumnKind kind, const std::string& prefix) {
+  }
+  /// One column per boundary coordinate, labelled @p prefix + its label.
+  void add_boundary(const std::vector<VecH>& cols, ColumnKind kind, const std::string& prefix) {
+    const auto& bd = ws.boundary();
     for (std::size_t k = 0; k < cols.size(); ++k) add(copy(cols[k].get()), prefix + bd[k].label, kind);
-  };
-  auto add_rigid = [&](const std::vector<VecH>& cols, ColumnKind kind, const std::string& prefix) {
+  }
+  /// One column per rigid-body mode (tx … rz), labelled @p prefix + its name.
+  void add_rigid(const std::vector<VecH>& cols, ColumnKind kind, const std::string& prefix) {
     for (std::size_t j = 0; j < cols.size(); ++j) add(copy(cols[j].get()), prefix + kRigidNames[j], kind);
-  };
-  const fe::ModeSet* modes = nullptr;
-  if (m == Method::gcms) mi = ModeInterface::free; // GCMS expands free-free elastic modes
-  if (m != Method::guyan)
-    modes = mi == ModeInterface::fixed ? &fixed_modes() : mixed ? &mixed_modes(opt.fixed_interfaces) : &free_modes();
-  auto add_modes = [&](const std::vector<VecH>* replaced = nullptr) {
+  }
+  /// The normal modes (or @p replaced, one vector per mode) with their eigenvalues.
+  void add_modes(const std::vector<VecH>* replaced = nullptr) {
+    const ModeInterface mi = rb.mode_interface;
     const auto kind = mi == ModeInterface::fixed ? ColumnKind::fixed_interface_mode
                       : mixed                    ? ColumnKind::mixed_interface_mode
                                                  : ColumnKind::free_interface_mode;
@@ -687,219 +614,187 @@ ReducedBasis Reducer::build(const BuildOptions& opt) {
     for (std::size_t n = 0; n < modes->vectors.size(); ++n)
       add(replaced ? copy((*replaced)[n].get()) : copy(modes->vectors[n].get()), name + std::to_string(n + 1), kind);
     rb.mode_eigenvalues = modes->eigenvalues;
-  };
-  switch (m) {
-  case Method::guyan:
-    add_boundary(constraint_modes(), ColumnKind::boundary_dof, "");
-    rb.physical_boundary = true;
-    break;
-  case Method::craig_bampton:
-    add_boundary(constraint_modes(), ColumnKind::boundary_dof, "");
-    add_modes();
-    rb.physical_boundary = true;
-    break;
-  case Method::hurty: {
-    const auto r = ws_.determinate_set(true);
-    FLEXUQ_REQUIRE(r.size() == 6, "hurty needs Phi_Rr invertible: the boundary coordinates determine only "
-                                      << r.size() << " of the 6 rigid-body motions");
-    add_rigid(rigid(), ColumnKind::rigid_body, "rigid-body mode ");
-    const auto& C = constraint_modes();
-    for (std::size_t k = 0; k < bd.size(); ++k)
-      if (std::none_of(r.begin(), r.end(), [&](const BoundaryDof& x) { return x.work == bd[k].work; }))
-        add(copy(C[k].get()), "constraint mode " + bd[k].label, ColumnKind::constraint_mode);
-    add_modes();
-    break;
   }
-  case Method::herting:
-  case Method::hintz_constraint: {
-    const bool her = m == Method::herting;
-    add_boundary(constraint_modes(), her ? ColumnKind::boundary_dof : ColumnKind::constraint_mode,
+  /// v_n − Σ_k W_k (rows b of v_n)_k for every v_n of @p vs: the vectors with their boundary rows
+  /// taken out along the boundary-unit columns @p W (one per boundary coordinate).
+  std::vector<VecH> minus_boundary_part(const Reducer& r, const std::vector<VecH>& vs, const std::vector<VecH>& W) const {
+    const Eigen::MatrixXd Vb = r.boundary_rows(vs);
+    std::vector<VecH> out;
+    for (std::size_t n = 0; n < vs.size(); ++n) {
+      VecH v = copy(vs[n].get());
+      axpy_all(v.get(), -Vb.col(static_cast<Eigen::Index>(n)), W);
+      out.push_back(std::move(v));
+    }
+    return out;
+  }
+};
+
+/// Guyan [Φ_C] and Craig–Bampton [Φ_C Φ_N] (fixed-interface modes): physical boundary coordinates.
+void constraint_mode_basis(Reducer& r, Columns& c, Method m) {
+  c.add_boundary(r.constraint_modes(), ColumnKind::boundary_dof, "");
+  if (m == Method::craig_bampton) c.add_modes();
+  c.rb.physical_boundary = true;
+}
+
+/// Hurty: [Φ_R, the constraint modes of the boundary coordinates outside a statically determinate
+/// set r, Φ_N].
+void hurty_basis(Reducer& r, Columns& c) {
+  const auto& ws = r.space();
+  const auto& bd = ws.boundary();
+  const auto det = ws.determinate_set(true);
+  FLEXUQ_REQUIRE(det.size() == 6, "hurty needs Phi_Rr invertible: the boundary coordinates determine only "
+                                      << det.size() << " of the 6 rigid-body motions");
+  c.add_rigid(r.rigid(), ColumnKind::rigid_body, "rigid-body mode ");
+  const auto& C = r.constraint_modes();
+  for (std::size_t k = 0; k < bd.size(); ++k)
+    if (std::none_of(det.begin(), det.end(), [&](const BoundaryDof& x) { return x.work == bd[k].work; }))
+      c.add(copy(C[k].get()), "constraint mode " + bd[k].label, ColumnKind::constraint_mode);
+  c.add_modes();
+}
+
+/// Herting [Φ_C, H, Φ_N − Φ_C Φ_Nb] (physical boundary) and Hintz's constraint-mode method
+/// [Φ_C, H, Φ_N], with free, fixed or mixed normal modes.
+void herting_hintz_basis(Reducer& r, Columns& c, Method m, const BuildOptions& opt) {
+  const bool her = m == Method::herting;
+  const auto& ws = r.space();
+  c.add_boundary(r.constraint_modes(), her ? ColumnKind::boundary_dof : ColumnKind::constraint_mode,
                  her ? "" : "constraint mode ");
-    // H for the rigid modes consistent with the modes' constraints (seed 002, Wevers 2024, §2.2 on
-    // Hintz's method: "only the rigid-body modes that are not suppressed by the constraints are
-    // included"): all 6 for free modes, none for
-    // fixed ones, and for mixed ones H Z = −K_ii⁻¹(MΦ_R Z)_i, Φ_R Z the rigid modes that vanish at
-    // the held coordinates (the Φ_R of the mixed eigenproblem's inertia-relief projector).
-    if (mi == ModeInterface::free) add_rigid(inertia_relief(), ColumnKind::inertia_relief, "inertia-relief mode ");
-    if (mixed) {
-      const auto fr = free_rigid(opt.fixed_interfaces);
-      for (Eigen::Index j = 0; j < fr.Z.cols(); ++j) {
-        VecH v = ws_.new_vector();
-        axpy_all(v.get(), fr.Z.col(j), inertia_relief());
-        add(std::move(v), std::string("inertia-relief mode ") + kRigidNames[fr.picks[static_cast<std::size_t>(j)]],
+  // H for the rigid modes consistent with the modes' constraints (Wevers 2024, §2.2 on Hintz's
+  // method: "only the rigid-body modes that are not suppressed by the constraints are included"):
+  // all 6 for free modes, none for fixed ones, and for mixed ones H Z = −K_ii⁻¹(MΦ_R Z)_i, Φ_R Z the
+  // rigid modes that vanish at the held coordinates (the Φ_R of the mixed eigenproblem's
+  // inertia-relief projector).
+  const ModeInterface mi = c.rb.mode_interface;
+  if (mi == ModeInterface::free) c.add_rigid(r.inertia_relief(), ColumnKind::inertia_relief, "inertia-relief mode ");
+  if (c.mixed) {
+    const auto fr = r.free_rigid(opt.fixed_interfaces);
+    for (Eigen::Index j = 0; j < fr.Z.cols(); ++j) {
+      VecH v = ws.new_vector();
+      axpy_all(v.get(), fr.Z.col(j), r.inertia_relief());
+      c.add(std::move(v), std::string("inertia-relief mode ") + kRigidNames[fr.picks[static_cast<std::size_t>(j)]],
             ColumnKind::inertia_relief);
-      }
     }
-    if (her && mi != ModeInterface::fixed) {
-      // Φ_N − Φ_C Φ_Nb
-      const Eigen::MatrixXd Nb = boundary_rows(modes->vectors);
-      std::vector<VecH> shifted;
-      for (std::size_t n = 0; n < modes->vectors.size(); ++n) {
-        VecH v = copy(modes->vectors[n].get());
-        axpy_all(v.get(), -Nb.col(static_cast<Eigen::Index>(n)), constraint_modes());
-        shifted.push_back(std::move(v));
-      }
-      add_modes(&shifted);
-    } else {
-      add_modes();
-    }
-    rb.physical_boundary = her;
-    break;
   }
-  case Method::hintz_attachment:
-  case Method::craig_chang:
-    add_rigid(rigid(), ColumnKind::rigid_body, "rigid-body mode ");
-    add_modes();
-    if (m == Method::hintz_attachment)
-      add_boundary(attachment(), ColumnKind::attachment, "attachment mode ");
-    else
-      add_boundary(residual_attachment(), ColumnKind::residual_attachment, "residual attachment mode ");
-    break;
-  case Method::rubin_martinez:
-  case Method::macneal: {
-    const auto& Gr = residual_attachment();
-    const std::size_t nb = bd.size();
-    PetscInt N = 0;
-    FLEXUQ_PETSC(MatGetSize(ws_.K(), &N, nullptr));
-    FLEXUQ_REQUIRE(static_cast<PetscInt>(nb + 6 + modes->vectors.size()) <= N,
-                   method_name(m) << " needs Gr_bb invertible: rank(Gr) = N - n_R - n_N = "
-                                  << N - 6 - static_cast<PetscInt>(modes->vectors.size()) << " < n_b = " << nb);
-    const Eigen::MatrixXd Grbb = boundary_rows(Gr);
-    Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> es(0.5 * (Grbb + Grbb.transpose()));
-    const double lmax = es.eigenvalues().cwiseAbs().maxCoeff(), lmin = es.eigenvalues().minCoeff();
-    FLEXUQ_REQUIRE(lmax > 0 && lmin > 1e-12 * lmax,
-                   method_name(m) << " needs Gr_bb invertible, but its eigenvalues range over [" << lmin << ", " << lmax
-                                  << "] (a boundary load equal to a rigid-body inertia load, or too many modes for the "
-                                     "boundary size); use fewer modes or another method");
-    const Eigen::MatrixXd Ginv = es.eigenvectors() * es.eigenvalues().cwiseInverse().asDiagonal() * es.eigenvectors().transpose();
-    // W = Gʳ_b Gʳ_bb⁻¹ (physical boundary columns), then Φ_R − WΦ_Rb and Φ_N − WΦ_Nb.
-    std::vector<VecH> W;
-    for (std::size_t c = 0; c < nb; ++c) {
-      VecH v = ws_.new_vector();
-      axpy_all(v.get(), Ginv.col(static_cast<Eigen::Index>(c)), Gr);
-      W.push_back(std::move(v));
-    }
-    add_boundary(W, ColumnKind::boundary_dof, "");
-    const Eigen::MatrixXd Rb = boundary_rows(rigid());
-    std::vector<VecH> Rs;
-    for (int j = 0; j < 6; ++j) {
-      VecH v = copy(rigid()[static_cast<std::size_t>(j)].get());
-      axpy_all(v.get(), -Rb.col(j), W);
-      Rs.push_back(std::move(v));
-    }
-    add_rigid(Rs, ColumnKind::rigid_body, "rigid-body mode ");
-    const Eigen::MatrixXd Nb = boundary_rows(modes->vectors);
-    std::vector<VecH> Ns;
-    for (std::size_t n = 0; n < modes->vectors.size(); ++n) {
-      VecH v = copy(modes->vectors[n].get());
-      axpy_all(v.get(), -Nb.col(static_cast<Eigen::Index>(n)), W);
-      Ns.push_back(std::move(v));
-    }
-    add_modes(&Ns);
-    rb.physical_boundary = true;
-    if (m == Method::macneal) {
-      // Residual inertia neglected: M̄ = M̄_RM − X_fᵀ (Gʳ_bᵀ M Gʳ_b) X_f, X_f = Gʳ_bb⁻¹[1, −Φ_Rb, −Φ_Nb].
-      Eigen::MatrixXd Xf(static_cast<Eigen::Index>(nb), static_cast<Eigen::Index>(nb + 6 + Nb.cols()));
-      Xf << Eigen::MatrixXd::Identity(static_cast<Eigen::Index>(nb), static_cast<Eigen::Index>(nb)), -Rb, -Nb;
-      Xf = Ginv * Xf;
-      rb.M = -(Xf.transpose() * la::project(ws_.M(), Gr) * Xf);
-    }
-    break;
+  if (her && mi != ModeInterface::fixed) {
+    const auto shifted = c.minus_boundary_part(r, c.modes->vectors, r.constraint_modes()); // Φ_N − Φ_C Φ_Nb
+    c.add_modes(&shifted);
+  } else {
+    c.add_modes();
   }
-  case Method::gcms: {
-    // Generalized CMS (seed 001): Φ = [Φ_t Φ_r Φ_f] built from the node coordinates and the kept
-    // free-free modes, preconditioned (cosine or Gram–Schmidt, scaling, SVD null-space loop).
-    FLEXUQ_REQUIRE(!ws_.transformed(), "reduce.method gcms works on the component's own DOFs: use interfaces of kind "
-                                       "all-dofs (they only label DOFs for the check-out), not rbe2/rbe3");
-    auto g = build_gcms(ws_.comm(), ws_.component(), modes->vectors, opt.gcms, modes->eigenvalues);
-    for (std::size_t k = 0; k < g.columns.size(); ++k) add(std::move(g.columns[k]), g.labels[k], ColumnKind::gcms_field);
-    rb.mode_eigenvalues = modes->eigenvalues;
-    rb.physical_boundary = false;
-    auto& dg = rb.diagnostics;
-    dg["gcms_cosine_threshold"] = Eigen::MatrixXd::Constant(1, 1, g.cosine_threshold);
-    dg["gcms_cond_psi"] = Eigen::MatrixXd::Constant(1, 1, g.cond_psi);
-    // Stages (initial, after the strategy, after scaling, final): columns, flexible columns,
-    // cond Φ, cond Φ_t, cond Φ_r, cond Φ_f, rank deficiency of Φ and of Φ_f.
-    Eigen::MatrixXd st(static_cast<Eigen::Index>(g.stages.size()), 8);
-    for (std::size_t k = 0; k < g.stages.size(); ++k) {
-      const auto& q = g.stages[k];
-      st.row(static_cast<Eigen::Index>(k)) << q.n_columns, q.n_flexible_columns, q.cond_phi, q.cond_phi_t, q.cond_phi_r,
-          q.cond_phi_f, q.deficiency_phi, q.deficiency_phi_f;
-    }
-    dg["gcms_stages"] = st;
-    if (!g.sweep.steps.empty()) {
-      Eigen::MatrixXd sw(static_cast<Eigen::Index>(g.sweep.steps.size()), 4);
-      for (std::size_t k = 0; k < g.sweep.steps.size(); ++k) {
-        const auto& q = g.sweep.steps[k];
-        sw.row(static_cast<Eigen::Index>(k)) << q.threshold, q.removed_columns, q.cond_x, q.cond_xs;
-      }
-      dg["gcms_cosine_sweep"] = sw;
-    }
-    if (!g.clusters.empty()) {
-      // One row per canonicalised cluster member: cluster, 1-based mode, eigenvalue, axis, share.
-      std::vector<Eigen::RowVectorXd> rows;
-      for (std::size_t c = 0; c < g.clusters.size(); ++c)
-        for (std::size_t i = 0; i < g.clusters[c].modes.size(); ++i) {
-          Eigen::RowVectorXd r(5);
-          r << static_cast<double>(c), g.clusters[c].modes[i], g.clusters[c].eigenvalues[i],
-              i < g.clusters[c].axis.size() ? g.clusters[c].axis[i] : -1,
-              i < g.clusters[c].share.size() ? g.clusters[c].share[i] : 0.0;
-          rows.push_back(r);
-        }
-      Eigen::MatrixXd cl(static_cast<Eigen::Index>(rows.size()), 5);
-      for (std::size_t k = 0; k < rows.size(); ++k) cl.row(static_cast<Eigen::Index>(k)) = rows[k];
-      dg["gcms_clusters"] = cl;
-    }
-    break;
-  }
-  }
+  c.rb.physical_boundary = her;
+}
 
-  if (opt.residual_vectors) {
-    FLEXUQ_REQUIRE(!attachment_method, "reduce.residual_vectors: not available with "
-                                           << method_name(m)
-                                           << " (an attachment-mode method; its residual flexibility already covers "
-                                              "interface loads)");
-    FLEXUQ_REQUIRE(!res_work_.empty(), "reduce.residual_vectors: true needs reduce.residual_loads (node sets not on an "
-                                       "interface) to place the loads");
-    log::Phase p(ws_.comm(), "cms: residual vectors", &times_);
-    // Static responses, M-orthogonalised against the kept normal modes and each other (twice).
-    const auto& loads = residual_loads();
-    std::vector<VecH> kept;
-    VecH t = ws_.new_vector();
-    for (std::size_t j = 0; j < loads.size(); ++j) {
-      VecH v = copy(loads[j].get());
-      PetscScalar n0 = 0;
-      FLEXUQ_PETSC(VecNorm(v.get(), NORM_2, &n0));
-      for (int pass = 0; pass < 2; ++pass) {
-        if (modes) axpy_all(v.get(), -mdot(ws_.M(), v.get(), modes->vectors, t.get()), modes->vectors);
-        axpy_all(v.get(), -mdot(ws_.M(), v.get(), kept, t.get()), kept);
-      }
-      PetscScalar n1 = 0;
-      FLEXUQ_PETSC(VecNorm(v.get(), NORM_2, &n1));
-      if (n1 <= 1e-8 * n0) continue; // dependent on what the basis holds already
-      FLEXUQ_PETSC(MatMult(ws_.M(), v.get(), t.get()));
-      PetscScalar mm = 0;
-      FLEXUQ_PETSC(VecDot(t.get(), v.get(), &mm));
-      FLEXUQ_PETSC(VecScale(v.get(), 1.0 / std::sqrt(PetscRealPart(mm))));
-      add(copy(v.get()), res_labels_[j], ColumnKind::residual_vector);
-      kept.push_back(std::move(v));
-    }
-  }
+/// Hintz's attachment-mode method [Φ_R, Φ_N, G_b] and Craig–Chang [Φ_R, Φ_N, Gʳ_b] (free modes).
+void attachment_basis(Reducer& r, Columns& c, Method m) {
+  c.add_rigid(r.rigid(), ColumnKind::rigid_body, "rigid-body mode ");
+  c.add_modes();
+  if (m == Method::hintz_attachment)
+    c.add_boundary(r.attachment(), ColumnKind::attachment, "attachment mode ");
+  else
+    c.add_boundary(r.residual_attachment(), ColumnKind::residual_attachment, "residual attachment mode ");
+}
 
+/// Rubin–Martinez and MacNeal: the Craig–Chang basis transformed to physical boundary coordinates,
+/// W = Gʳ_b Gʳ_bb⁻¹, [W, Φ_R − WΦ_Rb, Φ_N − WΦ_Nb]; MacNeal drops the residual inertia from M̄.
+void residual_flexibility_basis(Reducer& r, Columns& c, Method m) {
+  const auto& ws = r.space();
+  const auto& Gr = r.residual_attachment();
+  const auto* modes = c.modes;
+  const std::size_t nb = ws.n_boundary();
+  PetscInt N = 0;
+  FLEXUQ_PETSC(MatGetSize(ws.K(), &N, nullptr));
+  FLEXUQ_REQUIRE(static_cast<PetscInt>(nb + 6 + modes->vectors.size()) <= N,
+                 method_name(m) << " needs Gr_bb invertible: rank(Gr) = N - n_R - n_N = "
+                                << N - 6 - static_cast<PetscInt>(modes->vectors.size()) << " < n_b = " << nb);
+  const Eigen::MatrixXd Grbb = r.boundary_rows(Gr);
+  Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> es(0.5 * (Grbb + Grbb.transpose()));
+  const double lmax = es.eigenvalues().cwiseAbs().maxCoeff(), lmin = es.eigenvalues().minCoeff();
+  FLEXUQ_REQUIRE(lmax > 0 && lmin > 1e-12 * lmax,
+                 method_name(m) << " needs Gr_bb invertible, but its eigenvalues range over [" << lmin << ", " << lmax
+                                << "] (a boundary load equal to a rigid-body inertia load, or too many modes for the "
+                                   "boundary size); use fewer modes or another method");
+  const Eigen::MatrixXd Ginv = es.eigenvectors() * es.eigenvalues().cwiseInverse().asDiagonal() * es.eigenvectors().transpose();
+  std::vector<VecH> W;
+  for (std::size_t k = 0; k < nb; ++k) {
+    VecH v = ws.new_vector();
+    axpy_all(v.get(), Ginv.col(static_cast<Eigen::Index>(k)), Gr);
+    W.push_back(std::move(v));
+  }
+  c.add_boundary(W, ColumnKind::boundary_dof, "");
+  c.add_rigid(c.minus_boundary_part(r, r.rigid(), W), ColumnKind::rigid_body, "rigid-body mode ");
+  const auto Ns = c.minus_boundary_part(r, modes->vectors, W);
+  c.add_modes(&Ns);
+  c.rb.physical_boundary = true;
+  if (m == Method::macneal) {
+    // Residual inertia neglected: M̄ = M̄_RM − X_fᵀ (Gʳ_bᵀ M Gʳ_b) X_f, X_f = Gʳ_bb⁻¹[1, −Φ_Rb, −Φ_Nb].
+    const Eigen::MatrixXd Rb = r.boundary_rows(r.rigid()), Nb = r.boundary_rows(modes->vectors);
+    Eigen::MatrixXd Xf(static_cast<Eigen::Index>(nb), static_cast<Eigen::Index>(nb + 6 + Nb.cols()));
+    Xf << Eigen::MatrixXd::Identity(static_cast<Eigen::Index>(nb), static_cast<Eigen::Index>(nb)), -Rb, -Nb;
+    Xf = Ginv * Xf;
+    c.rb.M = -(Xf.transpose() * la::project(ws.M(), Gr) * Xf);
+  }
+}
+
+/// Generalized CMS (seed 001, Wijker et al.): Φ = [Φ_t Φ_r Φ_f] built from the node coordinates and
+/// the kept free-free modes, preconditioned by cms::build_gcms; its diagnostics go with the basis.
+void gcms_basis(Reducer& r, Columns& c, const GcmsOptions& opt) {
+  const auto& ws = r.space();
+  FLEXUQ_REQUIRE(!ws.transformed(), "reduce.method gcms works on the component's own DOFs: use interfaces of kind "
+                                    "all-dofs (they only label DOFs for the check-out), not rbe2/rbe3");
+  auto g = build_gcms(ws.comm(), ws.component(), c.modes->vectors, opt, c.modes->eigenvalues);
+  for (std::size_t k = 0; k < g.columns.size(); ++k) c.add(std::move(g.columns[k]), g.labels[k], ColumnKind::gcms_field);
+  c.rb.mode_eigenvalues = c.modes->eigenvalues;
+  c.rb.physical_boundary = false;
+  c.rb.diagnostics = diagnostic_tables(g);
+}
+
+/// Residual vectors: the static responses to unit loads at the residual-load DOFs, M-orthogonalised
+/// against the kept normal modes and each other (twice), dependent ones dropped.
+void add_residual_vectors(Reducer& r, Columns& c) {
+  const auto& ws = r.space();
+  log::Phase p(ws.comm(), "cms: residual vectors", &r.times());
+  const auto& loads = r.residual_loads();
+  const auto& labels = r.residual_load_labels();
+  std::vector<VecH> kept;
+  VecH t = ws.new_vector();
+  for (std::size_t j = 0; j < loads.size(); ++j) {
+    VecH v = copy(loads[j].get());
+    PetscScalar n0 = 0;
+    FLEXUQ_PETSC(VecNorm(v.get(), NORM_2, &n0));
+    for (int pass = 0; pass < 2; ++pass) {
+      if (c.modes) axpy_all(v.get(), -mdot(ws.M(), v.get(), c.modes->vectors, t.get()), c.modes->vectors);
+      axpy_all(v.get(), -mdot(ws.M(), v.get(), kept, t.get()), kept);
+    }
+    PetscScalar n1 = 0;
+    FLEXUQ_PETSC(VecNorm(v.get(), NORM_2, &n1));
+    if (n1 <= 1e-8 * n0) continue; // dependent on what the basis holds already
+    FLEXUQ_PETSC(MatMult(ws.M(), v.get(), t.get()));
+    PetscScalar mm = 0;
+    FLEXUQ_PETSC(VecDot(t.get(), v.get(), &mm));
+    FLEXUQ_PETSC(VecScale(v.get(), 1.0 / std::sqrt(PetscRealPart(mm))));
+    c.add(copy(v.get()), labels[j], ColumnKind::residual_vector);
+    kept.push_back(std::move(v));
+  }
+}
+
+/// K̄ = ΦᵀKΦ, M̄ = ΦᵀMΦ (+ a method's own M̄ term), the column scaling of the generalised coordinates
+/// and the rank diagnostic.
+void finish_basis(Reducer& r, ReducedBasis& rb, Scaling scaling) {
+  const auto& ws = r.space();
   {
-    log::Phase p(ws_.comm(), "cms: reduced matrices", &times_);
-    auto km = la::project_pair(ws_.K(), ws_.M(), rb.columns);
+    log::Phase p(ws.comm(), "cms: reduced matrices", &r.times());
+    auto km = la::project_pair(ws.K(), ws.M(), rb.columns);
     rb.K = std::move(km.first);
     const Eigen::MatrixXd Mfull = std::move(km.second);
     rb.M = rb.M.size() ? Eigen::MatrixXd(Mfull + rb.M) : Mfull;
   }
   // Column scaling of the generalised coordinates: Φ ← Φ S, K̄ ← S K̄ S, M̄ ← S M̄ S.
   rb.scale.assign(rb.columns.size(), 1.0);
-  if (opt.scaling != Scaling::none) {
+  if (scaling != Scaling::none) {
     for (std::size_t j = 0; j < rb.columns.size(); ++j) {
       if (rb.kinds[j] == ColumnKind::boundary_dof) continue;
       PetscReal s = 0;
-      FLEXUQ_PETSC(VecNorm(rb.columns[j].get(), opt.scaling == Scaling::max ? NORM_INFINITY : NORM_2, &s));
+      FLEXUQ_PETSC(VecNorm(rb.columns[j].get(), scaling == Scaling::max ? NORM_INFINITY : NORM_2, &s));
       if (s > 0) rb.scale[j] = 1.0 / s;
       FLEXUQ_PETSC(VecScale(rb.columns[j].get(), rb.scale[j]));
     }
@@ -908,14 +803,80 @@ ReducedBasis Reducer::build(const BuildOptions& opt) {
     rb.M = S.asDiagonal() * rb.M * S.asDiagonal();
   }
   // Rank diagnostic on the diagonally scaled reduced mass (MacNeal's M̄ is singular by design).
-  if (m != Method::macneal && rb.M.rows() > 0) {
+  if (rb.method != Method::macneal && rb.M.rows() > 0) {
     const Eigen::VectorXd d = rb.M.diagonal().cwiseMax(1e-300).cwiseSqrt().cwiseInverse();
     const Eigen::VectorXd ev = blas::syev_values(d.asDiagonal() * rb.M * d.asDiagonal());
     rb.basis_rcond = ev.minCoeff() / ev.maxCoeff();
-    FLEXUQ_REQUIRE(rb.basis_rcond > 1e-13, method_name(m) << " basis is rank-deficient (reciprocal condition of the "
-                                                             "scaled reduced mass " << rb.basis_rcond
-                                                          << "): remove duplicate residual loads or modes");
+    FLEXUQ_REQUIRE(rb.basis_rcond > 1e-13, method_name(rb.method) << " basis is rank-deficient (reciprocal condition of "
+                                                                     "the scaled reduced mass " << rb.basis_rcond
+                                                                  << "): remove duplicate residual loads or modes");
   }
+}
+
+bool is_attachment_method(Method m) {
+  return m == Method::hintz_attachment || m == Method::craig_chang || m == Method::rubin_martinez || m == Method::macneal;
+}
+
+/// The interface condition of the normal modes of @p opt.method (fixed for the Craig–Bampton family,
+/// free otherwise, as @p opt asks where the method allows a choice; GCMS expands free-free modes).
+ModeInterface mode_interface_of(const BuildOptions& opt) {
+  const Method m = opt.method;
+  const bool fixed_only = m == Method::craig_bampton || m == Method::hurty || m == Method::guyan;
+  const bool mixed = opt.mode_interface == ModeInterface::mixed;
+  FLEXUQ_REQUIRE(!mixed || m == Method::herting || m == Method::hintz_constraint,
+                 "reduce.modes.interface: mixed-interface modes are accepted by herting and hintz-constraint only "
+                 "(Wevers 2024, ch. 2), not by " << method_name(m));
+  FLEXUQ_REQUIRE(mixed || opt.fixed_interfaces.empty(),
+                 "reduce.modes.fixed_interfaces: needs reduce.modes.interface: mixed");
+  ModeInterface mi = fixed_only ? ModeInterface::fixed : ModeInterface::free;
+  if (opt.mode_interface) {
+    FLEXUQ_REQUIRE(!(is_attachment_method(m) && *opt.mode_interface == ModeInterface::fixed),
+                   "reduce.modes.interface: " << method_name(m)
+                                              << " is an attachment-mode method, valid only with free-interface modes");
+    FLEXUQ_REQUIRE(!(fixed_only && m != Method::guyan && *opt.mode_interface == ModeInterface::free),
+                   "reduce.modes.interface: " << method_name(m) << " uses fixed-interface modes only");
+    mi = *opt.mode_interface;
+  }
+  if (m == Method::gcms) mi = ModeInterface::free;
+  return mi;
+}
+
+} // namespace
+
+ReducedBasis Reducer::build(const BuildOptions& opt) {
+  const Method m = opt.method;
+  ReducedBasis rb;
+  rb.method = m;
+  rb.mode_interface = mode_interface_of(opt);
+  Columns c{rb, ws_};
+  c.mixed = rb.mode_interface == ModeInterface::mixed;
+  if (c.mixed) rb.fixed_interfaces = opt.fixed_interfaces;
+  if (m != Method::guyan)
+    c.modes = rb.mode_interface == ModeInterface::fixed ? &fixed_modes()
+              : c.mixed                                 ? &mixed_modes(opt.fixed_interfaces)
+                                                        : &free_modes();
+  switch (m) {
+  case Method::guyan:
+  case Method::craig_bampton: constraint_mode_basis(*this, c, m); break;
+  case Method::hurty: hurty_basis(*this, c); break;
+  case Method::herting:
+  case Method::hintz_constraint: herting_hintz_basis(*this, c, m, opt); break;
+  case Method::hintz_attachment:
+  case Method::craig_chang: attachment_basis(*this, c, m); break;
+  case Method::rubin_martinez:
+  case Method::macneal: residual_flexibility_basis(*this, c, m); break;
+  case Method::gcms: gcms_basis(*this, c, opt.gcms); break;
+  }
+  if (opt.residual_vectors) {
+    FLEXUQ_REQUIRE(!is_attachment_method(m), "reduce.residual_vectors: not available with "
+                                                 << method_name(m)
+                                                 << " (an attachment-mode method; its residual flexibility already "
+                                                    "covers interface loads)");
+    FLEXUQ_REQUIRE(!res_work_.empty(), "reduce.residual_vectors: true needs reduce.residual_loads (node sets not on an "
+                                       "interface) to place the loads");
+    add_residual_vectors(*this, c);
+  }
+  finish_basis(*this, rb, opt.scaling);
   return rb;
 }
 

@@ -38,14 +38,20 @@ Level parse_level(const std::string& name) {
   throw InputError("unknown log level '" + name + "' (expected error, warn, info or debug)");
 }
 
+void direct(Stream s, const std::string& text) {
+  std::FILE* f = s == Stream::err ? stderr : stdout;
+  std::fwrite(text.data(), 1, text.size(), f);
+  std::fflush(f);
+}
+
 void print(MPI_Comm comm, Level l, const std::string& msg) {
   if (static_cast<int>(l) > static_cast<int>(g_level)) return;
   int rank = 0;
-  MPI_Comm_rank(comm, &rank);
+  FLEXUQ_MPI(MPI_Comm_rank(comm, &rank));
   if (rank != 0) return;
   const char* prefix = l == Level::warn ? "warning: " : (l == Level::error ? "error: " : "");
-  std::fprintf(l <= Level::warn ? stderr : stdout, "%s%s\n", prefix, msg.c_str());
-  std::fflush(stdout);
+  if (l <= Level::warn) std::fflush(stdout); // keep the order of interleaved info and warning lines
+  direct(l <= Level::warn ? Stream::err : Stream::out, prefix + msg + "\n");
 }
 
 Progress::Progress(MPI_Comm comm, std::string phase, long long total, double min_interval)

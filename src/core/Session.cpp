@@ -2,18 +2,20 @@
 #include "flexuq/core/Session.hpp"
 
 #include "flexuq/core/Error.hpp"
+#include "flexuq/core/Log.hpp"
 
 #include <slepcsys.h>
 
 #include <cstdio>
+#include <cstdlib>
+#include <string>
 
 namespace flexuq {
 
 Session::Session(int* argc, char*** argv, const char* help) {
   PetscErrorCode ierr = SlepcInitialize(argc, argv, nullptr, help);
   if (ierr) {
-    std::fprintf(stderr, "flexuq: SlepcInitialize failed with code %d\n", static_cast<int>(ierr));
-    throw Error("SlepcInitialize failed");
+    throw Error("SlepcInitialize failed with code " + std::to_string(static_cast<int>(ierr)));
   }
   // PETSc's own error handler prints a traceback on every rank; flexuq turns errors into one
   // message on rank 0 instead.
@@ -26,12 +28,11 @@ Session::~Session() {
 }
 
 void abort_all(const char* msg, int code) {
-  int rank = 0, initialized = 0;
+  // A fatal path: MPI return codes are not checked (there is nothing left to do on failure).
+  int initialized = 0;
   MPI_Initialized(&initialized);
-  if (initialized) MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  if (msg && *msg) std::fprintf(stderr, "flexuq: error: %s\n", msg);
-  std::fflush(stderr);
   std::fflush(stdout);
+  if (msg && *msg) log::direct(log::Stream::err, std::string("flexuq: error: ") + msg + "\n");
   if (initialized) MPI_Abort(MPI_COMM_WORLD, code);
   std::_Exit(code);
 }

@@ -4,7 +4,7 @@
 #include "flexuq/core/Error.hpp"
 #include "flexuq/fe/ModeTracking.hpp"
 #include "flexuq/fe/Modes.hpp"
-#include "flexuq/fe/ModesOutput.hpp"
+#include "flexuq/fe/ModesFile.hpp"
 #include "flexuq/io/Hdf5File.hpp"
 #include "flexuq/io/MeshOutput.hpp"
 

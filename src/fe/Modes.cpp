@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "flexuq/fe/Modes.hpp"
 
+#include "flexuq/core/Assert.hpp"
 #include "flexuq/core/Error.hpp"
 #include "flexuq/core/Log.hpp"
 #include "flexuq/la/Solvers.hpp"
@@ -152,8 +153,10 @@ RawSolve collect(EpsH& eps, Mat K, MPI_Comm comm, int nev, bool is_interval, boo
   return sorted;
 }
 
+/// @p factor: an existing factorization of K (σ = 0) for the ST, or nullptr for one of its own.
 RawSolve run_eps(Mat K, Mat M, const ModeOptions& opt, double sigma, int nev,
-                 std::optional<std::pair<double, double>> interval, EpsH& eps, la::SolverDefaults& defaults) {
+                 std::optional<std::pair<double, double>> interval, EpsH& eps, la::SolverDefaults& defaults,
+                 KSP factor) {
   MPI_Comm comm = PetscObjectComm(reinterpret_cast<PetscObject>(K));
   if (eps) {
     // Re-solve with the same matrices (values may have changed, the nonzero pattern has not):
@@ -174,9 +177,15 @@ RawSolve run_eps(Mat K, Mat M, const ModeOptions& opt, double sigma, int nev,
   ST st = nullptr;
   FLEXUQ_PETSC(EPSGetST(eps.get(), &st));
   FLEXUQ_PETSC(STSetType(st, STSINVERT));
-  KSP ksp = nullptr;
-  FLEXUQ_PETSC(STGetKSP(st, &ksp));
-  la::setup_mumps_cholesky(ksp, opt.prefix + "st_", defaults);
+  if (factor) {
+    // σ = 0: SLEPc's shift-and-invert then uses K itself as its operator (no copy), so the KSP's
+    // operator is unchanged and its factorization is reused as it is.
+    FLEXUQ_PETSC(STSetKSP(st, factor));
+  } else {
+    KSP ksp = nullptr;
+    FLEXUQ_PETSC(STGetKSP(st, &ksp));
+    la::setup_mumps_cholesky(ksp, opt.prefix + "st_", defaults);
+  }
   FLEXUQ_PETSC(EPSSetTolerances(eps.get(), opt.tol, opt.max_it));
   // M is positive definite here, so eigenvector purification (one extra solve per vector) buys
   // nothing; -<prefix>eps_purify 1 turns it back on.
@@ -220,6 +229,27 @@ void validate(const ModeOptions& o, const std::string& prefix) {
 
 ModeSolver::ModeSolver(ModeOptions opt) : opt_(std::move(opt)) { validate(opt_); }
 
+ModeSolver::ModeSolver(ModeOptions opt, Factorization factor)
+    : opt_(std::move(opt)), factor_(factor.ksp), defaults_(std::move(factor.defaults)) {
+  validate(opt_);
+  FLEXUQ_ASSERT(factor_, "ModeSolver: no factorization given");
+  FLEXUQ_ASSERT(!opt_.band_hz, "ModeSolver: an existing factorization serves count solves only, not a band");
+  FLEXUQ_ASSERT(std::isnan(opt_.shift) || opt_.shift == 0, "ModeSolver: an existing factorization of K means shift 0");
+  opt_.shift = 0;
+}
+
+ModeSolver::~ModeSolver() {
+  if (!factor_ || !eps_) return;
+  // EPSDestroy resets its ST, and STReset calls KSPReset on the ST's KSP, which would free the
+  // owner's factorization: give the ST a KSP of its own first. Errors are ignored (a destructor).
+  ST st = nullptr;
+  KSP own = nullptr;
+  if (EPSGetST(eps_.get(), &st) == 0 && KSPCreate(PetscObjectComm(reinterpret_cast<PetscObject>(eps_.get())), &own) == 0) {
+    (void)STSetKSP(st, own);
+    (void)KSPDestroy(&own);
+  }
+}
+
 ModeSet ModeSolver::solve(Mat K, Mat M) {
   const ModeOptions& opt = opt_;
   ModeSet out;
@@ -234,7 +264,7 @@ ModeSet ModeSolver::solve(Mat K, Mat M) {
     const double f0 = opt.band_hz->first, f1 = opt.band_hz->second; // checked by validate()
     double lo = std::pow(2 * M_PI * f0, 2), hi = std::pow(2 * M_PI * f1, 2);
     if (f0 == 0) lo = -std::max(std::abs(sigma), 2 * zero_tol); // catch rigid modes (λ ≈ 0, either sign)
-    raw = run_eps(K, M, opt, sigma, 0, std::make_pair(lo, hi), eps_, defaults_);
+    raw = run_eps(K, M, opt, sigma, 0, std::make_pair(lo, hi), eps_, defaults_, nullptr);
   } else {
     // Ask for the wanted elastic modes plus room for up to 6 zero-energy modes; if more zero modes
     // show up (disconnected parts, mechanisms), ask again with more.
@@ -244,7 +274,7 @@ ModeSet ModeSolver::solve(Mat K, Mat M) {
     FLEXUQ_REQUIRE(opt.count <= n_dof, "modes.count = " << opt.count << " exceeds the " << n_dof << " free DOFs of the model");
     for (int attempt = 0; attempt < 3; ++attempt) {
       const int nev = static_cast<int>(std::min<long long>(static_cast<long long>(opt.count) + extra, n_dof));
-      raw = run_eps(K, M, opt, sigma, nev, std::nullopt, eps_, defaults_);
+      raw = run_eps(K, M, opt, sigma, nev, std::nullopt, eps_, defaults_, factor_);
       const int nzero = static_cast<int>(std::count_if(raw.values.begin(), raw.values.end(),
                                                        [&](double l) { return std::abs(l) <= zero_tol; }));
       const int nel = static_cast<int>(raw.values.size()) - nzero;

@@ -100,7 +100,7 @@ TEST(ReduceJob, ErrorsNameTheKey) {
 
 TEST(ReduceJob, GcmsReducedBodyContainsRigidAndKeptFreeModes) {
   // GCMS spans the rigid motions (Φ_t, rotations in Φ_r) and each kept mode ψ^m (Φ_f with
-  // q_f = vec(I), digest A7), so the reduced free-free pencil has exactly 6 zero eigenvalues and
+  // q_f = vec(I), Zwölfer & Gerstmayr Eq. 15), so the reduced free-free pencil has exactly 6 zero eigenvalues and
   // reproduces the kept free-free frequencies (Rayleigh–Ritz with the eigenvectors in the span).
   const std::string out = "/tmp/flexuq-gcms-job-test-np" + std::to_string([] {
     int s = 1;

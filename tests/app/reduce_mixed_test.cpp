@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: MIT
-// Mixed-interface normal modes (seed 002 digest §2.4: GHEP with the held DOFs removed, padded with
+// Mixed-interface normal modes (Wevers 2024, ch. 2, the mixed-interface variant of
+// Herting/Hintz CMM: GHEP with the held DOFs removed, padded with
 // zeros, the zero eigenvalues of the remaining rigid modes skipped) for Herting and Hintz CMM:
 // all interfaces held = the fixed variant, none held = the free variant (subspaces by principal
 // angles); Herting ≡ Hintz CMM (equal reduced spectra); the GHEP residual with the held rows
 // exactly 0; Rayleigh–Ritz bounds and monotone convergence; leftover rigid motions of a line or a
 // single node skipped and their inertia relief kept; mechanisms and bad input as InputErrors;
 // `reduce.modes.interface: mixed` / `reduce.modes.fixed_interfaces` in the job parser.
-#include "FeTestUtil.hpp"
+#include "CmsTestUtil.hpp"
 
 #include "flexuq/app/ReduceCommand.hpp"
 #include "flexuq/cms/Reduction.hpp"
@@ -24,11 +25,7 @@ using Eigen::VectorXd;
 
 namespace {
 
-const std::string kBox = R"(
-model:
-  generator: {type: box, size: [0.3, 0.1, 0.05], cells: [8, 2, 2], order: 1}
-  material: {E: 2.0e11, nu: 0.3, rho: 7800}
-)";
+const std::string kBox = test::steel_box_yaml();
 
 /// A component from @p yaml after @p edit has changed its mesh (extra node sets, cut elements).
 std::unique_ptr<fe::Component> component(MPI_Comm comm, const std::string& yaml,
@@ -53,17 +50,9 @@ std::vector<int> nodes_at(const io::Mesh& mesh, double x, double y, double z) {
   return out;
 }
 
-struct Fixture {
-  std::unique_ptr<fe::Component> comp;
-  std::unique_ptr<cms::WorkSpace> ws;
-  std::unique_ptr<cms::Reducer> red;
-  Fixture(MPI_Comm comm, int modes, std::vector<cms::InterfaceSpec> interfaces, std::unique_ptr<fe::Component> c = {}) {
-    comp = c ? std::move(c) : test::component_from_yaml(comm, kBox);
-    ws = std::make_unique<cms::WorkSpace>(*comp, interfaces);
-    cms::ReducerOptions o;
-    o.modes.count = modes;
-    red = std::make_unique<cms::Reducer>(*ws, o);
-  }
+struct Fixture : test::CmsFixture {
+  Fixture(MPI_Comm comm, int modes, const std::vector<cms::InterfaceSpec>& interfaces, std::unique_ptr<fe::Component> c = {})
+      : CmsFixture(c ? std::move(c) : test::component_from_yaml(comm, kBox), interfaces, modes) {}
   cms::ReducedBasis build(cms::Method m, cms::ModeInterface mi, std::vector<std::string> held = {}) {
     cms::BuildOptions b;
     b.method = m;
@@ -72,18 +61,12 @@ struct Fixture {
     return red->build(b);
   }
   /// Physical columns (RBE2 working vectors mapped back) in natural order.
-  MatrixXd cols(const std::vector<VecH>& v) const {
-    std::vector<VecH> phys;
-    for (const auto& w : v) phys.push_back(ws->to_physical(w.get()));
-    return test::natural_columns(*comp, phys);
-  }
+  MatrixXd cols(const std::vector<VecH>& v) const { return physical_columns(v); }
 };
 
 std::vector<cms::InterfaceSpec> specs(std::initializer_list<const char*> sets,
                                       cms::InterfaceKind k = cms::InterfaceKind::all_dofs) {
-  std::vector<cms::InterfaceSpec> out;
-  for (const char* s : sets) out.push_back({s, k, std::nullopt, {}});
-  return out;
+  return test::interfaces(sets, k);
 }
 
 /// Sine of the largest principal angle between span(A) and span(B) (columns scaled to unit norm
@@ -100,10 +83,7 @@ double max_angle_sine(MatrixXd A, MatrixXd B) {
   return svd.singularValues()(0);
 }
 
-VectorXd gen_eigs(const cms::ReducedBasis& b) {
-  Eigen::GeneralizedSelfAdjointEigenSolver<MatrixXd> es(b.K, b.M, Eigen::EigenvaluesOnly);
-  return es.eigenvalues();
-}
+VectorXd gen_eigs(const cms::ReducedBasis& b) { return test::pencil_eigenvalues(b.K, b.M); }
 
 /// Elastic eigenvalues of a reduced free-free model (its 6 rigid ones dropped).
 VectorXd elastic(const cms::ReducedBasis& b) {

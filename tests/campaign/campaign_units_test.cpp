@@ -6,6 +6,8 @@
 #include "flexuq/core/Error.hpp"
 #include "flexuq/io/Hdf5File.hpp"
 
+#include "MpiTestUtil.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -16,25 +18,12 @@ using namespace flexuq;
 
 namespace {
 
-int world_rank() {
-  int r = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &r);
-  return r;
-}
+using test::world_rank;
 
-std::string unique_name(const std::string& stem) {
-  int size = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  return stem + "_units_np" + std::to_string(size);
-}
+/// stem_units_np<size>
+std::string unique_name(const std::string& stem) { return test::unique_name(stem + "_units"); }
 
-void clean(const std::string& out) {
-  if (world_rank() == 0) {
-    std::filesystem::remove(out);
-    std::filesystem::remove_all(out + ".journal");
-  }
-  MPI_Barrier(MPI_COMM_WORLD);
-}
+void clean(const std::string& out) { test::remove_campaign_output(out); }
 
 campaign::CampaignOptions options() {
   campaign::CampaignOptions o;

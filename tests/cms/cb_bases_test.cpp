@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
-// CMS bases (seed 002 digest §8.2): C1 rigid modes, C2 G = PᵀG_cP, C3 eqs 37/38/44, C4 equivalence
+// CMS bases of Wevers 2024, ch. 2 (seed 002; the checks C1–C11 are identities of its equations, not
+// thesis numbers): C1 rigid modes, C2 G = PᵀG_cP, C3 eqs 37/38/44, C4 equivalence
 // maps, C5 equal reduced spectra, C6 kept frequencies, C7 Rayleigh–Ritz bounds, C8 zero-mode
 // identities, C9 span equality, C10 static completeness, C11 Herting boundary = CB constraint modes;
 // CB fixed-interface modes = clamped fe::solve_modes; convergence from above; residual vectors;
 // floating-frame invariants of a box; RBE2; 1 rank = all ranks.
-#include "FeTestUtil.hpp"
+#include "CmsTestUtil.hpp"
 
 #include "flexuq/cms/ReducedBodyBuild.hpp"
 
@@ -18,24 +19,13 @@ using Eigen::VectorXd;
 
 namespace {
 
-const std::string kBox = R"(
-model:
-  generator: {type: box, size: [0.3, 0.1, 0.05], cells: [8, 2, 2], order: 1}
-  material: {E: 2.0e11, nu: 0.3, rho: 7800}
-)";
-
-std::vector<cms::InterfaceSpec> ends(cms::InterfaceKind k = cms::InterfaceKind::all_dofs) {
-  return {{"XMIN", k, std::nullopt, {}}, {"XMAX", k, std::nullopt, {}}};
-}
+const std::string kBox = test::steel_box_yaml();
 
 MatrixXd cols(const fe::Component& c, const std::vector<VecH>& v) { return test::natural_columns(c, v); }
 
 double rel(const MatrixXd& a, const MatrixXd& b) { return (a - b).norm() / b.norm(); }
 
-VectorXd gen_eigs(const MatrixXd& K, const MatrixXd& M) {
-  Eigen::GeneralizedSelfAdjointEigenSolver<MatrixXd> es(K, M, Eigen::EigenvaluesOnly);
-  return es.eigenvalues();
-}
+VectorXd gen_eigs(const MatrixXd& K, const MatrixXd& M) { return test::pencil_eigenvalues(K, M); }
 
 /// Elastic eigenvalues (the 6 lowest dropped when @p free).
 VectorXd elastic(const cms::ReducedBasis& b, bool free) {
@@ -43,19 +33,12 @@ VectorXd elastic(const cms::ReducedBasis& b, bool free) {
   return free ? VectorXd(e.tail(e.size() - 6)) : e;
 }
 
-struct Fixture {
-  std::unique_ptr<fe::Component> comp;
-  std::unique_ptr<cms::WorkSpace> ws;
-  std::unique_ptr<cms::Reducer> red;
+/// The box with interfaces XMIN and XMAX.
+struct Fixture : test::CmsFixture {
   Fixture(MPI_Comm comm, int modes, std::vector<std::string> res = {}, const std::string& yaml = kBox,
-          cms::InterfaceKind kind = cms::InterfaceKind::all_dofs) {
-    comp = test::component_from_yaml(comm, yaml);
-    ws = std::make_unique<cms::WorkSpace>(*comp, ends(kind));
-    cms::ReducerOptions o;
-    o.modes.count = modes;
-    o.residual_loads = std::move(res);
-    red = std::make_unique<cms::Reducer>(*ws, o);
-  }
+          cms::InterfaceKind kind = cms::InterfaceKind::all_dofs)
+      : CmsFixture(test::component_from_yaml(comm, yaml), test::interfaces({"XMIN", "XMAX"}, kind), modes,
+                   std::move(res)) {}
   cms::ReducedBasis build(cms::Method m, std::optional<cms::ModeInterface> mi = std::nullopt,
                           cms::Scaling s = cms::Scaling::none, bool resvec = false) {
     cms::BuildOptions b;

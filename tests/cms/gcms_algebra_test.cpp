@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// GCMS basis, exact algebraic checks of seed-001 digest §8.1 (A1–A7, A9–A14, A16; A15 for the
+// GCMS basis, exact algebraic checks of Zwölfer & Gerstmayr, Sect. 2.1,
+// Eqs. 1–28 (checks A1–A7, A9–A14, A16; A15 for the
 // canonicalisation of degenerate pairs; A15's invariants are in gcms_bar_test). Synthetic data are
 // generated replicated from a fixed seed; each rank keeps a contiguous block of nodes, and every
 // distributed result is compared with a direct dense computation on the whole data.

@@ -240,7 +240,8 @@ Bar* GcmsBar::circle = nullptr;
 TEST_F(GcmsBar, B1SquareBarFrequencies) {
   ASSERT_EQ(square->sel.size(), 8u) << "classifier did not find 4 bending, 2 torsion, 2 axial modes";
   const auto f = selected_hz(*square);
-  // Converged hex20 (digest §3): B1 31.196 (double), B2 84.634 (double), T1 174.42, T2 348.83,
+  // E2 bar of Zwölfer & Gerstmayr, Sect. 5.1; converged hex20 values computed independently (not in
+  // the paper): B1 31.196 (double), B2 84.634 (double), T1 174.42, T2 348.83,
   // L1 306.129, L2 611.917 Hz; 0.5 %. Analytic L1 = 306.19, T1 = 174.39 Hz; 1 %.
   const double ref[8] = {31.196, 31.196, 84.634, 84.634, 174.42, 348.83, 306.129, 611.917};
   for (int i = 0; i < 8; ++i) EXPECT_NEAR(f[static_cast<std::size_t>(i)], ref[i], 5e-3 * ref[i]) << "selected mode " << i;
@@ -434,7 +435,8 @@ TEST_F(GcmsBar, A15CanonicalisationUndoesAnyRotationOfTheDegeneratePairs) {
     for (std::size_t i = 0; i < rot.removed.size(); ++i) EXPECT_EQ(rot.removed[i].field, ref.removed[i].field);
     EXPECT_NEAR(rot.stages[2].cond_phi_f, ref.stages[2].cond_phi_f, 1e-6 * ref.stages[2].cond_phi_f);
   }
-  // Without canonicalisation the cosine result depends on the rotation (digest §8.3), the
+  // Without canonicalisation the cosine result depends on the rotation (the paper's Sect. 5.2 counts
+  // for repeated eigenvalues are basis-dependent), the
   // subspace invariants do not (A15).
   o.canonicalize = false;
   const auto raw = cms::build_gcms(MPI_COMM_WORLD, *square->c, rotated_pairs(*square, M_PI / 4, M_PI / 4), o);

@@ -11,7 +11,7 @@
 //    physical space (reference columns W u = e_j, modes W u = 0), the reduced model has the 6 rigid
 //    modes and its free-free spectrum bounds the full one from above (Rayleigh–Ritz);
 //  - 1 rank = all ranks.
-#include "FeTestUtil.hpp"
+#include "CmsTestUtil.hpp"
 
 #include "flexuq/cms/ReducedBodyBuild.hpp"
 #include "flexuq/la/Solvers.hpp"
@@ -26,35 +26,21 @@ using Eigen::VectorXd;
 
 namespace {
 
-const std::string kClamped = R"(
-model:
-  generator: {type: box, size: [0.3, 0.1, 0.05], cells: [8, 3, 2], order: 1}
-  material: {E: 2.0e11, nu: 0.3, rho: 7800}
-  fixed: [XMIN]
-)";
-
-const std::string kFree = R"(
-model:
-  generator: {type: box, size: [0.3, 0.1, 0.05], cells: [8, 3, 2], order: 1}
-  material: {E: 2.0e11, nu: 0.3, rho: 7800}
-)";
+const std::string kFree = test::steel_box_yaml(3);
+const std::string kClamped = kFree + "  fixed: [XMIN]\n";
 
 using Kind = cms::InterfaceKind;
 
-MatrixXd gen_eigs(const MatrixXd& K, const MatrixXd& M) {
-  Eigen::GeneralizedSelfAdjointEigenSolver<MatrixXd> es(K, M, Eigen::EigenvaluesOnly);
-  return es.eigenvalues();
-}
+MatrixXd gen_eigs(const MatrixXd& K, const MatrixXd& M) { return test::pencil_eigenvalues(K, M); }
 
 /// Guyan K̄ at the reference node of a single interface on XMAX.
-MatrixXd guyan_at_xmax(MPI_Comm comm, Kind kind, const fe::Component& comp) {
+MatrixXd guyan_at_xmax(Kind kind, const fe::Component& comp) {
   cms::WorkSpace ws(comp, {{"XMAX", kind, std::nullopt, {}}});
   cms::ReducerOptions o;
   o.modes.count = 1;
   cms::Reducer r(ws, o);
   cms::BuildOptions b;
   b.method = cms::Method::guyan;
-  (void)comm;
   return r.build(b).K;
 }
 
@@ -113,7 +99,7 @@ TEST(Rbe3, GuyanStiffnessIsTheInverseAveragedFlexibility) {
   MPI_Comm comm = MPI_COMM_WORLD;
   auto comp = test::component_from_yaml(comm, kClamped);
   cms::WorkSpace ws(*comp, {{"XMAX", Kind::rbe3, std::nullopt, {}}});
-  const MatrixXd Kbar = guyan_at_xmax(comm, Kind::rbe3, *comp);
+  const MatrixXd Kbar = guyan_at_xmax(Kind::rbe3, *comp);
   ASSERT_EQ(Kbar.rows(), 6);
   // Independent: F = W K⁻¹ Wᵀ with the clamped K factored by MUMPS.
   const auto& nodes = ws.interface_nodes(0);
@@ -150,7 +136,7 @@ TEST(Rbe3, GuyanStiffnessIsTheInverseAveragedFlexibility) {
   EXPECT_LT((Kbar - Kref).norm(), 1e-9 * Kref.norm()) << "Guyan K̄ at the RBE3 node:\n" << Kbar << "\nvs (W K⁻¹ Wᵀ)⁻¹:\n" << Kref;
 
   // RBE2 restricts the face further: K̄_RBE2 ⪰ K̄_RBE3, and strictly stiffer somewhere.
-  const MatrixXd K2 = guyan_at_xmax(comm, Kind::rbe2, *comp);
+  const MatrixXd K2 = guyan_at_xmax(Kind::rbe2, *comp);
   // Compare in a dimensionless basis (translations and rotations scaled by the bar's length).
   Eigen::VectorXd s(6);
   s << 1, 1, 1, 1 / 0.3, 1 / 0.3, 1 / 0.3;
@@ -163,20 +149,16 @@ TEST(Rbe3, GuyanStiffnessIsTheInverseAveragedFlexibility) {
 
 TEST(Rbe3, FreeBodyBasisHonoursTheConstraintAndBoundsTheSpectrum) {
   MPI_Comm comm = MPI_COMM_WORLD;
-  auto comp = test::component_from_yaml(comm, kFree);
-  cms::WorkSpace ws(*comp, {{"XMIN", Kind::rbe3, std::nullopt, {}}, {"XMAX", Kind::rbe3, std::nullopt, {}}});
+  test::CmsFixture f(test::component_from_yaml(comm, kFree), test::interfaces({"XMIN", "XMAX"}, Kind::rbe3), 6);
+  const auto& ws = *f.ws;
+  auto& r = *f.red;
   EXPECT_EQ(ws.n_boundary(), 12u);
-  cms::ReducerOptions o;
-  o.modes.count = 6;
-  cms::Reducer r(ws, o);
   cms::BuildOptions b;
   b.method = cms::Method::craig_bampton;
   const auto cb = r.build(b);
   ASSERT_EQ(cb.n_columns(), 18u);
   // Physical columns: W u_set = e_j for the reference columns of each interface, 0 otherwise.
-  std::vector<VecH> phys;
-  for (const auto& v : cb.columns) phys.push_back(ws.to_physical(v.get()));
-  const MatrixXd U = test::natural_columns(*comp, phys); // rows: node × 3 in input order
+  const MatrixXd U = f.physical_columns(cb.columns); // rows: node × 3 in input order
   for (std::size_t s = 0; s < 2; ++s) {
     const auto& nodes = ws.interface_nodes(s);
     MatrixXd Us(3 * static_cast<Eigen::Index>(nodes.size()), U.cols());
@@ -201,19 +183,18 @@ TEST(Rbe3, FreeBodyBasisHonoursTheConstraintAndBoundsTheSpectrum) {
 TEST(Rbe3, OneRankEqualsAllRanks) {
   auto all = test::component_from_yaml(MPI_COMM_WORLD, kClamped);
   auto self = test::component_from_yaml(MPI_COMM_SELF, kClamped);
-  const MatrixXd Ka = guyan_at_xmax(MPI_COMM_WORLD, Kind::rbe3, *all);
-  const MatrixXd Ks = guyan_at_xmax(MPI_COMM_SELF, Kind::rbe3, *self);
+  const MatrixXd Ka = guyan_at_xmax(Kind::rbe3, *all);
+  const MatrixXd Ks = guyan_at_xmax(Kind::rbe3, *self);
   EXPECT_LT((Ka - Ks).norm(), 1e-10 * Ks.norm());
 }
 
 TEST(Rbe3, InvariantsOfTheCondensedBasisMatchTheGeneralPath) {
   // compute_invariants (solids: from MΦ and local products) against the general lifting path, on a
   // basis mapped back through the RBE3 and RBE2 congruences; and the box's closed-form mass data.
-  auto comp = test::component_from_yaml(MPI_COMM_WORLD, kFree);
-  cms::WorkSpace ws(*comp, {{"XMIN", Kind::rbe2, std::nullopt, {}}, {"XMAX", Kind::rbe3, std::nullopt, {}}});
-  cms::ReducerOptions o;
-  o.modes.count = 4;
-  cms::Reducer r(ws, o);
+  test::CmsFixture f(test::component_from_yaml(MPI_COMM_WORLD, kFree),
+                     {{"XMIN", Kind::rbe2, std::nullopt, {}}, {"XMAX", Kind::rbe3, std::nullopt, {}}}, 4);
+  const auto& ws = *f.ws;
+  auto& r = *f.red;
   cms::BuildOptions b;
   b.method = cms::Method::craig_bampton;
   const auto cb = r.build(b);

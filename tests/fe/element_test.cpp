@@ -190,7 +190,7 @@ TEST(Element, BeamRigidModesTotalMassAndRotationInvariance) {
 }
 
 TEST(Material, SeedConversionAndChecks) {
-  // seed-000 digest T1: G = 76.9e9, C = 166.7e9 → E = 1.999533e11, ν = 0.3000867.
+  // van Voorthuizen 2020, eqs. 7.1–7.3: G = 76.9e9, C = 166.7e9 → E = 1.999533e11, ν = 0.3000867.
   EXPECT_NEAR(fe::youngs_from_shear_bulk(76.9e9, 166.7e9), 1.999533e11, 1e-6 * 1.999533e11);
   EXPECT_NEAR(fe::poisson_from_shear_bulk(76.9e9, 166.7e9), 0.3000867, 1e-6 * 0.3000867);
   // T20: G > 1.5 C gives ν < 0, rejected.

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
-// seed-001 digest §8.2 B2: free-free torsion of a circular shaft is an exact 3-D elasticity
-// solution, f_T1 = sqrt(G/ρ)/(2L) = 189.89 Hz for d = 100 mm, L = 2 m, E = 1.5 GPa, ν = 0.3,
-// ρ = 1000. Mesh: gmsh tet10 (curved mid-edge nodes on the cylinder) made in the fixture.
+// Free-free torsion of a circular shaft (the E2-size bar of Zwölfer & Gerstmayr, Sect. 5.1, with a
+// circular section) is an exact 3-D elasticity solution, f_T1 = sqrt(G/ρ)/(2L) = 189.89 Hz for
+// d = 100 mm, L = 2 m, E = 1.5 GPa, ν = 0.3, ρ = 1000. Mesh: gmsh tet10 (curved mid-edge nodes on
+// the cylinder) made in the fixture.
 #include "FeTestUtil.hpp"
 #include "TestUtil.hpp"
 
@@ -57,7 +58,7 @@ TEST(Torsion, FreeFreeCircularShaftMatchesExactSolution) {
     if (tors / all > 0.99) {
       ++torsion_modes;
       const double f = modes.frequencies_hz()[static_cast<std::size_t>(j)];
-      EXPECT_NEAR(f, fT1, 1e-3 * fT1) << "first torsion mode is mode " << j + 1; // 0.1 % (digest B2)
+      EXPECT_NEAR(f, fT1, 1e-3 * fT1) << "first torsion mode is mode " << j + 1; // 0.1 %
     }
   }
   EXPECT_EQ(torsion_modes, 1) << "exactly one torsion mode expected among the first 10 (T2 is at 380 Hz)";

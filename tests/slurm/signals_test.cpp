@@ -9,6 +9,8 @@
 #include "flexuq/core/Signals.hpp"
 #include "flexuq/io/Hdf5File.hpp"
 
+#include "MpiTestUtil.hpp"
+
 #include <gtest/gtest.h>
 
 #include <sys/stat.h>
@@ -29,25 +31,12 @@ namespace {
 volatile std::sig_atomic_t g_custom_calls = 0;
 extern "C" void custom_handler(int) { g_custom_calls = g_custom_calls + 1; }
 
-int world_rank() {
-  int r = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &r);
-  return r;
-}
+using test::world_rank;
 
-std::string unique_name(const std::string& stem) {
-  int size = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  return stem + "_np" + std::to_string(size) + ".h5";
-}
+/// stem_np<size>.h5
+std::string unique_name(const std::string& stem) { return test::unique_name(stem, ".h5"); }
 
-void clean(const std::string& out) {
-  if (world_rank() == 0) {
-    std::remove(out.c_str());
-    std::filesystem::remove_all(out + ".journal");
-  }
-  MPI_Barrier(MPI_COMM_WORLD);
-}
+void clean(const std::string& out) { test::remove_campaign_output(out); }
 
 void run(const std::string& yaml, const std::string& out, bool resume) {
   auto cfg = io::Config::from_string(yaml + "output: " + out + "\n", "<test>");

@@ -6,7 +6,7 @@
 #include "flexuq/core/Error.hpp"
 #include "flexuq/fe/ComponentConfig.hpp"
 #include "flexuq/fe/Modes.hpp"
-#include "flexuq/fe/ModesOutput.hpp"
+#include "flexuq/fe/ModesFile.hpp"
 #include "flexuq/io/Config.hpp"
 
 #include <Eigen/Dense>

@@ -19,6 +19,7 @@
 #include "flexuq/core/Handle.hpp"
 
 #include <array>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -161,6 +162,13 @@ std::vector<GcmsRemoval> svd_null_space_loop(GcmsBasis& b, const GcmsOptions& op
 
 /// Algorithm 1 on an existing basis (steps 1–4 above). @note Collective.
 GcmsResult precondition(GcmsBasis basis, const GcmsOptions& opt);
+
+/// The diagnostics of @p g as dense tables for /reduced/diagnostics (docs/hdf5-schema.md):
+/// gcms_cosine_threshold and gcms_cond_psi (1 × 1); gcms_stages (one row per stage: columns,
+/// flexible columns, cond Φ, cond Φ_t, cond Φ_r, cond Φ_f, deficiency of Φ and of Φ_f);
+/// gcms_cosine_sweep (threshold, removed columns, cond_x, cond_xs; only with a sweep);
+/// gcms_clusters (cluster, 1-based mode, eigenvalue, axis, share; only with degenerate clusters).
+std::map<std::string, Eigen::MatrixXd> diagnostic_tables(const GcmsResult& g);
 
 /// Build and precondition the GCMS basis of a free-free solid component from its elastic modes
 /// (component DOF layout, e.g. fe::solve_modes(...).vectors; rigid-body modes must not be passed —

@@ -10,7 +10,7 @@
 /// Theory and costs: docs/cms.md.
 
 #include "flexuq/cms/Gcms.hpp"
-#include "flexuq/cms/Interface.hpp"
+#include "flexuq/cms/WorkSpace.hpp"
 #include "flexuq/core/Log.hpp"
 #include "flexuq/fe/Modes.hpp"
 

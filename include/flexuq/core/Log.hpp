@@ -27,6 +27,13 @@ inline void info(MPI_Comm c, const std::string& m) { print(c, Level::info, m); }
 inline void warn(MPI_Comm c, const std::string& m) { print(c, Level::warn, m); }
 inline void debug(MPI_Comm c, const std::string& m) { print(c, Level::debug, m); }
 
+enum class Stream { out, err };
+/// The one way to the terminal outside print(): @p text verbatim (no prefix, no newline added) to
+/// stdout or stderr, flushed. For what has no logger behind it — before MPI/PETSc are up (command
+/// line errors, `help`, `version`), a failed initialisation, and the fatal-error path of a rank that
+/// is about to abort. Not collective; no level applies.
+void direct(Stream s, const std::string& text);
+
 /// @brief Progress of a long phase on rank 0: "phase  45% (9/20)  elapsed 3.1 s  ETA 3.8 s".
 /// Prints at most every @p min_interval seconds and always at 100 %.
 class Progress {

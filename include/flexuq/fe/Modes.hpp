@@ -59,12 +59,31 @@ struct ModeSet {
   std::vector<double> frequencies_hz() const;
 };
 
+/// A sparse factorization of K (shift σ = 0) set up by someone else — e.g. the K_ii factor the
+/// Craig–Bampton constraint modes are solved with — for the shift-and-invert of a ModeSolver, so
+/// that the eigensolver does not factor K a second time.
+struct Factorization {
+  KSP ksp = nullptr;           ///< operator: the K later passed to ModeSolver::solve; set up (factored)
+  la::SolverDefaults defaults; ///< the KSP's option defaults (a scope is opened around the solves)
+};
+
 /// @brief An eigen solver kept alive across solves of matrices with one nonzero pattern (a
 /// parametric or stochastic sweep): later solves redo only the numeric factorization.
 class ModeSolver {
 public:
   /// Checks @p opt (validate) once here.
   explicit ModeSolver(ModeOptions opt);
+  /// A solver whose shift-and-invert uses @p factor (σ = 0, so K must be positive definite: a
+  /// constrained problem) instead of a factorization of its own. Count solves only (a band needs
+  /// factorizations at the interval ends). The KSP is referenced, not copied: changing K's values
+  /// between solves refactors it for its owner too. Throws InternalError for a band or a shift.
+  ModeSolver(ModeOptions opt, Factorization factor);
+  /// Hands an existing factorization back untouched (SLEPc would reset the ST's KSP with the EPS).
+  ~ModeSolver();
+  ModeSolver(ModeSolver&&) = default;
+  ModeSolver& operator=(ModeSolver&&) = delete;
+  ModeSolver(const ModeSolver&) = delete;
+  ModeSolver& operator=(const ModeSolver&) = delete;
   /// @note Collective. @p K and @p M must be the same Mat objects (or at least the same pattern)
   /// on every call for the reuse to apply; their values may change between calls.
   ModeSet solve(Mat K, Mat M);
@@ -74,6 +93,7 @@ public:
 private:
   ModeOptions opt_;
   EpsH eps_;
+  KSP factor_ = nullptr; ///< an existing factorization of K (σ = 0), or nullptr
   la::SolverDefaults defaults_; ///< MUMPS defaults of this solver, in PETSc's database only during its calls
 };
 

@@ -11,7 +11,7 @@
 /// boundary = both end nodes (12 DOF), the middle (CoM) node fixed, so K_ii is 108 × 108. The
 /// section is not given in the thesis; we take A = 1e-4 m² (Table 7.1) and I₁₁ = I₂₂ = 4.5e-10 m⁴,
 /// J = 9e-10 m⁴, which reproduces the eigenvalue index pattern the thesis reports (distinct values at
-/// 1, 5, 9, 11, 13: bending ×4, bending ×4, torsion ×2, axial ×2, bending ×4; digest §8 item 16),
+/// 1, 5, 9, 11, 13: bending ×4, bending ×4, torsion ×2, axial ×2, bending ×4; Tables 7.9–7.12),
 /// so "the first eight internal modes" are two complete degenerate quadruplets.
 
 #include "flexuq/pod/Pod.hpp"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "flexuq/fe/ModesOutput.hpp"
+#include "flexuq/fe/ModesFile.hpp"
 
 #include <algorithm>
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "flexuq/core/Assert.hpp"
-#include "flexuq/cms/Interface.hpp"
+#include "flexuq/cms/WorkSpace.hpp"
 
 #include "flexuq/core/Error.hpp"
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-/// @file Interface.hpp
+/// @file WorkSpace.hpp
 /// @brief Interfaces of a component for component-mode synthesis, and the "working" DOF space the
 /// reduction runs in: the component's free DOFs, except that
 ///  - the nodes of every RBE2 interface are replaced by the 6 DOFs of its reference node (rigid

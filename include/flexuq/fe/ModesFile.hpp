@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-/// @file ModesOutput.hpp
+/// @file ModesFile.hpp
 /// @brief Distributed DOF vectors → node-ordered blocks in the input's node order, and the
 /// `flexuq modes` result file (HDF5 + XDMF; docs/hdf5-schema.md).
 
