@@ -54,6 +54,7 @@ GalerkinJob galerkin_job(const io::Config& cfg, const campaign::CampaignOptions&
                  cfg.source() << ": " << key << ".tol, .max_it and .memory_limit_mb must be positive");
   e.n_modes = cfg.get<int>("outputs.frequencies", 10);
   FLEXUQ_REQUIRE(e.n_modes >= 1, cfg.source() << ": outputs.frequencies must be at least 1");
+  j.mode_shapes = cfg.get<bool>("outputs.mode_shapes", true);
   j.component = fe::component_options(cfg);
   FLEXUQ_REQUIRE(j.component.keep_affine, cfg.source() << ": method.type: galerkin needs the affine terms");
   j.parameters = material_parameters(cfg, o.params);
@@ -176,7 +177,7 @@ void run_galerkin_campaign(MPI_Comm comm, const GalerkinJob& job, bool resume) {
       f.write_replicated("/galerkin/spectrum", {r.galerkin_spectrum.size()}, r.galerkin_spectrum.data());
   }
   FLEXUQ_MPI(MPI_Barrier(comm));
-  write_mode_shapes(o.output, layout, comp, r);
+  if (job.mode_shapes) write_mode_shapes(o.output, layout, comp, r);
   if (rank == 0) {
     std::ostringstream os;
     os << "flexuq campaign: stochastic Galerkin done (" << r.iterations << " sweeps, " << r.pcg_iterations

@@ -26,6 +26,7 @@ struct GalerkinJob {
   fe::ComponentOptions component;
   std::vector<fe::MaterialParameter> parameters;
   io::Mesh mesh;
+  bool mode_shapes = true; ///< outputs.mode_shapes: write the mode-shape coefficients
 };
 
 /// Read the `method.galerkin.*`, `outputs.frequencies` and `model.*` keys of @p cfg (the rest of
