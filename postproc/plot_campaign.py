@@ -41,12 +41,15 @@ def main():
         if "statistics" not in f:
             sys.exit(f"plot_campaign: {a.file} has no /statistics (not a campaign result?)")
         params = strings(f["parameters/names"])
-        status = f["samples/status"][()]
-        print(f"{a.file}: {len(status)} samples, {int((status == 0).sum())} ok, {int((status == 1).sum())} failed, "
-              f"{int((status == 2).sum())} not run; parameters {', '.join(params)}")
+        if "samples/status" in f:
+            status = f["samples/status"][()]
+            print(f"{a.file}: {len(status)} samples, {int((status == 0).sum())} ok, {int((status == 1).sum())} "
+                  f"failed, {int((status == 2).sum())} not run; parameters {', '.join(params)}")
+        else:  # an intrusive method (stochastic Galerkin): expansions, no samples
+            print(f"{a.file}: method {f['samples'].attrs.get('method', '?')}, no samples; parameters {', '.join(params)}")
         for name in f["statistics"]:
             g = f["statistics"][name]
-            if "mean" not in g or name == "tracking_min_mac":
+            if "mean" not in g or "pdf_grid" not in g or name == "tracking_min_mac":
                 continue
             mean, std = g["mean"][()], g["std"][()]
             ncomp = min(len(mean), a.max_components)
@@ -68,30 +71,31 @@ def main():
             fig.savefig(stem + f"_{name}_pdf.png", dpi=120)
             written.append(stem + f"_{name}_pdf.png")
             plt.close(fig)
-            # Convergence: running mean of the samples (sample order) and PCE LOO by order
-            y = f["outputs"][name][()]
-            ok = ~np.isnan(y).any(axis=1)
-            fig, axes = plt.subplots(1, 2, figsize=(9, 3.2))
-            for k in range(ncomp):
-                yk = y[ok, k]
-                n = np.arange(1, len(yk) + 1)
-                run = np.cumsum(yk) / n
-                axes[0].plot(n, (run - run[-1]) / (abs(run[-1]) + 1e-300), label=label(k), lw=0.9)
-            axes[0].set_xlabel("samples")
-            axes[0].set_ylabel("running mean / final − 1")
-            axes[0].legend(fontsize=7)
-            if "pce_loo" in g:
-                axes[1].semilogy(g["pce_loo_orders"][()], g["pce_loo"][()], "o-")
-                axes[1].set_xlabel("PCE total degree")
-                axes[1].set_ylabel("normalised LOO error")
-            else:
-                axes[1].text(0.5, 0.5, g.attrs.get("pce", "no regression PCE"), ha="center", va="center", fontsize=8,
-                             wrap=True)
-                axes[1].set_axis_off()
-            fig.tight_layout()
-            fig.savefig(stem + f"_{name}_convergence.png", dpi=120)
-            written.append(stem + f"_{name}_convergence.png")
-            plt.close(fig)
+            # Convergence: running mean of the samples (sample order) and PCE LOO by order (sampled methods)
+            if f"outputs/{name}" in f:
+                y = f["outputs"][name][()]
+                ok = ~np.isnan(y).any(axis=1)
+                fig, axes = plt.subplots(1, 2, figsize=(9, 3.2))
+                for k in range(ncomp):
+                    yk = y[ok, k]
+                    n = np.arange(1, len(yk) + 1)
+                    run = np.cumsum(yk) / n
+                    axes[0].plot(n, (run - run[-1]) / (abs(run[-1]) + 1e-300), label=label(k), lw=0.9)
+                axes[0].set_xlabel("samples")
+                axes[0].set_ylabel("running mean / final − 1")
+                axes[0].legend(fontsize=7)
+                if "pce_loo" in g:
+                    axes[1].semilogy(g["pce_loo_orders"][()], g["pce_loo"][()], "o-")
+                    axes[1].set_xlabel("PCE total degree")
+                    axes[1].set_ylabel("normalised LOO error")
+                else:
+                    axes[1].text(0.5, 0.5, g.attrs.get("pce", "no regression PCE"), ha="center", va="center", fontsize=8,
+                                 wrap=True)
+                    axes[1].set_axis_off()
+                fig.tight_layout()
+                fig.savefig(stem + f"_{name}_convergence.png", dpi=120)
+                written.append(stem + f"_{name}_convergence.png")
+                plt.close(fig)
             # Sobol' bars
             if "sobol_first" in g:
                 s1, st = g["sobol_first"][()], g["sobol_total"][()]

@@ -80,7 +80,34 @@ void write_summary(io::H5File& f, const std::string& name, const uq::OutputSumma
   f.write_attribute(pg, "order", static_cast<std::int64_t>(s.pce_order()));
 }
 
+void write_parameters(io::H5File& f, const std::vector<ParameterSpec>& params) {
+  std::vector<std::string> names, dists;
+  for (const auto& p : params) {
+    names.push_back(p.name);
+    dists.push_back(p.dist.describe());
+  }
+  f.write_strings("/parameters/names", names);
+  f.write_strings("/parameters/distributions", dists);
+}
+
 } // namespace
+
+void write_expansion_results(io::H5File& f, const std::vector<ParameterSpec>& params, const std::string& method,
+                             const std::map<std::string, uq::OutputSummary>& summaries) {
+  write_parameters(f, params);
+  f.ensure_group("/samples");
+  f.write_attribute("/samples", "completed", std::int64_t{0});
+  f.write_attribute("/samples", "failed", std::int64_t{0});
+  f.write_attribute("/samples", "total", std::int64_t{0});
+  f.write_attribute("/samples", "final", std::int64_t{1});
+  f.write_attribute("/samples", "method", method);
+  f.ensure_group("/statistics");
+  for (const auto& [name, s] : summaries) {
+    f.ensure_group("/statistics/" + name);
+    f.write_attribute("/statistics/" + name, "samples_used", std::int64_t{0});
+    write_summary(f, name, s, params.size());
+  }
+}
 
 std::map<std::string, uq::OutputSummary> write_results(const std::string& path, const Plan& plan,
                                                        const std::vector<SampleRecord>& records,
@@ -91,13 +118,7 @@ std::map<std::string, uq::OutputSummary> write_results(const std::string& path, 
   const std::size_t N = plan.size(), d = plan.params.size();
   {
     io::H5File f(MPI_COMM_SELF, path, io::H5File::Mode::create);
-    std::vector<std::string> names, dists;
-    for (const auto& p : plan.params) {
-      names.push_back(p.name);
-      dists.push_back(p.dist.describe());
-    }
-    f.write_strings("/parameters/names", names);
-    f.write_strings("/parameters/distributions", dists);
+    write_parameters(f, plan.params);
     write_matrix(f, "/samples/germ", plan.germ);
     write_matrix(f, "/samples/parameters", plan.theta);
     if (!plan.weights.empty()) f.write_replicated("/samples/weights", {N}, plan.weights.data());

@@ -30,6 +30,23 @@ uq::Pce EigenResult::eigenvalue_pce(const std::vector<uq::PolynomialFamily>& fam
   return uq::Pce(families, basis, eigenvalues);
 }
 
+uq::Pce frequency_pce(const uq::Pce& eigenvalues, const uq::StochasticSpace& space, int* negative_nodes) {
+  const int d = space.dim();
+  int p = 0;
+  for (int t = 0; t < eigenvalues.basis().size(); ++t) p = std::max(p, eigenvalues.basis().degree(t));
+  int n = p + 4;
+  while (n > p + 1 && std::pow(static_cast<double>(n), d) > 1e6) --n;
+  const uq::Quadrature rule = space.gauss_rule(n);
+  Eigen::MatrixXd f = eigenvalues.evaluate(rule.points);
+  int negative = 0;
+  for (Eigen::Index i = 0; i < f.size(); ++i) {
+    if (f(i) < 0) ++negative;
+    f(i) = std::sqrt(std::max(f(i), 0.0)) / (2 * M_PI);
+  }
+  if (negative_nodes) *negative_nodes = negative;
+  return uq::Pce::fit_projection(eigenvalues.families(), eigenvalues.basis(), rule, f);
+}
+
 namespace {
 
 using Eigen::Index;

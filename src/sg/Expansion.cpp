@@ -257,4 +257,30 @@ AffineMap component_map(const fe::Component& component, const uq::StochasticSpac
   return map;
 }
 
+AffineMap parametrisation_map(const fe::MaterialParametrisation& p) {
+  const auto n_groups = static_cast<int>(p.nominal().size());
+  AffineMap map;
+  map.description = "the material parametrisation of the component";
+  bool random_mass = false;
+  for (const auto& par : p.parameters()) {
+    map.affine = map.affine && (par.property == fe::MaterialProperty::E || par.property == fe::MaterialProperty::rho);
+    random_mass = random_mass || par.property == fe::MaterialProperty::rho;
+  }
+  auto theta = [](const Eigen::VectorXd& x) { return std::vector<double>(x.data(), x.data() + x.size()); };
+  map.n_stiffness = 2 * n_groups;
+  map.stiffness = [&p, theta](const Eigen::VectorXd& x) { return p.coefficients(theta(x)).stiffness; };
+  if (random_mass) {
+    map.n_mass = n_groups;
+    map.mass = [&p, theta](const Eigen::VectorXd& x) { return p.coefficients(theta(x)).mass; };
+  }
+  map.check = [&p, theta](const Eigen::VectorXd& x, const std::string& where) {
+    try {
+      (void)p.materials(theta(x));
+    } catch (const InputError& e) {
+      throw InputError("sg: " + where + ": " + e.what());
+    }
+  };
+  return map;
+}
+
 } // namespace flexuq::sg

@@ -21,47 +21,13 @@ int OutputSummary::pce_order() const {
   return order;
 }
 
-OutputSummary summarize(const StochasticSpace& space, const Eigen::MatrixXd& X, const Eigen::MatrixXd& Y,
-                        const SummaryOptions& opt) {
-  OutputSummary s;
-  const auto n = static_cast<std::size_t>(Y.rows());
-  const auto n_out = static_cast<std::size_t>(Y.cols());
-  const int d = static_cast<int>(X.cols());
-  s.samples_used = n;
-  if (n < 2) return s;
+namespace {
+
+/// Moments, quantiles and density of the rows of @p S (samples or surrogate points) into @p s, and
+/// the Sobol' indices when @p s has a PCE. @p surrogate: mean and std are the PCE's exact moments.
+void describe(OutputSummary& s, const Eigen::MatrixXd& S, bool surrogate, const SummaryOptions& opt) {
+  const auto n_out = static_cast<std::size_t>(S.cols());
   s.has_statistics = true;
-  // --- PCE ---
-  try {
-    if (opt.fit == "projection" && opt.weights.size() == n) {
-      const int p = opt.order > 0 ? opt.order : opt.max_order;
-      Quadrature q;
-      q.points = X;
-      q.weights = Eigen::Map<const Eigen::VectorXd>(opt.weights.data(), static_cast<Eigen::Index>(n));
-      s.pce = Pce::fit_projection(space.families(), MultiIndexSet::total_degree(d, p), q, Y);
-      s.has_pce = true;
-      s.pce_note = "projection";
-    } else {
-      // Regression (also the fallback when quadrature nodes failed): order by LOO.
-      OrderSelection sel;
-      const int pmin = opt.order > 0 ? opt.order : 1, pmax = opt.order > 0 ? opt.order : opt.max_order;
-      if (MultiIndexSet::total_degree_size(d, pmin) < static_cast<int>(n)) {
-        s.pce = Pce::fit_regression_select_order(space.families(), X, Y, pmin, pmax, &sel);
-        s.has_pce = true;
-        s.pce_note = "regression";
-        s.loo_orders.assign(sel.orders.begin(), sel.orders.end());
-        s.loo = sel.loo;
-      }
-    }
-  } catch (const Error& e) {
-    s.pce_note = std::string("no PCE: ") + e.what();
-  }
-  // --- moments, quantiles, pdf: from the PCE surrogate for pce/collocation, else from samples ---
-  const bool surrogate = s.has_pce && (opt.method == "pce" || opt.method == "collocation");
-  Eigen::MatrixXd S = Y;
-  if (surrogate) {
-    Sampler mc(SamplingMethod::MonteCarlo, d, opt.seed + 7777, 0);
-    S = s.pce.evaluate(space.germ_from_uniform(mc.samples(0, 100000)));
-  }
   const auto L = opt.quantile_levels.size();
   const int np = opt.pdf_points;
   s.quantile_levels = opt.quantile_levels;
@@ -103,6 +69,65 @@ OutputSummary summarize(const StochasticSpace& space, const Eigen::MatrixXd& X, 
     s.sobol_first = s.pce.sobol_first();
     s.sobol_total = s.pce.sobol_total();
   }
+}
+
+/// 1e5 Monte Carlo points of the surrogate (fixed seed: reproducible).
+Eigen::MatrixXd surrogate_points(const StochasticSpace& space, const Pce& pce, std::uint64_t seed) {
+  Sampler mc(SamplingMethod::MonteCarlo, space.dim(), seed + 7777, 0);
+  return pce.evaluate(space.germ_from_uniform(mc.samples(0, 100000)));
+}
+
+} // namespace
+
+OutputSummary summarize(const StochasticSpace& space, const Eigen::MatrixXd& X, const Eigen::MatrixXd& Y,
+                        const SummaryOptions& opt) {
+  OutputSummary s;
+  const auto n = static_cast<std::size_t>(Y.rows());
+  const auto n_out = static_cast<std::size_t>(Y.cols());
+  const int d = static_cast<int>(X.cols());
+  s.samples_used = n;
+  if (n < 2) return s;
+  s.has_statistics = true;
+  // --- PCE ---
+  try {
+    if (opt.fit == "projection" && opt.weights.size() == n) {
+      const int p = opt.order > 0 ? opt.order : opt.max_order;
+      Quadrature q;
+      q.points = X;
+      q.weights = Eigen::Map<const Eigen::VectorXd>(opt.weights.data(), static_cast<Eigen::Index>(n));
+      s.pce = Pce::fit_projection(space.families(), MultiIndexSet::total_degree(d, p), q, Y);
+      s.has_pce = true;
+      s.pce_note = "projection";
+    } else {
+      // Regression (also the fallback when quadrature nodes failed): order by LOO.
+      OrderSelection sel;
+      const int pmin = opt.order > 0 ? opt.order : 1, pmax = opt.order > 0 ? opt.order : opt.max_order;
+      if (MultiIndexSet::total_degree_size(d, pmin) < static_cast<int>(n)) {
+        s.pce = Pce::fit_regression_select_order(space.families(), X, Y, pmin, pmax, &sel);
+        s.has_pce = true;
+        s.pce_note = "regression";
+        s.loo_orders.assign(sel.orders.begin(), sel.orders.end());
+        s.loo = sel.loo;
+      }
+    }
+  } catch (const Error& e) {
+    s.pce_note = std::string("no PCE: ") + e.what();
+  }
+  // --- moments, quantiles, pdf: from the PCE surrogate for pce/collocation, else from samples ---
+  const bool surrogate = s.has_pce && (opt.method == "pce" || opt.method == "collocation");
+  describe(s, surrogate ? surrogate_points(space, s.pce, opt.seed) : Eigen::MatrixXd(Y), surrogate, opt);
+  return s;
+}
+
+OutputSummary summarize_pce(const StochasticSpace& space, const Pce& pce, const std::string& note,
+                            const SummaryOptions& opt) {
+  FLEXUQ_REQUIRE(pce.dim() == space.dim(), "summarize_pce: the expansion has " << pce.dim()
+                                               << " variables, the stochastic space " << space.dim());
+  OutputSummary s;
+  s.has_pce = true;
+  s.pce = pce;
+  s.pce_note = note;
+  describe(s, surrogate_points(space, pce, opt.seed), true, opt);
   return s;
 }
 

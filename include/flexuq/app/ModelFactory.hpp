@@ -7,6 +7,7 @@
 
 #include "flexuq/campaign/Plan.hpp"
 #include "flexuq/core/Model.hpp"
+#include "flexuq/fe/MaterialParametrisation.hpp"
 #include "flexuq/io/Config.hpp"
 
 namespace flexuq::app {
@@ -14,6 +15,11 @@ namespace flexuq::app {
 /// `parameters`, `method`, `campaign.*`, `output` of a job, parsed (no cross-option checks: those
 /// are CampaignOptions::check, run by campaign::make_plan). Not collective.
 campaign::CampaignOptions campaign_options(const io::Config& cfg);
+
+/// The FE material parameter of each campaign parameter: `parameters.<name>.param` (E | nu | rho |
+/// G | C, default: the name) on `parameters.<name>.set` (default: every element). Not collective.
+std::vector<fe::MaterialParameter> material_parameters(const io::Config& cfg,
+                                                       const std::vector<campaign::ParameterSpec>& params);
 
 /// The factory of the job's model, for the campaign's parameters @p params (in campaign order).
 /// Reads and checks every `model.*`/`outputs.*` key now (so Config::check_all_used can run before

@@ -8,6 +8,7 @@
 
 #include "flexuq/campaign/Journal.hpp"
 #include "flexuq/campaign/Plan.hpp"
+#include "flexuq/io/Hdf5File.hpp"
 #include "flexuq/uq/Summary.hpp"
 
 #include <cstdint>
@@ -31,5 +32,12 @@ std::map<std::string, uq::OutputSummary> write_results(const std::string& path, 
                                                        const std::vector<SampleRecord>& records,
                                                        const std::map<std::string, std::size_t>& output_sizes,
                                                        bool final, const FieldInfo& fields = {});
+
+/// The same layout for a method that yields expansions instead of samples (stochastic Galerkin):
+/// /parameters, the /samples attributes (total 0, final 1, @p method; no sample datasets), and per
+/// output of @p summaries (uq::summarize_pce) /statistics/<name>/… and /pce/<name>/…, written by
+/// the same code as write_results. Rank-local on @p f (opened on one rank).
+void write_expansion_results(io::H5File& f, const std::vector<ParameterSpec>& params, const std::string& method,
+                             const std::map<std::string, uq::OutputSummary>& summaries);
 
 } // namespace flexuq::campaign

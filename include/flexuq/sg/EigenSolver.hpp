@@ -95,6 +95,14 @@ private:
   EigenOptions opt_;
 };
 
+/// The eigenfrequencies f(ξ) = √λ(ξ)/(2π) (Hz) as a PCE on the basis of @p eigenvalues: the
+/// Gauss projection of the square root of the eigenvalue PCE (a nonlinear map of an expansion, so
+/// it is projected, not derived coefficient by coefficient). Tensor Gauss rule with p + 4 points
+/// per input (fewer when that exceeds 10⁶ points, never fewer than p + 1). A negative λ at a node
+/// (a truncation artefact of a wide input) counts as f = 0 and is reported in @p negative_nodes.
+/// Not collective.
+uq::Pce frequency_pce(const uq::Pce& eigenvalues, const uq::StochasticSpace& space, int* negative_nodes = nullptr);
+
 /// Refuse (InputError naming the order, P_β and the estimate) when the estimated memory per rank
 /// exceeds the limit; called before anything of the Galerkin system is allocated. @note Collective.
 void check_memory(MPI_Comm world, int dim, int operator_order, const EigenOptions& opt, long long n_local,

@@ -17,6 +17,7 @@
 #include "flexuq/core/Handle.hpp"
 #include "flexuq/fe/AffineOperator.hpp"
 #include "flexuq/fe/Component.hpp"
+#include "flexuq/fe/MaterialParametrisation.hpp"
 #include "flexuq/uq/MultiIndexSet.hpp"
 #include "flexuq/uq/StochasticSpace.hpp"
 
@@ -96,5 +97,13 @@ struct GroupInputs {
 /// evaluated sample must have 0 ≤ ν < 0.5. Throws InputError for unknown groups/indices.
 AffineMap component_map(const fe::Component& component, const uq::StochasticSpace& space,
                         const std::vector<GroupInputs>& inputs);
+
+/// The affine map of the shared material parametrisation (fe/MaterialParametrisation.hpp: the map
+/// a sampling campaign applies per sample), so SG and the non-intrusive methods expand the same
+/// θ(x). Affine when every parameter is E or ρ (λ, μ, G are then proportional to E at the group's
+/// fixed ν); ν, G or C make it non-affine (regression settings needed). M is expanded when some
+/// parameter is a density. The check runs MaterialParametrisation::materials (E > 0, 0 ≤ ν < 0.5,
+/// the Poisson guard) and names the sample. @p p must outlive the map.
+AffineMap parametrisation_map(const fe::MaterialParametrisation& p);
 
 } // namespace flexuq::sg

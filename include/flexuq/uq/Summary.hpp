@@ -55,6 +55,14 @@ struct OutputSummary {
 OutputSummary summarize(const StochasticSpace& space, const Eigen::MatrixXd& X, const Eigen::MatrixXd& Y,
                         const SummaryOptions& opt);
 
+/// Summarise an output given by its expansion @p pce (an intrusive method, e.g. stochastic
+/// Galerkin: no samples). Mean and std are the expansion's exact moments; skewness, kurtosis,
+/// quantiles and the density come from 1e5 surrogate points (seed opt.seed), Sobol' indices from
+/// the coefficients: the same fields, computed the same way, as summarize() of a projection PCE.
+/// samples_used = 0; pce_note = @p note.
+OutputSummary summarize_pce(const StochasticSpace& space, const Pce& pce, const std::string& note,
+                            const SummaryOptions& opt = {});
+
 /// "  name: m1 ± s1, m2 ± s2, …" (at most @p max_entries), the campaign's closing lines.
 std::string format_summary(const std::string& name, const OutputSummary& s, std::size_t max_entries = 10);
 

@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// @file GalerkinCampaign.hpp
+/// @brief `flexuq campaign` with `method.type: galerkin`: the job's FE component, its material
+/// parameters and the `method.galerkin.*` keys → sg::solve_component on a two-level layout
+/// (`campaign.ranks_per_sample` spatial ranks per Galerkin block group) → the campaign result
+/// layout (docs/hdf5-schema.md, "Stochastic Galerkin campaign").
+
+#include "flexuq/campaign/Plan.hpp"
+#include "flexuq/fe/Component.hpp"
+#include "flexuq/fe/MaterialParametrisation.hpp"
+#include "flexuq/io/Config.hpp"
+#include "flexuq/io/Mesh.hpp"
+#include "flexuq/sg/EigenSolver.hpp"
+#include "flexuq/sg/Expansion.hpp"
+
+#include <mpi.h>
+
+namespace flexuq::app {
+
+/// Everything a Galerkin campaign needs, parsed and checked before any solve.
+struct GalerkinJob {
+  campaign::CampaignOptions options; ///< parameters, seed, ranks_per_sample, output
+  sg::EigenOptions eigen;            ///< method.galerkin.{order, solver, normalization, tol, …}, outputs.frequencies
+  sg::ExpansionOptions expansion;    ///< method.galerkin.{operator_order, regression.*}
+  fe::ComponentOptions component;
+  std::vector<fe::MaterialParameter> parameters;
+  io::Mesh mesh;
+  bool mode_shapes = true; ///< outputs.mode_shapes: write the mode-shape coefficients
+};
+
+/// Read the `method.galerkin.*`, `outputs.frequencies` and `model.*` keys of @p cfg (the rest of
+/// the campaign keys are in @p o). Not collective (every rank reads the mesh).
+GalerkinJob galerkin_job(const io::Config& cfg, const campaign::CampaignOptions& o);
+
+/// Solve and write the results (@p resume: a Galerkin run keeps no journal, so it solves anew).
+/// @note Collective on @p comm.
+void run_galerkin_campaign(MPI_Comm comm, const GalerkinJob& job, bool resume = false);
+
+} // namespace flexuq::app

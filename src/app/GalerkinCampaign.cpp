@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: MIT
+// `flexuq campaign` with method.type: galerkin (issue #7 / tracker 11): the eigenvalue and mode
+// PCE of an FE component by stochastic Galerkin projection (sg::solve_component), written in the
+// campaign layout by the same writer as the non-intrusive methods (campaign::write_expansion_results
+// of uq::summarize_pce summaries), plus the mode-shape coefficients. docs/sg.md, docs/hdf5-schema.md.
+#include "flexuq/app/GalerkinCampaign.hpp"
+
+#include "flexuq/app/ModelFactory.hpp"
+#include "flexuq/campaign/Results.hpp"
+#include "flexuq/core/Error.hpp"
+#include "flexuq/core/Log.hpp"
+#include "flexuq/fe/ComponentConfig.hpp"
+#include "flexuq/fe/MaterialParametrisation.hpp"
+#include "flexuq/fe/ModesOutput.hpp"
+#include "flexuq/io/Hdf5File.hpp"
+#include "flexuq/sg/EigenSolver.hpp"
+
+#include <cmath>
+#include <sstream>
+
+namespace flexuq::app {
+
+GalerkinJob galerkin_job(const io::Config& cfg, const campaign::CampaignOptions& o) {
+  GalerkinJob j;
+  j.options = o;
+  const std::string key = "method.galerkin";
+  FLEXUQ_REQUIRE(!cfg.has("model.function"),
+                 cfg.source() << ": method.type: galerkin needs an FE model (model.mesh or model.generator), "
+                                 "not model.function");
+  FLEXUQ_REQUIRE(!o.params.empty(), cfg.source() << ": 'parameters' is empty");
+  for (const char* k : {"method.pce", "method.samples"})
+    FLEXUQ_REQUIRE(!cfg.has(k), cfg.source() << ": " << k << " does not apply to method.type: galerkin (see "
+                                                                "method.galerkin.*)");
+  FLEXUQ_REQUIRE(o.ranks_per_sample >= 1, cfg.source() << ": campaign.ranks_per_sample must be >= 1");
+  auto& e = j.eigen;
+  auto& x = j.expansion;
+  e.key = x.key = key;
+  e.order = cfg.get<int>(key + ".order", 2);
+  x.order = cfg.get<int>(key + ".operator_order", 2);
+  FLEXUQ_REQUIRE(e.order >= 1 && e.order <= 20, cfg.source() << ": " << key << ".order must be in [1, 20], got " << e.order);
+  FLEXUQ_REQUIRE(x.order >= 1 && x.order <= 20,
+                 cfg.source() << ": " << key << ".operator_order must be in [1, 20], got " << x.order);
+  e.method = sg::parse_method(cfg.get<std::string>(key + ".solver", "inverse-subspace"), cfg.source() + ": " + key);
+  e.normalization =
+      sg::parse_normalization(cfg.get<std::string>(key + ".normalization", "galerkin"), cfg.source() + ": " + key);
+  x.regression_samples = cfg.get<int>(key + ".regression.samples", 0);
+  x.regression_seed = cfg.get<std::uint64_t>(key + ".regression.seed", o.seed);
+  e.tol = cfg.get<double>(key + ".tol", e.tol);
+  e.max_it = cfg.get<int>(key + ".max_it", e.max_it);
+  e.guard = cfg.get<int>(key + ".guard", e.guard);
+  e.assemble = cfg.get<bool>(key + ".assemble", e.assemble);
+  e.memory_limit_bytes = cfg.get<double>(key + ".memory_limit_mb", 0.0) * 1048576.0;
+  FLEXUQ_REQUIRE(e.tol > 0 && e.max_it >= 1 && e.memory_limit_bytes >= 0,
+                 cfg.source() << ": " << key << ".tol, .max_it and .memory_limit_mb must be positive");
+  e.n_modes = cfg.get<int>("outputs.frequencies", 10);
+  FLEXUQ_REQUIRE(e.n_modes >= 1, cfg.source() << ": outputs.frequencies must be at least 1");
+  j.mode_shapes = cfg.get<bool>("outputs.mode_shapes", true);
+  j.component = fe::component_options(cfg);
+  FLEXUQ_REQUIRE(j.component.keep_affine, cfg.source() << ": method.type: galerkin needs the affine terms");
+  j.parameters = material_parameters(cfg, o.params);
+  j.mesh = fe::load_mesh(cfg);
+  return j;
+}
+
+namespace {
+
+/// The mode PCE coefficients u_s^(b) in the input's node order, and per entry the mean (block 0)
+/// and std (√Σ_{b>0} (u^(b))²) of the orthonormal expansion: /pce/mode_shapes/coefficients
+/// (nodes × dofs per node × modes × P_β), /statistics/mode_shapes/{mean, std} (nodes × dofs per
+/// node × modes). Group 0 writes. @note Collective (world).
+void write_mode_shapes(const std::string& path, const sg::StochasticLayout& layout, const fe::Component& comp,
+                       const sg::EigenResult& r) {
+  const int P = r.basis.size(), n = static_cast<int>(r.modes.size());
+  const sg::BlockSpace blocks(layout, P, comp.K());
+  std::vector<std::vector<double>> all(n);
+  for (int s = 0; s < n; ++s) blocks.gather_all(r.modes[s].get(), all[s]);
+  if (layout.group_index() != 0) return;
+  const auto nl = static_cast<std::size_t>(blocks.n_local());
+  std::vector<VecH> vs;
+  std::vector<Vec> raw;
+  for (int s = 0; s < n; ++s)
+    for (int b = 0; b < P; ++b) {
+      vs.push_back(blocks.create_spatial());
+      PetscScalar* a = nullptr;
+      FLEXUQ_PETSC(VecGetArray(vs.back().get(), &a));
+      std::copy(all[s].begin() + static_cast<std::ptrdiff_t>(b * nl),
+                all[s].begin() + static_cast<std::ptrdiff_t>((b + 1) * nl), a);
+      FLEXUQ_PETSC(VecRestoreArray(vs.back().get(), &a));
+      raw.push_back(vs.back().get());
+    }
+  const fe::NaturalLayout natural(comp);
+  const auto coef = natural.gather(raw); // [node][component][s·P + b]
+  const std::uint64_t nodes = comp.mesh().num_nodes(), dpn = static_cast<std::uint64_t>(comp.dofs().dofs_per_node());
+  const std::uint64_t rows = natural.node_end() - natural.node_begin();
+  const std::size_t entries = static_cast<std::size_t>(rows * dpn) * n;
+  std::vector<double> mean(entries), sd(entries);
+  for (std::size_t e = 0; e < entries; ++e) {
+    mean[e] = coef[e * P];
+    double v = 0;
+    for (int b = 1; b < P; ++b) v += coef[e * P + b] * coef[e * P + b];
+    sd[e] = std::sqrt(v);
+  }
+  io::H5File f(layout.group(), path, io::H5File::Mode::append);
+  const auto un = static_cast<std::uint64_t>(n), uP = static_cast<std::uint64_t>(P);
+  f.write_rows("/pce/mode_shapes/coefficients", {nodes, dpn, un, uP}, natural.node_begin(), rows, coef.data());
+  f.write_rows("/statistics/mode_shapes/mean", {nodes, dpn, un}, natural.node_begin(), rows, mean.data());
+  f.write_rows("/statistics/mode_shapes/std", {nodes, dpn, un}, natural.node_begin(), rows, sd.data());
+  f.write_attribute("/pce/mode_shapes", "layout",
+                    std::string("nodes x dofs_per_node x modes x P: u_s^(b) on /pce/eigenvalues/multi_indices, input "
+                                "node order; normalised E[u_s^T M u_t Psi_k] = delta_st delta_k0 (galerkin)"));
+}
+
+} // namespace
+
+void run_galerkin_campaign(MPI_Comm comm, const GalerkinJob& job, bool resume) {
+  const auto& o = job.options;
+  if (resume) log::info(comm, "flexuq campaign: --resume has nothing to continue for method.type: galerkin; solving");
+  log::Phase phase(comm, "galerkin campaign");
+  const sg::StochasticLayout layout(comm, o.ranks_per_sample);
+  uq::StochasticSpace space;
+  for (const auto& p : o.params) space.add(p.name, p.dist);
+  log::info(comm, FLEXUQ_MSG("flexuq campaign: stochastic Galerkin, " << space.dim() << " inputs, order "
+                                                                       << job.eigen.order << ", operator order "
+                                                                       << job.expansion.order << ", "
+                                                                       << layout.n_groups() << " block group(s) of "
+                                                                       << layout.ranks_per_group() << " rank(s)"));
+  const fe::Component comp(layout.group(), job.mesh, job.component);
+  const fe::MaterialParametrisation par(comp, job.parameters);
+  const auto map = sg::parametrisation_map(par);
+  const auto r = [&] {
+    try {
+      return sg::solve_component(layout, comp, space, map, job.expansion, job.eigen);
+    } catch (const InputError& e) { // name the job: sg's messages name keys, not files
+      throw InputError(o.source + ": " + e.what());
+    }
+  }();
+  if (!r.converged && job.eigen.method == sg::Method::InverseSubspace)
+    log::warn(comm, FLEXUQ_MSG("flexuq campaign: the Galerkin iteration did not converge in " << r.iterations
+                                                                                             << " sweeps (sine "
+                                                                                             << r.change << ")"));
+  const auto eig = r.eigenvalue_pce(space.families());
+  int negative = 0;
+  const auto freq = sg::frequency_pce(eig, space, &negative);
+  if (negative > 0)
+    log::warn(comm, FLEXUQ_MSG("flexuq campaign: the eigenvalue PCE is negative at " << negative
+                                                                                   << " Gauss node value(s); "
+                                                                                      "raise method.galerkin.order"));
+  uq::SummaryOptions so;
+  so.seed = o.seed;
+  const std::map<std::string, uq::OutputSummary> summaries{
+      {"eigenvalues", uq::summarize_pce(space, eig, "galerkin", so)},
+      {"frequencies", uq::summarize_pce(space, freq, "galerkin (Gauss projection of sqrt(eigenvalues)/2pi)", so)}};
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  if (rank == 0) {
+    io::H5File f(MPI_COMM_SELF, o.output, io::H5File::Mode::create);
+    campaign::write_expansion_results(f, o.params, "galerkin", summaries);
+    f.ensure_group("/galerkin");
+    const auto& e = job.eigen;
+    f.write_attribute("/galerkin", "order", static_cast<std::int64_t>(e.order));
+    f.write_attribute("/galerkin", "operator_order", static_cast<std::int64_t>(job.expansion.order));
+    f.write_attribute("/galerkin", "solver",
+                      std::string(e.method == sg::Method::InverseSubspace ? "inverse-subspace" : "straight-forward"));
+    f.write_attribute("/galerkin", "normalization",
+                      std::string(e.normalization == sg::Normalization::Galerkin ? "galerkin" : "thesis"));
+    f.write_attribute("/galerkin", "iterations", static_cast<std::int64_t>(r.iterations));
+    f.write_attribute("/galerkin", "pcg_iterations", static_cast<std::int64_t>(r.pcg_iterations));
+    f.write_attribute("/galerkin", "converged", static_cast<std::int64_t>(r.converged ? 1 : 0));
+    f.write_attribute("/galerkin", "change", r.change);
+    f.write_attribute("/galerkin", "block_groups", static_cast<std::int64_t>(layout.n_groups()));
+    f.write_attribute("/galerkin", "ranks_per_group", static_cast<std::int64_t>(layout.ranks_per_group()));
+    f.write_attribute("/galerkin", "negative_eigenvalue_nodes", static_cast<std::int64_t>(negative));
+    f.write_replicated("/galerkin/mean_eigenvalues", {r.mean_eigenvalues.size()}, r.mean_eigenvalues.data());
+    std::vector<std::int64_t> mult(r.multiplicity.begin(), r.multiplicity.end());
+    f.write_replicated("/galerkin/multiplicity", {mult.size()}, mult.data());
+    if (!r.galerkin_spectrum.empty())
+      f.write_replicated("/galerkin/spectrum", {r.galerkin_spectrum.size()}, r.galerkin_spectrum.data());
+  }
+  FLEXUQ_MPI(MPI_Barrier(comm));
+  if (job.mode_shapes) write_mode_shapes(o.output, layout, comp, r);
+  if (rank == 0) {
+    std::ostringstream os;
+    os << "flexuq campaign: stochastic Galerkin done (" << r.iterations << " sweeps, " << r.pcg_iterations
+       << " PCG iterations) → " << o.output << "\n"
+       << uq::format_summary("frequencies", summaries.at("frequencies"));
+    log::info(MPI_COMM_SELF, os.str());
+  }
+}
+
+} // namespace flexuq::app
