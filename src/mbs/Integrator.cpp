@@ -63,7 +63,7 @@ std::string Integrator::singular_body(const Mat& saddle) const {
   if (ker.cols() == 0 || ker.norm() == 0) return {};
   Eigen::Index k = 0;
   ker.col(0).head(sys_.n()).cwiseAbs().maxCoeff(&k);
-  return sys_.bodies()[k / 7].name;
+  return sys_.bodies()[sys_.body_of_coordinate(static_cast<int>(k))].name;
 }
 
 void Integrator::accelerations(double t, const Vec& q, const Vec& v, Vec& a, Vec& lambda) const {
