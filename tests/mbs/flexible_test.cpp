@@ -247,6 +247,28 @@ TEST(MbsFlexible, QuadraticVelocityVectorMatchesLagrangeEquations) {
   }
 }
 
+// Points on an interface of a flexible body that is not the first body: position, velocity and
+// acceleration against the particles (and finite differences in time for the acceleration).
+TEST(MbsFlexible, InterfacePointKinematicsOnASecondBody) {
+  const auto pt = Particles::make(4, 3, 0.6, 8);
+  System sys; // a flexible body first: the second body's coordinates start after its η
+  sys.add_body(flexible_body("first", pt.data(), Vec3(1, 2, 3), from_axis_angle(Vec3(0, 1, 0), 0.7)));
+  sys.add_body(flexible_body("beam", pt.data(), Vec3(0.1, 0.2, 0.3), from_axis_angle(Vec3(1, 0, 1), 0.4)));
+  Vec q, v;
+  random_state(sys, 4, q, v);
+  Vec a = Vec::Random(sys.n());
+  for (int i = 0; i < 4; ++i) {
+    const Mat L = sys.point_map(1, "P" + std::to_string(i), pt.x[i], "test");
+    EXPECT_LT((sys.point_position(q, 1, pt.x[i], L) - pt.position(sys, q, 1, i)).norm(), 1e-14);
+    EXPECT_LT((sys.point_velocity(q, v, 1, pt.x[i], L) - pt.velocity(sys, q, v, 1, i)).norm(), 1e-13);
+    // ẍ along q(τ) = q + τv + ½τ²a: second difference of the position.
+    const double h = 1e-4;
+    auto at = [&](double tau) { return pt.position(sys, q + tau * v + 0.5 * tau * tau * a, 1, i); };
+    const Vec3 fd = (at(h) - 2 * at(0) + at(-h)) / (h * h);
+    EXPECT_LT((sys.point_acceleration(q, v, a, 1, pt.x[i], L) - fd).norm(), 1e-5) << "particle " << i;
+  }
+}
+
 // A joint point on an interface moves with the deformation: C_q and γ against finite differences.
 TEST(MbsFlexible, AttachedJointJacobianAndGammaMatchFiniteDifferences) {
   const auto pt = Particles::make(4, 3, 0.6, 3);

@@ -194,7 +194,7 @@ public:
   void normalise(Vec& q) const;
 
   // Helpers for outputs.
-  Vec4 euler(const Vec& q, int b) const { return b == kGround ? Vec4(1, 0, 0, 0) : Vec4(q.segment<4>(7 * b + 3)); }
+  Vec4 euler(const Vec& q, int b) const { return b == kGround ? Vec4(1, 0, 0, 0) : Vec4(q.segment<4>(off_[b] + 3)); }
   Vec4 euler_rate(const Vec& v, int b) const { return b == kGround ? Vec4::Zero() : Vec4(v.segment<4>(off_[b] + 3)); }
   Vec3 origin(const Vec& q, int b) const { return b == kGround ? Vec3::Zero() : Vec3(q.segment<3>(off_[b])); }
   /// Elastic coordinates η of body @p b (empty for rigid bodies).
