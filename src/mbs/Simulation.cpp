@@ -206,16 +206,14 @@ SimulationJob read_simulation_job(const io::Config& cfg) {
       job.flexible_files[name] = file;
     } else {
       rd.keys(b, key, {"type", "mass", "inertia", "position", "orientation", "velocity", "angular_velocity"});
-    }
-    if (type == "rigid") {
-    body.mass = rd.required(b, key, "mass");
-    if (!b["inertia"]) rd.fail(b, key, "'inertia' is missing ([Ixx, Iyy, Izz], 6 or 9 values, about the centre of mass)");
-    const auto in = rd.list(b["inertia"], key + ".inertia");
-    if (in.size() == 3) body.inertia = Vec3(in[0], in[1], in[2]).asDiagonal();
-    else if (in.size() == 6)
-      body.inertia << in[0], in[3], in[5], in[3], in[1], in[4], in[5], in[4], in[2]; // Ixx Iyy Izz Ixy Iyz Ixz
-    else if (in.size() == 9) body.inertia = Eigen::Map<const Eigen::Matrix<double, 3, 3, Eigen::RowMajor>>(in.data());
-    else rd.fail(b["inertia"], key + ".inertia", "needs 3 (principal), 6 (Ixx Iyy Izz Ixy Iyz Ixz) or 9 values");
+      body.mass = rd.required(b, key, "mass");
+      if (!b["inertia"]) rd.fail(b, key, "'inertia' is missing ([Ixx, Iyy, Izz], 6 or 9 values, about the centre of mass)");
+      const auto in = rd.list(b["inertia"], key + ".inertia");
+      if (in.size() == 3) body.inertia = Vec3(in[0], in[1], in[2]).asDiagonal();
+      else if (in.size() == 6)
+        body.inertia << in[0], in[3], in[5], in[3], in[1], in[4], in[5], in[4], in[2]; // Ixx Iyy Izz Ixy Iyz Ixz
+      else if (in.size() == 9) body.inertia = Eigen::Map<const Eigen::Matrix<double, 3, 3, Eigen::RowMajor>>(in.data());
+      else rd.fail(b["inertia"], key + ".inertia", "needs 3 (principal), 6 (Ixx Iyy Izz Ixy Iyz Ixz) or 9 values");
     }
     body.position = rd.vec3(b, key, "position", Vec3::Zero());
     if (b["orientation"]) {
