@@ -3,8 +3,9 @@
 # Seed 000's 3-D flexible slider-crank through the CLI: `flexuq reduce` makes the two CB bars
 # (configs/rod-cb.yaml at 2 ranks, configs/slider-crank-bar1-cb.yaml at 1), `flexuq simulate` runs
 # configs/slider-crank-flexible.yaml with and without the quadratic-velocity terms (T16: E_qvt ~1e-6
-# over [0.15, 0.25] s, growing), RK45 against HHT on a short span (T17), and bad input on a real
-# body file (an interface the file does not have) must fail with exit 2 naming it.
+# over [0.15, 0.25] s, growing), RK45 against HHT on a short span (T17), bad input on a real body
+# file (an interface the file does not have) must fail with exit 2 naming it, and the simulation
+# campaign configs/slider-crank-uq.yaml (T19) must reproduce direct runs at its samples.
 #   simulate_flexible_test.sh FLEXUQ MPIEXEC SOURCE_DIR
 set -euo pipefail
 flexuq="$1"; mpiexec="$2"; src="$3"
@@ -64,6 +65,35 @@ PY
 sed 's/interface: END0}/interface: PIN_END}/' slider-crank-flexible.yaml > bad-interface.yaml
 "$src/tests/app/expect_error.sh" --exit-code 2 "bad-interface.yaml" "interface 'PIN_END' is not in the body file" \
   "interfaces: END0, END1" "joint 'O'" -- "$mpiexec" -n 2 "$flexuq" simulate bad-interface.yaml
+# Simulation as a campaign model (issue #8 item 5, seed 000 T19): 2 ranks, 5 collocation samples
+# of E; each sample's x_A(0.1 s) must equal a direct simulate with K̄ scaled by E / E_ref.
+cp "$src/configs/slider-crank-uq.yaml" .
+timeout 200 "$mpiexec" -n 2 "$flexuq" campaign slider-crank-uq.yaml > campaign.log 2>&1 ||
+  { echo "FAIL: flexuq campaign slider-crank-uq.yaml"; cat campaign.log; exit 1; }
+for s in 0 4; do
+  f=$(/usr/bin/python3 -c "import h5py; print(repr(h5py.File('slider-crank-uq.h5')['samples/parameters'][$s, 0] / 1.99953e11))")
+  run direct$s.log --set solver.end=0.1 --set bodies.crank.stiffness_scale=$f --set bodies.rod.stiffness_scale=$f \
+      --set output=direct$s.h5
+done
+/usr/bin/python3 - <<'PY'
+import sys
+import h5py, numpy as np
+with h5py.File("slider-crank-uq.h5", "r") as f:
+    x = f["outputs/x_A"][()]; st = f["samples/status"][()]; std = f["statistics/x_A/std"][()]
+ok = bool(np.all(st == 0)) and x.shape == (5, 3)
+for s in (0, 4):
+    with h5py.File(f"direct{s}.h5", "r") as f:
+        t = f["time"][()]; xa = f["outputs/x_A"][()]
+    k = int(np.argmin(abs(t - 0.1)))
+    d = np.max(np.abs(xa[k] - x[s]))
+    print(f"sample {s}: campaign x_A(0.1) = {x[s]}, direct = {xa[k]}, difference {d:.3g}")
+    ok = ok and abs(t[k] - 0.1) < 1e-12 and d < 1e-12
+spread = np.max(np.abs(x[0] - x[4]))
+print("x_A spread over the samples", spread, "std", std)
+ok = ok and spread > 1e-9 and std[0] > 0
+if not ok:
+    print("FAIL: simulation campaign"); sys.exit(1)
+PY
 /usr/bin/python3 "$src/postproc/plot_simulation.py" slider-crank-flexible.h5 > plot.log 2>&1 ||
   { echo "FAIL: plot_simulation.py"; cat plot.log; exit 1; }
 echo PASS
