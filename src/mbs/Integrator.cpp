@@ -251,7 +251,9 @@ bool Integrator::newmark_step(State& s, double h, State& out, double& err, RunSt
     r.tail(m) = sys_.phi(q1, t1) / bq;
     if (!r.allFinite()) break;
     if (!have_lu) {
-      if (jac_h_ != h || jac_.rows() != n + m) build_jacobian(q1, v1);
+      // A step shortened by round-off to land on an output time keeps the matrix (modified
+      // Newton does not need it exact; rebuilding it there dominated runs with many outputs).
+      if (std::abs(jac_h_ - h) > 1e-9 * h || jac_.rows() != n + m) build_jacobian(q1, v1);
       lu.compute(jac_);
       have_lu = true;
     }
