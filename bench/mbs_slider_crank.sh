@@ -3,8 +3,7 @@
 # Multibody benchmark (issue #8, not a test): seed 004's rigid slider-crank over 3 s with
 # `flexuq simulate` (HHT α = −0.05, h = 1e-3; generalized-α; RK45) against SciPy's solve_ivp on the
 # same DAE in seed 004's planar form (bench/mbs_slider_crank_scipy.py), in one run on one machine.
-# The issue's benchmark (seed 000's flexible slider-crank with CB rods) needs flexible bodies,
-# which are not implemented yet.
+# The issue's benchmark (seed 000's flexible slider-crank with CB rods): bench/mbs_flexible_slider_crank.sh.
 #   bench/mbs_slider_crank.sh [--out bench/results] [--flexuq PATH]
 # Prints a markdown table; docs/performance.md records the numbers.
 set -euo pipefail

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "flexuq/app/ModelFactory.hpp"
+#include "flexuq/app/SimulationModel.hpp"
 
 #include "flexuq/core/Error.hpp"
 #include "flexuq/fe/ComponentConfig.hpp"
@@ -74,7 +75,9 @@ std::vector<fe::MaterialParameter> material_parameters(const io::Config& cfg,
 }
 
 ModelFactory make_model_factory(const io::Config& cfg, const std::vector<campaign::ParameterSpec>& params) {
-  ModelFactory f = cfg.has("model.function") ? analytic_factory(cfg, params.size()) : frequency_factory(cfg, params);
+  ModelFactory f = cfg.has("model.function")     ? analytic_factory(cfg, params.size())
+                   : cfg.has("model.simulation") ? simulation_factory(cfg, params)
+                                                 : frequency_factory(cfg, params);
   const double delay = cfg.get<double>("model.delay_seconds", 0.0);
   if (delay <= 0) return f;
   return [f, delay](MPI_Comm comm) -> std::unique_ptr<Model> { return std::make_unique<DelayedModel>(f(comm), delay); };

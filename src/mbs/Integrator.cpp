@@ -63,7 +63,7 @@ std::string Integrator::singular_body(const Mat& saddle) const {
   if (ker.cols() == 0 || ker.norm() == 0) return {};
   Eigen::Index k = 0;
   ker.col(0).head(sys_.n()).cwiseAbs().maxCoeff(&k);
-  return sys_.bodies()[k / 7].name;
+  return sys_.bodies()[sys_.body_of_coordinate(static_cast<int>(k))].name;
 }
 
 void Integrator::accelerations(double t, const Vec& q, const Vec& v, Vec& a, Vec& lambda) const {
@@ -251,7 +251,9 @@ bool Integrator::newmark_step(State& s, double h, State& out, double& err, RunSt
     r.tail(m) = sys_.phi(q1, t1) / bq;
     if (!r.allFinite()) break;
     if (!have_lu) {
-      if (jac_h_ != h || jac_.rows() != n + m) build_jacobian(q1, v1);
+      // A step shortened by round-off to land on an output time keeps the matrix (modified
+      // Newton does not need it exact; rebuilding it there dominated runs with many outputs).
+      if (std::abs(jac_h_ - h) > 1e-9 * h || jac_.rows() != n + m) build_jacobian(q1, v1);
       lu.compute(jac_);
       have_lu = true;
     }

@@ -3,6 +3,8 @@
 
 #include "flexuq/core/Error.hpp"
 #include "flexuq/io/Hdf5File.hpp"
+#include "flexuq/io/Mesh.hpp"
+#include "flexuq/mbs/FlexibleBody.hpp"
 
 #include <chrono>
 #include <cmath>
@@ -181,20 +183,38 @@ SimulationJob read_simulation_job(const io::Config& cfg) {
       grounds.insert(name);
       continue;
     }
-    if (type == "flexible")
-      rd.fail(b, key, "flexible bodies are not supported by this build yet (issue #8, item 1): use type rigid");
-    if (type != "rigid") rd.fail(b["type"], key + ".type", "unknown body type '" + type + "' (rigid, ground, flexible)");
-    rd.keys(b, key, {"type", "mass", "inertia", "position", "orientation", "velocity", "angular_velocity"});
+    if (type != "rigid" && type != "flexible")
+      rd.fail(b["type"], key + ".type", "unknown body type '" + type + "' (rigid, ground, flexible)");
     RigidBody body;
     body.name = name;
-    body.mass = rd.required(b, key, "mass");
-    if (!b["inertia"]) rd.fail(b, key, "'inertia' is missing ([Ixx, Iyy, Izz], 6 or 9 values, about the centre of mass)");
-    const auto in = rd.list(b["inertia"], key + ".inertia");
-    if (in.size() == 3) body.inertia = Vec3(in[0], in[1], in[2]).asDiagonal();
-    else if (in.size() == 6)
-      body.inertia << in[0], in[3], in[5], in[3], in[1], in[4], in[5], in[4], in[2]; // Ixx Iyy Izz Ixy Iyz Ixz
-    else if (in.size() == 9) body.inertia = Eigen::Map<const Eigen::Matrix<double, 3, 3, Eigen::RowMajor>>(in.data());
-    else rd.fail(b["inertia"], key + ".inertia", "needs 3 (principal), 6 (Ixx Iyy Izz Ixy Iyz Ixz) or 9 values");
+    if (type == "flexible") {
+      rd.keys(b, key, {"type", "body", "position", "orientation", "velocity", "angular_velocity", "damping", "stiffness_scale"});
+      FlexibleOptions fo;
+      if (b["damping"]) {
+        rd.keys(b["damping"], key + ".damping", {"ratio"});
+        fo.damping_ratio = rd.required(b["damping"], key + ".damping", "ratio");
+        if (fo.damping_ratio < 0) rd.fail(b["damping"], key + ".damping.ratio", "must be >= 0");
+      }
+      fo.stiffness_scale = rd.number(b, key, "stiffness_scale", 1.0);
+      if (fo.stiffness_scale <= 0) rd.fail(b["stiffness_scale"], key + ".stiffness_scale", "must be > 0");
+      const std::string file = cfg.resolve_path(rd.text(b, key, "body"));
+      try {
+        body.flex = load_flexible_body(file, fo);
+      } catch (const InputError& e) {
+        rd.fail(b["body"], key + ".body", e.what());
+      }
+      job.flexible_files[name] = file;
+    } else {
+      rd.keys(b, key, {"type", "mass", "inertia", "position", "orientation", "velocity", "angular_velocity"});
+      body.mass = rd.required(b, key, "mass");
+      if (!b["inertia"]) rd.fail(b, key, "'inertia' is missing ([Ixx, Iyy, Izz], 6 or 9 values, about the centre of mass)");
+      const auto in = rd.list(b["inertia"], key + ".inertia");
+      if (in.size() == 3) body.inertia = Vec3(in[0], in[1], in[2]).asDiagonal();
+      else if (in.size() == 6)
+        body.inertia << in[0], in[3], in[5], in[3], in[1], in[4], in[5], in[4], in[2]; // Ixx Iyy Izz Ixy Iyz Ixz
+      else if (in.size() == 9) body.inertia = Eigen::Map<const Eigen::Matrix<double, 3, 3, Eigen::RowMajor>>(in.data());
+      else rd.fail(b["inertia"], key + ".inertia", "needs 3 (principal), 6 (Ixx Iyy Izz Ixy Iyz Ixz) or 9 values");
+    }
     body.position = rd.vec3(b, key, "position", Vec3::Zero());
     if (b["orientation"]) {
       const YAML::Node o = b["orientation"];
@@ -248,8 +268,24 @@ SimulationJob read_simulation_job(const io::Config& cfg) {
       const std::string who = "joint '" + js.name + "'" + rd.at(j);
       js.body_i = body_of(j["bodies"][0].as<std::string>(), who);
       js.body_j = body_of(j["bodies"][1].as<std::string>(), who);
-      if (j["interface"])
-        rd.fail(j["interface"], key + ".interface", "interfaces attach joints to flexible bodies, which this build does not support yet");
+      if (j["interface"]) { // one name (for the flexible one of the two bodies) or [first, second]
+        const YAML::Node in = j["interface"];
+        auto flexible = [&](int b) { return b != kGround && sys.bodies()[b].flex != nullptr; };
+        if (in.IsSequence()) {
+          if (in.size() != 2) rd.fail(in, key + ".interface", "needs one name or two [first, second] (null for a rigid body)");
+          if (!in[0].IsNull()) js.interface_i = in[0].as<std::string>();
+          if (!in[1].IsNull()) js.interface_j = in[1].as<std::string>();
+        } else {
+          const std::string name = rd.text(j, key, "interface");
+          if (flexible(js.body_i) && flexible(js.body_j))
+            rd.fail(in, key + ".interface", "both bodies are flexible: give [interface on the first, interface on the second]");
+          if (!flexible(js.body_i) && !flexible(js.body_j))
+            rd.fail(in, key + ".interface", "neither body is flexible; interfaces belong to flexible bodies");
+          (flexible(js.body_i) ? js.interface_i : js.interface_j) = name;
+        }
+        js.interface_i = io::upper(js.interface_i);
+        js.interface_j = io::upper(js.interface_j);
+      }
       js.point = rd.vec3(j, key, "point", Vec3::Zero());
       js.has_point2 = static_cast<bool>(j["point2"]);
       js.point2 = rd.vec3(j, key, "point2", js.point);
@@ -364,7 +400,7 @@ SimulationJob read_simulation_job(const io::Config& cfg) {
     for (std::size_t i = 0; i < outs.size(); ++i) {
       const YAML::Node n = outs[i];
       const std::string key = "outputs[" + std::to_string(i) + "]";
-      rd.keys(n, key, {"name", "quantity", "body", "joint", "point"});
+      rd.keys(n, key, {"name", "quantity", "body", "joint", "point", "interface"});
       OutputSpec os;
       os.name = rd.text(n, key, "name");
       if (os.name.find('/') != std::string::npos) rd.fail(n["name"], key + ".name", "must not contain '/'");
@@ -378,7 +414,15 @@ SimulationJob read_simulation_job(const io::Config& cfg) {
         os.body = body_of(rd.text(n, key, "body"), "output '" + os.name + "'" + rd.at(n));
         if (os.body == kGround) rd.fail(n, key, "the ground does not move");
         os.point = rd.vec3(n, key, "point", Vec3::Zero());
-      } else if (n["body"] || n["point"]) {
+        if (n["interface"]) {
+          if (!sys.bodies()[os.body].flex) rd.fail(n["interface"], key + ".interface", "body is not flexible");
+          try {
+            os.L = sys.point_map(os.body, io::upper(rd.text(n, key, "interface")), os.point, "output '" + os.name + "'");
+          } catch (const InputError& e) {
+            rd.fail(n["interface"], key + ".interface", e.what());
+          }
+        }
+      } else if (n["body"] || n["point"] || n["interface"]) {
         rd.fail(n, key, "'body' and 'point' apply to position, velocity, acceleration, coordinates, angular_velocity");
       }
       if (needs_joint) {
@@ -412,12 +456,13 @@ SimulationResult run_simulation(SimulationJob& job, const std::function<void(dou
   r.outputs.resize(job.outputs.size());
   r.reactions.resize(sys.joints().size());
   r.coordinates.resize(sys.bodies().size());
+  r.elastic.resize(sys.bodies().size());
   std::vector<double> last_angle(job.outputs.size(), 0.0), unwrapped(job.outputs.size(), 0.0);
   bool first = true;
   auto record = [&](const State& st, double work) {
     r.time.push_back(st.t);
-    const double kin = sys.kinetic_energy(st.q, st.v), pot = sys.potential_energy(st.q);
-    const double row[5] = {kin, pot, 0.0, work, kin + pot - work};
+    const double kin = sys.kinetic_energy(st.q, st.v), pot = sys.potential_energy(st.q), strain = sys.strain_energy(st.q);
+    const double row[5] = {kin, pot, strain, work, kin + pot + strain - work};
     r.energy.insert(r.energy.end(), row, row + 5);
     const Vec cq_v = sys.jacobian_all(st.q, st.t) * st.v;
     Vec vel = cq_v;
@@ -431,31 +476,34 @@ SimulationResult run_simulation(SimulationJob& job, const std::function<void(dou
       const auto re = sys.joint_reaction(st.q, st.lambda, static_cast<int>(j), st.t);
       r.reactions[j].insert(r.reactions[j].end(), re.data(), re.data() + 6);
     }
-    for (std::size_t b = 0; b < sys.bodies().size(); ++b)
-      for (int k = 0; k < 7; ++k) r.coordinates[b].push_back(st.q(7 * b + k));
+    for (std::size_t b = 0; b < sys.bodies().size(); ++b) {
+      const int bi = static_cast<int>(b);
+      for (int k = 0; k < 7; ++k) r.coordinates[b].push_back(st.q(sys.offset(bi) + k));
+      for (int k = 0; k < sys.n_elastic(bi); ++k) r.elastic[b].push_back(st.q(sys.offset(bi) + 7 + k));
+    }
     for (std::size_t o = 0; o < job.outputs.size(); ++o) {
       const OutputSpec& os = job.outputs[o];
       auto& out = r.outputs[o];
       Vec3 w;
       switch (os.quantity) {
       case Quantity::position:
-        w = sys.point_position(st.q, os.body, os.point);
+        w = sys.point_position(st.q, os.body, os.point, os.L);
         out.insert(out.end(), w.data(), w.data() + 3);
         break;
       case Quantity::velocity:
-        w = sys.point_velocity(st.q, st.v, os.body, os.point);
+        w = sys.point_velocity(st.q, st.v, os.body, os.point, os.L);
         out.insert(out.end(), w.data(), w.data() + 3);
         break;
       case Quantity::acceleration:
-        w = sys.point_acceleration(st.q, st.v, st.a, os.body, os.point);
+        w = sys.point_acceleration(st.q, st.v, st.a, os.body, os.point, os.L);
         out.insert(out.end(), w.data(), w.data() + 3);
         break;
       case Quantity::angular_velocity:
-        w = 2.0 * e_matrix(sys.euler(st.q, os.body)) * st.v.segment<4>(7 * os.body + 3);
+        w = 2.0 * e_matrix(sys.euler(st.q, os.body)) * sys.euler_rate(st.v, os.body);
         out.insert(out.end(), w.data(), w.data() + 3);
         break;
       case Quantity::coordinates:
-        for (int k = 0; k < 7; ++k) out.push_back(st.q(7 * os.body + k));
+        for (int k = 0; k < 7; ++k) out.push_back(st.q(sys.offset(os.body) + k));
         break;
       case Quantity::angle: {
         const double a = sys.joint_angle(st.q, os.joint);
@@ -513,6 +561,13 @@ void write_simulation(const std::string& path, const SimulationJob& job, const S
   for (std::size_t b = 0; b < sys.bodies().size(); ++b) {
     f.ensure_group("/bodies/" + sys.bodies()[b].name);
     table("/bodies/" + sys.bodies()[b].name + "/q", r.coordinates[b], {"x", "y", "z", "e0", "e1", "e2", "e3"});
+    const int ne = sys.n_elastic(static_cast<int>(b));
+    if (ne > 0) {
+      std::vector<std::string> cols;
+      for (int k = 0; k < ne; ++k) cols.push_back("eta" + std::to_string(k + 1));
+      table("/bodies/" + sys.bodies()[b].name + "/elastic", r.elastic[b], cols);
+      f.write_attribute("/bodies/" + sys.bodies()[b].name, "body_file", job.flexible_files.at(sys.bodies()[b].name));
+    }
   }
   f.write_strings("/redundant_rows", r.redundant_rows.empty() ? std::vector<std::string>{""} : r.redundant_rows);
   f.ensure_group("/solver");

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "flexuq/mbs/System.hpp"
 
+#include "flexuq/cms/FloatingFrame.hpp"
 #include "flexuq/core/Error.hpp"
 
 #include <algorithm>
@@ -32,7 +33,25 @@ Vec3 perpendicular(const Vec3& h) {
   return (e - h * h.dot(e)).normalized();
 }
 
+/// T = blockdiag(Aᵀ, 2G, 1): body-frame velocities [v_O; ω'; η̇] = T q̇_b of a flexible body.
+Mat frame_map(const Vec4& p, int ne) {
+  Mat t = Mat::Zero(6 + ne, 7 + ne);
+  t.block<3, 3>(0, 0) = rotation(p).transpose();
+  t.block<3, 4>(3, 3) = 2.0 * g_matrix(p);
+  t.bottomRightCorner(ne, ne).setIdentity();
+  return t;
+}
+
 } // namespace
+
+const Attachment& FlexibleData::interface(const std::string& name, const std::string& who) const {
+  const auto it = interfaces.find(name);
+  if (it != interfaces.end()) return it->second;
+  std::string list;
+  for (const auto& kv : interfaces) list += (list.empty() ? "" : ", ") + kv.first;
+  throw InputError(who + ": interface '" + name + "' is not in the body file " + source + " (interfaces: " +
+                   (list.empty() ? "none" : list) + ")");
+}
 
 JointType parse_joint_type(const std::string& s) {
   if (s == "perpendicular") return JointType::dot1;
@@ -68,10 +87,49 @@ int System::add_body(const RigidBody& b) {
                           << es.eigenvalues().transpose() << ")");
   FLEXUQ_REQUIRE(std::abs(b.orientation.norm() - 1.0) < 1e-6,
                  "body '" << b.name << "': Euler parameters must have unit norm, got |p| = " << b.orientation.norm());
+  if (b.flex) {
+    const auto& fx = *b.flex;
+    FLEXUQ_REQUIRE(fx.K.rows() == fx.K.cols() && fx.D.rows() == fx.K.rows() && fx.D.cols() == fx.K.rows() &&
+                       fx.invariants.Mff.rows() == fx.K.rows(),
+                   "body '" << b.name << "': inconsistent elastic data (K " << fx.K.rows() << "x" << fx.K.cols() << ", D "
+                            << fx.D.rows() << "x" << fx.D.cols() << ", Mff " << fx.invariants.Mff.rows() << ")");
+    FLEXUQ_REQUIRE(fx.invariants.mass > 0, "body '" << b.name << "': the reduced body " << fx.source << " has no mass");
+  }
+  off_.push_back(n_);
+  n_ += 7 + (b.flex ? b.flex->n_elastic() : 0);
   bodies_.push_back(b);
   bodies_.back().orientation.normalize();
   reset_active();
   return static_cast<int>(bodies_.size()) - 1;
+}
+
+void System::replace_flexible(int b, std::shared_ptr<const FlexibleData> d) {
+  FLEXUQ_REQUIRE(b >= 0 && b < static_cast<int>(bodies_.size()) && bodies_[b].flex && d,
+                 "replace_flexible: body " << b << " is not flexible");
+  FLEXUQ_REQUIRE(d->n_elastic() == bodies_[b].flex->n_elastic(),
+                 "body '" << bodies_[b].name << "': " << d->n_elastic() << " elastic coordinates instead of "
+                          << bodies_[b].flex->n_elastic());
+  bodies_[b].flex = std::move(d);
+}
+
+int System::body_of_coordinate(int k) const {
+  const auto it = std::upper_bound(off_.begin(), off_.end(), k);
+  return static_cast<int>(it - off_.begin()) - 1;
+}
+
+Mat System::attach_point(const Attachment* at, const Vec3& s) {
+  if (!at) return Mat();
+  return at->translation - skew(s - at->ref) * at->rotation;
+}
+
+Mat System::attach_axis(const Attachment* at, const Vec3& a) {
+  if (!at) return Mat();
+  return -skew(a) * at->rotation;
+}
+
+Mat System::point_map(int b, const std::string& iface, const Vec3& s, const std::string& who) const {
+  if (b == kGround || !bodies_[b].flex) return Mat();
+  return attach_point(&bodies_[b].flex->interface(iface, who), s);
 }
 
 int System::body_index(const std::string& name, const std::string& who) const {
@@ -98,16 +156,18 @@ int System::add_vector(BodyVector bv) {
   return static_cast<int>(vectors_.size()) - 1;
 }
 
-int System::body_axis(int b, const Vec3& global_axis) {
-  return add_vector(BodyVector{{{b, to_local_axis(b, global_axis), 1.0, false}}});
+int System::body_axis(int b, const Vec3& global_axis, const Attachment* at) {
+  const Vec3 a = to_local_axis(b, global_axis);
+  return add_vector(BodyVector{{{b, a, 1.0, false, attach_axis(at, a)}}});
 }
 
 int System::constant_vector(const Vec3& w) { return add_vector(BodyVector{{{kGround, w, 1.0, false}}}); }
 
-int System::separation(int bi, const Vec3& pi, int bj, const Vec3& pj) {
+int System::separation(int bi, const Vec3& pi, int bj, const Vec3& pj, const Attachment* ai, const Attachment* aj) {
   BodyVector bv;
-  bv.parts.push_back({bj, to_local_point(bj, pj), 1.0, true});
-  bv.parts.push_back({bi, to_local_point(bi, pi), -1.0, true});
+  const Vec3 sj = to_local_point(bj, pj), si = to_local_point(bi, pi);
+  bv.parts.push_back({bj, sj, 1.0, true, attach_point(aj, sj)});
+  bv.parts.push_back({bi, si, -1.0, true, attach_point(ai, si)});
   return add_vector(std::move(bv));
 }
 
@@ -129,6 +189,20 @@ void System::add_joint(const JointSpec& spec) {
   FLEXUQ_REQUIRE(spec.axis.norm() > 1e-12, who << ": the axis is zero");
   const int jid = static_cast<int>(joints_.size());
   const int bi = spec.body_i, bj = spec.body_j;
+  // Flexible bodies: the joint sits on one of their interfaces and moves with the deformation.
+  auto attachment = [&](int b, const std::string& iface) -> const Attachment* {
+    const bool flexible = b != kGround && bodies_[b].flex;
+    if (!flexible) {
+      FLEXUQ_REQUIRE(iface.empty(), who << ": body '" << (b == kGround ? "ground" : bodies_[b].name)
+                                        << "' is not flexible and has no interface '" << iface << "'");
+      return nullptr;
+    }
+    FLEXUQ_REQUIRE(!iface.empty(), who << ": body '" << bodies_[b].name
+                                       << "' is flexible: give the interface the joint is attached to (key 'interface')");
+    return &bodies_[b].flex->interface(iface, who + " on body '" + bodies_[b].name + "'");
+  };
+  const Attachment* ati = attachment(bi, spec.interface_i);
+  const Attachment* atj = attachment(bj, spec.interface_j);
   const Vec3 h = spec.axis.normalized();
   const Vec3 f = perpendicular(h), g = h.cross(f);
   const Vec3 p1 = spec.point, p2 = spec.has_point2 ? spec.point2 : spec.point;
@@ -143,25 +217,28 @@ void System::add_joint(const JointSpec& spec) {
   }
   fr.si = to_local_point(bi, p1);
   fr.sj = to_local_point(bj, p2);
+  fr.Lsj = attach_point(atj, fr.sj);
 
   const int first = static_cast<int>(rows_.size());
-  auto fi = [&] { return body_axis(bi, f); };
-  auto gi = [&] { return body_axis(bi, g); };
-  auto hi = [&] { return body_axis(bi, h); };
+  auto fi = [&] { return body_axis(bi, f, ati); };
+  auto gi = [&] { return body_axis(bi, g, ati); };
+  auto hi = [&] { return body_axis(bi, h, ati); };
+  auto axis_j = [&](const Vec3& a) { return body_axis(bj, a, atj); };
+  auto sep = [&](const Vec3& pi, const Vec3& pj) { return separation(bi, pi, bj, pj, ati, atj); };
   auto spherical = [&] {
-    const int d = separation(bi, p1, bj, p1);
+    const int d = sep(p1, p1);
     const char* xyz[] = {"x", "y", "z"};
     for (int k = 0; k < 3; ++k)
       add_dot_row(jid, spec.name + ".point-" + xyz[k], constant_vector(Vec3::Unit(k)), d);
   };
   auto parallel_axes = [&] { // h_j ⊥ f_i and h_j ⊥ g_i
-    const int hj = body_axis(bj, h);
+    const int hj = axis_j(h);
     add_dot_row(jid, spec.name + ".axis-f", fi(), hj);
     add_dot_row(jid, spec.name + ".axis-g", gi(), hj);
   };
-  auto no_spin = [&] { add_dot_row(jid, spec.name + ".spin", fi(), body_axis(bj, g)); };
+  auto no_spin = [&] { add_dot_row(jid, spec.name + ".spin", fi(), axis_j(g)); };
   auto on_line = [&] { // the point of body j stays on the line (point, h) of body i
-    const int d = separation(bi, p1, bj, p2);
+    const int d = sep(p1, p2);
     add_dot_row(jid, spec.name + ".line-f", fi(), d);
     add_dot_row(jid, spec.name + ".line-g", gi(), d);
   };
@@ -191,24 +268,24 @@ void System::add_joint(const JointSpec& spec) {
   case JointType::universal:
     FLEXUQ_REQUIRE(std::abs(h.dot(k2)) < 1e-9, who << ": axis and axis2 must be perpendicular (cos = " << h.dot(k2) << ")");
     spherical();
-    add_dot_row(jid, spec.name + ".cross", hi(), body_axis(bj, k2));
+    add_dot_row(jid, spec.name + ".cross", hi(), axis_j(k2));
     break;
   case JointType::dot1:
     FLEXUQ_REQUIRE(spec.has_axis2, who << " needs axis (on the first body) and axis2 (on the second)");
     FLEXUQ_REQUIRE(std::abs(h.dot(k2)) < 1e-9, who << ": axis and axis2 must be perpendicular at t = 0 (cos = " << h.dot(k2) << ")");
-    add_dot_row(jid, spec.name + ".dot1", hi(), body_axis(bj, k2));
+    add_dot_row(jid, spec.name + ".dot1", hi(), axis_j(k2));
     break;
   case JointType::dot2: {
     FLEXUQ_REQUIRE(spec.has_point2, who << " needs point (on the first body), point2 (on the second) and axis");
     FLEXUQ_REQUIRE(std::abs(h.dot(p2 - p1)) < 1e-9 * std::max(1.0, (p2 - p1).norm()),
                    who << ": point2 - point must be perpendicular to the axis at t = 0");
-    add_dot_row(jid, spec.name + ".dot2", hi(), separation(bi, p1, bj, p2));
+    add_dot_row(jid, spec.name + ".dot2", hi(), sep(p1, p2));
     break;
   }
   case JointType::planar: { // body j's point stays in the plane (point, h) of body i; no tilt
-    add_dot_row(jid, spec.name + ".plane", hi(), separation(bi, p1, bj, p2));
-    add_dot_row(jid, spec.name + ".tilt-f", hi(), body_axis(bj, f));
-    add_dot_row(jid, spec.name + ".tilt-g", hi(), body_axis(bj, g));
+    add_dot_row(jid, spec.name + ".plane", hi(), sep(p1, p2));
+    add_dot_row(jid, spec.name + ".tilt-f", hi(), axis_j(f));
+    add_dot_row(jid, spec.name + ".tilt-g", hi(), axis_j(g));
     break;
   }
   case JointType::distance: {
@@ -216,7 +293,7 @@ void System::add_joint(const JointSpec& spec) {
     const double l0 = (p2 - p1).norm();
     const double l = spec.distance < 0 ? l0 : spec.distance;
     FLEXUQ_REQUIRE(l > 1e-12, who << ": the distance must be positive (a zero distance is a spherical joint)");
-    const int d = separation(bi, p1, bj, p2);
+    const int d = sep(p1, p2);
     add_dot_row(jid, spec.name + ".distance", d, d, l * l);
     break;
   }
@@ -226,7 +303,7 @@ void System::add_joint(const JointSpec& spec) {
   case JointType::angle_driver: { // sin(θ − θ_d(t)) = cos θ_d (g_i·f_j) − sin θ_d (f_i·f_j)
     motions_.push_back(spec.motion);
     const TimeFunction* mf = &motions_.back();
-    const int fj = body_axis(bj, f);
+    const int fj = axis_j(f);
     Row r;
     r.terms.push_back(Term{Coef{Coef::cos_motion, mf}, gi(), fj});
     r.terms.push_back(Term{Coef{Coef::neg_sin_motion, mf}, fi(), fj});
@@ -238,7 +315,7 @@ void System::add_joint(const JointSpec& spec) {
   case JointType::translation_driver: { // h_i·(p_j − p_i) − s(t)
     motions_.push_back(spec.motion);
     Row r;
-    r.terms.push_back(Term{Coef{}, hi(), separation(bi, p1, bj, p2)});
+    r.terms.push_back(Term{Coef{}, hi(), sep(p1, p2)});
     r.g = &motions_.back();
     r.phi0 = h.dot(p2 - p1);
     r.joint = jid;
@@ -291,20 +368,20 @@ std::string System::row_label(int full_row) const {
 }
 
 Vec System::initial_q() const {
-  Vec q(n());
+  Vec q = Vec::Zero(n());
   for (std::size_t b = 0; b < bodies_.size(); ++b) {
-    q.segment<3>(7 * b) = bodies_[b].position;
-    q.segment<4>(7 * b + 3) = bodies_[b].orientation;
+    q.segment<3>(off_[b]) = bodies_[b].position;
+    q.segment<4>(off_[b] + 3) = bodies_[b].orientation;
   }
   return q;
 }
 
 Vec System::initial_v() const {
-  Vec v(n());
+  Vec v = Vec::Zero(n());
   for (std::size_t b = 0; b < bodies_.size(); ++b) {
-    v.segment<3>(7 * b) = bodies_[b].velocity;
+    v.segment<3>(off_[b]) = bodies_[b].velocity;
     // ω = 2 E ṗ and Eᵀ E = I − p pᵀ, pᵀṗ = 0  ⇒  ṗ = ½ Eᵀ ω.
-    v.segment<4>(7 * b + 3) = 0.5 * e_matrix(bodies_[b].orientation).transpose() * bodies_[b].angular_velocity;
+    v.segment<4>(off_[b] + 3) = 0.5 * e_matrix(bodies_[b].orientation).transpose() * bodies_[b].angular_velocity;
   }
   return v;
 }
@@ -318,14 +395,24 @@ void System::vector_states(const Vec& q, const Vec* v, std::vector<VecState>& ou
         s.w += pt.sign * pt.local;
         continue;
       }
-      const Vec4 p = q.segment<4>(7 * pt.body + 3);
-      s.w += pt.sign * rotation(p) * pt.local;
-      if (pt.point) s.w += pt.sign * q.segment<3>(7 * pt.body);
+      const int o = off_[pt.body];
+      const Vec4 p = q.segment<4>(o + 3);
+      const bool flex = pt.L.size() > 0;
+      // x = s + L η (body frame); ẇ = B(p, x) ṗ + A L η̇, convective part B(ṗ, x) ṗ + 2 B(p, L η̇) ṗ.
+      const Vec3 x = flex ? Vec3(pt.local + pt.L * q.segment(o + 7, pt.L.cols())) : pt.local;
+      const Mat3 a = rotation(p);
+      s.w += pt.sign * a * x;
+      if (pt.point) s.w += pt.sign * q.segment<3>(o);
       if (v) {
-        const Vec4 pd = v->segment<4>(7 * pt.body + 3);
-        s.wd += pt.sign * b_matrix(p, pt.local) * pd;
-        if (pt.point) s.wd += pt.sign * v->segment<3>(7 * pt.body);
-        s.wc += pt.sign * b_matrix(pd, pt.local) * pd;
+        const Vec4 pd = v->segment<4>(o + 3);
+        s.wd += pt.sign * b_matrix(p, x) * pd;
+        if (pt.point) s.wd += pt.sign * v->segment<3>(o);
+        s.wc += pt.sign * b_matrix(pd, x) * pd;
+        if (flex) {
+          const Vec3 lv = pt.L * v->segment(o + 7, pt.L.cols());
+          s.wd += pt.sign * a * lv;
+          s.wc += pt.sign * 2.0 * b_matrix(p, lv) * pd;
+        }
       }
     }
     out[k] = s;
@@ -335,9 +422,17 @@ void System::vector_states(const Vec& q, const Vec* v, std::vector<VecState>& ou
 void System::add_vector_jacobian(int vec, const Vec3& coeff, const Vec& q, Eigen::Ref<Eigen::RowVectorXd, 0, Eigen::InnerStride<>> row) const {
   for (const auto& pt : vectors_[vec].parts) {
     if (pt.body == kGround) continue;
-    const Vec4 p = q.segment<4>(7 * pt.body + 3);
-    if (pt.point) row.segment<3>(7 * pt.body) += pt.sign * coeff.transpose();
-    row.segment<4>(7 * pt.body + 3) += pt.sign * coeff.transpose() * b_matrix(p, pt.local);
+    const int o = off_[pt.body];
+    const Vec4 p = q.segment<4>(o + 3);
+    if (pt.point) row.segment<3>(o) += pt.sign * coeff.transpose();
+    if (pt.L.size() == 0) {
+      row.segment<4>(o + 3) += pt.sign * coeff.transpose() * b_matrix(p, pt.local);
+      continue;
+    }
+    const int ne = static_cast<int>(pt.L.cols());
+    const Vec3 x = pt.local + pt.L * q.segment(o + 7, ne);
+    row.segment<4>(o + 3) += pt.sign * coeff.transpose() * b_matrix(p, x);
+    row.segment(o + 7, ne) += pt.sign * (rotation(p).transpose() * coeff).transpose() * pt.L;
   }
 }
 
@@ -354,7 +449,7 @@ Vec System::phi_all(const Vec& q, double t) const {
   Vec out(rows_total());
   for (std::size_t r = 0; r < rows_.size(); ++r) out(r) = row_value(rows_[r], s, t);
   for (std::size_t b = 0; b < bodies_.size(); ++b)
-    out(rows_.size() + b) = q.segment<4>(7 * b + 3).squaredNorm() - 1.0;
+    out(rows_.size() + b) = q.segment<4>(off_[b] + 3).squaredNorm() - 1.0;
   return out;
 }
 
@@ -369,7 +464,7 @@ Mat System::jacobian_all(const Vec& q, double t) const {
       add_vector_jacobian(term.v, c * s[term.u].w, q, cq.row(r));
     }
   for (std::size_t b = 0; b < bodies_.size(); ++b)
-    cq.block<1, 4>(rows_.size() + b, 7 * b + 3) = 2.0 * q.segment<4>(7 * b + 3).transpose();
+    cq.block<1, 4>(rows_.size() + b, off_[b] + 3) = 2.0 * q.segment<4>(off_[b] + 3).transpose();
   return cq;
 }
 
@@ -411,7 +506,7 @@ Vec System::gamma(const Vec& q, const Vec& v, double t) const {
   for (int k = 0; k < m(); ++k) {
     if (active_[k] >= nr) {
       const int b = active_[k] - nr;
-      out(k) = -2.0 * v.segment<4>(7 * b + 3).squaredNorm();
+      out(k) = -2.0 * v.segment<4>(off_[b] + 3).squaredNorm();
       continue;
     }
     const Row& r = rows_[active_[k]];
@@ -463,35 +558,59 @@ std::vector<std::string> System::select_independent_rows(const Vec& q, double t,
 Mat System::mass(const Vec& q) const {
   Mat mm = Mat::Zero(n(), n());
   for (std::size_t b = 0; b < bodies_.size(); ++b) {
-    mm.block<3, 3>(7 * b, 7 * b) = bodies_[b].mass * Mat3::Identity();
-    const Mat34 g = g_matrix(q.segment<4>(7 * b + 3));
-    mm.block<4, 4>(7 * b + 3, 7 * b + 3) = 4.0 * g.transpose() * bodies_[b].inertia * g;
+    if (const auto& fx = bodies_[b].flex) {
+      const int ne = fx->n_elastic();
+      const Mat t = frame_map(euler(q, static_cast<int>(b)), ne);
+      mm.block(off_[b], off_[b], 7 + ne, 7 + ne) =
+          t.transpose() * cms::generalized_mass(fx->invariants, q.segment(off_[b] + 7, ne)) * t;
+      continue;
+    }
+    mm.block<3, 3>(off_[b], off_[b]) = bodies_[b].mass * Mat3::Identity();
+    const Mat34 g = g_matrix(q.segment<4>(off_[b] + 3));
+    mm.block<4, 4>(off_[b] + 3, off_[b] + 3) = 4.0 * g.transpose() * bodies_[b].inertia * g;
   }
   return mm;
 }
 
 Vec System::forces(const Vec& q, const Vec& v, double t) const {
   Vec f = Vec::Zero(n());
+  // Flexible bodies: Tᵀ (Q_v + gravity) − [0; 0; K̄η + D̄η̇].
+  Vec3 g_sum = Vec3::Zero();
+  for (const auto& s : forces_)
+    if (s.type == ForceType::gravity) g_sum += s.direction;
+  for (std::size_t b = 0; b < bodies_.size(); ++b) {
+    const auto& fx = bodies_[b].flex;
+    if (!fx) continue;
+    const int o = off_[b], ne = fx->n_elastic();
+    const Vec4 p = q.segment<4>(o + 3);
+    const Vec eta = q.segment(o + 7, ne), eta_d = v.segment(o + 7, ne);
+    Vec qb = cms::gravity_force(fx->invariants, eta, rotation(p).transpose() * g_sum);
+    if (qv_terms_) qb += cms::quadratic_velocity(fx->invariants, eta, eta_d, 2.0 * g_matrix(p) * v.segment<4>(o + 3));
+    f.segment(o, 7 + ne) += frame_map(p, ne).transpose() * qb;
+    f.segment(o + 7, ne) -= fx->K * eta + fx->D * eta_d;
+  }
   if (qv_terms_)
     for (std::size_t b = 0; b < bodies_.size(); ++b) {
-      const Vec4 p = q.segment<4>(7 * b + 3), pd = v.segment<4>(7 * b + 3);
+      if (bodies_[b].flex) continue;
+      const Vec4 p = q.segment<4>(off_[b] + 3), pd = v.segment<4>(off_[b] + 3);
       const Mat34 gd = g_matrix(pd);
-      f.segment<4>(7 * b + 3) += 8.0 * gd.transpose() * bodies_[b].inertia * gd * p;
+      f.segment<4>(off_[b] + 3) += 8.0 * gd.transpose() * bodies_[b].inertia * gd * p;
     }
   auto apply_force = [&](int b, const Vec3& local, const Vec3& force) {
     if (b == kGround) return;
-    f.segment<3>(7 * b) += force;
-    f.segment<4>(7 * b + 3) += b_matrix(q.segment<4>(7 * b + 3), local).transpose() * force;
+    f.segment<3>(off_[b]) += force;
+    f.segment<4>(off_[b] + 3) += b_matrix(q.segment<4>(off_[b] + 3), local).transpose() * force;
   };
   auto apply_torque = [&](int b, const Vec3& torque) { // global torque: Q_p = 2 Eᵀ n
     if (b == kGround) return;
-    f.segment<4>(7 * b + 3) += 2.0 * e_matrix(q.segment<4>(7 * b + 3)).transpose() * torque;
+    f.segment<4>(off_[b] + 3) += 2.0 * e_matrix(q.segment<4>(off_[b] + 3)).transpose() * torque;
   };
   for (std::size_t k = 0; k < forces_.size(); ++k) {
     const ForceSpec& s = forces_[k];
     switch (s.type) {
     case ForceType::gravity:
-      for (std::size_t b = 0; b < bodies_.size(); ++b) f.segment<3>(7 * b) += bodies_[b].mass * s.direction;
+      for (std::size_t b = 0; b < bodies_.size(); ++b)
+        if (!bodies_[b].flex) f.segment<3>(off_[b]) += bodies_[b].mass * s.direction;
       break;
     case ForceType::torque:
     case ForceType::force: {
@@ -524,12 +643,30 @@ Vec System::forces(const Vec& q, const Vec& v, double t) const {
 
 double System::kinetic_energy(const Vec& q, const Vec& v) const { return 0.5 * v.dot(mass(q) * v); }
 
+double System::strain_energy(const Vec& q) const {
+  double e = 0;
+  for (std::size_t b = 0; b < bodies_.size(); ++b)
+    if (const auto& fx = bodies_[b].flex) {
+      const Vec eta = q.segment(off_[b] + 7, fx->n_elastic());
+      e += 0.5 * eta.dot(fx->K * eta);
+    }
+  return e;
+}
+
 double System::potential_energy(const Vec& q) const {
   double e = 0;
   for (std::size_t k = 0; k < forces_.size(); ++k) {
     const ForceSpec& s = forces_[k];
     if (s.type == ForceType::gravity)
-      for (std::size_t b = 0; b < bodies_.size(); ++b) e -= bodies_[b].mass * s.direction.dot(q.segment<3>(7 * b));
+      for (std::size_t b = 0; b < bodies_.size(); ++b) {
+        if (const auto& fx = bodies_[b].flex) { // −g·(m r + A s(η)), s = m c + S η
+          const auto& inv = fx->invariants;
+          const Vec3 first = inv.mass * inv.com + inv.S * q.segment(off_[b] + 7, fx->n_elastic());
+          e -= s.direction.dot(inv.mass * q.segment<3>(off_[b]) + rotation(euler(q, static_cast<int>(b))) * first);
+          continue;
+        }
+        e -= bodies_[b].mass * s.direction.dot(q.segment<3>(off_[b]));
+      }
     else if (s.type == ForceType::spring) {
       const double l = (point_position(q, s.body2, force_local2_[k]) - point_position(q, s.body, force_local_[k])).norm();
       e += 0.5 * s.stiffness * (l - spring_length_[k]) * (l - spring_length_[k]);
@@ -540,6 +677,11 @@ double System::potential_energy(const Vec& q) const {
 
 double System::nonconservative_power(const Vec& q, const Vec& v, double t) const {
   double p = 0;
+  for (std::size_t b = 0; b < bodies_.size(); ++b)
+    if (const auto& fx = bodies_[b].flex) { // modal damping
+      const Vec eta_d = v.segment(off_[b] + 7, fx->n_elastic());
+      p -= eta_d.dot(fx->D * eta_d);
+    }
   for (std::size_t k = 0; k < forces_.size(); ++k) {
     const ForceSpec& s = forces_[k];
     if (s.type == ForceType::torque || s.type == ForceType::force) {
@@ -548,7 +690,7 @@ double System::nonconservative_power(const Vec& q, const Vec& v, double t) const
       const Vec3 val = s.value(t) * dir;
       auto omega = [&](int b) -> Vec3 {
         if (b == kGround) return Vec3::Zero();
-        return 2.0 * e_matrix(euler(q, b)) * v.segment<4>(7 * b + 3);
+        return 2.0 * e_matrix(euler(q, b)) * v.segment<4>(off_[b] + 3);
       };
       if (s.type == ForceType::torque) p += val.dot(omega(s.body) - omega(s.body2));
       else p += val.dot(point_velocity(q, v, s.body, force_local_[k]));
@@ -563,7 +705,24 @@ double System::nonconservative_power(const Vec& q, const Vec& v, double t) const
 }
 
 void System::normalise(Vec& q) const {
-  for (std::size_t b = 0; b < bodies_.size(); ++b) q.segment<4>(7 * b + 3).normalize();
+  for (std::size_t b = 0; b < bodies_.size(); ++b) q.segment<4>(off_[b] + 3).normalize();
+}
+
+Vec3 System::point_position(const Vec& q, int b, const Vec3& s, const Mat& L) const {
+  if (b == kGround || L.size() == 0) return point_position(q, b, s);
+  return point_position(q, b, s + L * elastic(q, b));
+}
+
+Vec3 System::point_velocity(const Vec& q, const Vec& v, int b, const Vec3& s, const Mat& L) const {
+  if (b == kGround || L.size() == 0) return point_velocity(q, v, b, s);
+  return point_velocity(q, v, b, s + L * elastic(q, b)) + rotation(euler(q, b)) * L * elastic(v, b);
+}
+
+Vec3 System::point_acceleration(const Vec& q, const Vec& v, const Vec& a, int b, const Vec3& s, const Mat& L) const {
+  if (b == kGround || L.size() == 0) return point_acceleration(q, v, a, b, s);
+  const Vec3 lv = L * elastic(v, b);
+  return point_acceleration(q, v, a, b, s + L * elastic(q, b)) + rotation(euler(q, b)) * L * elastic(a, b) +
+         2.0 * b_matrix(euler(q, b), lv) * euler_rate(v, b);
 }
 
 Vec3 System::point_position(const Vec& q, int b, const Vec3& s) const {
@@ -573,13 +732,13 @@ Vec3 System::point_position(const Vec& q, int b, const Vec3& s) const {
 
 Vec3 System::point_velocity(const Vec& q, const Vec& v, int b, const Vec3& s) const {
   if (b == kGround) return Vec3::Zero();
-  return v.segment<3>(7 * b) + b_matrix(euler(q, b), s) * v.segment<4>(7 * b + 3);
+  return v.segment<3>(off_[b]) + b_matrix(euler(q, b), s) * v.segment<4>(off_[b] + 3);
 }
 
 Vec3 System::point_acceleration(const Vec& q, const Vec& v, const Vec& a, int b, const Vec3& s) const {
   if (b == kGround) return Vec3::Zero();
-  const Vec4 pd = v.segment<4>(7 * b + 3);
-  return a.segment<3>(7 * b) + b_matrix(euler(q, b), s) * a.segment<4>(7 * b + 3) + b_matrix(pd, s) * pd;
+  const Vec4 pd = v.segment<4>(off_[b] + 3);
+  return a.segment<3>(off_[b]) + b_matrix(euler(q, b), s) * a.segment<4>(off_[b] + 3) + b_matrix(pd, s) * pd;
 }
 
 double System::joint_angle(const Vec& q, int j) const {
@@ -595,14 +754,14 @@ Eigen::Matrix<double, 6, 1> System::joint_reaction(const Vec& q, const Vec& lamb
   if (b == kGround) return out;
   const auto [first, count] = joint_rows_[j];
   const Mat cq = jacobian_all(q, t);
-  Vec qc = Vec::Zero(7);                // generalized constraint force on body j: −C_qᵀ λ
+  Vec qc = Vec::Zero(7); // generalized constraint force on body j's frame coordinates: −C_qᵀ λ
   for (int k = 0; k < m(); ++k)
-    if (active_[k] >= first && active_[k] < first + count) qc -= cq.row(active_[k]).segment<7>(7 * b).transpose() * lambda(k);
+    if (active_[k] >= first && active_[k] < first + count) qc -= cq.row(active_[k]).segment<7>(off_[b]).transpose() * lambda(k);
   const Vec3 force = qc.head<3>();
   const Vec4 p = euler(q, b);
   const Vec3 torque_body = 0.5 * g_matrix(p) * qc.tail<4>(); // Q_p = 2 Gᵀ n' (+ a part along p)
   const Vec3 torque_origin = rotation(p) * torque_body;
-  const Vec3 at = point_position(q, b, frames_[j].sj);
+  const Vec3 at = point_position(q, b, frames_[j].sj, frames_[j].Lsj);
   out.head<3>() = force;
   out.tail<3>() = torque_origin + (origin(q, b) - at).cross(force);
   return out;

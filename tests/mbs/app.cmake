@@ -7,6 +7,13 @@ add_test(NAME test_mbs_simulate_seed004
 set_tests_properties(test_mbs_simulate_seed004 PROPERTIES PROCESSORS 2 TIMEOUT 240 LABELS "mbs;np2"
                      ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OPENBLAS_NUM_THREADS=1")
 
+# Seed 000's flexible slider-crank: reduce the two CB bars, simulate (T16 QVT, T17 RK45 vs HHT), bad interface.
+add_test(NAME test_mbs_simulate_flexible
+         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/simulate_flexible_test.sh $<TARGET_FILE:flexuq> ${MPIEXEC_EXECUTABLE}
+                 ${PROJECT_SOURCE_DIR})
+set_tests_properties(test_mbs_simulate_flexible PROPERTIES PROCESSORS 2 TIMEOUT 300 LABELS "mbs;np2"
+                     ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OPENBLAS_NUM_THREADS=1")
+
 # mbs_bad_case(<name> <yaml> <expected text>...): at 1 and 2 ranks, exit code 2, no hang.
 function(mbs_bad_case name yaml)
   foreach(np 1 2)
@@ -28,3 +35,5 @@ mbs_bad_case(singular_mass singular_mass.yaml "singular at t = 0" "body 'ghost'"
 mbs_bad_case(no_convergence no_convergence.yaml "failed at t = 0" "Newton did not converge")
 mbs_bad_case(unknown_key unknown_key.yaml "unknown key 'bodies.crank.mas' (line 3)")
 mbs_bad_case(bad_alpha bad_alpha.yaml "bad_alpha.yaml" "solver.alpha must be in [-1/3, 0]")
+mbs_bad_case(flexible_missing_file flexible_missing_file.yaml "bodies.rod.body (line 3)"
+             "no-such-rod-cb.h5' does not exist")

@@ -11,6 +11,7 @@
 #include <mpi.h>
 
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -23,11 +24,14 @@ struct OutputSpec {
   Quantity quantity = Quantity::position;
   int body = kGround, joint = -1;
   Vec3 point = Vec3::Zero(); ///< body frame
+  Mat L;                     ///< flexible body, `interface` given: the point moves with it (System::point_map)
   std::vector<std::string> columns() const;
 };
 
 struct SimulationJob {
   System system;
+  /// Flexible bodies by name: the file and options they were read with (campaign models rescale them).
+  std::map<std::string, std::string> flexible_files;
   SolverOptions solver;
   std::vector<OutputSpec> outputs;
   std::string output_path;
@@ -43,6 +47,7 @@ struct SimulationResult {
   std::vector<double> drift;                ///< n_t × 2: max |C| (all rows), max |C_q q̇ + C_t|
   std::vector<std::vector<double>> reactions; ///< per joint: n_t × 6 (force, torque at the joint point, on its second body)
   std::vector<std::vector<double>> coordinates; ///< per body: n_t × 7
+  std::vector<std::vector<double>> elastic;     ///< per body: n_t × n_e (flexible bodies; empty otherwise)
   std::vector<std::string> redundant_rows;
   RunStats stats;
   double wall_seconds = 0;

@@ -3,8 +3,22 @@
 /// @file System.hpp
 /// @brief A constrained multibody system in absolute coordinates: rigid bodies with 3 translations
 /// and 4 Euler parameters each (q_b = [r, p], 7 per body, the unit-norm constraint pᵀp − 1 = 0 as
-/// an explicit row), joints and drivers as scalar constraint rows, applied forces. Serial Eigen
-/// code: one simulation per rank.
+/// an explicit row), flexible floating-frame bodies with their n_e elastic coordinates appended
+/// (q_b = [r, p, η], 7 + n_e), joints and drivers as scalar constraint rows, applied forces.
+/// Serial Eigen code: one simulation per rank.
+///
+/// Flexible bodies (FFRF, seed 000 §2.1–2.3): r, p locate the body's reference frame (the mesh
+/// frame of the reduced body), η are the free-free elastic coordinates of the reduced pair
+/// (cms::ReducedBody floating_frame: VᵀM̄V = 1, mean-axis frame). With the body-frame velocities
+/// w = T q̇_b, T = blockdiag(Aᵀ, 2G, 1) (v_O = Aᵀṙ, ω' = 2Gṗ) and cms/FloatingFrame.hpp's
+/// M(η) w' = Q_v + Q_ext − [0; 0; K̄η + D̄η̇], virtual work gives
+///   M_q = Tᵀ M(η) T,  Q_q = Tᵀ (Q_v + Q_grav) − [0; 0; K̄η + D̄η̇]
+/// exactly, because Ġṗ = 0 makes T q̈ = [Aᵀr̈; ω̇'; η̈] (the inertial acceleration of O). Tᵀ M T
+/// is singular along p like the rigid 4GᵀJG; the norm row fixes that direction.
+/// A point attached to a flexible body moves with the deformation: a part of a BodyVector is
+/// A(p)(s + L η) (+ r for points), with L = T_ref − (s − x_ref)~ R_ref for a point rigidly linked
+/// to an interface reference node (translations T_ref, small rotations R_ref in η) and
+/// L = −s~ R_ref for an axis that turns with the node; L is empty for rigid bodies.
 ///
 /// Every joint row has the form  Φ = Σ_k c_k(t) u_kᵀ v_k − g(t) − φ0, where u_k, v_k are global
 /// vectors built from body-fixed parts (a body axis A_b a', or a separation d = r_j + A_j s_j −
@@ -19,7 +33,11 @@
 
 #include <Eigen/Dense>
 
+#include "flexuq/cms/Invariants.hpp"
+
 #include <deque>
+#include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -30,8 +48,31 @@ using Mat = Eigen::MatrixXd;
 
 constexpr int kGround = -1;
 
+/// How a named interface of a flexible body moves with η (body frame): its reference point and
+/// the translation and (small) rotation of that point, both 3 × n_e.
+struct Attachment {
+  Vec3 ref = Vec3::Zero();
+  Mat translation, rotation;
+};
+
+/// The elastic part of a flexible body: floating-frame invariants of the elastic coordinates,
+/// their stiffness and damping, the interfaces. Shared (immutable) between copies of a system.
+struct FlexibleData {
+  std::string source;                 ///< the reduced-body file, for messages
+  cms::Invariants invariants;         ///< of Φ V (S = Sr = 0 at η = 0, Mff = 1)
+  Mat K, D;                           ///< n_e × n_e
+  double damping_ratio = 0.0;         ///< D = diag(2 ζ √λ) with ζ = damping_ratio (K diagonal)
+  std::map<std::string, Attachment> interfaces;
+  int n_elastic() const { return static_cast<int>(K.rows()); }
+  /// The interface @p name; throws InputError naming @p who and listing the interfaces.
+  const Attachment& interface(const std::string& name, const std::string& who) const;
+};
+
 struct RigidBody {
   std::string name;
+  /// Set for a flexible body: then mass and inertia are unused (the invariants hold them) and
+  /// position / orientation are those of the reference (mesh) frame, not of the centre of mass.
+  std::shared_ptr<const FlexibleData> flex;
   double mass = 0.0;
   Mat3 inertia = Mat3::Zero(); ///< about the centre of mass, body frame
   Vec3 position = Vec3::Zero();
@@ -59,6 +100,8 @@ struct JointSpec {
   Vec3 axis2 = Vec3::UnitX(); ///< second axis (on body j) for universal and dot1
   bool has_axis2 = false;
   double distance = -1.0;     ///< distance joint: < 0 = the initial distance
+  /// Interfaces of flexible bodies i and j the joint is attached to (empty for rigid bodies).
+  std::string interface_i, interface_j;
   TimeFunction motion;        ///< drivers: relative angle / translation as a function of time
 };
 
@@ -81,6 +124,7 @@ struct BodyVector {
     Vec3 local;
     double sign;
     bool point;
+    Mat L = Mat(); ///< flexible bodies: 3 × n_e, the body-frame motion of the part with η
   };
   std::vector<Part> parts;
 };
@@ -96,8 +140,17 @@ public:
   void add_joint(const JointSpec& j);
   void add_force(const ForceSpec& f);
   void set_quadratic_velocity(bool on) { qv_terms_ = on; }
+  /// Replace the elastic data of flexible body @p b by @p d of the same size and interfaces (a
+  /// campaign sample's stiffness); joints keep their attachments.
+  void replace_flexible(int b, std::shared_ptr<const FlexibleData> d);
 
-  int n() const { return 7 * static_cast<int>(bodies_.size()); }
+  int n() const { return n_; }
+  /// First coordinate of body @p b (r, then p, then η for flexible bodies).
+  int offset(int b) const { return off_[b]; }
+  /// Number of elastic coordinates of body @p b (0 for rigid bodies).
+  int n_elastic(int b) const { return bodies_[b].flex ? bodies_[b].flex->n_elastic() : 0; }
+  /// The body that coordinate @p k belongs to.
+  int body_of_coordinate(int k) const;
   /// Rows in use (joint rows kept after the redundancy check + one norm row per body).
   int m() const { return static_cast<int>(active_.size()); }
   int rows_total() const { return static_cast<int>(rows_.size() + bodies_.size()); }
@@ -132,7 +185,8 @@ public:
   /// Applied + gravity + spring forces + quadratic-velocity vector (if on).
   Vec forces(const Vec& q, const Vec& v, double t) const;
   double kinetic_energy(const Vec& q, const Vec& v) const;
-  double potential_energy(const Vec& q) const; ///< gravity + springs
+  double potential_energy(const Vec& q) const; ///< gravity + springs (strain energy apart)
+  double strain_energy(const Vec& q) const;    ///< ½ ηᵀK̄η of the flexible bodies
   /// Power of the non-conservative forces (torques, forces, dampers) at (q, v, t).
   double nonconservative_power(const Vec& q, const Vec& v, double t) const;
 
@@ -140,12 +194,21 @@ public:
   void normalise(Vec& q) const;
 
   // Helpers for outputs.
-  Vec4 euler(const Vec& q, int b) const { return b == kGround ? Vec4(1, 0, 0, 0) : Vec4(q.segment<4>(7 * b + 3)); }
-  Vec3 origin(const Vec& q, int b) const { return b == kGround ? Vec3::Zero() : Vec3(q.segment<3>(7 * b)); }
+  Vec4 euler(const Vec& q, int b) const { return b == kGround ? Vec4(1, 0, 0, 0) : Vec4(q.segment<4>(off_[b] + 3)); }
+  Vec4 euler_rate(const Vec& v, int b) const { return b == kGround ? Vec4::Zero() : Vec4(v.segment<4>(off_[b] + 3)); }
+  Vec3 origin(const Vec& q, int b) const { return b == kGround ? Vec3::Zero() : Vec3(q.segment<3>(off_[b])); }
+  /// Elastic coordinates η of body @p b (empty for rigid bodies).
+  Vec elastic(const Vec& q, int b) const { return q.segment(off_[b] + 7, n_elastic(b)); }
   /// Global position / velocity / acceleration of body point @p s (body frame).
   Vec3 point_position(const Vec& q, int b, const Vec3& s) const;
   Vec3 point_velocity(const Vec& q, const Vec& v, int b, const Vec3& s) const;
   Vec3 point_acceleration(const Vec& q, const Vec& v, const Vec& a, int b, const Vec3& s) const;
+  /// The same for a point attached to interface @p iface of a flexible body (s + L η, L as for joints).
+  Vec3 point_position(const Vec& q, int b, const Vec3& s, const Mat& L) const;
+  Vec3 point_velocity(const Vec& q, const Vec& v, int b, const Vec3& s, const Mat& L) const;
+  Vec3 point_acceleration(const Vec& q, const Vec& v, const Vec& a, int b, const Vec3& s, const Mat& L) const;
+  /// L of a point @p s (body frame) rigidly linked to interface @p iface of flexible body @p b.
+  Mat point_map(int b, const std::string& iface, const Vec3& s, const std::string& who) const;
   /// Body-frame vector of joint @p j's frame on its body i (k = 0: f, 1: g, 2: h = axis) and j.
   Vec3 joint_axis_i(int j, int k) const { return frames_[j].ai[k]; }
   Vec3 joint_axis_j(int j, int k) const { return frames_[j].aj[k]; }
@@ -178,11 +241,15 @@ private:
   struct Frame {
     Vec3 ai[3], aj[3]; ///< joint frame axes on body i and j (body frames)
     Vec3 si, sj;       ///< joint point on body i and j (body frames)
+    Mat Lsj;           ///< flexible body j: L of the joint point (empty otherwise)
   };
 
   int add_vector(BodyVector bv);
-  int body_axis(int b, const Vec3& global_axis);
-  int separation(int bi, const Vec3& pi, int bj, const Vec3& pj);
+  int body_axis(int b, const Vec3& global_axis, const Attachment* at = nullptr);
+  int separation(int bi, const Vec3& pi, int bj, const Vec3& pj, const Attachment* ai = nullptr,
+                 const Attachment* aj = nullptr);
+  static Mat attach_point(const Attachment* at, const Vec3& s);
+  static Mat attach_axis(const Attachment* at, const Vec3& a);
   int constant_vector(const Vec3& w);
   void add_dot_row(int joint, const std::string& label, int u, int v, double phi0 = 0.0);
   Vec3 to_local_point(int b, const Vec3& global) const;
@@ -193,6 +260,8 @@ private:
   double row_value(const Row& r, const std::vector<VecState>& s, double t) const;
 
   std::vector<RigidBody> bodies_;
+  std::vector<int> off_; ///< first coordinate per body
+  int n_ = 0;
   std::vector<JointSpec> joints_;
   std::vector<Frame> frames_;
   std::vector<std::pair<int, int>> joint_rows_;

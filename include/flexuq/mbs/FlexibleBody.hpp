@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// @file FlexibleBody.hpp
+/// @brief A flexible floating-frame body for the multibody System from a `flexuq reduce` result:
+/// elastic coordinates, their stiffness and modal damping, inertia invariants and interfaces.
+///
+/// Elastic coordinates η: the free-free modes of the reduced pair (K̄, M̄) without the six rigid
+/// ones, ξ = V η (`/reduced/floating_frame/V`, VᵀM̄V = 1). The basis Φ V is M-orthogonal to the
+/// rigid modes (mean-axis frame), so M(η) of cms/FloatingFrame.hpp is regular; K_e = VᵀK̄V
+/// (diagonal), D_e = diag(2 ζ √λ) for `damping: {ratio: ζ}`.
+///
+/// Interfaces (joints attach there): the reduced coordinates labelled `REF <SET> ux … rz` (RBE2 /
+/// RBE3 reference nodes) or `<SET> node <id> ux …` (all-DOF node sets) are the physical interface
+/// DOFs of a Craig–Bampton-type basis (the other columns vanish there), so the interface motion is
+/// u = s·V_row η (s: column scale). A reference node's point is the centroid of its node set
+/// (`/mesh/node_sets`), which is where `flexuq reduce` puts it unless `ref:` was given; a joint
+/// whose point is the reference point does not depend on it. A node set: the mean translation of
+/// its nodes and their least-squares small rotation about the centroid (the nodal rotations of
+/// beams when the set is one node or a line).
+
+#include "flexuq/cms/ReducedBody.hpp"
+#include "flexuq/mbs/System.hpp"
+
+#include <memory>
+#include <string>
+
+namespace flexuq::mbs {
+
+struct FlexibleOptions {
+  double damping_ratio = 0.0;   ///< modal damping ratio ζ of every elastic coordinate
+  double stiffness_scale = 1.0; ///< K_e ← s K_e (a Young's-modulus factor: K̄ is linear in E)
+};
+
+/// Elastic data from a reduced body and its file's mesh (node coordinates, node sets, node ids).
+/// @throws InputError naming @p source when the body has no floating-frame coordinates (not a
+/// free body) or no interface can be read.
+std::shared_ptr<FlexibleData> make_flexible_data(const cms::ReducedBody& body, const std::string& source,
+                                                 const Eigen::MatrixXd& node_coords,
+                                                 const std::vector<std::int64_t>& node_ids,
+                                                 const std::map<std::string, std::vector<std::int64_t>>& node_sets,
+                                                 const FlexibleOptions& o);
+
+/// Read @p path (a `flexuq reduce` result) on MPI_COMM_SELF and build its elastic data.
+/// @throws InputError naming the file when it is missing or not a reduced body.
+std::shared_ptr<FlexibleData> load_flexible_body(const std::string& path, const FlexibleOptions& o);
+
+/// The same data with the stiffness scaled by @p factor (K̄ is linear in Young's modulus) and the
+/// damping recomputed for the same ratio.
+std::shared_ptr<FlexibleData> rescaled(const FlexibleData& d, double factor);
+
+} // namespace flexuq::mbs

@@ -1,0 +1,462 @@
+// SPDX-License-Identifier: MIT
+// Flexible floating-frame bodies in the multibody System, on a synthetic body whose every
+// quantity has an independent oracle: N point masses m_i at x_i with a random elastic basis Φ
+// (M-orthogonal to the rigid modes), so the inertia invariants are exact sums and the kinetic
+// energy and momenta are sums over particles. Checks: M(q) against the particles' kinetic energy,
+// the quadratic-velocity vector against Lagrange's equations by finite differences, attachment
+// kinematics (C_q, γ) against finite differences, energy with α = 0, drift, momentum of a free
+// body, a very stiff body against the rigid one, and bad input.
+#include "flexuq/core/Error.hpp"
+#include "flexuq/mbs/FlexibleBody.hpp"
+#include "flexuq/mbs/Integrator.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <random>
+
+using namespace flexuq::mbs;
+
+namespace {
+
+/// A lumped body: particles, an elastic basis with the rigid motion projected out, K = diag.
+struct Particles {
+  std::vector<double> m;
+  std::vector<Vec3> x;
+  Mat phi; ///< 3N × n
+  Vec k;   ///< stiffness per elastic coordinate
+
+  int n() const { return static_cast<int>(phi.cols()); }
+  Mat rows(int i) const { return phi.middleRows(3 * i, 3); }
+
+  static Particles make(int count, int modes, double length, std::uint32_t seed) {
+    Particles p;
+    std::mt19937 gen(seed);
+    std::uniform_real_distribution<double> u(-1, 1);
+    for (int i = 0; i < count; ++i) {
+      p.m.push_back(0.5 + 0.25 * (u(gen) + 1));
+      p.x.push_back(Vec3(length * i / (count - 1), 0.05 * u(gen), 0.03 * u(gen)));
+    }
+    Mat phi(3 * count, modes), rig = Mat::Zero(3 * count, 6), mm = Mat::Zero(3 * count, 3 * count);
+    for (int r = 0; r < phi.rows(); ++r)
+      for (int c = 0; c < modes; ++c) phi(r, c) = 0.1 * u(gen);
+    for (int i = 0; i < count; ++i) {
+      rig.block<3, 3>(3 * i, 0).setIdentity();
+      rig.block<3, 3>(3 * i, 3) = -skew(p.x[i]);
+      mm.block<3, 3>(3 * i, 3 * i) = p.m[i] * Mat3::Identity();
+    }
+    // Φ ← Φ − R (RᵀMR)⁻¹ RᵀMΦ, then M-orthonormal columns.
+    phi -= rig * (rig.transpose() * mm * rig).ldlt().solve(rig.transpose() * mm * phi);
+    Eigen::SelfAdjointEigenSolver<Mat> es(phi.transpose() * mm * phi);
+    p.phi = phi * es.eigenvectors() * es.eigenvalues().cwiseSqrt().cwiseInverse().asDiagonal();
+    p.k = Vec(modes);
+    for (int c = 0; c < modes; ++c) p.k(c) = 400.0 * (c + 1) * (c + 1);
+    return p;
+  }
+
+  flexuq::cms::Invariants invariants() const {
+    flexuq::cms::Invariants inv;
+    const int nc = n();
+    inv.S = Mat::Zero(3, nc);
+    inv.Sr = Mat::Zero(3, nc);
+    inv.Sbar = Mat::Zero(9, nc);
+    inv.Mff = Mat::Zero(nc, nc);
+    for (auto& s : inv.Skl) s = Mat::Zero(nc, nc);
+    for (std::size_t i = 0; i < m.size(); ++i) {
+      const Mat f = rows(static_cast<int>(i));
+      inv.mass += m[i];
+      inv.com += m[i] * x[i];
+      inv.inertia_origin += m[i] * (x[i].squaredNorm() * Mat3::Identity() - x[i] * x[i].transpose());
+      inv.S += m[i] * f;
+      inv.Sr += m[i] * skew(x[i]) * f;
+      inv.Mff += m[i] * f.transpose() * f;
+      inv.Ikl += m[i] * x[i] * x[i].transpose();
+      for (int a = 0; a < 3; ++a)
+        for (int b = 0; b < 3; ++b) {
+          inv.Skl[3 * a + b] += m[i] * f.row(a).transpose() * f.row(b);
+          inv.Sbar.row(3 * a + b) += m[i] * x[i](a) * f.row(b);
+        }
+    }
+    inv.com /= inv.mass;
+    const Vec3 c = inv.com;
+    inv.inertia_com = inv.inertia_origin - inv.mass * (c.squaredNorm() * Mat3::Identity() - c * c.transpose());
+    return inv;
+  }
+
+  /// FlexibleData with one interface per particle, "P<i>" (translation only: point masses turn nothing).
+  std::shared_ptr<FlexibleData> data(double stiffness_factor = 1.0, double zeta = 0.0) const {
+    auto d = std::make_shared<FlexibleData>();
+    d->source = "synthetic";
+    d->invariants = invariants();
+    d->K = (stiffness_factor * k).asDiagonal();
+    d->D = Mat::Zero(n(), n());
+    for (int c = 0; c < n(); ++c) d->D(c, c) = 2 * zeta * std::sqrt(stiffness_factor * k(c));
+    for (std::size_t i = 0; i < m.size(); ++i) {
+      Attachment a;
+      a.ref = x[i];
+      a.translation = rows(static_cast<int>(i));
+      a.rotation = Mat::Zero(3, n());
+      d->interfaces["P" + std::to_string(i)] = a;
+    }
+    return d;
+  }
+
+  /// Global velocity of particle i and T, L_O, H_O summed over the particles (the oracle).
+  Vec3 velocity(const System& s, const Vec& q, const Vec& v, int b, int i) const {
+    const int o = s.offset(b);
+    const Vec4 p = q.segment<4>(o + 3);
+    const Vec eta = q.segment(o + 7, n());
+    return v.segment<3>(o) + b_matrix(p, x[i] + rows(i) * eta) * v.segment<4>(o + 3) +
+           rotation(p) * rows(i) * v.segment(o + 7, n());
+  }
+  Vec3 position(const System& s, const Vec& q, int b, int i) const {
+    const int o = s.offset(b);
+    return q.segment<3>(o) + rotation(q.segment<4>(o + 3)) * (x[i] + rows(i) * q.segment(o + 7, n()));
+  }
+  double kinetic(const System& s, const Vec& q, const Vec& v, int b) const {
+    double t = 0;
+    for (std::size_t i = 0; i < m.size(); ++i) t += 0.5 * m[i] * velocity(s, q, v, b, static_cast<int>(i)).squaredNorm();
+    return t;
+  }
+};
+
+RigidBody flexible_body(const std::string& name, std::shared_ptr<const FlexibleData> d, const Vec3& r, const Vec4& p) {
+  RigidBody b;
+  b.name = name;
+  b.flex = std::move(d);
+  b.position = r;
+  b.orientation = p;
+  return b;
+}
+
+/// A random consistent state of @p sys (unit p, pᵀṗ = 0).
+void random_state(const System& sys, std::uint32_t seed, Vec& q, Vec& v) {
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<double> u(-1, 1);
+  q = sys.initial_q();
+  v = Vec(sys.n());
+  for (int k = 0; k < sys.n(); ++k) v(k) = u(gen);
+  for (std::size_t b = 0; b < sys.bodies().size(); ++b) {
+    const int o = sys.offset(static_cast<int>(b));
+    for (int k = 0; k < 4; ++k) q(o + 3 + k) = u(gen);
+    q.segment<4>(o + 3).normalize();
+    const Vec4 p = q.segment<4>(o + 3);
+    v.segment<4>(o + 3) -= p * p.dot(v.segment<4>(o + 3));
+    for (int k = 0; k < sys.n_elastic(static_cast<int>(b)); ++k) q(o + 7 + k) = 0.05 * u(gen);
+  }
+}
+
+struct Run {
+  std::vector<State> states;
+  std::vector<double> work;
+  RunStats stats;
+};
+
+Run simulate(System& sys, const SolverOptions& o) {
+  Integrator integ(sys, o);
+  State s;
+  Run r;
+  integ.initialise(s);
+  r.stats = integ.run(s, [&](const State& st, double w) {
+    r.states.push_back(st);
+    r.work.push_back(w);
+  });
+  return r;
+}
+
+SolverOptions hht(double h, double end, double alpha) {
+  SolverOptions o;
+  o.scheme = Scheme::hht;
+  o.alpha = alpha;
+  o.step = h;
+  o.min_step = std::min(1e-12, h);
+  o.end = end;
+  o.tol = 1e-12;
+  return o;
+}
+
+/// A flexible pendulum: particle 0 of the body held by a spherical joint at the origin, gravity.
+System pendulum(const Particles& pt, double stiffness_factor, double zeta = 0.0) {
+  System sys;
+  const Vec4 p0 = from_axis_angle(Vec3(0.2, 0.3, 1.0), -0.9);
+  sys.add_body(flexible_body("beam", pt.data(stiffness_factor, zeta), -rotation(p0) * pt.x[0], p0));
+  JointSpec j;
+  j.name = "pivot";
+  j.type = JointType::spherical;
+  j.body_i = kGround;
+  j.body_j = 0;
+  j.point = Vec3::Zero();
+  j.interface_j = "P0";
+  sys.add_joint(j);
+  ForceSpec g;
+  g.direction = Vec3(0, -9.81, 0);
+  sys.add_force(g);
+  return sys;
+}
+
+} // namespace
+
+// M(q) of the system equals the particles' kinetic energy: ½ q̇ᵀ M q̇ = Σ ½ m_i |ṙ_i|².
+TEST(MbsFlexible, MassMatrixGivesTheParticlesKineticEnergy) {
+  const auto pt = Particles::make(6, 4, 1.0, 7);
+  System sys;
+  sys.add_body(flexible_body("beam", pt.data(), Vec3(0.1, 0.2, 0.3), from_axis_angle(Vec3(1, 1, 0), 0.3)));
+  for (std::uint32_t seed = 1; seed <= 3; ++seed) {
+    Vec q, v;
+    random_state(sys, seed, q, v);
+    const double t_sys = sys.kinetic_energy(q, v), t_ref = pt.kinetic(sys, q, v, 0);
+    EXPECT_NEAR(t_sys, t_ref, 1e-12 * t_ref) << "seed " << seed;
+  }
+}
+
+// Lagrange: with T(q, q̇) = ½ q̇ᵀM(q)q̇ (the system's own M, equal to the particles' T by the test
+// above), M q̈ + Ṁq̇ − ∂T/∂q = Q_ext. The system's quadratic-velocity vector must therefore equal
+// ∂T/∂q − Ṁq̇ (finite differences) up to a multiple of [0; p; 0], the gradient of the norm
+// constraint, which the norm row's multiplier absorbs (the rigid bodies' 8ĠᵀJĠp differs from
+// 2Gᵀ(−ω̃Jω) the same way).
+TEST(MbsFlexible, QuadraticVelocityVectorMatchesLagrangeEquations) {
+  const auto pt = Particles::make(5, 3, 0.8, 11);
+  System sys;
+  sys.add_body(flexible_body("beam", pt.data(0.0), Vec3::Zero(), Vec4(1, 0, 0, 0))); // K = 0: inertia terms only
+  for (std::uint32_t seed = 1; seed <= 3; ++seed) {
+    Vec q, v;
+    random_state(sys, seed, q, v);
+    const int n = sys.n();
+    const double eps = 1e-6;
+    Vec dtdq(n);
+    for (int k = 0; k < n; ++k) {
+      Vec qp = q, qm = q;
+      qp(k) += eps;
+      qm(k) -= eps;
+      dtdq(k) = (sys.kinetic_energy(qp, v) - sys.kinetic_energy(qm, v)) / (2 * eps);
+    }
+    const Vec mdot_v = (sys.mass(q + eps * v) - sys.mass(q - eps * v)) / (2 * eps) * v;
+    const Vec4 p = q.segment<4>(3);
+    auto tangential = [&](Vec r) {
+      r.segment<4>(3) -= p * p.dot(r.segment<4>(3));
+      return r;
+    };
+    const Vec r = tangential(sys.forces(q, v, 0.0) - (dtdq - mdot_v));
+    const double scale = dtdq.norm() + mdot_v.norm();
+    EXPECT_LT(r.norm(), 1e-7 * scale) << "seed " << seed << ": residual " << r.transpose();
+    // Switching the terms off changes the answer (the test can fail).
+    sys.set_quadratic_velocity(false);
+    EXPECT_GT(tangential(sys.forces(q, v, 0.0) - (dtdq - mdot_v)).norm(), 1e-3 * scale);
+    sys.set_quadratic_velocity(true);
+  }
+}
+
+// Points on an interface of a flexible body that is not the first body: position, velocity and
+// acceleration against the particles (and finite differences in time for the acceleration).
+TEST(MbsFlexible, InterfacePointKinematicsOnASecondBody) {
+  const auto pt = Particles::make(4, 3, 0.6, 8);
+  System sys; // a flexible body first: the second body's coordinates start after its η
+  sys.add_body(flexible_body("first", pt.data(), Vec3(1, 2, 3), from_axis_angle(Vec3(0, 1, 0), 0.7)));
+  sys.add_body(flexible_body("beam", pt.data(), Vec3(0.1, 0.2, 0.3), from_axis_angle(Vec3(1, 0, 1), 0.4)));
+  Vec q, v;
+  random_state(sys, 4, q, v);
+  Vec a = Vec::Random(sys.n());
+  for (int i = 0; i < 4; ++i) {
+    const Mat L = sys.point_map(1, "P" + std::to_string(i), pt.x[i], "test");
+    EXPECT_LT((sys.point_position(q, 1, pt.x[i], L) - pt.position(sys, q, 1, i)).norm(), 1e-14);
+    EXPECT_LT((sys.point_velocity(q, v, 1, pt.x[i], L) - pt.velocity(sys, q, v, 1, i)).norm(), 1e-13);
+    // ẍ along q(τ) = q + τv + ½τ²a: second difference of the position.
+    const double h = 1e-4;
+    auto at = [&](double tau) { return pt.position(sys, q + tau * v + 0.5 * tau * tau * a, 1, i); };
+    const Vec3 fd = (at(h) - 2 * at(0) + at(-h)) / (h * h);
+    EXPECT_LT((sys.point_acceleration(q, v, a, 1, pt.x[i], L) - fd).norm(), 1e-5) << "particle " << i;
+  }
+}
+
+// A joint point on an interface moves with the deformation: C_q and γ against finite differences.
+TEST(MbsFlexible, AttachedJointJacobianAndGammaMatchFiniteDifferences) {
+  const auto pt = Particles::make(4, 3, 0.6, 3);
+  auto data = pt.data();
+  // Give interface P3 a rotation too, so axes on it turn with η.
+  std::mt19937 gen(5);
+  std::uniform_real_distribution<double> u(-1, 1);
+  Attachment& a3 = data->interfaces["P3"];
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < pt.n(); ++c) a3.rotation(r, c) = 0.3 * u(gen);
+  System sys;
+  const Vec4 p0 = from_axis_angle(Vec3(0, 0, 1), 0.2);
+  sys.add_body(flexible_body("beam", data, Vec3::Zero(), p0));
+  RigidBody rb;
+  rb.name = "link";
+  rb.mass = 1.0;
+  rb.inertia = Vec3(0.1, 0.1, 0.1).asDiagonal();
+  rb.position = rotation(p0) * pt.x[3] + Vec3(0.2, 0, 0);
+  sys.add_body(rb);
+  for (JointType t : {JointType::revolute, JointType::fixed, JointType::cylindrical}) {
+    System s2 = sys;
+    JointSpec j;
+    j.name = "J";
+    j.type = t;
+    j.body_i = 0;
+    j.body_j = 1;
+    j.point = rotation(p0) * pt.x[3];
+    j.axis = Vec3(0.3, 0.1, 1.0);
+    j.interface_i = "P3";
+    s2.add_joint(j);
+    Vec q, v;
+    random_state(s2, 9, q, v);
+    const Mat cq = s2.jacobian_all(q, 0.0);
+    const double eps = 1e-7;
+    for (int k = 0; k < s2.n(); ++k) {
+      Vec qp = q, qm = q;
+      qp(k) += eps;
+      qm(k) -= eps;
+      const Vec fd = (s2.phi_all(qp, 0.0) - s2.phi_all(qm, 0.0)) / (2 * eps);
+      EXPECT_LT((cq.col(k) - fd).norm(), 1e-6) << joint_type_name(t) << " column " << k;
+    }
+    // γ = −(C_q q̇)_q q̇ (no time dependence): d²C/dt² along q(τ) = q + τ v, with the curvature of
+    // the path zero, equals q̇ᵀ C_qq q̇ = −γ.
+    const double h = 1e-4;
+    const Vec c2 = (s2.phi_all(q + h * v, 0.0) - 2 * s2.phi_all(q, 0.0) + s2.phi_all(q - h * v, 0.0)) / (h * h);
+    const Vec gam = s2.gamma(q, v, 0.0);
+    for (int r = 0; r < s2.m(); ++r) EXPECT_NEAR(gam(r), -c2(s2.active_rows()[r]), 1e-5) << joint_type_name(t) << " row " << r;
+  }
+}
+
+// α = 0, no damping: a flexible pendulum conserves kinetic + potential + strain energy; the
+// constraints hold to 1e-10.
+TEST(MbsFlexible, PendulumConservesEnergyWithAlphaZeroAndHoldsConstraints) {
+  const auto pt = Particles::make(5, 3, 0.5, 21);
+  auto run = [&](double zeta) {
+    System sys = pendulum(pt, 1.0, zeta);
+    const auto r = simulate(sys, hht(5e-4, 0.5, 0.0));
+    double e0 = 0, worst = 0, strain_max = 0, scale = 0;
+    for (std::size_t k = 0; k < r.states.size(); ++k) {
+      const auto& s = r.states[k];
+      const double strain = sys.strain_energy(s.q);
+      const double e = sys.kinetic_energy(s.q, s.v) + sys.potential_energy(s.q) + strain - r.work[k];
+      if (k == 0) e0 = e;
+      worst = std::max(worst, std::abs(e - e0));
+      strain_max = std::max(strain_max, strain);
+      scale = std::max(scale, sys.kinetic_energy(s.q, s.v));
+    }
+    return std::make_tuple(worst / scale, strain_max / scale, r.stats.max_drift, r.work.back() / scale);
+  };
+  const auto [err, strain, drift, work] = run(0.0);
+  EXPECT_LT(err, 2e-3);   // trapezoidal rule: O(h²)
+  EXPECT_GT(strain, 1e-4); // the body does deform (the test is not a rigid one in disguise)
+  EXPECT_LT(drift, 1e-10);
+  EXPECT_EQ(work, 0.0);
+  // With modal damping the balance still closes (the dissipated work is booked) and energy is lost.
+  const auto [err_d, strain_d, drift_d, work_d] = run(0.05);
+  EXPECT_LT(err_d, 2e-3);
+  EXPECT_LT(work_d, -10 * err_d);
+  EXPECT_LT(drift_d, 1e-10);
+}
+
+// No joints, no forces: linear and angular momentum of the particles are conserved, to the
+// integrator's O(h²) (HHT, α = 0, on body-frame equations does not conserve them exactly).
+TEST(MbsFlexible, FreeFloatingBodyConservesMomentum) {
+  const auto pt = Particles::make(5, 3, 0.5, 4);
+  auto run = [&](double h) {
+    System sys;
+    RigidBody b = flexible_body("beam", pt.data(), Vec3(0.1, 0, 0), from_axis_angle(Vec3(1, 2, 3), 0.5));
+    b.velocity = Vec3(0.3, -0.2, 0.1);
+    b.angular_velocity = Vec3(2.0, -1.0, 6.0); // spin: centrifugal loads deform the body
+    sys.add_body(b);
+    const auto r = simulate(sys, hht(h, 0.5, 0.0));
+    auto momenta = [&](const State& s) {
+      Vec3 lin = Vec3::Zero(), ang = Vec3::Zero();
+      for (std::size_t i = 0; i < pt.m.size(); ++i) {
+        const Vec3 vi = pt.velocity(sys, s.q, s.v, 0, static_cast<int>(i));
+        lin += pt.m[i] * vi;
+        ang += pt.m[i] * pt.position(sys, s.q, 0, static_cast<int>(i)).cross(vi);
+      }
+      return std::make_pair(lin, ang);
+    };
+    const auto [l0, h0] = momenta(r.states.front());
+    double dl = 0, dh = 0, eta_max = 0;
+    for (const auto& s : r.states) {
+      const auto [l, hh] = momenta(s);
+      dl = std::max(dl, (l - l0).norm() / l0.norm());
+      dh = std::max(dh, (hh - h0).norm() / h0.norm());
+      eta_max = std::max(eta_max, sys.elastic(s.q, 0).norm());
+    }
+    return std::make_tuple(dl, dh, eta_max);
+  };
+  const auto [dl1, dh1, eta1] = run(1e-3);
+  const auto [dl2, dh2, eta2] = run(5e-4);
+  std::printf("momentum errors h = 1e-3: %.3g %.3g; h = 5e-4: %.3g %.3g; max |eta| %.3g\n", dl1, dh1, dl2, dh2, eta1);
+  EXPECT_LT(dl1, 2e-5);
+  EXPECT_LT(dh1, 2e-5);
+  EXPECT_NEAR(std::log2(dl1 / dl2), 2.0, 0.3); // second order: a discretisation error, not a modelling one
+  EXPECT_NEAR(std::log2(dh1 / dh2), 2.0, 0.3);
+  EXPECT_GT(eta1, 1e-5);
+}
+
+// A very stiff flexible pendulum moves like the rigid body with the same mass properties.
+TEST(MbsFlexible, VeryStiffBodyReproducesTheRigidOne) {
+  const auto pt = Particles::make(5, 3, 0.5, 21);
+  System flex = pendulum(pt, 1e6);
+  const auto inv = pt.invariants();
+  System rigid;
+  const Vec4 p0 = flex.bodies()[0].orientation;
+  const Vec3 r0 = flex.bodies()[0].position;
+  RigidBody rb;
+  rb.name = "beam";
+  rb.mass = inv.mass;
+  rb.inertia = inv.inertia_com;
+  rb.position = r0 + rotation(p0) * inv.com;
+  rb.orientation = p0;
+  rigid.add_body(rb);
+  JointSpec j;
+  j.name = "pivot";
+  j.type = JointType::spherical;
+  j.body_i = kGround;
+  j.body_j = 0;
+  rigid.add_joint(j);
+  ForceSpec g;
+  g.direction = Vec3(0, -9.81, 0);
+  rigid.add_force(g);
+  const auto rf = simulate(flex, hht(1e-4, 0.3, -0.1));
+  const auto rr = simulate(rigid, hht(1e-4, 0.3, -0.1));
+  ASSERT_EQ(rf.states.size(), rr.states.size());
+  // Tip particle: flexible (deformed) against rigid.
+  const int tip = static_cast<int>(pt.m.size()) - 1;
+  double worst = 0;
+  for (std::size_t k = 0; k < rf.states.size(); ++k) {
+    const Vec3 xf = pt.position(flex, rf.states[k].q, 0, tip);
+    const Vec3 xr = rigid.point_position(rr.states[k].q, 0, pt.x[tip] - inv.com);
+    worst = std::max(worst, (xf - xr).norm());
+  }
+  EXPECT_LT(worst, 1e-5); // tip travels ~0.5 m
+  // A soft body does not: the comparison can fail.
+  System soft = pendulum(pt, 1e-2);
+  const auto rs = simulate(soft, hht(1e-4, 0.3, -0.1));
+  const Vec3 xs = pt.position(soft, rs.states.back().q, 0, tip);
+  const Vec3 xr = rigid.point_position(rr.states.back().q, 0, pt.x[tip] - inv.com);
+  EXPECT_GT((xs - xr).norm(), 1e-3);
+}
+
+TEST(MbsFlexible, BadInterfaceAndMissingFileAreNamed) {
+  const auto pt = Particles::make(3, 2, 0.5, 1);
+  System sys;
+  sys.add_body(flexible_body("beam", pt.data(), Vec3::Zero(), Vec4(1, 0, 0, 0)));
+  JointSpec j;
+  j.name = "pin";
+  j.body_j = 0;
+  j.interface_j = "NOPE";
+  try {
+    sys.add_joint(j);
+    FAIL() << "no error";
+  } catch (const flexuq::InputError& e) {
+    const std::string w = e.what();
+    EXPECT_NE(w.find("interface 'NOPE' is not in the body file synthetic"), std::string::npos) << w;
+    EXPECT_NE(w.find("P0, P1, P2"), std::string::npos) << w;
+    EXPECT_NE(w.find("joint 'pin'"), std::string::npos) << w;
+  }
+  j.interface_j.clear();
+  EXPECT_THROW(sys.add_joint(j), flexuq::InputError); // a flexible body needs an interface
+  try {
+    load_flexible_body("/nonexistent/rod-cb.h5", {});
+    FAIL() << "no error";
+  } catch (const flexuq::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("'/nonexistent/rod-cb.h5' does not exist"), std::string::npos) << e.what();
+  }
+}
