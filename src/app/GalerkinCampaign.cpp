@@ -11,7 +11,7 @@
 #include "flexuq/core/Log.hpp"
 #include "flexuq/fe/ComponentConfig.hpp"
 #include "flexuq/fe/MaterialParametrisation.hpp"
-#include "flexuq/fe/ModesOutput.hpp"
+#include "flexuq/fe/ModesFile.hpp"
 #include "flexuq/io/Hdf5File.hpp"
 #include "flexuq/sg/EigenSolver.hpp"
 

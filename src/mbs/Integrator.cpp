@@ -330,11 +330,14 @@ bool Integrator::rk_step(const State& s, double h, State& out, double& err, RunS
     if (!kv[i].allFinite()) return false;
   }
   Vec q5 = s.q, v5 = s.v, eq = Vec::Zero(n), ev = Vec::Zero(n);
+  // 5th-order weights: the last row of a, and 0 for the 7th stage (FSAL). (Indexing a[6][6] read
+  // past the 6-column table: undefined behaviour, flagged by GCC.)
   for (int i = 0; i < 7; ++i) {
-    q5 += h * a[6][i] * kq[i];
-    v5 += h * a[6][i] * kv[i];
-    eq += h * (a[6][i] - b4[i]) * kq[i];
-    ev += h * (a[6][i] - b4[i]) * kv[i];
+    const double b5 = i < 6 ? a[6][i] : 0.0;
+    q5 += h * b5 * kq[i];
+    v5 += h * b5 * kv[i];
+    eq += h * (b5 - b4[i]) * kq[i];
+    ev += h * (b5 - b4[i]) * kv[i];
   }
   double sum = 0;
   for (int i = 0; i < n; ++i) {

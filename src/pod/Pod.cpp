@@ -16,17 +16,6 @@ namespace flexuq::pod {
 
 namespace {
 
-int comm_size(MPI_Comm c) {
-  int s = 1;
-  FLEXUQ_MPI(MPI_Comm_size(c, &s));
-  return s;
-}
-int comm_rank(MPI_Comm c) {
-  int r = 0;
-  FLEXUQ_MPI(MPI_Comm_rank(c, &r));
-  return r;
-}
-
 void check_same_cols(MPI_Comm comm, Eigen::Index n, const char* what) {
   long long nc = n, nmax = 0, nmin = 0;
   FLEXUQ_MPI(MPI_Allreduce(&nc, &nmax, 1, MPI_LONG_LONG, MPI_MAX, comm));

@@ -83,7 +83,6 @@ OutputSummary summarize(const StochasticSpace& space, const Eigen::MatrixXd& X, 
                         const SummaryOptions& opt) {
   OutputSummary s;
   const auto n = static_cast<std::size_t>(Y.rows());
-  const auto n_out = static_cast<std::size_t>(Y.cols());
   const int d = static_cast<int>(X.cols());
   s.samples_used = n;
   if (n < 2) return s;

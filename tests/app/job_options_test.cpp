@@ -70,7 +70,9 @@ TEST(JobOptions, OneModeParserForModesAndReduce) {
         const std::string w = e.what();
         EXPECT_NE(w.find("job.yaml: "), std::string::npos) << w;
         EXPECT_NE(w.find(text), std::string::npos) << w;
-        if (text[0] == '.') EXPECT_NE(w.find(prefix + text), std::string::npos) << w;
+        if (text[0] == '.') {
+          EXPECT_NE(w.find(prefix + text), std::string::npos) << w;
+        }
       }
     }
     (void)top;
