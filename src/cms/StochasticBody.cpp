@@ -68,9 +68,14 @@ Eigen::VectorXd column_variance(const Eigen::MatrixXd& Y) {
   return ((Y.rowwise() - mean).colwise().squaredNorm() / static_cast<double>(N - 1)).transpose();
 }
 
-/// Entries whose spread is above round-off (|std| > 1e-10 |mean|): the ones a LOO error means something for.
-bool varies(const Eigen::MatrixXd& Y, Eigen::Index k, double var) {
-  return var > 1e-20 * Y.col(k).squaredNorm() / static_cast<double>(std::max<Eigen::Index>(1, Y.rows()));
+/// Per entry: whether its spread is above round-off, std > 1e-9 × the largest RMS value of the
+/// quantity (an entry that is zero in exact arithmetic carries only round-off noise, whose LOO error
+/// is meaningless and would differ between partitions): the entries a LOO error means something for.
+std::vector<char> varying(const Eigen::MatrixXd& Y, const Eigen::VectorXd& var) {
+  const double rms = Y.size() ? std::sqrt((Y.colwise().squaredNorm() / static_cast<double>(Y.rows())).maxCoeff()) : 0.0;
+  std::vector<char> v(static_cast<std::size_t>(Y.cols()));
+  for (Eigen::Index k = 0; k < Y.cols(); ++k) v[static_cast<std::size_t>(k)] = std::sqrt(var(k)) > 1e-9 * rms;
+  return v;
 }
 
 /// Fit @p Y on @p basis (regression or projection) with LOO errors per entry.
@@ -92,10 +97,11 @@ ExpandedQuantity fit_quantity(const std::vector<uq::PolynomialFamily>& fam, cons
   }
   if (loo.normalized.size() == Y.cols()) {
     const Eigen::VectorXd var = column_variance(Y);
+    const auto vary = varying(Y, var);
     q.loo.resize(Y.cols());
     q.loo_rms.resize(Y.cols());
     for (Eigen::Index k = 0; k < Y.cols(); ++k) {
-      const bool v = varies(Y, k, var(k)) && std::isfinite(loo.normalized(k));
+      const bool v = vary[static_cast<std::size_t>(k)] && std::isfinite(loo.normalized(k));
       q.loo(k) = v ? loo.normalized(k) : 0.0;
       q.loo_rms(k) = v ? std::sqrt(loo.normalized(k) * var(k)) : 0.0;
     }
@@ -107,10 +113,10 @@ ExpandedQuantity fit_quantity(const std::vector<uq::PolynomialFamily>& fam, cons
 int select_order(const std::vector<uq::PolynomialFamily>& fam, const Eigen::MatrixXd& X, const Eigen::MatrixXd& Y,
                  int max_order, std::vector<double>* tried_loo) {
   const int d = static_cast<int>(X.cols());
-  const Eigen::VectorXd var = column_variance(Y);
+  const auto vary = varying(Y, column_variance(Y));
   std::vector<Eigen::Index> keep;
   for (Eigen::Index k = 0; k < Y.cols(); ++k)
-    if (varies(Y, k, var(k))) keep.push_back(k);
+    if (vary[static_cast<std::size_t>(k)]) keep.push_back(k);
   if (keep.empty()) return 1;
   Eigen::MatrixXd Ys(Y.rows(), static_cast<Eigen::Index>(keep.size()));
   for (std::size_t j = 0; j < keep.size(); ++j) Ys.col(static_cast<Eigen::Index>(j)) = Y.col(keep[j]);

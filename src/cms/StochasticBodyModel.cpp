@@ -95,6 +95,31 @@ std::map<std::string, std::vector<std::uint64_t>> StochasticBodyModel::field_dim
   return d;
 }
 
+/// A partition-independent field in the working space: value sin(a·x + b·y + c·z + d) at every node
+/// DOF (different a, b, c, d per @p j and component; zero at RBE2/RBE3 reference DOFs). Each entry is
+/// computed from the node's coordinates alone, so only the order of sums over it depends on the ranks.
+VecH StochasticBodyModel::probe_field(int j) const {
+  VecH w = ws_->new_vector();
+  const auto& mesh = comp_->mesh();
+  const int dpn = comp_->dofs().dofs_per_node();
+  std::vector<PetscInt> idx;
+  std::vector<PetscScalar> val;
+  for (int n : comp_->dofs().owned_nodes()) {
+    if (comp_->dofs().is_fixed(n)) continue;
+    const auto& x = mesh.coords[static_cast<std::size_t>(n)];
+    for (int k = 0; k < dpn; ++k) {
+      const PetscInt g = ws_->work_index(n, k);
+      if (g < 0) continue;
+      idx.push_back(g);
+      val.push_back(std::sin(12.9898 * (j + 1) * x[0] + 78.233 * x[1] + 37.719 * (k + 1) * x[2] + 0.7 * j + 1.3 * k));
+    }
+  }
+  FLEXUQ_PETSC(VecSetValues(w.get(), static_cast<PetscInt>(idx.size()), idx.data(), val.data(), INSERT_VALUES));
+  FLEXUQ_PETSC(VecAssemblyBegin(w.get()));
+  FLEXUQ_PETSC(VecAssemblyEnd(w.get()));
+  return w;
+}
+
 StochasticBodyModel::Point StochasticBodyModel::reduce_at(const std::vector<double>& theta, bool reference) {
   params_->apply(*comp_, theta);
   ws_->refresh_operators();
@@ -105,87 +130,62 @@ StochasticBodyModel::Point StochasticBodyModel::reduce_at(const std::vector<doub
   std::vector<std::size_t> mode_cols, other_cols;
   for (std::size_t j = 0; j < n; ++j) (is_mode(rb.kinds[j]) ? mode_cols : other_cols).push_back(j);
   FLEXUQ_ASSERT(mode_cols.size() == rb.mode_eigenvalues.size(), "mode columns and mode eigenvalues differ in number");
+  const auto ns = static_cast<Eigen::Index>(mode_cols.size());
+  // T: point columns → reference columns; lambda: the eigenvalues of the mapped mode columns.
+  Eigen::MatrixXd T;
+  std::vector<double> lambda;
   if (reference) {
     ref_mode_cols_ = mode_cols;
     ref_other_cols_ = other_cols;
     ref_labels_ = rb.labels;
     ref_kinds_ = rb.kinds;
-    ref_eigenvalues_ = rb.mode_eigenvalues;
-    ref_cluster_ = la::cluster_ids(ref_eigenvalues_, opt_.reducer.modes.cluster_tol);
-    ref_modes_.clear();
-    for (std::size_t j : mode_cols) {
-      VecH v;
-      FLEXUQ_PETSC(VecDuplicate(rb.columns[j].get(), v.out()));
-      FLEXUQ_PETSC(VecCopy(rb.columns[j].get(), v.get()));
-      ref_modes_.push_back(std::move(v));
-    }
-    M_ref_.reset();
-    FLEXUQ_PETSC(MatDuplicate(ws_->M(), MAT_COPY_VALUES, M_ref_.out()));
-    p.inv = compute_invariants(*ws_, rb);
-    const Checkout chk = checkout(r, rb, opt_.free_free);
-    nominal_ = make_reduced_body(*ws_, rb, p.inv, chk);
-    if (opt_.basis) nominal_basis_ = gather_basis(*ws_, rb.columns);
-    p.rb = std::move(rb);
-    return p;
-  }
-  FLEXUQ_REQUIRE(other_cols.size() == ref_other_cols_.size(),
-                 "the reduction at this point has " << other_cols.size() << " non-mode columns, the reference "
-                                                    << ref_other_cols_.size());
-  // C(j, k) = φ_refᵀ M_ref φ_k / ‖φ_k‖_{M_ref}: both sets mass-normalised, so C² is the MAC.
-  const auto nr = static_cast<Eigen::Index>(ref_mode_cols_.size()), ns = static_cast<Eigen::Index>(mode_cols.size());
-  Eigen::MatrixXd T = Eigen::MatrixXd::Zero(static_cast<Eigen::Index>(n), static_cast<Eigen::Index>(n_columns()));
-  for (std::size_t i = 0; i < other_cols.size(); ++i)
-    T(static_cast<Eigen::Index>(other_cols[i]), static_cast<Eigen::Index>(ref_other_cols_[i])) = 1.0;
-  std::vector<double> aligned_lambda(ref_eigenvalues_.size(), 0.0);
-  if (nr > 0) {
-    FLEXUQ_REQUIRE(ns > 0, "the reduction at this point has no normal modes, the reference " << nr);
-    Eigen::MatrixXd C(nr, ns);
-    VecH w;
-    FLEXUQ_PETSC(VecDuplicate(ref_modes_[0].get(), w.out()));
-    for (Eigen::Index k = 0; k < ns; ++k) {
-      Vec q = rb.columns[mode_cols[static_cast<std::size_t>(k)]].get();
-      FLEXUQ_PETSC(MatMult(M_ref_.get(), q, w.get()));
-      PetscScalar nk = 0;
-      FLEXUQ_PETSC(VecDot(w.get(), q, &nk));
-      for (Eigen::Index j = 0; j < nr; ++j) {
-        PetscScalar dj = 0;
-        FLEXUQ_PETSC(VecDot(w.get(), ref_modes_[static_cast<std::size_t>(j)].get(), &dj));
-        C(j, k) = PetscRealPart(dj) / std::sqrt(PetscRealPart(nk));
-      }
-    }
-    const auto tr = fe::track_modes(C, ref_cluster_, rb.mode_eigenvalues);
-    p.min_mac = tr.min_mac;
-    for (Eigen::Index j = 0; j < nr; ++j) {
-      const auto ju = static_cast<std::size_t>(j);
-      if (tr.assignment[ju] < 0 || tr.mac[ju] < opt_.min_mac) {
-        std::ostringstream os;
-        os << "alignment with the body at the parameter means: reference mode " << j + 1 << " ("
-           << std::sqrt(std::max(0.0, ref_eigenvalues_[ju])) / (2 * M_PI) << " Hz) lost, captured share (MAC) "
-           << tr.mac[ju] << " < reduce.stochastic.min_mac = " << opt_.min_mac
-           << " (more modes, reduce.modes.count, or a narrower parameter range)";
-        throw Error(os.str());
-      }
-    }
-    // Per multiplet J: R = procrustes(C_JS) maps the chosen point modes S onto the reference ones.
+    ref_cluster_ = la::cluster_ids(rb.mode_eigenvalues, opt_.reducer.modes.cluster_tol);
+    // The reference in a canonical form that does not depend on the partition: an eigensolver's sign
+    // (largest entry positive) and its basis of a multiplet change with round-off on symmetric parts.
+    // Per multiplet J: G = Φ_Jᵀ M W_J with fixed probe fields W (probe_field), G = Q R; Φ_J Q has
+    // (Φ_J Q)ᵀ M W_J = R upper triangular, signs chosen so that diag(R) > 0.
+    T = Eigen::MatrixXd::Identity(static_cast<Eigen::Index>(n), static_cast<Eigen::Index>(n));
+    lambda.assign(rb.mode_eigenvalues.size(), 0.0);
+    std::vector<VecH> probes;
+    VecH w = ws_->new_vector();
     Eigen::Index j = 0;
-    while (j < nr) {
+    while (j < ns) {
       Eigen::Index k = j;
-      while (k < nr && ref_cluster_[static_cast<std::size_t>(k)] == ref_cluster_[static_cast<std::size_t>(j)]) ++k;
-      std::vector<int> S;
-      for (Eigen::Index r = j; r < k; ++r) S.push_back(tr.assignment[static_cast<std::size_t>(r)]);
-      Eigen::MatrixXd Cjs(k - j, static_cast<Eigen::Index>(S.size()));
-      for (Eigen::Index r = j; r < k; ++r)
-        for (std::size_t c = 0; c < S.size(); ++c) Cjs(r - j, static_cast<Eigen::Index>(c)) = C(r, S[c]);
-      const Eigen::MatrixXd R = fe::procrustes_rotation(Cjs); // |S| × |J|
-      for (Eigen::Index r = j; r < k; ++r)
-        for (std::size_t c = 0; c < S.size(); ++c) {
-          const double t = R(static_cast<Eigen::Index>(c), r - j);
-          T(static_cast<Eigen::Index>(mode_cols[static_cast<std::size_t>(S[c])]),
-            static_cast<Eigen::Index>(ref_mode_cols_[static_cast<std::size_t>(r)])) = t;
-          aligned_lambda[static_cast<std::size_t>(r)] += t * t * rb.mode_eigenvalues[static_cast<std::size_t>(S[c])];
+      while (k < ns && ref_cluster_[static_cast<std::size_t>(k)] == ref_cluster_[static_cast<std::size_t>(j)]) ++k;
+      const Eigen::Index m = k - j;
+      while (static_cast<Eigen::Index>(probes.size()) < m) probes.push_back(probe_field(static_cast<int>(probes.size())));
+      Eigen::MatrixXd G(m, m);
+      for (Eigen::Index b = 0; b < m; ++b) {
+        FLEXUQ_PETSC(MatMult(ws_->M(), probes[static_cast<std::size_t>(b)].get(), w.get()));
+        for (Eigen::Index a = 0; a < m; ++a) {
+          PetscScalar v = 0;
+          FLEXUQ_PETSC(VecDot(w.get(), rb.columns[mode_cols[static_cast<std::size_t>(j + a)]].get(), &v));
+          G(a, b) = PetscRealPart(v);
+        }
+      }
+      Eigen::HouseholderQR<Eigen::MatrixXd> qr(G);
+      Eigen::MatrixXd Q = qr.householderQ();
+      const Eigen::MatrixXd R = Q.transpose() * G;
+      for (Eigen::Index c = 0; c < m; ++c)
+        if (R(c, c) < 0) Q.col(c) *= -1.0;
+      for (Eigen::Index a = 0; a < m; ++a)
+        for (Eigen::Index c = 0; c < m; ++c) {
+          const auto ra = static_cast<Eigen::Index>(mode_cols[static_cast<std::size_t>(j + a)]);
+          const auto rc = static_cast<Eigen::Index>(mode_cols[static_cast<std::size_t>(j + c)]);
+          T(ra, rc) = Q(a, c);
+          lambda[static_cast<std::size_t>(j + c)] += Q(a, c) * Q(a, c) * rb.mode_eigenvalues[static_cast<std::size_t>(j + a)];
         }
       j = k;
     }
+  } else {
+    FLEXUQ_REQUIRE(other_cols.size() == ref_other_cols_.size(),
+                   "the reduction at this point has " << other_cols.size() << " non-mode columns, the reference "
+                                                      << ref_other_cols_.size());
+    T = Eigen::MatrixXd::Zero(static_cast<Eigen::Index>(n), static_cast<Eigen::Index>(n_columns()));
+    for (std::size_t i = 0; i < other_cols.size(); ++i)
+      T(static_cast<Eigen::Index>(other_cols[i]), static_cast<Eigen::Index>(ref_other_cols_[i])) = 1.0;
+    lambda.assign(ref_eigenvalues_.size(), 0.0);
+    p.min_mac = align_modes(rb, mode_cols, T, lambda);
   }
   // Φ' = Φ T (a non-mode column is taken over, a mode column is a combination of its multiplet).
   ReducedBasis a;
@@ -195,24 +195,95 @@ StochasticBodyModel::Point StochasticBodyModel::reduce_at(const std::vector<doub
   a.labels = ref_labels_;
   a.kinds = ref_kinds_;
   a.scale.assign(n_columns(), 1.0);
-  a.mode_eigenvalues = aligned_lambda;
+  a.mode_eigenvalues = lambda;
   a.K = T.transpose() * rb.K * T;
   a.M = T.transpose() * rb.M * T;
   a.physical_boundary = rb.physical_boundary;
   a.basis_rcond = rb.basis_rcond;
-  for (std::size_t c = 0; c < n_columns(); ++c) {
+  a.diagnostics = rb.diagnostics;
+  for (Eigen::Index c = 0; c < T.cols(); ++c) {
     VecH v;
     FLEXUQ_PETSC(VecDuplicate(rb.columns[0].get(), v.out()));
     FLEXUQ_PETSC(VecZeroEntries(v.get()));
     for (std::size_t s = 0; s < n; ++s) {
-      const double t = T(static_cast<Eigen::Index>(s), static_cast<Eigen::Index>(c));
+      const double t = T(static_cast<Eigen::Index>(s), c);
       if (t != 0.0) FLEXUQ_PETSC(VecAXPY(v.get(), t, rb.columns[s].get()));
     }
     a.columns.push_back(std::move(v));
   }
   p.inv = compute_invariants(*ws_, a);
+  if (reference) {
+    ref_eigenvalues_ = a.mode_eigenvalues;
+    ref_modes_.clear();
+    for (std::size_t j : ref_mode_cols_) {
+      VecH v;
+      FLEXUQ_PETSC(VecDuplicate(a.columns[j].get(), v.out()));
+      FLEXUQ_PETSC(VecCopy(a.columns[j].get(), v.get()));
+      ref_modes_.push_back(std::move(v));
+    }
+    M_ref_.reset();
+    FLEXUQ_PETSC(MatDuplicate(ws_->M(), MAT_COPY_VALUES, M_ref_.out()));
+    const Checkout chk = checkout(r, a, opt_.free_free);
+    nominal_ = make_reduced_body(*ws_, a, p.inv, chk);
+    if (opt_.basis) nominal_basis_ = gather_basis(*ws_, a.columns);
+  }
   p.rb = std::move(a);
   return p;
+}
+
+double StochasticBodyModel::align_modes(const ReducedBasis& rb, const std::vector<std::size_t>& mode_cols,
+                                        Eigen::MatrixXd& T, std::vector<double>& lambda) const {
+  // C(j, k) = φ_refᵀ M_ref φ_k / ‖φ_k‖_{M_ref}: both sets mass-normalised, so C² is the MAC.
+  const auto nr = static_cast<Eigen::Index>(ref_mode_cols_.size()), ns = static_cast<Eigen::Index>(mode_cols.size());
+  if (nr == 0) return 1.0;
+  FLEXUQ_REQUIRE(ns > 0, "the reduction at this point has no normal modes, the reference " << nr);
+  Eigen::MatrixXd C(nr, ns);
+  VecH w;
+  FLEXUQ_PETSC(VecDuplicate(ref_modes_[0].get(), w.out()));
+  for (Eigen::Index k = 0; k < ns; ++k) {
+    Vec q = rb.columns[mode_cols[static_cast<std::size_t>(k)]].get();
+    FLEXUQ_PETSC(MatMult(M_ref_.get(), q, w.get()));
+    PetscScalar nk = 0;
+    FLEXUQ_PETSC(VecDot(w.get(), q, &nk));
+    for (Eigen::Index j = 0; j < nr; ++j) {
+      PetscScalar dj = 0;
+      FLEXUQ_PETSC(VecDot(w.get(), ref_modes_[static_cast<std::size_t>(j)].get(), &dj));
+      C(j, k) = PetscRealPart(dj) / std::sqrt(PetscRealPart(nk));
+    }
+  }
+  const auto tr = fe::track_modes(C, ref_cluster_, rb.mode_eigenvalues);
+  for (Eigen::Index j = 0; j < nr; ++j) {
+    const auto ju = static_cast<std::size_t>(j);
+    if (tr.assignment[ju] < 0 || tr.mac[ju] < opt_.min_mac) {
+      std::ostringstream os;
+      os << "alignment with the body at the parameter means: reference mode " << j + 1 << " ("
+         << std::sqrt(std::max(0.0, ref_eigenvalues_[ju])) / (2 * M_PI) << " Hz) lost, captured share (MAC) "
+         << tr.mac[ju] << " < reduce.stochastic.min_mac = " << opt_.min_mac
+         << " (more modes, reduce.modes.count, or a narrower parameter range)";
+      throw Error(os.str());
+    }
+  }
+  // Per multiplet J: R = procrustes(C_JS) maps the chosen point modes S onto the reference ones.
+  Eigen::Index j = 0;
+  while (j < nr) {
+    Eigen::Index k = j;
+    while (k < nr && ref_cluster_[static_cast<std::size_t>(k)] == ref_cluster_[static_cast<std::size_t>(j)]) ++k;
+    std::vector<int> S;
+    for (Eigen::Index r = j; r < k; ++r) S.push_back(tr.assignment[static_cast<std::size_t>(r)]);
+    Eigen::MatrixXd Cjs(k - j, static_cast<Eigen::Index>(S.size()));
+    for (Eigen::Index r = j; r < k; ++r)
+      for (std::size_t c = 0; c < S.size(); ++c) Cjs(r - j, static_cast<Eigen::Index>(c)) = C(r, S[c]);
+    const Eigen::MatrixXd R = fe::procrustes_rotation(Cjs); // |S| × |J|
+    for (Eigen::Index r = j; r < k; ++r)
+      for (std::size_t c = 0; c < S.size(); ++c) {
+        const double t = R(static_cast<Eigen::Index>(c), r - j);
+        T(static_cast<Eigen::Index>(mode_cols[static_cast<std::size_t>(S[c])]),
+          static_cast<Eigen::Index>(ref_mode_cols_[static_cast<std::size_t>(r)])) = t;
+        lambda[static_cast<std::size_t>(r)] += t * t * rb.mode_eigenvalues[static_cast<std::size_t>(S[c])];
+      }
+    j = k;
+  }
+  return tr.min_mac;
 }
 
 std::vector<double> StochasticBodyModel::gather_basis(const WorkSpace& ws, const std::vector<VecH>& columns) const {

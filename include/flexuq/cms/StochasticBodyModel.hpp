@@ -13,6 +13,9 @@
 /// the reference subspace by orthogonal Procrustes (signs included). With the map T (point columns
 /// → reference columns), K̄' = Tᵀ K̄ T, M̄' = Tᵀ M̄ T and Φ' = Φ T are again the exact projections.
 /// A reference mode whose captured share falls below `min_mac` fails the point (reported with it).
+/// The reference itself is put in a partition-independent form first (per multiplet, the basis whose
+/// inner products with fixed probe fields are upper triangular with a positive diagonal), so groups
+/// of any size align to the same coordinates.
 ///
 /// Per group, once: assembly with the affine terms, the interface maps and T̂ of RBE2/RBE3
 /// interfaces, the reference reduction. Per point: K(θ), M(θ) re-evaluated from the affine terms,
@@ -70,6 +73,11 @@ public:
 private:
   struct Point;
   Point reduce_at(const std::vector<double>& theta, bool reference);
+  /// Fill @p T (point columns × reference columns) and @p lambda for the normal modes of @p rb
+  /// matched to the reference; returns the smallest captured share. Throws Error on a lost match.
+  double align_modes(const ReducedBasis& rb, const std::vector<std::size_t>& mode_cols, Eigen::MatrixXd& T,
+                     std::vector<double>& lambda) const;
+  VecH probe_field(int j) const;
   std::vector<double> gather_basis(const WorkSpace& ws, const std::vector<VecH>& columns) const;
 
   Comm comm_;
