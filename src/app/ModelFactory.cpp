@@ -48,15 +48,7 @@ ModelFactory frequency_factory(const io::Config& cfg, const std::vector<campaign
   FLEXUQ_REQUIRE(fo.frequencies >= 1, cfg.source() << ": outputs.frequencies must be at least 1");
   fo.mode_shapes = cfg.get<bool>("outputs.mode_shapes", false);
   fo.tol = cfg.get<double>("modes.tol", 1e-10);
-  for (const auto& p : params) {
-    const std::string key = "parameters." + p.name + ".param";
-    fe::MaterialParameter mp;
-    mp.name = p.name;
-    mp.property = fe::material_property(cfg.has(key) ? cfg.get<std::string>(key) : p.name,
-                                        cfg.source() + ": parameter '" + p.name + "'");
-    if (!p.set.empty()) mp.element_set = p.set;
-    fo.parameters.push_back(mp);
-  }
+  fo.parameters = material_parameters(cfg, params);
   auto component = fe::component_options(cfg);
   auto mesh = std::make_shared<const io::Mesh>(fe::load_mesh(cfg));
   return [fo, component, mesh](MPI_Comm comm) {
@@ -66,8 +58,26 @@ ModelFactory frequency_factory(const io::Config& cfg, const std::vector<campaign
 
 } // namespace
 
+std::vector<fe::MaterialParameter> material_parameters(const io::Config& cfg,
+                                                      const std::vector<campaign::ParameterSpec>& params) {
+  std::vector<fe::MaterialParameter> out;
+  for (const auto& p : params) {
+    const std::string key = "parameters." + p.name + ".param";
+    fe::MaterialParameter mp;
+    mp.name = p.name;
+    mp.property = fe::material_property(cfg.has(key) ? cfg.get<std::string>(key) : p.name,
+                                        cfg.source() + ": parameter '" + p.name + "'");
+    if (!p.set.empty()) mp.element_set = p.set;
+    out.push_back(mp);
+  }
+  return out;
+}
+
 ModelFactory make_model_factory(const io::Config& cfg, const std::vector<campaign::ParameterSpec>& params) {
-  ModelFactory f = cfg.has("model.function") ? analytic_factory(cfg, params.size()) : frequency_factory(cfg, params);
+  return with_delay(cfg, cfg.has("model.function") ? analytic_factory(cfg, params.size()) : frequency_factory(cfg, params));
+}
+
+ModelFactory with_delay(const io::Config& cfg, ModelFactory f) {
   const double delay = cfg.get<double>("model.delay_seconds", 0.0);
   if (delay <= 0) return f;
   return [f, delay](MPI_Comm comm) -> std::unique_ptr<Model> { return std::make_unique<DelayedModel>(f(comm), delay); };
