@@ -167,9 +167,6 @@ void run_stochastic_reduce(MPI_Comm comm_in, const io::Config& cfg, bool resume)
       }
     }
   for (const auto& w : mesh->warnings) log::warn(c, mesh->source + ": " + w);
-  log::info(c, std::string("flexuq reduce: stochastic ") + cms::method_name(job.build.method) + " of " + mesh->source +
-                   " by " + (plan.fit == "projection" ? "collocation (projection)" : "regression") + " on " +
-                   std::to_string(plan.size()) + " points");
 
   auto nominal = std::make_shared<Nominal>();
   const ModelFactory factory = with_delay(cfg, [so, copts, mesh, nominal](MPI_Comm group) -> std::unique_ptr<Model> {
@@ -180,6 +177,9 @@ void run_stochastic_reduce(MPI_Comm comm_in, const io::Config& cfg, bool resume)
     return m;
   });
   cfg.check_all_used();
+  log::info(c, std::string("flexuq reduce: stochastic ") + cms::method_name(job.build.method) + " of " + mesh->source +
+                   " by " + (plan.fit == "projection" ? "collocation (projection)" : "regression") + " on " +
+                   std::to_string(plan.size()) + " points");
   campaign::run_campaign(c, plan, factory, resume);
   if (signals::stopped_early()) {
     log::info(c, "  stochastic body not fitted: the points are incomplete (run again with --resume)");
@@ -188,6 +188,7 @@ void run_stochastic_reduce(MPI_Comm comm_in, const io::Config& cfg, bool resume)
 
   // The expansions, on rank 0 from the journal (in sample order, so independent of the scheduling).
   std::string error, summary;
+  long long input_error = 0;
   if (comm.rank() == 0) {
     try {
       const auto t0 = std::chrono::steady_clock::now();
@@ -238,12 +239,19 @@ void run_stochastic_reduce(MPI_Comm comm_in, const io::Config& cfg, bool resume)
       os << "\n  results: " << plan.output << " (/reduced: the body at the parameter means; /stochastic_body: the "
          << "expansions; flexuq body-at rebuilds a body at any parameters)";
       summary = os.str();
+    } catch (const InputError& e) {
+      error = e.what();
+      input_error = 1;
     } catch (const std::exception& e) {
       error = e.what();
     }
   }
   broadcast(c, error);
-  if (!error.empty()) throw InputError(error);
+  FLEXUQ_MPI(MPI_Bcast(&input_error, 1, MPI_LONG_LONG, 0, c));
+  if (!error.empty()) {
+    if (input_error) throw InputError(error);
+    throw Error(error);
+  }
   log::info(c, summary);
 }
 
