@@ -49,6 +49,9 @@ void stochastic_method(const io::Config& cfg, campaign::CampaignOptions& o) {
                                     "regression");
   FLEXUQ_REQUIRE(method == "collocation" || method == "regression",
                  cfg.source() << ": reduce.stochastic.method must be collocation, regression or pod, got '" << method << "'");
+  // reduce.stochastic.pod (energy, sigma_ratio, rank) belongs to method pod; the example job
+  // carries it beside method regression, so it is accepted and unused here.
+  if (cfg.has(S + "pod")) cfg.mark_used(S + "pod");
   auto& m = o.method;
   m.type = method == "collocation" ? "collocation" : "pce";
   m.fit = method == "collocation" ? "projection" : "regression";
