@@ -14,6 +14,7 @@ std::string usage() {
          "  reduce    reduced flexible body: Craig-Bampton and the other CMS bases, GCMS -> HDF5\n"
          "  simulate  multibody simulation (rigid bodies, joints, HHT / generalized-alpha / RK45) -> HDF5\n"
          "  campaign  sampling / polynomial-chaos campaign over groups of ranks (--resume continues one)\n"
+         "  body-at   a deterministic body from a stochastic body file: body-at F.h5 --set E=2.05e11 -o at.h5\n"
          "  help      this text\n"
          "  version   the flexuq version\n"
          "Any option starting with a single '-' goes to the PETSc/SLEPc options database, e.g.\n"
@@ -42,6 +43,8 @@ CliArgs parse_cli(int argc, char** argv) {
       a.log_level = value("--log-level");
     } else if (s == "--log-view") {
       a.petsc_args.push_back("-log_view");
+    } else if (s == "-o" || s.rfind("--output", 0) == 0) {
+      a.output = value("-o");
     } else if (s == "--resume") {
       a.resume = true;
     } else if (s.rfind("--", 0) == 0) {

@@ -75,9 +75,12 @@ std::vector<fe::MaterialParameter> material_parameters(const io::Config& cfg,
 }
 
 ModelFactory make_model_factory(const io::Config& cfg, const std::vector<campaign::ParameterSpec>& params) {
-  ModelFactory f = cfg.has("model.function")     ? analytic_factory(cfg, params.size())
-                   : cfg.has("model.simulation") ? simulation_factory(cfg, params)
-                                                 : frequency_factory(cfg, params);
+  return with_delay(cfg, cfg.has("model.function")     ? analytic_factory(cfg, params.size())
+                         : cfg.has("model.simulation") ? simulation_factory(cfg, params)
+                                                       : frequency_factory(cfg, params));
+}
+
+ModelFactory with_delay(const io::Config& cfg, ModelFactory f) {
   const double delay = cfg.get<double>("model.delay_seconds", 0.0);
   if (delay <= 0) return f;
   return [f, delay](MPI_Comm comm) -> std::unique_ptr<Model> { return std::make_unique<DelayedModel>(f(comm), delay); };

@@ -5,6 +5,7 @@
 #include "flexuq/app/Commands.hpp"
 #include "flexuq/app/DeckJob.hpp"
 #include "flexuq/app/ReduceCommand.hpp"
+#include "flexuq/app/StochasticReduce.hpp"
 #include "flexuq/core/Assert.hpp"
 #include "flexuq/core/Error.hpp"
 #include "flexuq/core/Log.hpp"
@@ -82,7 +83,7 @@ int main(int argc, char** argv) {
     flexuq::log::direct(flexuq::log::Stream::out, std::string("flexuq ") + kVersion + "\n");
     return 0;
   }
-  static const char* kVerbs[] = {"run", "modes", "reduce", "campaign", "simulate"};
+  static const char* kVerbs[] = {"run", "modes", "reduce", "campaign", "simulate", "body-at"};
   if (std::find(std::begin(kVerbs), std::end(kVerbs), args.verb) == std::end(kVerbs)) {
     flexuq::log::direct(flexuq::log::Stream::err,
                         "flexuq: error: unknown command '" + args.verb + "'\n" + flexuq::app::usage());
@@ -104,6 +105,10 @@ int main(int argc, char** argv) {
   try {
     MPI_Comm world = MPI_COMM_WORLD;
     if (!args.log_level.empty()) flexuq::log::set_level(flexuq::log::parse_level(args.log_level));
+    if (args.verb == "body-at") { // reads a stochastic body file, not a job file
+      flexuq::app::run_body_at(world, args.config, args.overrides, args.output);
+      return 0;
+    }
     // A Nastran deck is a job by itself (docs/nastran.md); anything else is a YAML job file.
     auto cfg = flexuq::io::is_bdf_path(args.config) && (args.verb == "modes" || args.verb == "reduce")
                    ? flexuq::app::load_deck_job(args.config, args.verb, args.overrides)
@@ -121,7 +126,8 @@ int main(int argc, char** argv) {
     if (verb == "modes") {
       flexuq::app::run_modes(world, cfg);
     } else if (verb == "reduce") {
-      flexuq::app::run_reduce(world, cfg);
+      if (cfg.has("reduce.stochastic")) flexuq::app::run_stochastic_reduce(world, cfg, args.resume);
+      else flexuq::app::run_reduce(world, cfg);
     } else if (verb == "campaign") {
       flexuq::app::run_campaign(world, cfg, args.resume);
     } else if (verb == "simulate") {

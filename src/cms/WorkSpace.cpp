@@ -317,6 +317,17 @@ WorkSpace::WorkSpace(const fe::Component& c, const std::vector<InterfaceSpec>& i
   }
   FLEXUQ_PETSC(MatAssemblyBegin(T_.get(), MAT_FINAL_ASSEMBLY));
   FLEXUQ_PETSC(MatAssemblyEnd(T_.get(), MAT_FINAL_ASSEMBLY));
+  congruence();
+}
+
+void WorkSpace::refresh_operators() {
+  if (T_) congruence();
+}
+
+void WorkSpace::congruence() {
+  const fe::Component& c = *comp_;
+  Kw_.reset();
+  Mw_.reset();
   // K and M share one nonzero pattern (fe::Component assembles both into it), so one symbolic
   // PtAP serves both: the product is set up on a copy of K, then M's values are copied into that
   // copy and the numeric phase is repeated (MAT_REUSE_MATRIX). The symbolic phase is ~5x the

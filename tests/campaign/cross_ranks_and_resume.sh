@@ -69,19 +69,7 @@ method: {type: sobol, samples: 64}
 campaign: {ranks_per_sample: 1, seed: 5, checkpoint_every: 4}
 YAML
 # Complete records in the journal folder $1 (a torn last record is not counted).
-journaled() {
-  $py - "$1" <<'PY'
-import glob, struct, sys
-n = 0
-for f in glob.glob(sys.argv[1] + "/*.rec"):
-    b = open(f, "rb").read(); i = 0
-    while i + 12 <= len(b):
-        size = struct.unpack_from("<Q", b, i + 4)[0]
-        if i + 12 + size + 8 > len(b): break
-        n += 1; i += 12 + size + 8
-print(n)
-PY
-}
+journaled() { $py "$src/tests/support/journaled.py" "$1"; }
 # kill_and_resume JOB OUT TOTAL: start JOB on 2 ranks, SIGKILL the whole job once a few samples are
 # journaled, resume on 3 ranks; no sample may be redone or lost.
 kill_and_resume() {

@@ -14,6 +14,7 @@ struct CliArgs {
   std::vector<std::string> overrides;  ///< --set a.b=value
   std::string log_level;               ///< --log-level
   bool resume = false;                 ///< --resume
+  std::string output;                  ///< -o / --output (body-at)
   std::vector<std::string> petsc_args; ///< everything else, for PETSc's options database
 };
 

@@ -16,8 +16,9 @@ namespace flexuq::app {
 /// are CampaignOptions::check, run by campaign::make_plan). Not collective.
 campaign::CampaignOptions campaign_options(const io::Config& cfg);
 
-/// The FE material parameter of each campaign parameter: `parameters.<name>.param` (E | nu | rho |
-/// G | C, default: the name) on `parameters.<name>.set` (default: every element). Not collective.
+/// `parameters.<name>.param` (E | nu | rho | G | C, default: the name) and `.set` (default: every
+/// element) → the material parameters of an FE model, in campaign order. Not collective. Throws
+/// InputError naming the job and the parameter.
 std::vector<fe::MaterialParameter> material_parameters(const io::Config& cfg,
                                                        const std::vector<campaign::ParameterSpec>& params);
 
@@ -31,5 +32,9 @@ std::vector<fe::MaterialParameter> material_parameters(const io::Config& cfg,
 ///  - `model.delay_seconds` (test knob, any model): each evaluation first sleeps that long.
 /// Not collective (every rank reads the mesh).
 ModelFactory make_model_factory(const io::Config& cfg, const std::vector<campaign::ParameterSpec>& params);
+
+/// @p f, each evaluation first sleeping `model.delay_seconds` (a test knob for kill-and-resume
+/// tests; @p f itself when the key is absent or 0).
+ModelFactory with_delay(const io::Config& cfg, ModelFactory f);
 
 } // namespace flexuq::app

@@ -62,6 +62,11 @@ public:
   Mat K() const { return Kw_ ? Kw_.get() : comp_->K(); }
   Mat M() const { return Mw_ ? Mw_.get() : comp_->M(); }
   bool transformed() const { return static_cast<bool>(T_); }
+  /// Recompute the working K, M by congruence after the component's K, M changed values (same
+  /// pattern, e.g. fe::MaterialParametrisation::apply): the interface maps and T̂ are kept. A
+  /// space without RBE2/RBE3 interfaces uses the component's matrices directly (nothing to do).
+  /// @note Collective.
+  void refresh_operators();
   /// Physical (component) vector from a working vector: x = T̂ w. @note Collective.
   VecH to_physical(Vec w) const;
   /// A new working vector (zeroed).
@@ -120,6 +125,7 @@ private:
   std::vector<std::array<double, 3>> refpt_;
   std::vector<Eigen::MatrixXd> rbe3_W_;
   PetscInt work_of(PetscInt g) const;
+  void congruence(); ///< Kw_, Mw_ = T̂ᵀ K T̂, T̂ᵀ M T̂ from the component's current K, M
   bool removed(PetscInt g) const { return std::binary_search(removed_dofs_.begin(), removed_dofs_.end(), g); }
   /// Per boundary coordinate: position (node coordinate or reference point).
   std::vector<std::array<double, 3>> bpos_;

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Stochastic Craig-Bampton body (flexuq reduce with reduce.stochastic, 2 parameters, regression on N
+# points) against N fresh deterministic reductions of the same crank (issue #6 item 5). Results go to
+# docs/performance.md ("Stochastic CB") by hand.
+#   bench/scb_vs_reduce.sh [mesh=configs/crank.inp | h for gmsh, e.g. 0.0043 (~300 k DOF)] [points=30]
+#                          [ranks=2] [flexuq=build/bin/flexuq]
+# Prints: total wall time, the campaign's own "evaluated ... in X s", the mean time per point (from
+# /samples/seconds), one fresh `flexuq reduce` (same interfaces and modes, its own process), the ratio
+# per point / fresh reduction, and the overhead after the points (expansion fit + HDF5 writing).
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+mesh="${1:-$here/configs/crank.inp}"; points="${2:-30}"; np="${3:-2}"; flexuq="${4:-$here/build/bin/flexuq}"
+wd=$(mktemp -d /tmp/scb_vs_reduce.XXXX)
+if [ -f "$mesh" ]; then
+  cp "$mesh" "$wd/crank.inp"
+else
+  cp "$here/configs/crank.geo" "$here/configs/make_crank_mesh.sh" "$wd/"
+  (cd "$wd" && sed -i 's#cd "$(dirname "$0")"#cd "'"$wd"'"#' make_crank_mesh.sh && bash make_crank_mesh.sh "$mesh")
+fi
+cat > "$wd/cb.yaml" <<YAML
+model: {mesh: crank.inp, material: {E: 2.1e11, nu: 0.3, rho: 7850}}
+reduce:
+  method: craig-bampton
+  interfaces: [{set: JOURNAL_END, kind: rbe2}, {set: PIN_END, kind: rbe2}]
+  modes: {count: 20}
+  checkout: {free_free: 0}
+output: cb.h5
+YAML
+cat > "$wd/scb.yaml" <<YAML
+model: {mesh: crank.inp, material: {E: 2.1e11, nu: 0.3, rho: 7850}}
+parameters:
+  E:   {dist: lognormal, mean: 2.1e11, std: 1.0e10}
+  rho: {dist: uniform, low: 7700, high: 8000}
+reduce:
+  method: craig-bampton
+  interfaces: [{set: JOURNAL_END, kind: rbe2}, {set: PIN_END, kind: rbe2}]
+  modes: {count: 20}
+  checkout: {free_free: 10}
+  stochastic: {method: regression, pce: {order: auto, max_order: 4}, samples: $points, basis: true}
+campaign: {ranks_per_sample: $np, seed: 42}
+output: scb.h5
+YAML
+cd "$wd"
+t0=$(date +%s.%N); mpirun -n "$np" "$flexuq" reduce cb.yaml > cb.log 2>&1; t1=$(date +%s.%N)
+mpirun -n "$np" "$flexuq" reduce scb.yaml > scb.log 2>&1; t2=$(date +%s.%N)
+dofs=$(grep -o 'DOFs: [0-9]*' cb.log | head -1)
+/usr/bin/python3 - "$t0" "$t1" "$t2" "$points" "$dofs" <<'PY'
+import re, sys, h5py
+t0, t1, t2 = map(float, sys.argv[1:4]); n = int(sys.argv[4])
+fresh, total = t1 - t0, t2 - t1
+log = open("scb.log").read()
+loop = float(re.search(r"evaluated \d+ sample\(s\) in ([0-9.]+) s", log).group(1))
+sec = h5py.File("scb.h5", "r")["samples/seconds"][()]
+per_point = sec.mean()
+print(f"{sys.argv[5]}; {n} points, 1 group")
+print(f"fresh flexuq reduce: {fresh:.2f} s (whole process: read, assemble, reduce, write)")
+print(f"stochastic reduce:   {total:.2f} s total = {total / (n * fresh):.2f} x {n} fresh reductions")
+print(f"  points loop {loop:.2f} s, per point {per_point:.2f} s = {per_point / fresh:.2f} x a fresh reduction")
+print(f"  set-up (mesh, assembly, reference reduction) + expansion and IO: {total - loop:.2f} s "
+      f"({100 * (total - loop) / total:.1f} % of the total)")
+PY
+grep -E "stochastic body:" scb.log || true
+echo "work directory: $wd"

@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// @file StochasticBodyModel.hpp
+/// @brief The campaign model of a stochastic reduction (`flexuq reduce` with `reduce.stochastic`):
+/// θ → material parametrisation → K(θ), M(θ) → a full component-mode reduction on the group's
+/// communicator → the body aligned with the body at the parameter means → flattened outputs
+/// (reduced matrices, mode eigenvalues, reduced free-free frequencies, invariants, the basis).
+///
+/// Alignment (docs/stochastic-cb.md): columns that are not normal modes (boundary coordinates,
+/// constraint, rigid, inertia-relief and attachment columns) are defined without a sign or order
+/// ambiguity and correspond one to one. Normal-mode columns are matched to the reference by their
+/// mass-weighted inner products (fe::track_modes: MAC per multiplet), each multiplet rotated onto
+/// the reference subspace by orthogonal Procrustes (signs included). With the map T (point columns
+/// → reference columns), K̄' = Tᵀ K̄ T, M̄' = Tᵀ M̄ T and Φ' = Φ T are again the exact projections.
+/// A reference mode whose captured share falls below `min_mac` fails the point (reported with it).
+/// The reference itself is put in a partition-independent form first (per multiplet, the basis whose
+/// inner products with fixed probe fields are upper triangular with a positive diagonal), so groups
+/// of any size align to the same coordinates.
+///
+/// Per group, once: assembly with the affine terms, the interface maps and T̂ of RBE2/RBE3
+/// interfaces, the reference reduction. Per point: K(θ), M(θ) re-evaluated from the affine terms,
+/// the congruence T̂ᵀKT̂ redone, a fresh Reducer (one K_ii factorisation, the eigensolve).
+/// evaluate(θ) depends on θ alone (fresh solver objects; fe/Modes.cpp re-seeds start vectors).
+
+#include "flexuq/cms/ReducedBody.hpp"
+#include "flexuq/cms/Reduction.hpp"
+#include "flexuq/core/Comm.hpp"
+#include "flexuq/core/Model.hpp"
+#include "flexuq/fe/MaterialParametrisation.hpp"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace flexuq::fe {
+class NaturalLayout;
+}
+
+namespace flexuq::cms {
+
+struct StochasticReduceOptions {
+  std::vector<InterfaceSpec> interfaces;
+  ReducerOptions reducer;
+  BuildOptions build;
+  int free_free = 10;      ///< reduced free-free elastic frequencies per point (reduce.checkout.free_free)
+  bool basis = true;       ///< reduce.stochastic.basis: the basis (input node order) per point
+  double min_mac = 0.5;    ///< reduce.stochastic.min_mac: lost-match threshold of the alignment
+  std::vector<fe::MaterialParameter> parameters; ///< campaign order
+  std::vector<double> nominal;                   ///< the parameter means (reference body)
+};
+
+/// Throws InputError when the stochastic path cannot do @p o (gcms, a scaled basis, a band of modes).
+void validate_stochastic(const StochasticReduceOptions& o, const std::string& source);
+
+class StochasticBodyModel final : public Model {
+public:
+  /// Assemble on @p comm and reduce at the nominal parameters (the alignment reference). @note Collective.
+  StochasticBodyModel(MPI_Comm comm, io::Mesh mesh, fe::ComponentOptions component, StochasticReduceOptions options);
+  ~StochasticBodyModel() override;
+
+  std::map<std::string, std::size_t> output_sizes() const override;
+  /// K, M, invariants and basis are "fields" for the campaign (mean and std per entry only; their
+  /// expansions are fitted by cms::fit_stochastic_body).
+  std::map<std::string, std::vector<std::uint64_t>> field_dims() const override;
+  Outputs evaluate(const std::vector<double>& theta) override;
+
+  /// The body at the nominal parameters (with the check-out's full free-free frequencies).
+  const ReducedBody& nominal_body() const { return nominal_; }
+  /// Its basis in input node order (nodes × dofs per node × columns), complete on the group's rank 0.
+  const std::vector<double>& nominal_basis() const { return nominal_basis_; }
+  std::size_t n_columns() const { return ref_labels_.size(); }
+
+private:
+  struct Point;
+  Point reduce_at(const std::vector<double>& theta, bool reference);
+  /// Fill @p T (point columns × reference columns) and @p lambda for the normal modes of @p rb
+  /// matched to the reference; returns the smallest captured share. Throws Error on a lost match.
+  double align_modes(const ReducedBasis& rb, const std::vector<std::size_t>& mode_cols, Eigen::MatrixXd& T,
+                     std::vector<double>& lambda) const;
+  VecH probe_field(int j) const;
+  std::vector<double> gather_basis(const WorkSpace& ws, const std::vector<VecH>& columns) const;
+
+  Comm comm_;
+  StochasticReduceOptions opt_;
+  std::unique_ptr<fe::Component> comp_;
+  std::unique_ptr<fe::MaterialParametrisation> params_;
+  std::unique_ptr<WorkSpace> ws_;
+  std::unique_ptr<fe::NaturalLayout> layout_;
+  // The reference (nominal) basis.
+  std::vector<VecH> ref_modes_;
+  std::vector<int> ref_cluster_;
+  std::vector<double> ref_eigenvalues_;
+  std::vector<std::size_t> ref_mode_cols_, ref_other_cols_;
+  std::vector<std::string> ref_labels_;
+  std::vector<ColumnKind> ref_kinds_;
+  MatH M_ref_;
+  ReducedBody nominal_;
+  std::vector<double> nominal_basis_;
+  std::size_t n_inv_ = 0;
+};
+
+} // namespace flexuq::cms

@@ -1,0 +1,337 @@
+// SPDX-License-Identifier: MIT
+#include "flexuq/cms/StochasticBodyModel.hpp"
+
+#include "flexuq/cms/FloatingFrame.hpp"
+#include "flexuq/cms/ReducedBodyBuild.hpp"
+#include "flexuq/cms/StochasticBody.hpp"
+#include "flexuq/core/Assert.hpp"
+#include "flexuq/core/Error.hpp"
+#include "flexuq/fe/ModeTracking.hpp"
+#include "flexuq/fe/ModesFile.hpp"
+#include "flexuq/la/Clusters.hpp"
+
+#include <cmath>
+#include <sstream>
+
+namespace flexuq::cms {
+
+namespace {
+
+bool is_mode(ColumnKind k) {
+  return k == ColumnKind::fixed_interface_mode || k == ColumnKind::free_interface_mode ||
+         k == ColumnKind::mixed_interface_mode;
+}
+
+std::vector<double> row_major(const Eigen::MatrixXd& A) {
+  std::vector<double> v(static_cast<std::size_t>(A.size()));
+  for (Eigen::Index i = 0; i < A.rows(); ++i)
+    for (Eigen::Index j = 0; j < A.cols(); ++j) v[static_cast<std::size_t>(i * A.cols() + j)] = A(i, j);
+  return v;
+}
+
+} // namespace
+
+void validate_stochastic(const StochasticReduceOptions& o, const std::string& source) {
+  FLEXUQ_REQUIRE(o.build.method != Method::gcms,
+                 source << ": reduce.method: gcms cannot be expanded by reduce.stochastic (its psi-field columns "
+                           "change in number and meaning with the parameters); use a constraint-mode method "
+                           "(craig-bampton, herting, hurty, ...)");
+  FLEXUQ_REQUIRE(o.build.scaling == Scaling::none,
+                 source << ": reduce.scaling must be none with reduce.stochastic (per-point column scales would "
+                           "mix into the expansion of the reduced matrices)");
+  FLEXUQ_REQUIRE(!o.reducer.modes.band_hz,
+                 source << ": reduce.modes.band cannot be used with reduce.stochastic (the number of modes would "
+                           "change from point to point); give reduce.modes.count");
+  FLEXUQ_REQUIRE(o.min_mac > 0 && o.min_mac <= 1, source << ": reduce.stochastic.min_mac must be in (0, 1], got " << o.min_mac);
+  FLEXUQ_REQUIRE(o.free_free >= 0, source << ": reduce.checkout.free_free must be >= 0");
+}
+
+struct StochasticBodyModel::Point {
+  ReducedBasis rb;         ///< aligned with the reference (reference column order)
+  Invariants inv;
+  double min_mac = 1.0;
+  Eigen::VectorXd free_free_hz;
+};
+
+StochasticBodyModel::StochasticBodyModel(MPI_Comm comm, io::Mesh mesh, fe::ComponentOptions component,
+                                         StochasticReduceOptions options)
+    : comm_(comm), opt_(std::move(options)) {
+  component.keep_affine = true;
+  comp_ = std::make_unique<fe::Component>(comm_.get(), std::move(mesh), component);
+  params_ = std::make_unique<fe::MaterialParametrisation>(*comp_, opt_.parameters);
+  ws_ = std::make_unique<WorkSpace>(*comp_, opt_.interfaces);
+  if (opt_.basis) layout_ = std::make_unique<fe::NaturalLayout>(*comp_);
+  opt_.reducer.modes.progress = false;
+  reduce_at(opt_.nominal, true);
+  n_inv_ = invariants_size(static_cast<Eigen::Index>(n_columns()));
+}
+
+StochasticBodyModel::~StochasticBodyModel() = default;
+
+std::map<std::string, std::size_t> StochasticBodyModel::output_sizes() const {
+  const std::size_t n = n_columns(), m = ref_mode_cols_.size();
+  std::map<std::string, std::size_t> s{{"K", n * n},
+                                       {"M", n * n},
+                                       {"mode_eigenvalues", m},
+                                       {"mode_frequencies", m},
+                                       {"free_free_frequencies", static_cast<std::size_t>(opt_.free_free)},
+                                       {"invariants", n_inv_},
+                                       {"alignment_min_mac", 1}};
+  if (m == 0) {
+    s.erase("mode_eigenvalues");
+    s.erase("mode_frequencies");
+  }
+  if (opt_.free_free == 0) s.erase("free_free_frequencies");
+  if (opt_.basis)
+    s["basis"] = comp_->mesh().num_nodes() * static_cast<std::size_t>(comp_->dofs().dofs_per_node()) * n;
+  return s;
+}
+
+std::map<std::string, std::vector<std::uint64_t>> StochasticBodyModel::field_dims() const {
+  const auto n = static_cast<std::uint64_t>(n_columns());
+  std::map<std::string, std::vector<std::uint64_t>> d{{"K", {n, n}}, {"M", {n, n}}, {"invariants", {n_inv_}}};
+  if (opt_.basis)
+    d["basis"] = {comp_->mesh().num_nodes(), static_cast<std::uint64_t>(comp_->dofs().dofs_per_node()), n};
+  return d;
+}
+
+/// A partition-independent field in the working space: value sin(a·x + b·y + c·z + d) at every node
+/// DOF (different a, b, c, d per @p j and component; zero at RBE2/RBE3 reference DOFs). Each entry is
+/// computed from the node's coordinates alone, so only the order of sums over it depends on the ranks.
+VecH StochasticBodyModel::probe_field(int j) const {
+  VecH w = ws_->new_vector();
+  const auto& mesh = comp_->mesh();
+  const int dpn = comp_->dofs().dofs_per_node();
+  std::vector<PetscInt> idx;
+  std::vector<PetscScalar> val;
+  for (int n : comp_->dofs().owned_nodes()) {
+    if (comp_->dofs().is_fixed(n)) continue;
+    const auto& x = mesh.coords[static_cast<std::size_t>(n)];
+    for (int k = 0; k < dpn; ++k) {
+      const PetscInt g = ws_->work_index(n, k);
+      if (g < 0) continue;
+      idx.push_back(g);
+      val.push_back(std::sin(12.9898 * (j + 1) * x[0] + 78.233 * x[1] + 37.719 * (k + 1) * x[2] + 0.7 * j + 1.3 * k));
+    }
+  }
+  FLEXUQ_PETSC(VecSetValues(w.get(), static_cast<PetscInt>(idx.size()), idx.data(), val.data(), INSERT_VALUES));
+  FLEXUQ_PETSC(VecAssemblyBegin(w.get()));
+  FLEXUQ_PETSC(VecAssemblyEnd(w.get()));
+  return w;
+}
+
+StochasticBodyModel::Point StochasticBodyModel::reduce_at(const std::vector<double>& theta, bool reference) {
+  params_->apply(*comp_, theta);
+  ws_->refresh_operators();
+  Reducer r(*ws_, opt_.reducer);
+  ReducedBasis rb = r.build(opt_.build);
+  Point p;
+  const std::size_t n = rb.n_columns();
+  std::vector<std::size_t> mode_cols, other_cols;
+  for (std::size_t j = 0; j < n; ++j) (is_mode(rb.kinds[j]) ? mode_cols : other_cols).push_back(j);
+  FLEXUQ_ASSERT(mode_cols.size() == rb.mode_eigenvalues.size(), "mode columns and mode eigenvalues differ in number");
+  const auto ns = static_cast<Eigen::Index>(mode_cols.size());
+  // T: point columns → reference columns; lambda: the eigenvalues of the mapped mode columns.
+  Eigen::MatrixXd T;
+  std::vector<double> lambda;
+  if (reference) {
+    ref_mode_cols_ = mode_cols;
+    ref_other_cols_ = other_cols;
+    ref_labels_ = rb.labels;
+    ref_kinds_ = rb.kinds;
+    ref_cluster_ = la::cluster_ids(rb.mode_eigenvalues, opt_.reducer.modes.cluster_tol);
+    // The reference in a canonical form that does not depend on the partition: an eigensolver's sign
+    // (largest entry positive) and its basis of a multiplet change with round-off on symmetric parts.
+    // Per multiplet J: G = Φ_Jᵀ M W_J with fixed probe fields W (probe_field), G = Q R; Φ_J Q has
+    // (Φ_J Q)ᵀ M W_J = R upper triangular, signs chosen so that diag(R) > 0.
+    T = Eigen::MatrixXd::Identity(static_cast<Eigen::Index>(n), static_cast<Eigen::Index>(n));
+    lambda.assign(rb.mode_eigenvalues.size(), 0.0);
+    std::vector<VecH> probes;
+    VecH w = ws_->new_vector();
+    Eigen::Index j = 0;
+    while (j < ns) {
+      Eigen::Index k = j;
+      while (k < ns && ref_cluster_[static_cast<std::size_t>(k)] == ref_cluster_[static_cast<std::size_t>(j)]) ++k;
+      const Eigen::Index m = k - j;
+      while (static_cast<Eigen::Index>(probes.size()) < m) probes.push_back(probe_field(static_cast<int>(probes.size())));
+      Eigen::MatrixXd G(m, m);
+      for (Eigen::Index b = 0; b < m; ++b) {
+        FLEXUQ_PETSC(MatMult(ws_->M(), probes[static_cast<std::size_t>(b)].get(), w.get()));
+        for (Eigen::Index a = 0; a < m; ++a) {
+          PetscScalar v = 0;
+          FLEXUQ_PETSC(VecDot(w.get(), rb.columns[mode_cols[static_cast<std::size_t>(j + a)]].get(), &v));
+          G(a, b) = PetscRealPart(v);
+        }
+      }
+      Eigen::HouseholderQR<Eigen::MatrixXd> qr(G);
+      Eigen::MatrixXd Q = qr.householderQ();
+      const Eigen::MatrixXd R = Q.transpose() * G;
+      for (Eigen::Index c = 0; c < m; ++c)
+        if (R(c, c) < 0) Q.col(c) *= -1.0;
+      for (Eigen::Index a = 0; a < m; ++a)
+        for (Eigen::Index c = 0; c < m; ++c) {
+          const auto ra = static_cast<Eigen::Index>(mode_cols[static_cast<std::size_t>(j + a)]);
+          const auto rc = static_cast<Eigen::Index>(mode_cols[static_cast<std::size_t>(j + c)]);
+          T(ra, rc) = Q(a, c);
+          lambda[static_cast<std::size_t>(j + c)] += Q(a, c) * Q(a, c) * rb.mode_eigenvalues[static_cast<std::size_t>(j + a)];
+        }
+      j = k;
+    }
+  } else {
+    FLEXUQ_REQUIRE(other_cols.size() == ref_other_cols_.size(),
+                   "the reduction at this point has " << other_cols.size() << " non-mode columns, the reference "
+                                                      << ref_other_cols_.size());
+    T = Eigen::MatrixXd::Zero(static_cast<Eigen::Index>(n), static_cast<Eigen::Index>(n_columns()));
+    for (std::size_t i = 0; i < other_cols.size(); ++i)
+      T(static_cast<Eigen::Index>(other_cols[i]), static_cast<Eigen::Index>(ref_other_cols_[i])) = 1.0;
+    lambda.assign(ref_eigenvalues_.size(), 0.0);
+    p.min_mac = align_modes(rb, mode_cols, T, lambda);
+  }
+  // Φ' = Φ T (a non-mode column is taken over, a mode column is a combination of its multiplet).
+  ReducedBasis a;
+  a.method = rb.method;
+  a.mode_interface = rb.mode_interface;
+  a.fixed_interfaces = rb.fixed_interfaces;
+  a.labels = ref_labels_;
+  a.kinds = ref_kinds_;
+  a.scale.assign(n_columns(), 1.0);
+  a.mode_eigenvalues = lambda;
+  a.K = T.transpose() * rb.K * T;
+  a.M = T.transpose() * rb.M * T;
+  a.physical_boundary = rb.physical_boundary;
+  a.basis_rcond = rb.basis_rcond;
+  a.diagnostics = rb.diagnostics;
+  for (Eigen::Index c = 0; c < T.cols(); ++c) {
+    VecH v;
+    FLEXUQ_PETSC(VecDuplicate(rb.columns[0].get(), v.out()));
+    FLEXUQ_PETSC(VecZeroEntries(v.get()));
+    for (std::size_t s = 0; s < n; ++s) {
+      const double t = T(static_cast<Eigen::Index>(s), c);
+      if (t != 0.0) FLEXUQ_PETSC(VecAXPY(v.get(), t, rb.columns[s].get()));
+    }
+    a.columns.push_back(std::move(v));
+  }
+  p.inv = compute_invariants(*ws_, a);
+  if (reference) {
+    ref_eigenvalues_ = a.mode_eigenvalues;
+    ref_modes_.clear();
+    for (std::size_t j : ref_mode_cols_) {
+      VecH v;
+      FLEXUQ_PETSC(VecDuplicate(a.columns[j].get(), v.out()));
+      FLEXUQ_PETSC(VecCopy(a.columns[j].get(), v.get()));
+      ref_modes_.push_back(std::move(v));
+    }
+    M_ref_.reset();
+    FLEXUQ_PETSC(MatDuplicate(ws_->M(), MAT_COPY_VALUES, M_ref_.out()));
+    const Checkout chk = checkout(r, a, opt_.free_free);
+    nominal_ = make_reduced_body(*ws_, a, p.inv, chk);
+    if (opt_.basis) nominal_basis_ = gather_basis(*ws_, a.columns);
+  }
+  p.rb = std::move(a);
+  return p;
+}
+
+double StochasticBodyModel::align_modes(const ReducedBasis& rb, const std::vector<std::size_t>& mode_cols,
+                                        Eigen::MatrixXd& T, std::vector<double>& lambda) const {
+  // C(j, k) = φ_refᵀ M_ref φ_k / ‖φ_k‖_{M_ref}: both sets mass-normalised, so C² is the MAC.
+  const auto nr = static_cast<Eigen::Index>(ref_mode_cols_.size()), ns = static_cast<Eigen::Index>(mode_cols.size());
+  if (nr == 0) return 1.0;
+  FLEXUQ_REQUIRE(ns > 0, "the reduction at this point has no normal modes, the reference " << nr);
+  Eigen::MatrixXd C(nr, ns);
+  VecH w;
+  FLEXUQ_PETSC(VecDuplicate(ref_modes_[0].get(), w.out()));
+  for (Eigen::Index k = 0; k < ns; ++k) {
+    Vec q = rb.columns[mode_cols[static_cast<std::size_t>(k)]].get();
+    FLEXUQ_PETSC(MatMult(M_ref_.get(), q, w.get()));
+    PetscScalar nk = 0;
+    FLEXUQ_PETSC(VecDot(w.get(), q, &nk));
+    for (Eigen::Index j = 0; j < nr; ++j) {
+      PetscScalar dj = 0;
+      FLEXUQ_PETSC(VecDot(w.get(), ref_modes_[static_cast<std::size_t>(j)].get(), &dj));
+      C(j, k) = PetscRealPart(dj) / std::sqrt(PetscRealPart(nk));
+    }
+  }
+  const auto tr = fe::track_modes(C, ref_cluster_, rb.mode_eigenvalues);
+  for (Eigen::Index j = 0; j < nr; ++j) {
+    const auto ju = static_cast<std::size_t>(j);
+    if (tr.assignment[ju] < 0 || tr.mac[ju] < opt_.min_mac) {
+      std::ostringstream os;
+      os << "alignment with the body at the parameter means: reference mode " << j + 1 << " ("
+         << std::sqrt(std::max(0.0, ref_eigenvalues_[ju])) / (2 * M_PI) << " Hz) lost, captured share (MAC) "
+         << tr.mac[ju] << " < reduce.stochastic.min_mac = " << opt_.min_mac
+         << " (more modes, reduce.modes.count, or a narrower parameter range)";
+      throw Error(os.str());
+    }
+  }
+  // Per multiplet J: R = procrustes(C_JS) maps the chosen point modes S onto the reference ones.
+  Eigen::Index j = 0;
+  while (j < nr) {
+    Eigen::Index k = j;
+    while (k < nr && ref_cluster_[static_cast<std::size_t>(k)] == ref_cluster_[static_cast<std::size_t>(j)]) ++k;
+    std::vector<int> S;
+    for (Eigen::Index r = j; r < k; ++r) S.push_back(tr.assignment[static_cast<std::size_t>(r)]);
+    Eigen::MatrixXd Cjs(k - j, static_cast<Eigen::Index>(S.size()));
+    for (Eigen::Index r = j; r < k; ++r)
+      for (std::size_t c = 0; c < S.size(); ++c) Cjs(r - j, static_cast<Eigen::Index>(c)) = C(r, S[c]);
+    const Eigen::MatrixXd R = fe::procrustes_rotation(Cjs); // |S| × |J|
+    for (Eigen::Index r = j; r < k; ++r)
+      for (std::size_t c = 0; c < S.size(); ++c) {
+        const double t = R(static_cast<Eigen::Index>(c), r - j);
+        T(static_cast<Eigen::Index>(mode_cols[static_cast<std::size_t>(S[c])]),
+          static_cast<Eigen::Index>(ref_mode_cols_[static_cast<std::size_t>(r)])) = t;
+        lambda[static_cast<std::size_t>(r)] += t * t * rb.mode_eigenvalues[static_cast<std::size_t>(S[c])];
+      }
+    j = k;
+  }
+  return tr.min_mac;
+}
+
+std::vector<double> StochasticBodyModel::gather_basis(const WorkSpace& ws, const std::vector<VecH>& columns) const {
+  std::vector<VecH> phys;
+  std::vector<Vec> raw;
+  for (const auto& c : columns) {
+    phys.push_back(ws.to_physical(c.get()));
+    raw.push_back(phys.back().get());
+  }
+  const auto block = layout_->gather(raw);
+  const int size = comm_.size(), rank = comm_.rank();
+  const int mine = static_cast<int>(block.size());
+  std::vector<int> counts(static_cast<std::size_t>(size)), displs(static_cast<std::size_t>(size));
+  FLEXUQ_MPI(MPI_Gather(&mine, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm_.get()));
+  int total = 0;
+  for (int r = 0; r < size; ++r) {
+    displs[static_cast<std::size_t>(r)] = total;
+    total += counts[static_cast<std::size_t>(r)];
+  }
+  std::vector<double> full(rank == 0 ? static_cast<std::size_t>(total) : 0);
+  FLEXUQ_MPI(MPI_Gatherv(block.data(), mine, MPI_DOUBLE, full.data(), counts.data(), displs.data(), MPI_DOUBLE, 0,
+                         comm_.get()));
+  return full;
+}
+
+Outputs StochasticBodyModel::evaluate(const std::vector<double>& theta) {
+  Point p = reduce_at(theta, false);
+  Outputs out;
+  out["K"] = row_major(p.rb.K);
+  out["M"] = row_major(p.rb.M);
+  if (!ref_mode_cols_.empty()) {
+    out["mode_eigenvalues"] = p.rb.mode_eigenvalues;
+    auto& f = out["mode_frequencies"];
+    for (double l : p.rb.mode_eigenvalues) f.push_back(std::sqrt(std::max(0.0, l)) / (2 * M_PI));
+  }
+  if (opt_.free_free > 0) {
+    const auto e = elastic_coordinates(p.rb.K, p.rb.M);
+    FLEXUQ_REQUIRE(e.rigid == 6 && e.eigenvalues.size() >= opt_.free_free,
+                   "the reduced body at this point has " << e.rigid << " rigid-body modes and " << e.eigenvalues.size()
+                                                         << " elastic ones (reduce.checkout.free_free = " << opt_.free_free
+                                                         << ")");
+    auto& f = out["free_free_frequencies"];
+    for (int i = 0; i < opt_.free_free; ++i) f.push_back(std::sqrt(std::max(0.0, e.eigenvalues(i))) / (2 * M_PI));
+  }
+  out["invariants"] = flatten_invariants(p.inv);
+  out["alignment_min_mac"] = {p.min_mac};
+  if (opt_.basis) out["basis"] = gather_basis(*ws_, p.rb.columns);
+  return out;
+}
+
+} // namespace flexuq::cms
