@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "flexuq/app/ModelFactory.hpp"
 
+#include "flexuq/app/MatrixModel.hpp"
+
 #include "flexuq/core/Error.hpp"
 #include "flexuq/fe/ComponentConfig.hpp"
 #include "flexuq/fe/FrequencyModel.hpp"
@@ -48,6 +50,7 @@ ModelFactory frequency_factory(const io::Config& cfg, const std::vector<campaign
   FLEXUQ_REQUIRE(fo.frequencies >= 1, cfg.source() << ": outputs.frequencies must be at least 1");
   fo.mode_shapes = cfg.get<bool>("outputs.mode_shapes", false);
   fo.tol = cfg.get<double>("modes.tol", 1e-10);
+  if (has_matrix_model(cfg)) return matrix_frequency_factory(cfg, params, fo); // parameters scale terms
   for (const auto& p : params) {
     const std::string key = "parameters." + p.name + ".param";
     fe::MaterialParameter mp;
