@@ -2,6 +2,8 @@
 #include "flexuq/app/ModelFactory.hpp"
 #include "flexuq/app/SimulationModel.hpp"
 
+#include "flexuq/app/MatrixModel.hpp"
+
 #include "flexuq/core/Error.hpp"
 #include "flexuq/fe/ComponentConfig.hpp"
 #include "flexuq/fe/FrequencyModel.hpp"
@@ -49,6 +51,7 @@ ModelFactory frequency_factory(const io::Config& cfg, const std::vector<campaign
   FLEXUQ_REQUIRE(fo.frequencies >= 1, cfg.source() << ": outputs.frequencies must be at least 1");
   fo.mode_shapes = cfg.get<bool>("outputs.mode_shapes", false);
   fo.tol = cfg.get<double>("modes.tol", 1e-10);
+  if (has_matrix_model(cfg)) return matrix_frequency_factory(cfg, params, fo); // parameters scale terms
   fo.parameters = material_parameters(cfg, params);
   auto component = fe::component_options(cfg);
   auto mesh = std::make_shared<const io::Mesh>(fe::load_mesh(cfg));

@@ -4,10 +4,12 @@
 //   mpirun -n 2 build/bin/flexuq modes configs/crank-modes.yaml --set modes.count=30
 #include "flexuq/app/Commands.hpp"
 #include "flexuq/app/JobOptions.hpp"
+#include "flexuq/app/MatrixModel.hpp"
 #include "flexuq/core/Comm.hpp"
 #include "flexuq/core/Error.hpp"
 #include "flexuq/core/Log.hpp"
 #include "flexuq/fe/ComponentConfig.hpp"
+#include "flexuq/fe/MatrixComponent.hpp"
 #include "flexuq/fe/ModesFile.hpp"
 #include "flexuq/io/ConfigCounts.hpp"
 #include "flexuq/io/Limits.hpp"
@@ -36,6 +38,15 @@ std::string human_bytes(double b) {
 
 std::string sizes_summary(const fe::Component& comp) {
   const auto& m = comp.mesh();
+  if (comp.is_external()) {
+    std::ostringstream os;
+    os << "  matrices: " << m.num_nodes() << " nodes, stiffness terms [";
+    for (std::size_t k = 0; k < comp.stiffness_terms().size(); ++k) os << (k ? ", " : "") << comp.stiffness_terms().name(k);
+    os << "], mass terms [";
+    for (std::size_t k = 0; k < comp.mass_terms().size(); ++k) os << (k ? ", " : "") << comp.mass_terms().name(k);
+    os << "]\n  DOFs: " << comp.dofs().global_size() << " free (" << comp.dofs().dofs_per_node() << " per node)\n";
+    return os.str();
+  }
   std::map<std::string, long> by_type;
   for (auto t : m.elem_type) ++by_type[io::element_name(t)];
   MatInfo info{};
@@ -64,22 +75,15 @@ void run_modes(MPI_Comm comm_in, const io::Config& cfg) {
   fe::ModeOptions mopt = parse_mode_options(cfg, "modes", ModeKeys{true, false});
   auto copts = fe::component_options(cfg);
   copts.keep_affine = cfg.get<bool>("model.keep_affine", false);
-  std::unique_ptr<io::Mesh> mesh;
-  {
-    log::Phase p(c, "read mesh", &times);
-    mesh = std::make_unique<io::Mesh>(fe::load_mesh(cfg));
-  }
-  cfg.check_all_used();
-  for (const auto& w : mesh->warnings) log::warn(c, mesh->source + ": " + w);
-  log::info(c, "flexuq modes: " + mesh->source + " on " + std::to_string(comm.size()) + " rank(s)");
-
-  std::unique_ptr<fe::Component> comp;
-  {
-    log::Phase p(c, "partition+assemble", &times);
-    comp = std::make_unique<fe::Component>(c, std::move(*mesh), copts);
-  }
-  mesh.reset();
+  const std::string export_prefix = cfg.resolve_output(cfg.get<std::string>("modes.export_matrices", ""));
+  std::unique_ptr<fe::Component> comp = load_component(c, cfg, copts, times, "flexuq modes:");
   log::info(c, sizes_summary(*comp) + "  partition: " + comp->dofs().balance_summary());
+  if (!export_prefix.empty()) {
+    log::Phase p(c, "export matrices", &times);
+    fe::export_component(*comp, export_prefix);
+    log::info(c, "  matrices: " + export_prefix + "_{K,M}.mtx, " + export_prefix + "_dofs.txt, " + export_prefix +
+                     "_sets.yaml (model.matrices)");
+  }
   mopt.constrained = comp->has_fixed_nodes();
   std::string sets;
   for (const auto& s : comp->fixed_sets()) sets += (sets.empty() ? "" : ", ") + s;

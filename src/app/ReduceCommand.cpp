@@ -4,6 +4,7 @@
 //   mpirun -n 2 build/bin/flexuq reduce configs/crank-cb.yaml --set reduce.method=herting
 #include "flexuq/app/ReduceCommand.hpp"
 #include "flexuq/app/JobOptions.hpp"
+#include "flexuq/app/MatrixModel.hpp"
 #include "flexuq/cms/Gcms.hpp"
 
 #include "flexuq/cms/ReducedBodyBuild.hpp"
@@ -154,21 +155,16 @@ void run_reduce(MPI_Comm comm_in, const io::Config& cfg) {
   }
   auto copts = fe::component_options(cfg);
   copts.keep_affine = false;
-  std::unique_ptr<io::Mesh> mesh;
-  {
-    log::Phase p(c, "read mesh", &times);
-    mesh = std::make_unique<io::Mesh>(fe::load_mesh(cfg));
+  std::unique_ptr<fe::Component> comp =
+      load_component(c, cfg, copts, times, std::string("flexuq reduce: ") + cms::method_name(job.build.method) + " of");
+  if (!comp->has_coordinates()) {
+    FLEXUQ_REQUIRE(job.build.method != cms::Method::gcms,
+                   cfg.source() << ": reduce.method gcms needs node coordinates; " << comp->mesh().source << " gives none");
+    for (const auto& i : job.interfaces)
+      FLEXUQ_REQUIRE(i.kind == cms::InterfaceKind::all_dofs,
+                     cfg.source() << ": the rbe2/rbe3 interface on set " << i.set << " needs node coordinates; "
+                                  << comp->mesh().source << " gives none (add x y z to the label file)");
   }
-  cfg.check_all_used();
-  for (const auto& w : mesh->warnings) log::warn(c, mesh->source + ": " + w);
-  log::info(c, std::string("flexuq reduce: ") + cms::method_name(job.build.method) + " of " + mesh->source + " on " +
-                   std::to_string(comm.size()) + " rank(s)");
-  std::unique_ptr<fe::Component> comp;
-  {
-    log::Phase p(c, "partition+assemble", &times);
-    comp = std::make_unique<fe::Component>(c, std::move(*mesh), copts);
-  }
-  mesh.reset();
   std::unique_ptr<cms::WorkSpace> ws;
   {
     log::Phase p(c, "interfaces", &times);

@@ -29,8 +29,30 @@ std::vector<double> Component::mass_theta(const std::vector<MaterialGroup>& grou
   return t;
 }
 
-std::vector<double> Component::stiffness_theta() const { return stiffness_theta(groups_); }
-std::vector<double> Component::mass_theta() const { return mass_theta(groups_); }
+std::vector<double> Component::stiffness_theta() const {
+  return external_ ? external_k_theta_ : stiffness_theta(groups_);
+}
+std::vector<double> Component::mass_theta() const { return external_ ? external_m_theta_ : mass_theta(groups_); }
+
+Component::Component(io::Mesh mesh, ExternalOperators ops)
+    : mesh_(std::move(mesh)), dofs_(std::move(ops.dofs)), fixed_sets_(std::move(ops.fixed_sets)),
+      n_fixed_nodes_(ops.n_fixed_nodes), K_terms_(std::move(ops.stiffness)), M_terms_(std::move(ops.mass)),
+      external_(true), coordinates_(ops.coordinates), external_k_theta_(std::move(ops.stiffness_theta)), external_m_theta_(std::move(ops.mass_theta)) {
+  FLEXUQ_REQUIRE(dofs_ && K_terms_.size() > 0 && M_terms_.size() > 0,
+                 mesh_.source << ": a component from matrices needs at least one stiffness and one mass term");
+  K_ = K_terms_.evaluate(external_k_theta_);
+  M_ = M_terms_.evaluate(external_m_theta_);
+}
+
+void Component::set_coefficients(const std::vector<double>& stiffness, const std::vector<double>& mass) {
+  FLEXUQ_REQUIRE(K_terms_.size() > 0, "set_coefficients needs the affine terms (keep_affine)");
+  K_terms_.evaluate_into(stiffness, K_.get());
+  M_terms_.evaluate_into(mass, M_.get());
+  if (external_) {
+    external_k_theta_ = stiffness;
+    external_m_theta_ = mass;
+  }
+}
 
 Component::Component(MPI_Comm comm, io::Mesh mesh, const ComponentOptions& opt) : mesh_(std::move(mesh)) {
   mesh_.validate();

@@ -50,11 +50,41 @@ void neighbours(const io::Mesh& mesh, const NodeElements& ne, int v, std::vector
 DofMap::DofMap(MPI_Comm comm, const io::Mesh& mesh, int dpn, const std::vector<int>& fixed_nodes,
                const std::string& partitioner)
     : comm_(comm), dpn_(dpn) {
-  const int size = comm_.size(), rank = comm_.rank();
   const int n = static_cast<int>(mesh.num_nodes());
   const NodeElements ne(mesh);
-  std::vector<int> mark(static_cast<std::size_t>(n), -1), nb;
+  std::vector<int> mark(static_cast<std::size_t>(n), -1);
+  int stamp = 0;
+  const auto new_number = build(
+      n, [&](int v, std::vector<int>& out) { neighbours(mesh, ne, v, mark, stamp++, out); }, fixed_nodes, partitioner,
+      mesh.source);
 
+  // Elements: assembled by the owner of their lowest-numbered node.
+  const int rank = comm_.rank();
+  for (std::size_t e = 0; e < mesh.num_elements(); ++e) {
+    const int* en = mesh.element(e);
+    int best = en[0];
+    for (int k = 1; k < mesh.element_size(e); ++k)
+      if (new_number[en[k]] < new_number[best]) best = en[k];
+    if (owner_[best] == rank) local_elements_.push_back(static_cast<int>(e));
+  }
+}
+
+DofMap::DofMap(MPI_Comm comm, const std::vector<std::int64_t>& offsets, const std::vector<int>& nbrs, int dpn,
+               const std::vector<int>& fixed_nodes, const std::string& partitioner, const std::string& source)
+    : comm_(comm), dpn_(dpn) {
+  FLEXUQ_REQUIRE(!offsets.empty(), source << ": no nodes");
+  build(
+      static_cast<int>(offsets.size() - 1),
+      [&](int v, std::vector<int>& out) {
+        out.assign(nbrs.begin() + offsets[static_cast<std::size_t>(v)], nbrs.begin() + offsets[static_cast<std::size_t>(v) + 1]);
+      },
+      fixed_nodes, partitioner, source);
+}
+
+std::vector<PetscInt> DofMap::build(int n, const NeighbourFn& neighbours_of, const std::vector<int>& fixed_nodes,
+                                    const std::string& partitioner, const std::string& source) {
+  const int size = comm_.size(), rank = comm_.rank();
+  std::vector<int> nb;
   // 1. Partition the node graph. Rank r proposes rows [r n / p, (r+1) n / p) of the adjacency.
   owner_.assign(static_cast<std::size_t>(n), 0);
   std::vector<PetscInt> new_number(static_cast<std::size_t>(n));
@@ -66,7 +96,7 @@ DofMap::DofMap(MPI_Comm comm, const io::Mesh& mesh, int dpn, const std::vector<i
     std::vector<PetscInt> cols;
     std::vector<PetscInt> rowptr{0};
     for (PetscInt v = lo; v < hi; ++v) {
-      neighbours(mesh, ne, static_cast<int>(v), mark, static_cast<int>(v), nb);
+      neighbours_of(static_cast<int>(v), nb);
       std::sort(nb.begin(), nb.end());
       cols.insert(cols.end(), nb.begin(), nb.end());
       rowptr.push_back(static_cast<PetscInt>(cols.size()));
@@ -127,24 +157,15 @@ DofMap::DofMap(MPI_Comm comm, const io::Mesh& mesh, int dpn, const std::vector<i
     begin_ = before;
     end_ = before + local;
   }
-  FLEXUQ_REQUIRE(n_global_ > 0, mesh.source << ": every node is fixed; nothing is left to solve for");
+  FLEXUQ_REQUIRE(n_global_ > 0, source << ": every node is fixed; nothing is left to solve for");
 
-  // 3. Elements: assembled by the owner of their lowest-numbered node.
-  for (std::size_t e = 0; e < mesh.num_elements(); ++e) {
-    const int* en = mesh.element(e);
-    int best = en[0];
-    for (int k = 1; k < mesh.element_size(e); ++k)
-      if (new_number[en[k]] < new_number[best]) best = en[k];
-    if (owner_[best] == rank) local_elements_.push_back(static_cast<int>(e));
-  }
-
-  // 4. Exact preallocation from the node graph (free neighbours only).
+  // 3. Exact preallocation from the node graph (free neighbours only).
   d_nnz_.reserve(static_cast<std::size_t>(end_ - begin_));
   o_nnz_.reserve(static_cast<std::size_t>(end_ - begin_));
   long long cut = 0;
   for (int v : owned_nodes_) {
     if (fixed[v]) continue;
-    neighbours(mesh, ne, v, mark, n + v, nb);
+    neighbours_of(v, nb);
     PetscInt d = dpn_, o = 0; // itself
     for (int u : nb) {
       if (fixed[u]) continue;
@@ -161,6 +182,7 @@ DofMap::DofMap(MPI_Comm comm, const io::Mesh& mesh, int dpn, const std::vector<i
     }
   }
   cut_edges_ = cut;
+  return new_number;
 }
 
 std::string DofMap::balance_summary() const {

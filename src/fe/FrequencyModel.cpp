@@ -13,12 +13,26 @@
 
 namespace flexuq::fe {
 
-FrequencyModel::FrequencyModel(MPI_Comm comm, io::Mesh mesh, ComponentOptions component, FrequencyModelOptions options)
-    : comm_(comm), opt_(std::move(options)) {
-  FLEXUQ_REQUIRE(opt_.frequencies >= 1, "outputs.frequencies must be at least 1");
+namespace {
+std::unique_ptr<Component> affine_component(MPI_Comm comm, io::Mesh mesh, ComponentOptions component) {
   component.keep_affine = true;
-  comp_ = std::make_unique<Component>(comm_.get(), std::move(mesh), component);
-  params_ = std::make_unique<MaterialParametrisation>(*comp_, opt_.parameters);
+  return std::make_unique<Component>(comm, std::move(mesh), component);
+}
+ComponentUpdate material_update(const Component& c, const std::vector<MaterialParameter>& parameters) {
+  auto params = std::make_shared<const MaterialParametrisation>(c, parameters);
+  return [params](Component& comp, const std::vector<double>& theta) { params->apply(comp, theta); };
+}
+} // namespace
+
+FrequencyModel::FrequencyModel(MPI_Comm comm, io::Mesh mesh, ComponentOptions component, FrequencyModelOptions options)
+    : FrequencyModel(comm, affine_component(comm, std::move(mesh), std::move(component)), nullptr, std::move(options)) {
+  update_ = material_update(*comp_, opt_.parameters);
+}
+
+FrequencyModel::FrequencyModel(MPI_Comm comm, std::unique_ptr<Component> component, ComponentUpdate update,
+                               FrequencyModelOptions options)
+    : comm_(comm), opt_(std::move(options)), comp_(std::move(component)), update_(std::move(update)) {
+  FLEXUQ_REQUIRE(opt_.frequencies >= 1, "outputs.frequencies must be at least 1");
   ModeOptions mo;
   mo.count = opt_.frequencies + std::max(4, opt_.frequencies / 2); // margin for modes that swap order
   mo.constrained = comp_->has_fixed_nodes();
@@ -60,7 +74,7 @@ void FrequencyModel::write_field_support(const std::string& result_path, const s
 }
 
 void FrequencyModel::prepare(const std::vector<double>& nominal) {
-  params_->apply(*comp_, nominal);
+  update_(*comp_, nominal);
   auto m = solver_->solve(comp_->K(), comp_->M());
   const int n = opt_.frequencies;
   FLEXUQ_REQUIRE(static_cast<int>(m.eigenvalues.size()) >= n, "reference solve returned fewer than outputs.frequencies modes");
@@ -77,7 +91,7 @@ void FrequencyModel::prepare(const std::vector<double>& nominal) {
 Outputs FrequencyModel::evaluate(const std::vector<double>& theta) {
   FLEXUQ_REQUIRE(!ref_.empty(), "FrequencyModel::evaluate before prepare (no reference modes)");
   const int n = opt_.frequencies;
-  params_->apply(*comp_, theta);
+  update_(*comp_, theta);
   auto m = solver_->solve(comp_->K(), comp_->M());
   const int ns = static_cast<int>(m.eigenvalues.size());
   Eigen::MatrixXd C(n, ns);

@@ -56,6 +56,10 @@ void write_mesh(H5File& f, const Mesh& mesh) {
     f.write_replicated(std::string("/mesh/topology/") + element_name(t), {conn.size() / npe, npe}, conn.data());
     f.write_replicated(std::string("/mesh/element_ids/") + element_name(t), {eids[t].size()}, eids[t].data());
   }
+  // A mesh without elements (model.matrices) is shown as its nodes: one XDMF polyvertex (type 1,
+  // one node) per node.
+  if (mesh.num_elements() == 0)
+    for (std::uint64_t v = 0; v < n; ++v) mixed.insert(mixed.end(), {1, 1, static_cast<std::int64_t>(v)});
   f.write_replicated("/mesh/topology_mixed", {mixed.size()}, mixed.data());
   f.write_attribute("/mesh", "num_elements", static_cast<std::int64_t>(mesh.num_elements()));
   f.write_attribute("/mesh", "source", mesh.source);
@@ -72,13 +76,15 @@ void write_xdmf(const std::string& xdmf_path, const std::string& h5, const Mesh&
   std::size_t mixed_len = 0;
   for (std::size_t e = 0; e < mesh.num_elements(); ++e)
     mixed_len += 1 + static_cast<std::size_t>(mesh.element_size(e)) + (mesh.elem_type[e] == ElementType::beam2 ? 1 : 0);
+  const std::size_t n_cells = mesh.num_elements() > 0 ? mesh.num_elements() : n; // polyvertices (write_mesh)
+  if (mesh.num_elements() == 0) mixed_len = 3 * n;
   x << "<?xml version=\"1.0\" ?>\n<!DOCTYPE Xdmf SYSTEM \"Xdmf.dtd\" []>\n<Xdmf Version=\"2.0\">\n <Domain>\n";
   x << "  <Grid Name=\"" << fld.name << "\" GridType=\"Collection\" CollectionType=\"Temporal\">\n";
   for (std::size_t j = 0; j < fld.count; ++j) {
     const double t = j < fld.times.size() ? fld.times[j] : static_cast<double>(j + 1);
     x << "   <Grid Name=\"" << fld.name << "_" << j + 1 << "\" GridType=\"Uniform\">\n";
     x << "    <Time Value=\"" << t << "\"/>\n";
-    x << "    <Topology TopologyType=\"Mixed\" NumberOfElements=\"" << mesh.num_elements() << "\">\n";
+    x << "    <Topology TopologyType=\"Mixed\" NumberOfElements=\"" << n_cells << "\">\n";
     x << "     <DataItem Dimensions=\"" << mixed_len << "\" NumberType=\"Int\" Precision=\"8\" Format=\"HDF\">" << h5
       << ":/mesh/topology_mixed</DataItem>\n    </Topology>\n";
     x << "    <Geometry GeometryType=\"XYZ\">\n     <DataItem Dimensions=\"" << n

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: MIT
-"""Check a flexuq modes file: check_modes_h5.py <file.h5> --count N --rigid R [--max-residual TOL]
+"""Check a flexuq modes file: check_modes_h5.py <file.h5> --count N --rigid R [--max-residual TOL] [--frequencies F1,F2,…]
 
 - /modes/eigenvalues: N values (or more, when a multiplet is completed), ascending and positive;
 - /modes/vectors: shape (nodes, 3, count) with nodes = the rows of /mesh/geometry;
@@ -45,7 +45,7 @@ def check_xdmf_structure(xdmf, h5path, check):
         while i < len(stream):
             t = int(stream[i]); i += 1
             n = {6: 4, 38: 10, 9: 8, 48: 20}.get(t)
-            if t == 2:
+            if t in (1, 2):  # polyvertex (a mesh without elements: model.matrices), polyline
                 n = int(stream[i]); i += 1
             check(n is not None, f"known XDMF cell type {t}")
             if n is None:
@@ -63,6 +63,7 @@ def main():
     ap.add_argument("--count", type=int, required=True)
     ap.add_argument("--rigid", type=int, required=True)
     ap.add_argument("--max-residual", type=float, default=1e-8)
+    ap.add_argument("--frequencies", help="comma-separated expected Hz of the first modes (rel. tol. 1e-8)")
     a = ap.parse_args()
 
     failures = []
@@ -94,6 +95,11 @@ def main():
         v = vec[()]
         check(bool(np.all(np.isfinite(v))) and float(np.abs(v).max()) > 0, "mode vectors finite and non-zero")
         check(res.shape == (count,), f"one residual per mode: {res.shape}")
+        if a.frequencies:
+            want = np.array([float(x) for x in a.frequencies.split(",")])
+            got = f["modes/frequencies_hz"][()][:len(want)]
+            check(got.shape == want.shape and bool(np.allclose(got, want, rtol=1e-8, atol=0)),
+                  f"frequencies {got} == {want}")
         check(bool(np.all(res < a.max_residual)), f"residuals {res} < {a.max_residual}")
         attrs = f["modes"].attrs
         check("rigid_body_modes" in attrs, "attribute /modes rigid_body_modes present")

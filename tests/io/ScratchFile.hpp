@@ -21,4 +21,16 @@ inline std::string scratch_file(const std::string& prefix, const std::string& na
   return (dir / name).string();
 }
 
+/// A folder with the same path on every rank, one per rank count (for files a collective writer
+/// writes on rank 0 and every rank then reads): created by rank 0 before any rank returns.
+inline std::string shared_scratch_dir(const std::string& prefix) {
+  int r = 0, n = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &r);
+  MPI_Comm_size(MPI_COMM_WORLD, &n);
+  const auto dir = std::filesystem::temp_directory_path() / ("flexuq-" + prefix + "-np" + std::to_string(n));
+  if (r == 0) std::filesystem::create_directories(dir);
+  MPI_Barrier(MPI_COMM_WORLD);
+  return dir.string();
+}
+
 } // namespace flexuq::test

@@ -35,13 +35,34 @@ struct ComponentOptions {
   std::string partitioner;  ///< MatPartitioning type, "" = ptscotch
 };
 
+/// The operators of a component given by matrices instead of elements (fe/MatrixComponent.hpp):
+/// K = Σ_k stiffness_theta[k] K_k and M = Σ_k mass_theta[k] M_k over named terms on @p dofs.
+struct ExternalOperators {
+  std::unique_ptr<DofMap> dofs;
+  AffineOperator stiffness, mass;
+  std::vector<double> stiffness_theta, mass_theta; ///< nominal coefficients, one per term
+  std::vector<std::string> fixed_sets;             ///< upper-case names of the fixed node sets
+  std::size_t n_fixed_nodes = 0;
+  bool coordinates = true; ///< the mesh's node coordinates are real (the label file gave them)
+};
+
 class Component {
 public:
   /// Resolve materials, partition, number DOFs and assemble K and M. @note Collective.
   /// Throws InputError for missing sets, missing or invalid materials, missing beam sections.
   Component(MPI_Comm comm, io::Mesh mesh, const ComponentOptions& options);
 
+  /// A component from external matrices: @p mesh holds nodes and node sets only (no elements, no
+  /// material groups). stiffness_theta()/mass_theta() are the term coefficients, changed with
+  /// set_coefficients(). Not collective (the operators are built already).
+  Component(io::Mesh mesh, ExternalOperators ops);
+
   MPI_Comm comm() const { return dofs_->comm(); }
+  /// True for a component built from external matrices (no elements, no material groups).
+  bool is_external() const { return external_; }
+  /// False for an external component whose label file gave no coordinates (all are 0): RBE2/RBE3
+  /// interfaces, GCMS and inertia invariants cannot be built.
+  bool has_coordinates() const { return coordinates_; }
   const io::Mesh& mesh() const { return mesh_; }
   const DofMap& dofs() const { return *dofs_; }
   const std::vector<MaterialGroup>& groups() const { return groups_; }
@@ -63,6 +84,9 @@ public:
   /// Re-evaluate K and M for new group materials without re-assembly (needs keep_affine).
   /// @note Collective.
   void set_materials(const std::vector<IsoMaterial>& materials);
+  /// Re-evaluate K and M from new term coefficients (external components, or any component
+  /// assembled with keep_affine, in the order of the affine terms). @note Collective.
+  void set_coefficients(const std::vector<double>& stiffness, const std::vector<double>& mass);
 
   double assembly_seconds() const { return assembly_seconds_; }
 
@@ -77,6 +101,8 @@ private:
   std::size_t n_fixed_nodes_ = 0;
   MatH K_, M_;
   AffineOperator K_terms_, M_terms_;
+  bool external_ = false, coordinates_ = true;
+  std::vector<double> external_k_theta_, external_m_theta_; ///< term coefficients (external only)
   double assembly_seconds_ = 0;
 };
 

@@ -10,6 +10,8 @@
 
 #include <petscsys.h>
 
+#include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -23,6 +25,12 @@ public:
   /// @note Collective on @p comm. The mesh must be identical on every rank.
   DofMap(MPI_Comm comm, const io::Mesh& mesh, int dofs_per_node, const std::vector<int>& fixed_nodes,
          const std::string& partitioner = "");
+  /// The same for a component without elements (fe/MatrixComponent.hpp): the node graph is given
+  /// in CSR form (@p offsets of size nodes + 1, @p neighbours without the node itself, symmetric),
+  /// e.g. the sparsity of external matrices; local_elements() is empty. @p source names the input
+  /// in messages. @note Collective; the graph must be identical on every rank.
+  DofMap(MPI_Comm comm, const std::vector<std::int64_t>& offsets, const std::vector<int>& neighbours, int dofs_per_node,
+         const std::vector<int>& fixed_nodes, const std::string& partitioner, const std::string& source);
 
   MPI_Comm comm() const { return comm_.get(); }
   int dofs_per_node() const { return dpn_; }
@@ -46,6 +54,12 @@ public:
   std::string balance_summary() const;
 
 private:
+  /// Neighbours of node v (excluding v) into out.
+  using NeighbourFn = std::function<void(int v, std::vector<int>& out)>;
+  /// Steps shared by both constructors: partition, numbering, preallocation; returns the new
+  /// node numbering (for the element assignment of the mesh constructor).
+  std::vector<PetscInt> build(int n, const NeighbourFn& neighbours, const std::vector<int>& fixed_nodes,
+                              const std::string& partitioner, const std::string& source);
   Comm comm_;
   int dpn_;
   PetscInt n_global_ = 0, begin_ = 0, end_ = 0;

@@ -20,6 +20,7 @@
 
 #include <Eigen/Dense>
 
+#include <functional>
 #include <memory>
 
 namespace flexuq::fe {
@@ -36,10 +37,18 @@ struct FrequencyModelOptions {
   std::vector<MaterialParameter> parameters; ///< in the campaign's parameter order
 };
 
+/// θ → K(θ), M(θ) of the component, in place. @note Collective on the component's communicator.
+using ComponentUpdate = std::function<void(Component&, const std::vector<double>&)>;
+
 class FrequencyModel final : public Model {
 public:
-  /// Assemble the component (affine terms kept) on @p comm. @note Collective.
+  /// Assemble the component (affine terms kept) on @p comm; θ acts through the material
+  /// parametrisation of options.parameters. @note Collective.
   FrequencyModel(MPI_Comm comm, io::Mesh mesh, ComponentOptions component, FrequencyModelOptions options);
+  /// A component built already (e.g. fe::make_matrix_component on @p comm) and the map θ → K, M
+  /// (options.parameters is not used). @note Collective.
+  FrequencyModel(MPI_Comm comm, std::unique_ptr<Component> component, ComponentUpdate update,
+                 FrequencyModelOptions options);
   ~FrequencyModel() override;
 
   std::map<std::string, std::size_t> output_sizes() const override;
@@ -59,7 +68,7 @@ private:
   Comm comm_;
   FrequencyModelOptions opt_;
   std::unique_ptr<Component> comp_;
-  std::unique_ptr<MaterialParametrisation> params_;
+  ComponentUpdate update_;
   std::unique_ptr<ModeSolver> solver_;
   std::vector<VecH> ref_;
   std::vector<int> cluster_;

@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: MIT
+#include "flexuq/app/MatrixModel.hpp"
+
+#include "flexuq/core/Comm.hpp"
+#include "flexuq/core/Error.hpp"
+#include "flexuq/fe/ComponentConfig.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <optional>
+
+namespace flexuq::app {
+
+bool has_matrix_model(const io::Config& cfg) { return cfg.has("model.matrices"); }
+
+namespace {
+
+/// model.matrices.<kind>: {name: file} or {name: {file, format, matrix, scale}}, in file order.
+std::vector<fe::MatrixTerm> parse_terms(const io::Config& cfg, const std::string& kind, const std::string& format) {
+  const std::string key = "model.matrices." + kind;
+  FLEXUQ_REQUIRE(cfg.has(key), cfg.source() << ": model.matrices needs '" << kind << "' (name: file, one per term)");
+  const YAML::Node node = cfg.node(key);
+  FLEXUQ_REQUIRE(node.IsMap() && node.size() > 0,
+                 cfg.source() << ": key '" << key << "' must map term names to files, e.g. {K: k.mtx}");
+  std::vector<fe::MatrixTerm> terms;
+  for (const auto& kv : node) {
+    fe::MatrixTerm t;
+    t.name = kv.first.as<std::string>();
+    const std::string k = key + "." + t.name;
+    std::string given = format;
+    if (kv.second.IsScalar()) {
+      t.file.path = cfg.resolve_path(cfg.get<std::string>(k));
+    } else {
+      // cfg.node() marked the subtree used: check the keys here (strict keys, docs/config.md).
+      FLEXUQ_REQUIRE(kv.second.IsMap(),
+                     cfg.source() << ": key '" << k << "' must be a file name or {file, format, matrix, scale}");
+      for (const auto& sub : kv.second) {
+        const auto name = sub.first.as<std::string>();
+        FLEXUQ_REQUIRE(name == "file" || name == "format" || name == "matrix" || name == "scale",
+                       cfg.source() << ": unknown key '" << k << "." << name << "' (file, format, matrix, scale)");
+      }
+      t.file.path = cfg.resolve_path(cfg.get<std::string>(k + ".file"));
+      given = cfg.get<std::string>(k + ".format", format);
+      t.file.op4_name = cfg.get<std::string>(k + ".matrix", "");
+      t.coefficient = cfg.get<double>(k + ".scale", 1.0);
+      FLEXUQ_REQUIRE(std::isfinite(t.coefficient) && t.coefficient > 0,
+                     cfg.source() << ": key '" << k << ".scale' must be a positive number");
+    }
+    try {
+      t.file.format = io::matrix_format(t.file.path, given);
+    } catch (const InputError& e) {
+      throw InputError(cfg.source() + ": key '" + k + "': " + e.what());
+    }
+    terms.push_back(std::move(t));
+  }
+  return terms;
+}
+
+} // namespace
+
+fe::MatrixModelSpec parse_matrix_model(const io::Config& cfg) {
+  for (const char* k : {"model.mesh", "model.generator", "model.material", "model.materials"})
+    FLEXUQ_REQUIRE(!cfg.has(k), cfg.source() << ": model.matrices and " << k
+                                             << " exclude each other (the matrices hold geometry and materials)");
+  fe::MatrixModelSpec s;
+  s.source = cfg.source();
+  const std::string format = cfg.get<std::string>("model.matrices.format", "");
+  s.stiffness = parse_terms(cfg, "stiffness", format);
+  s.mass = parse_terms(cfg, "mass", format);
+  if (cfg.has("model.matrices.labels")) s.labels = cfg.resolve_path(cfg.get<std::string>("model.matrices.labels"));
+  if (cfg.has("model.matrices.sets") && cfg.node("model.matrices.sets").IsScalar()) {
+    s.sets_file = cfg.resolve_path(cfg.get<std::string>("model.matrices.sets"));
+  } else if (cfg.has("model.matrices.sets")) {
+    const YAML::Node sets = cfg.node("model.matrices.sets");
+    FLEXUQ_REQUIRE(sets.IsMap(), cfg.source() << ": key 'model.matrices.sets' must map set names to node id lists");
+    for (const auto& kv : sets) {
+      const std::string name = kv.first.as<std::string>();
+      s.node_sets[name] = cfg.get<std::vector<long>>("model.matrices.sets." + name);
+    }
+  }
+  return s;
+}
+
+std::unique_ptr<fe::Component> load_component(MPI_Comm comm, const io::Config& cfg, const fe::ComponentOptions& copts,
+                                              log::PhaseTimes& times, const std::string& headline) {
+  const std::string ranks = " on " + std::to_string(Comm(comm).size()) + " rank(s)";
+  std::unique_ptr<fe::Component> comp;
+  if (has_matrix_model(cfg)) {
+    const auto spec = parse_matrix_model(cfg);
+    cfg.check_all_used();
+    log::info(comm, headline + " matrices " + (spec.labels.empty() ? spec.stiffness.front().file.path : spec.labels) +
+                        " (" + std::to_string(spec.stiffness.size()) + " stiffness, " +
+                        std::to_string(spec.mass.size()) + " mass term(s))" + ranks);
+    log::Phase p(comm, "read+assemble matrices", &times);
+    comp = fe::make_matrix_component(comm, spec, copts);
+  } else {
+    std::unique_ptr<io::Mesh> mesh;
+    {
+      log::Phase p(comm, "read mesh", &times);
+      mesh = std::make_unique<io::Mesh>(fe::load_mesh(cfg));
+    }
+    cfg.check_all_used();
+    for (const auto& w : mesh->warnings) log::warn(comm, mesh->source + ": " + w);
+    log::info(comm, headline + " " + mesh->source + ranks);
+    log::Phase p(comm, "partition+assemble", &times);
+    comp = std::make_unique<fe::Component>(comm, std::move(*mesh), copts);
+  }
+  if (comp->is_external())
+    for (const auto& w : comp->mesh().warnings) log::warn(comm, comp->mesh().source + ": " + w);
+  return comp;
+}
+
+ModelFactory matrix_frequency_factory(const io::Config& cfg, const std::vector<campaign::ParameterSpec>& params,
+                                      const fe::FrequencyModelOptions& options) {
+  const auto spec = std::make_shared<const fe::MatrixModelSpec>(parse_matrix_model(cfg));
+  auto copts = fe::component_options(cfg);
+  // Parameter p → (stiffness?, term index).
+  struct Target {
+    bool stiffness;
+    std::size_t term;
+  };
+  std::vector<Target> targets;
+  std::vector<std::string> names; // the term each parameter sets
+  std::map<std::string, std::string> taken;
+  for (const auto& p : params) {
+    const std::string key = "parameters." + p.name + ".param";
+    const std::string term = cfg.has(key) ? cfg.get<std::string>(key) : p.name;
+    FLEXUQ_REQUIRE(p.set.empty(), cfg.source()
+                                      << ": parameter '" << p.name
+                                      << "': 'set' does not apply to model.matrices (a parameter scales a term)");
+    std::string known;
+    std::optional<Target> t;
+    for (bool stiff : {true, false}) {
+      const auto& terms = stiff ? spec->stiffness : spec->mass;
+      for (std::size_t k = 0; k < terms.size(); ++k) {
+        known += (known.empty() ? "" : ", ") + terms[k].name;
+        if (terms[k].name == term) t = Target{stiff, k};
+      }
+    }
+    FLEXUQ_REQUIRE(t, cfg.source() << ": parameter '" << p.name << "': unknown term '" << term
+                                   << "' in param (model.matrices has " << known << ")");
+    const auto ins = taken.emplace(term, p.name); // not a structured binding: FLEXUQ_REQUIRE captures it
+    FLEXUQ_REQUIRE(ins.second, cfg.source() << ": parameters '" << ins.first->second << "' and '" << p.name
+                                            << "' both set term '" << term << "'");
+    targets.push_back(*t);
+    names.push_back(term);
+  }
+  return [spec, copts, targets, names, options](MPI_Comm comm) -> std::unique_ptr<Model> {
+    auto comp = fe::make_matrix_component(comm, *spec, copts);
+    const auto k0 = comp->stiffness_theta(), m0 = comp->mass_theta();
+    auto update = [k0, m0, targets, names](fe::Component& c, const std::vector<double>& theta) {
+      FLEXUQ_REQUIRE(theta.size() == targets.size(),
+                     "matrix model: " << theta.size() << " parameters for " << targets.size());
+      auto k = k0, m = m0;
+      for (std::size_t p = 0; p < theta.size(); ++p) {
+        FLEXUQ_REQUIRE(std::isfinite(theta[p]) && theta[p] > 0,
+                       "term '" << names[p] << "' coefficient " << theta[p] << " is not positive");
+        (targets[p].stiffness ? k : m)[targets[p].term] = theta[p];
+      }
+      c.set_coefficients(k, m);
+    };
+    return std::make_unique<fe::FrequencyModel>(comm, std::move(comp), update, options);
+  };
+}
+
+} // namespace flexuq::app
