@@ -92,7 +92,9 @@ TEST(MatrixModel, ModesEqualTheMeshModelClampedAndFree) {
     const auto fm = read(dir() + "/mesh-modes.h5", "/modes/frequencies_hz");
     const auto fx = read(dir() + "/mat-modes.h5", "/modes/frequencies_hz");
     expect_close(fx, fm, 1e-10, fixed.empty() ? "free-free" : "clamped");
-    if (!fixed.empty()) EXPECT_GT(fm[0], 100.0); // a real clamped box, not a rigid mode
+    if (!fixed.empty()) { // a real clamped box, not a rigid mode
+      EXPECT_GT(fm[0], 100.0);
+    }
     // Mode shapes in input node order: the same subspace (|MAC| of unique modes = 1), node by node.
     const auto vm = read(dir() + "/mesh-modes.h5", "/modes/vectors"),
                vx = read(dir() + "/mat-modes.h5", "/modes/vectors");
@@ -161,7 +163,7 @@ outputs: {frequencies: 6}
   auto mx = app::make_model_factory(cx, app::campaign_options(cx).params)(MPI_COMM_WORLD);
   mm->prepare({2.1e11, 7800});
   mx->prepare({2.1e11, 7800});
-  for (const std::vector<double> theta : {std::vector<double>{2.3e11, 7600}, {1.9e11, 8000}}) {
+  for (const std::vector<double>& theta : {std::vector<double>{2.3e11, 7600}, {1.9e11, 8000}}) {
     const auto om = mm->evaluate(theta), ox = mx->evaluate(theta);
     expect_close(ox.at("frequencies"), om.at("frequencies"), 1e-10, "campaign frequencies");
     EXPECT_NEAR(ox.at("tracking_min_mac")[0], om.at("tracking_min_mac")[0], 1e-8);
