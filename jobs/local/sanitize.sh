@@ -13,7 +13,7 @@ set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 source "$here/jobs/local/setup.sh"
 cd "$here"
-jobs=$(( $(nproc) < 2 ? $(nproc) : 2 ))
+jobs=$(( FLEXUQ_JOBS < 2 ? FLEXUQ_JOBS : 2 ))
 launcher=()
 if command -v ccache >/dev/null; then
   launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)

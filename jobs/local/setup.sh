@@ -34,6 +34,11 @@ for alt in "libblas.so.3-$arch" "liblapack.so.3-$arch"; do
   fi
 done
 
+# Cores for the build and for ctest, counted before OMP_NUM_THREADS=1 is exported below: GNU
+# nproc honours OMP_NUM_THREADS, so `nproc` after it says 1 (CI built and tested serially so).
+FLEXUQ_JOBS=${FLEXUQ_JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || nproc --all)}
+export FLEXUQ_JOBS
+
 # OpenMPI as root, more ranks than cores on small machines; one BLAS thread per MPI rank.
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_rmaps_base_oversubscribe=1
@@ -42,4 +47,4 @@ export OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1
 if [ ! -f build/CMakeCache.txt ]; then
   cmake --preset release
 fi
-cmake --build build -j"$(nproc)"
+cmake --build build -j"$FLEXUQ_JOBS"

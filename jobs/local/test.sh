@@ -6,4 +6,4 @@ source "$here/jobs/local/setup.sh"
 cd "$here/build"
 # Tests in parallel up to the core count: MPI tests declare their rank count (PROCESSORS), so a
 # 2-rank test takes both cores of a 2-core machine; timing-sensitive tests are RUN_SERIAL.
-ctest --output-on-failure --timeout 600 -j"$(nproc)" "$@"
+ctest --output-on-failure --timeout 600 -j"$FLEXUQ_JOBS" "$@"
