@@ -8,7 +8,6 @@
 #include <charconv>
 #include <filesystem>
 #include <system_error>
-#include <fstream>
 #include <iterator>
 #include <sstream>
 #include <utility>
@@ -39,29 +38,9 @@ const char* not_regular(const std::string& path) {
 } // namespace
 
 std::optional<std::string> load_text(const std::string& path, std::string* why) {
-  auto reason = [&](const std::string& r) -> std::optional<std::string> {
-    if (why) *why = r;
-    return std::nullopt;
-  };
-  if (const char* r = not_regular(path)) return reason(r);
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return reason("cannot be opened");
-  std::string data;
-  in.seekg(0, std::ios::end);
-  const auto size = in.tellg();
-  if (size < 0) return reason("cannot be read (no size)");
-  if (size > 0) {
-    try { // the text, and what is built from it (a mesh is about as large again as its text)
-      limits::require_memory(3.0 * static_cast<double>(size), "reading it");
-    } catch (const InputError& e) {
-      return reason(std::string("is too large: ") + e.what());
-    }
-    data.resize(static_cast<std::size_t>(size));
-    in.seekg(0, std::ios::beg);
-    in.read(data.data(), size);
-    if (!in) return reason("cannot be read");
-  }
-  return data;
+  auto text = map_text(path, why); // the same checks and messages; then one copy of the bytes
+  if (!text) return std::nullopt;
+  return std::string(text->view());
 }
 
 MappedText::MappedText(MappedText&& o) noexcept
@@ -86,31 +65,28 @@ std::optional<MappedText> map_text(const std::string& path, std::string* why) {
     return std::nullopt;
   };
   if (const char* r = not_regular(path)) return reason(r);
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return reason("cannot be opened");
+  struct Fd { // closed on every return; the mapping outlives it
+    int v;
+    ~Fd() {
+      if (v >= 0) ::close(v);
+    }
+  } fd{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
+  if (fd.v < 0) return reason("cannot be opened");
   struct stat sb {};
-  if (::fstat(fd, &sb) != 0 || sb.st_size < 0) {
-    ::close(fd);
-    return reason("cannot be read (no size)");
-  }
+  if (::fstat(fd.v, &sb) != 0 || sb.st_size < 0) return reason("cannot be read (no size)");
   MappedText t;
   if (sb.st_size > 0) {
-    try { // what is built from the text (a mesh is about as large again as its text)
+    try { // the text, and what is built from it (a mesh is about as large again as its text)
       limits::require_memory(3.0 * static_cast<double>(sb.st_size), "reading it");
     } catch (const InputError& e) {
-      ::close(fd);
       return reason(std::string("is too large: ") + e.what());
     }
-    void* p = ::mmap(nullptr, static_cast<std::size_t>(sb.st_size), PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
-    if (p == MAP_FAILED) {
-      ::close(fd);
-      return reason("cannot be read (mmap failed)");
-    }
+    void* p = ::mmap(nullptr, static_cast<std::size_t>(sb.st_size), PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd.v, 0);
+    if (p == MAP_FAILED) return reason("cannot be read (mmap failed)");
     ::madvise(p, static_cast<std::size_t>(sb.st_size), MADV_SEQUENTIAL);
     t.data_ = static_cast<const char*>(p);
     t.size_ = static_cast<std::size_t>(sb.st_size);
   }
-  ::close(fd); // the mapping stays valid
   return t;
 }
 
