@@ -131,15 +131,14 @@ _flexuq_requeue() {
 # to every rank), but only once flexuq has installed its handler: the campaign's state file is
 # rewritten at the start of each run, after that (a rank signalled earlier would die).
 flexuq_srun() {
-  local tries=${FLEXUQ_LAUNCH_TRIES:-3} attempt=1 started
+  local tries=${FLEXUQ_LAUNCH_TRIES:-3} attempt=1
   while :; do
     _flexuq_srun_once "$attempt" "$@"
-    started=$FLEXUQ_STARTED
     # A step that started no rank is not flexuq's result: say so and launch again, unless the job
     # is being stopped. Seen under Slurm 22.05: the first step of a requeued job (same job id, so
     # the same step id as the previous run's) "aborted before step completely launched", and srun
     # exited 0; the launch 10 s later ran normally.
-    if [ "$started" -gt 0 ] || [ "$FLEXUQ_WARNED" = 1 ] || [ "$FLEXUQ_TERMINATED" = 1 ]; then break; fi
+    if [ "$FLEXUQ_STARTED" -gt 0 ] || [ "$FLEXUQ_WARNED" = 1 ] || [ "$FLEXUQ_TERMINATED" = 1 ]; then break; fi
     if [ "$attempt" -ge "$tries" ]; then
       flexuq_log "srun started no flexuq rank in $attempt attempt(s) (status $FLEXUQ_RC): giving up"
       [ "$FLEXUQ_RC" -ne 0 ] || FLEXUQ_RC=1
