@@ -6,7 +6,7 @@
 #include "flexuq/core/Comm.hpp"
 #include "flexuq/core/Error.hpp"
 #include "flexuq/core/Log.hpp"
-#include "flexuq/mbs/Simulation.hpp"
+#include "flexuq/app/SimulationOptions.hpp"
 
 #include <cmath>
 #include <sstream>
@@ -18,7 +18,7 @@ void run_simulate(MPI_Comm comm, const io::Config& cfg) {
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
   // Every rank reads (and checks) the job, so bad input fails the same way everywhere.
-  auto job = mbs::read_simulation_job(cfg);
+  auto job = read_simulation_job(cfg);
   cfg.check_all_used();
   if (size > 1)
     log::warn(comm, "simulate runs one serial simulation on rank 0; the other " + std::to_string(size - 1) +

@@ -5,6 +5,7 @@
 //   mpirun -n 2 build/bin/flexuq campaign configs/slider-crank-uq.yaml
 #include "flexuq/app/SimulationModel.hpp"
 
+#include "flexuq/app/SimulationOptions.hpp"
 #include "flexuq/core/Error.hpp"
 #include "flexuq/mbs/SimulationModel.hpp"
 
@@ -45,14 +46,14 @@ ModelFactory simulation_factory(const io::Config& cfg, const std::vector<campaig
   const auto times = cfg.get<std::vector<double>>("outputs.times");
   // Read and check the job (and the body files) once now, so bad input fails before the campaign.
   try {
-    mbs::SimulationModel check(mbs::read_simulation_job(*sim_cfg), stiffness, outputs, times);
+    mbs::SimulationModel check(read_simulation_job(*sim_cfg), stiffness, outputs, times);
     sim_cfg->mark_used("command");
     sim_cfg->check_all_used();
   } catch (const InputError& e) {
     throw InputError(cfg.source() + ": model.simulation (" + path + "): " + e.what());
   }
   return [sim_cfg, stiffness, outputs, times](MPI_Comm) -> std::unique_ptr<Model> {
-    return std::make_unique<mbs::SimulationModel>(mbs::read_simulation_job(*sim_cfg), stiffness, outputs, times);
+    return std::make_unique<mbs::SimulationModel>(read_simulation_job(*sim_cfg), stiffness, outputs, times);
   };
 }
 

@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// @file Simulation.hpp
-/// @brief The `flexuq simulate` job: YAML keys (bodies, joints, forces, solver, outputs, output;
-/// docs/config.md "simulate") → System + SolverOptions, the run, and the HDF5 result
+/// @brief A simulation job (System + SolverOptions + outputs; app/SimulationOptions.hpp reads it
+/// from the `flexuq simulate` YAML keys, docs/config.md "simulate"), the run, and the HDF5 result
 /// (docs/hdf5-schema.md "simulate"). Serial: one simulation on one rank.
 
-#include "flexuq/io/Config.hpp"
 #include "flexuq/mbs/Integrator.hpp"
 
 #include <mpi.h>
@@ -36,9 +35,6 @@ struct SimulationJob {
   std::vector<OutputSpec> outputs;
   std::string output_path;
 };
-
-/// Read and check every key of a simulate job. @throws InputError naming file, key and line.
-SimulationJob read_simulation_job(const io::Config& cfg);
 
 struct SimulationResult {
   std::vector<double> time;

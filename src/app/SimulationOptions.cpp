@@ -1,0 +1,441 @@
+// SPDX-License-Identifier: MIT
+#include "flexuq/app/SimulationOptions.hpp"
+
+#include "flexuq/core/Error.hpp"
+#include "flexuq/io/Mesh.hpp"
+#include "flexuq/mbs/FlexibleBody.hpp"
+
+#include <cmath>
+#include <map>
+#include <set>
+
+namespace flexuq::app {
+
+using mbs::FlexibleOptions;
+using mbs::ForceSpec;
+using mbs::ForceType;
+using mbs::JointSpec;
+using mbs::JointType;
+using mbs::kGround;
+using mbs::OutputSpec;
+using mbs::Quantity;
+using mbs::RigidBody;
+using mbs::SolverOptions;
+using mbs::System;
+using mbs::TimeFunction;
+using mbs::Vec3;
+using mbs::Vec4;
+
+namespace {
+
+/// Reads the job's nested maps with strict keys and messages naming file, key and line.
+class Reader {
+public:
+  explicit Reader(const io::Config& cfg) : cfg_(cfg) {}
+
+  std::string at(const YAML::Node& n) const {
+    return n.Mark().line >= 0 ? " (line " + std::to_string(n.Mark().line + 1) + ")" : std::string();
+  }
+  [[noreturn]] void fail(const YAML::Node& n, const std::string& key, const std::string& msg) const {
+    throw InputError(cfg_.source() + ": " + key + at(n) + ": " + msg);
+  }
+  void require_map(const YAML::Node& n, const std::string& key) const {
+    if (!n.IsMap()) fail(n, key, "must be a mapping {key: value, ...}");
+  }
+  void keys(const YAML::Node& n, const std::string& key, const std::set<std::string>& allowed) const {
+    require_map(n, key);
+    for (const auto& kv : n) {
+      const auto k = kv.first.as<std::string>();
+      if (!allowed.count(k)) {
+        std::string list;
+        for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
+        throw InputError(cfg_.source() + ": unknown key '" + key + "." + k + "'" + at(kv.first) + " (" + list + ")");
+      }
+    }
+  }
+  double number(const YAML::Node& n, const std::string& key) const {
+    try {
+      const double v = n.as<double>();
+      if (!std::isfinite(v)) fail(n, key, "must be a finite number");
+      return v;
+    } catch (const YAML::Exception&) {
+      fail(n, key, "must be a number");
+    }
+  }
+  double number(const YAML::Node& map, const std::string& key, const char* k, double fallback) const {
+    return map[k] ? number(map[k], key + "." + k) : fallback;
+  }
+  double required(const YAML::Node& map, const std::string& key, const char* k) const {
+    if (!map[k]) fail(map, key, std::string("'") + k + "' is missing");
+    return number(map[k], key + "." + k);
+  }
+  std::string text(const YAML::Node& map, const std::string& key, const char* k, const std::string& fallback = {}) const {
+    if (!map[k]) {
+      if (fallback.empty()) fail(map, key, std::string("'") + k + "' is missing");
+      return fallback;
+    }
+    try {
+      return map[k].as<std::string>();
+    } catch (const YAML::Exception&) {
+      fail(map[k], key + "." + k, "must be a string");
+    }
+  }
+  bool flag(const YAML::Node& map, const std::string& key, const char* k, bool fallback) const {
+    if (!map[k]) return fallback;
+    try {
+      return map[k].as<bool>();
+    } catch (const YAML::Exception&) {
+      fail(map[k], key + "." + k, "must be true or false");
+    }
+  }
+  std::vector<double> list(const YAML::Node& n, const std::string& key) const {
+    if (!n.IsSequence()) fail(n, key, "must be a list of numbers");
+    std::vector<double> v;
+    for (std::size_t i = 0; i < n.size(); ++i) v.push_back(number(n[i], key + "[" + std::to_string(i) + "]"));
+    return v;
+  }
+  Vec3 vec3(const YAML::Node& map, const std::string& key, const char* k, const Vec3& fallback) const {
+    if (!map[k]) return fallback;
+    const auto v = list(map[k], key + "." + k);
+    if (v.size() != 3) fail(map[k], key + "." + k, "needs 3 numbers [x, y, z], got " + std::to_string(v.size()));
+    return Vec3(v[0], v[1], v[2]);
+  }
+  /// value: c | table: [[t, v], …] | harmonic: {amplitude, frequency, phase, offset} | polynomial: [c0, c1, …]
+  TimeFunction function(const YAML::Node& map, const std::string& key, double fallback) const {
+    int given = 0;
+    TimeFunction f = TimeFunction::constant(fallback);
+    if (map["value"]) {
+      ++given;
+      f = TimeFunction::constant(number(map["value"], key + ".value"));
+    }
+    if (map["table"]) {
+      ++given;
+      const YAML::Node t = map["table"];
+      if (!t.IsSequence() || t.size() == 0) fail(t, key + ".table", "must be a list of [t, value] rows");
+      std::vector<std::pair<double, double>> pts;
+      for (std::size_t i = 0; i < t.size(); ++i) {
+        const auto row = list(t[i], key + ".table[" + std::to_string(i) + "]");
+        if (row.size() != 2) fail(t[i], key + ".table[" + std::to_string(i) + "]", "needs [t, value]");
+        pts.emplace_back(row[0], row[1]);
+      }
+      f = TimeFunction::table(pts, cfg_.source() + ": " + key + ".table" + at(t));
+    }
+    if (map["harmonic"]) {
+      ++given;
+      const YAML::Node h = map["harmonic"];
+      const std::string hk = key + ".harmonic";
+      keys(h, hk, {"amplitude", "frequency", "phase", "offset"});
+      f = TimeFunction::harmonic(required(h, hk, "amplitude"), required(h, hk, "frequency"), number(h, hk, "phase", 0.0),
+                                 number(h, hk, "offset", 0.0));
+    }
+    if (map["polynomial"]) {
+      ++given;
+      f = TimeFunction::polynomial(list(map["polynomial"], key + ".polynomial"));
+    }
+    if (given > 1) fail(map, key, "give one of value, table, harmonic, polynomial");
+    return f;
+  }
+
+private:
+  const io::Config& cfg_;
+};
+
+Quantity parse_quantity(const std::string& s, const Reader& rd, const YAML::Node& n, const std::string& key) {
+  static const std::map<std::string, Quantity> q = {
+      {"position", Quantity::position}, {"velocity", Quantity::velocity}, {"acceleration", Quantity::acceleration},
+      {"angle", Quantity::angle},       {"reaction", Quantity::reaction}, {"energy", Quantity::energy},
+      {"drift", Quantity::drift},       {"coordinates", Quantity::coordinates},
+      {"angular_velocity", Quantity::angular_velocity}};
+  const auto it = q.find(s);
+  if (it == q.end())
+    rd.fail(n, key, "unknown quantity '" + s +
+                        "' (position, velocity, acceleration, angle, reaction, energy, drift, coordinates, angular_velocity)");
+  return it->second;
+}
+
+} // namespace
+
+mbs::SimulationJob read_simulation_job(const io::Config& cfg) {
+  Reader rd(cfg);
+  mbs::SimulationJob job;
+  System& sys = job.system;
+  std::set<std::string> grounds = {"ground"};
+
+  // ---- bodies ----
+  const YAML::Node bodies = cfg.node("bodies");
+  rd.require_map(bodies, "bodies");
+  for (const auto& kv : bodies) {
+    const auto name = kv.first.as<std::string>();
+    const std::string key = "bodies." + name;
+    const YAML::Node b = kv.second;
+    rd.require_map(b, key);
+    const std::string type = rd.text(b, key, "type", "rigid");
+    if (type == "ground") {
+      rd.keys(b, key, {"type"});
+      grounds.insert(name);
+      continue;
+    }
+    if (type != "rigid" && type != "flexible")
+      rd.fail(b["type"], key + ".type", "unknown body type '" + type + "' (rigid, ground, flexible)");
+    RigidBody body;
+    body.name = name;
+    if (type == "flexible") {
+      rd.keys(b, key, {"type", "body", "position", "orientation", "velocity", "angular_velocity", "damping", "stiffness_scale"});
+      FlexibleOptions fo;
+      if (b["damping"]) {
+        rd.keys(b["damping"], key + ".damping", {"ratio"});
+        fo.damping_ratio = rd.required(b["damping"], key + ".damping", "ratio");
+        if (fo.damping_ratio < 0) rd.fail(b["damping"], key + ".damping.ratio", "must be >= 0");
+      }
+      fo.stiffness_scale = rd.number(b, key, "stiffness_scale", 1.0);
+      if (fo.stiffness_scale <= 0) rd.fail(b["stiffness_scale"], key + ".stiffness_scale", "must be > 0");
+      const std::string file = cfg.resolve_path(rd.text(b, key, "body"));
+      try {
+        body.flex = mbs::load_flexible_body(file, fo);
+      } catch (const InputError& e) {
+        rd.fail(b["body"], key + ".body", e.what());
+      }
+      job.flexible_files[name] = file;
+    } else {
+      rd.keys(b, key, {"type", "mass", "inertia", "position", "orientation", "velocity", "angular_velocity"});
+      body.mass = rd.required(b, key, "mass");
+      if (!b["inertia"]) rd.fail(b, key, "'inertia' is missing ([Ixx, Iyy, Izz], 6 or 9 values, about the centre of mass)");
+      const auto in = rd.list(b["inertia"], key + ".inertia");
+      if (in.size() == 3) body.inertia = Vec3(in[0], in[1], in[2]).asDiagonal();
+      else if (in.size() == 6)
+        body.inertia << in[0], in[3], in[5], in[3], in[1], in[4], in[5], in[4], in[2]; // Ixx Iyy Izz Ixy Iyz Ixz
+      else if (in.size() == 9) body.inertia = Eigen::Map<const Eigen::Matrix<double, 3, 3, Eigen::RowMajor>>(in.data());
+      else rd.fail(b["inertia"], key + ".inertia", "needs 3 (principal), 6 (Ixx Iyy Izz Ixy Iyz Ixz) or 9 values");
+    }
+    body.position = rd.vec3(b, key, "position", Vec3::Zero());
+    if (b["orientation"]) {
+      const YAML::Node o = b["orientation"];
+      const std::string ok = key + ".orientation";
+      rd.keys(o, ok, {"axis", "angle", "euler_parameters"});
+      if (o["euler_parameters"]) {
+        if (o["axis"] || o["angle"]) rd.fail(o, ok, "give either axis + angle or euler_parameters");
+        const auto e = rd.list(o["euler_parameters"], ok + ".euler_parameters");
+        if (e.size() != 4) rd.fail(o, ok + ".euler_parameters", "needs [e0, e1, e2, e3]");
+        const Vec4 p(e[0], e[1], e[2], e[3]);
+        if (std::abs(p.norm() - 1.0) > 1e-6)
+          rd.fail(o, ok + ".euler_parameters", "must have unit norm, got " + std::to_string(p.norm()));
+        body.orientation = p.normalized();
+      } else {
+        const Vec3 axis = rd.vec3(o, ok, "axis", Vec3::UnitZ());
+        if (axis.norm() < 1e-12) rd.fail(o, ok + ".axis", "is zero");
+        body.orientation = mbs::from_axis_angle(axis, rd.number(o, ok, "angle", 0.0));
+      }
+    }
+    body.velocity = rd.vec3(b, key, "velocity", Vec3::Zero());
+    body.angular_velocity = rd.vec3(b, key, "angular_velocity", Vec3::Zero());
+    try {
+      sys.add_body(body);
+    } catch (const InputError& e) {
+      throw InputError(cfg.source() + ": " + key + rd.at(b) + ": " + e.what());
+    }
+  }
+  auto body_of = [&](const std::string& name, const std::string& who) {
+    return grounds.count(name) ? kGround : sys.body_index(name, cfg.source() + ": " + who);
+  };
+
+  // ---- joints ----
+  if (cfg.has("joints")) {
+    const YAML::Node joints = cfg.node("joints");
+    if (!joints.IsSequence()) rd.fail(joints, "joints", "must be a list of joints");
+    for (std::size_t i = 0; i < joints.size(); ++i) {
+      const YAML::Node j = joints[i];
+      std::string key = "joints[" + std::to_string(i) + "]";
+      rd.keys(j, key, {"name", "type", "bodies", "point", "point2", "axis", "axis2", "distance", "value", "table",
+                       "harmonic", "polynomial", "interface"});
+      JointSpec js;
+      js.name = rd.text(j, key, "name");
+      key += " (" + js.name + ")";
+      try {
+        js.type = mbs::parse_joint_type(rd.text(j, key, "type"));
+      } catch (const InputError& e) {
+        rd.fail(j["type"], key + ".type", e.what());
+      }
+      if (!j["bodies"] || !j["bodies"].IsSequence() || j["bodies"].size() != 2)
+        rd.fail(j, key, "'bodies' needs two body names [first, second]");
+      const std::string who = "joint '" + js.name + "'" + rd.at(j);
+      js.body_i = body_of(j["bodies"][0].as<std::string>(), who);
+      js.body_j = body_of(j["bodies"][1].as<std::string>(), who);
+      if (j["interface"]) { // one name (for the flexible one of the two bodies) or [first, second]
+        const YAML::Node in = j["interface"];
+        auto flexible = [&](int b) { return b != kGround && sys.bodies()[b].flex != nullptr; };
+        if (in.IsSequence()) {
+          if (in.size() != 2) rd.fail(in, key + ".interface", "needs one name or two [first, second] (null for a rigid body)");
+          if (!in[0].IsNull()) js.interface_i = in[0].as<std::string>();
+          if (!in[1].IsNull()) js.interface_j = in[1].as<std::string>();
+        } else {
+          const std::string name = rd.text(j, key, "interface");
+          if (flexible(js.body_i) && flexible(js.body_j))
+            rd.fail(in, key + ".interface", "both bodies are flexible: give [interface on the first, interface on the second]");
+          if (!flexible(js.body_i) && !flexible(js.body_j))
+            rd.fail(in, key + ".interface", "neither body is flexible; interfaces belong to flexible bodies");
+          (flexible(js.body_i) ? js.interface_i : js.interface_j) = name;
+        }
+        js.interface_i = io::upper(js.interface_i);
+        js.interface_j = io::upper(js.interface_j);
+      }
+      js.point = rd.vec3(j, key, "point", Vec3::Zero());
+      js.has_point2 = static_cast<bool>(j["point2"]);
+      js.point2 = rd.vec3(j, key, "point2", js.point);
+      js.axis = rd.vec3(j, key, "axis", Vec3::UnitZ());
+      js.has_axis2 = static_cast<bool>(j["axis2"]);
+      js.axis2 = rd.vec3(j, key, "axis2", Vec3::UnitX());
+      js.distance = rd.number(j, key, "distance", -1.0);
+      const bool driver = js.type == JointType::angle_driver || js.type == JointType::translation_driver;
+      if (!driver && (j["value"] || j["table"] || j["harmonic"] || j["polynomial"]))
+        rd.fail(j, key, "value / table / harmonic / polynomial apply to angle-driver and translation-driver joints only");
+      if (driver) js.motion = rd.function(j, key, 0.0);
+      try {
+        sys.add_joint(js);
+      } catch (const InputError& e) {
+        throw InputError(cfg.source() + ": " + key + rd.at(j) + ": " + e.what());
+      }
+    }
+  }
+
+  // ---- forces ----
+  if (cfg.has("forces")) {
+    const YAML::Node forces = cfg.node("forces");
+    if (!forces.IsSequence()) rd.fail(forces, "forces", "must be a list of forces");
+    for (std::size_t i = 0; i < forces.size(); ++i) {
+      const YAML::Node f = forces[i];
+      const std::string key = "forces[" + std::to_string(i) + "]";
+      rd.require_map(f, key);
+      ForceSpec fs;
+      const std::string type = rd.text(f, key, "type");
+      const std::string who = "force " + key + rd.at(f);
+      if (type == "gravity") {
+        rd.keys(f, key, {"type", "g"});
+        fs.type = ForceType::gravity;
+        fs.direction = rd.vec3(f, key, "g", Vec3(0, -9.81, 0));
+      } else if (type == "torque" || type == "force") {
+        rd.keys(f, key, {"type", "body", "body2", "axis", "frame", "point", "value", "table", "harmonic", "polynomial"});
+        fs.type = type == "torque" ? ForceType::torque : ForceType::force;
+        fs.body = body_of(rd.text(f, key, "body"), who);
+        if (f["body2"]) {
+          if (type == "force") rd.fail(f["body2"], key + ".body2", "a force has no reaction body (use a spring or a torque)");
+          fs.body2 = body_of(rd.text(f, key, "body2"), who);
+        }
+        fs.direction = rd.vec3(f, key, "axis", Vec3::Zero());
+        if (fs.direction.norm() < 1e-12) rd.fail(f, key, "'axis' is missing or zero");
+        const std::string frame = rd.text(f, key, "frame", "global");
+        if (frame != "global" && frame != "body") rd.fail(f["frame"], key + ".frame", "must be global or body");
+        fs.body_frame = frame == "body";
+        fs.point = rd.vec3(f, key, "point", fs.body == kGround ? Vec3::Zero() : sys.bodies()[fs.body].position);
+        fs.value = rd.function(f, key, 1.0);
+      } else if (type == "spring") {
+        rd.keys(f, key, {"type", "bodies", "point", "point2", "stiffness", "damping", "length"});
+        fs.type = ForceType::spring;
+        if (!f["bodies"] || !f["bodies"].IsSequence() || f["bodies"].size() != 2)
+          rd.fail(f, key, "'bodies' needs two body names");
+        fs.body = body_of(f["bodies"][0].as<std::string>(), who);
+        fs.body2 = body_of(f["bodies"][1].as<std::string>(), who);
+        fs.point = rd.vec3(f, key, "point", Vec3::Zero());
+        fs.point2 = rd.vec3(f, key, "point2", Vec3::Zero());
+        fs.stiffness = rd.number(f, key, "stiffness", 0.0);
+        fs.damping = rd.number(f, key, "damping", 0.0);
+        fs.length = rd.number(f, key, "length", -1.0);
+        if (fs.stiffness < 0 || fs.damping < 0) rd.fail(f, key, "stiffness and damping must be >= 0");
+      } else {
+        rd.fail(f["type"], key + ".type", "unknown force type '" + type + "' (torque, force, gravity, spring)");
+      }
+      try {
+        sys.add_force(fs);
+      } catch (const InputError& e) {
+        throw InputError(cfg.source() + ": " + key + rd.at(f) + ": " + e.what());
+      }
+    }
+  }
+
+  // ---- solver ----
+  SolverOptions& o = job.solver;
+  if (cfg.has("solver")) {
+    const YAML::Node s = cfg.node("solver");
+    rd.keys(s, "solver", {"type", "alpha", "rho_inf", "step", "start", "end", "tol", "max_iter", "adaptive", "rtol",
+                          "atol", "min_step", "max_step", "output_step", "project", "quadratic_velocity"});
+    try {
+      o.scheme = mbs::parse_scheme(rd.text(s, "solver", "type", "hht"));
+    } catch (const InputError& e) {
+      rd.fail(s["type"], "solver.type", e.what());
+    }
+    o.alpha = rd.number(s, "solver", "alpha", o.alpha);
+    o.rho_inf = rd.number(s, "solver", "rho_inf", o.rho_inf);
+    o.step = rd.number(s, "solver", "step", o.step);
+    o.start = rd.number(s, "solver", "start", o.start);
+    o.end = rd.number(s, "solver", "end", o.end);
+    o.tol = rd.number(s, "solver", "tol", o.tol);
+    o.max_iter = static_cast<int>(rd.number(s, "solver", "max_iter", o.max_iter));
+    o.adaptive = rd.flag(s, "solver", "adaptive", o.adaptive);
+    o.rtol = rd.number(s, "solver", "rtol", o.rtol);
+    o.atol = rd.number(s, "solver", "atol", o.atol);
+    o.min_step = rd.number(s, "solver", "min_step", std::min(o.min_step, o.step));
+    o.max_step = rd.number(s, "solver", "max_step", o.max_step);
+    o.output_step = rd.number(s, "solver", "output_step", o.output_step);
+    o.project = rd.flag(s, "solver", "project", o.project);
+    sys.set_quadratic_velocity(rd.flag(s, "solver", "quadratic_velocity", true));
+  }
+  try {
+    o.validate();
+  } catch (const InputError& e) {
+    throw InputError(cfg.source() + ": " + e.what());
+  }
+
+  // ---- outputs ----
+  if (cfg.has("outputs")) {
+    const YAML::Node outs = cfg.node("outputs");
+    if (!outs.IsSequence()) rd.fail(outs, "outputs", "must be a list");
+    std::set<std::string> names;
+    for (std::size_t i = 0; i < outs.size(); ++i) {
+      const YAML::Node n = outs[i];
+      const std::string key = "outputs[" + std::to_string(i) + "]";
+      rd.keys(n, key, {"name", "quantity", "body", "joint", "point", "interface"});
+      OutputSpec os;
+      os.name = rd.text(n, key, "name");
+      if (os.name.find('/') != std::string::npos) rd.fail(n["name"], key + ".name", "must not contain '/'");
+      if (!names.insert(os.name).second) rd.fail(n, key, "output name '" + os.name + "' is used twice");
+      os.quantity = parse_quantity(rd.text(n, key, "quantity"), rd, n, key + ".quantity");
+      const bool needs_body = os.quantity == Quantity::position || os.quantity == Quantity::velocity ||
+                              os.quantity == Quantity::acceleration || os.quantity == Quantity::coordinates ||
+                              os.quantity == Quantity::angular_velocity;
+      const bool needs_joint = os.quantity == Quantity::angle || os.quantity == Quantity::reaction;
+      if (needs_body) {
+        os.body = body_of(rd.text(n, key, "body"), "output '" + os.name + "'" + rd.at(n));
+        if (os.body == kGround) rd.fail(n, key, "the ground does not move");
+        os.point = rd.vec3(n, key, "point", Vec3::Zero());
+        if (n["interface"]) {
+          if (!sys.bodies()[os.body].flex) rd.fail(n["interface"], key + ".interface", "body is not flexible");
+          try {
+            os.L = sys.point_map(os.body, io::upper(rd.text(n, key, "interface")), os.point, "output '" + os.name + "'");
+          } catch (const InputError& e) {
+            rd.fail(n["interface"], key + ".interface", e.what());
+          }
+        }
+      } else if (n["body"] || n["point"] || n["interface"]) {
+        rd.fail(n, key, "'body' and 'point' apply to position, velocity, acceleration, coordinates, angular_velocity");
+      }
+      if (needs_joint) {
+        const std::string jn = rd.text(n, key, "joint");
+        for (std::size_t j = 0; j < sys.joints().size(); ++j)
+          if (sys.joints()[j].name == jn) os.joint = static_cast<int>(j);
+        if (os.joint < 0) rd.fail(n, key, "joint '" + jn + "' does not exist");
+        if (os.quantity == Quantity::angle) {
+          const JointType t = sys.joints()[os.joint].type;
+          if (t != JointType::revolute && t != JointType::cylindrical && t != JointType::angle_driver)
+            rd.fail(n, key, "an angle needs a revolute, cylindrical or angle-driver joint ('" + jn + "' is " +
+                                mbs::joint_type_name(t) + ")");
+        }
+      } else if (n["joint"]) {
+        rd.fail(n, key, "'joint' applies to angle and reaction outputs");
+      }
+      job.outputs.push_back(os);
+    }
+  }
+  job.output_path = cfg.resolve_output(cfg.get<std::string>("output", "simulation.h5"));
+  return job;
+}
+
+} // namespace flexuq::app

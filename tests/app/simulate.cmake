@@ -1,0 +1,17 @@
+# SPDX-License-Identifier: MIT
+# `flexuq simulate` on bad input (the job file is read in app/SimulationOptions.cpp): at 1 and 2
+# ranks, exit code 2, no hang, the message naming file, key, line, joint or body.
+flexuq_app_case(simulate_bad_unknown_body JOB bad/simulate_unknown_body.yaml VERB simulate EXIT_CODE 2
+                EXPECT "joint 'B'" "body 'rdo' does not exist")
+flexuq_app_case(simulate_bad_cannot_assemble JOB bad/simulate_cannot_assemble.yaml VERB simulate EXIT_CODE 2
+                EXPECT "cannot be assembled at t = 0" "joint 'C'")
+flexuq_app_case(simulate_bad_singular_mass JOB bad/simulate_singular_mass.yaml VERB simulate EXIT_CODE 2
+                EXPECT "singular at t = 0" "body 'ghost'")
+flexuq_app_case(simulate_bad_no_convergence JOB bad/simulate_no_convergence.yaml VERB simulate EXIT_CODE 2
+                EXPECT "failed at t = 0" "Newton did not converge")
+flexuq_app_case(simulate_bad_unknown_key JOB bad/simulate_unknown_key.yaml VERB simulate EXIT_CODE 2
+                EXPECT "unknown key 'bodies.crank.mas' (line 3)")
+flexuq_app_case(simulate_bad_alpha JOB bad/simulate_bad_alpha.yaml VERB simulate EXIT_CODE 2
+                EXPECT "bad_alpha.yaml" "solver.alpha must be in [-1/3, 0]")
+flexuq_app_case(simulate_bad_flexible_missing_file JOB bad/simulate_flexible_missing_file.yaml VERB simulate EXIT_CODE 2
+                EXPECT "bodies.rod.body (line 3)" "no-such-rod-cb.h5' does not exist")
