@@ -356,7 +356,7 @@ mbs::SimulationJob read_simulation_job(const io::Config& cfg) {
   if (cfg.has("solver")) {
     const YAML::Node s = cfg.node("solver");
     rd.keys(s, "solver", {"type", "alpha", "rho_inf", "step", "start", "end", "tol", "max_iter", "adaptive", "rtol",
-                          "atol", "min_step", "max_step", "output_step", "project", "quadratic_velocity"});
+                          "atol", "min_step", "max_step", "output_step", "project", "quadratic_velocity", "matrix"});
     try {
       o.scheme = mbs::parse_scheme(rd.text(s, "solver", "type", "hht"));
     } catch (const InputError& e) {
@@ -376,6 +376,10 @@ mbs::SimulationJob read_simulation_job(const io::Config& cfg) {
     o.max_step = rd.number(s, "solver", "max_step", o.max_step);
     o.output_step = rd.number(s, "solver", "output_step", o.output_step);
     o.project = rd.flag(s, "solver", "project", o.project);
+    const std::string matrix = rd.text(s, "solver", "matrix", "blocks");
+    if (matrix != "blocks" && matrix != "finite-difference")
+      rd.fail(s["matrix"], "solver.matrix", "must be blocks or finite-difference, got '" + matrix + "'");
+    o.fd_matrix = matrix == "finite-difference";
     sys.set_quadratic_velocity(rd.flag(s, "solver", "quadratic_velocity", true));
   }
   try {

@@ -23,7 +23,32 @@ Matrix3d tilde(const Vector3d& a) {
 /// I5_kl = ∫ρ Φ_kᵀΦ_l (n × n).
 const MatrixXd& S5(const Invariants& inv, int k, int l) { return inv.Skl[static_cast<std::size_t>(3 * k + l)]; }
 /// I6_kl = ∫ρ x₀_k Φ_l as a column (n).
-VectorXd S6(const Invariants& inv, int k, int l) { return inv.Sbar.row(3 * k + l).transpose(); }
+/// aᵀ S b for small dense n × n S (plain loops: Eigen's general kernels cost more than the flops
+/// at n ~ 10, and these run several times per Newton iteration of a simulation).
+double bilinear(const VectorXd& a, const MatrixXd& S, const VectorXd& b) {
+  const Index n = S.rows();
+  const double* s = S.data();
+  double sum = 0;
+  for (Index j = 0; j < n; ++j) {
+    double col = 0;
+    for (Index i = 0; i < n; ++i) col += a[i] * s[i + j * n];
+    sum += col * b[j];
+  }
+  return sum;
+}
+
+/// out += c S x (plain loops, as bilinear).
+void add_product(double c, const MatrixXd& S, const VectorXd& x, VectorXd& out) {
+  const Index n = S.rows();
+  const double* s = S.data();
+  for (Index j = 0; j < n; ++j) {
+    const double xj = c * x[j];
+    for (Index i = 0; i < n; ++i) out[i] += s[i + j * n] * xj;
+  }
+}
+
+/// Row 3k+l of I6 as a column (a view: the contractions below run per Newton iteration of a simulation).
+auto S6(const Invariants& inv, int k, int l) { return inv.Sbar.row(3 * k + l).transpose(); }
 
 void check(const Invariants& inv, const VectorXd& xi, const char* what) {
   const Index n = inv.Mff.rows();
@@ -41,7 +66,8 @@ Matrix3d second_moment(const Invariants& inv, const VectorXd& xi) {
   check(inv, xi, "second_moment");
   Matrix3d I = inv.Ikl;
   for (int k = 0; k < 3; ++k)
-    for (int l = 0; l < 3; ++l) I(k, l) += (S6(inv, k, l) + S6(inv, l, k)).dot(xi) + xi.dot(S5(inv, k, l) * xi);
+    for (int l = 0; l < 3; ++l)
+      I(k, l) += S6(inv, k, l).dot(xi) + S6(inv, l, k).dot(xi) + bilinear(xi, S5(inv, k, l), xi);
   return 0.5 * (I + I.transpose()); // symmetric up to the rounding of the stored invariants
 }
 
@@ -58,7 +84,8 @@ MatrixXd rotation_coupling(const Invariants& inv, const VectorXd& xi) {
   MatrixXd C = inv.Sr;
   for (int a = 0; a < 3; ++a) {
     const int k = (a + 1) % 3, l = (a + 2) % 3;
-    C.row(a) += (S5(inv, k, l).transpose() * xi - S5(inv, l, k).transpose() * xi).transpose();
+    C.row(a).noalias() += xi.transpose() * S5(inv, k, l);
+    C.row(a).noalias() -= xi.transpose() * S5(inv, l, k);
   }
   return C;
 }
@@ -90,14 +117,16 @@ VectorXd quadratic_velocity(const Invariants& inv, const VectorXd& xi, const Vec
   // Rotation: −∫ρ x̃ω̃ω̃x = −ω̃Jω; −2∫ρ x̃ω̃(Φξ̇) = −2(tr P 1 − P)ω with P = ∫ρ (Φξ̇) xᵀ.
   Matrix3d P;
   for (int k = 0; k < 3; ++k)
-    for (int l = 0; l < 3; ++l) P(k, l) = S6(inv, l, k).dot(xi_dot) + xi_dot.dot(S5(inv, k, l) * xi);
+    for (int l = 0; l < 3; ++l) P(k, l) = S6(inv, l, k).dot(xi_dot) + bilinear(xi_dot, S5(inv, k, l), xi);
   Q.segment<3>(3) = -(w * (inertia_tensor(inv, xi) * omega)) - 2 * (P.trace() * omega - P * omega);
   // Elastic: −Σ_kl ∫ρ Φ_kᵀ [(ω̃ω̃)_kl x_l + 2 ω̃_kl Φ_l ξ̇].
   VectorXd f = VectorXd::Zero(n);
   for (int k = 0; k < 3; ++k)
     for (int l = 0; l < 3; ++l) {
       const MatrixXd& Skl = S5(inv, k, l);
-      f += ww(k, l) * (S6(inv, l, k) + Skl * xi) + 2 * w(k, l) * (Skl * xi_dot);
+      f += ww(k, l) * S6(inv, l, k);
+      add_product(ww(k, l), Skl, xi, f);
+      if (k != l) add_product(2 * w(k, l), Skl, xi_dot, f); // w = ω~ has a zero diagonal
     }
   Q.tail(n) = -f;
   return Q;

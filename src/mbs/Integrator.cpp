@@ -212,10 +212,11 @@ bool Integrator::newmark_step(State& s, double h, State& out, double& err, RunSt
     v1 = va + k.gamma * h * an;
   };
   auto force_residual = [&](const Vec& q1, const Vec& v1, const Vec& xx, const Vec& ll) -> Vec {
-    return k.s_m * (sys_.mass(q1) * xx) + sys_.jacobian(q1, t1).transpose() * ll - sys_.forces(q1, v1, t1) -
+    return k.s_m * sys_.mass_times(q1, xx) + sys_.jacobian(q1, t1).transpose() * ll - sys_.forces(q1, v1, t1) -
            k.s_f * force_n_;
   };
-  auto build_jacobian = [&](const Vec& q1, const Vec& v1) {
+  // Iteration matrix by forward differences of the whole residual (2n evaluations).
+  auto build_fd = [&](const Vec& q1, const Vec& v1) {
     Mat j = Mat::Zero(n + m, n + m);
     const Vec r0 = force_residual(q1, v1, x, lam);
     Mat dq(n, n), dv(n, n);
@@ -234,14 +235,28 @@ bool Integrator::newmark_step(State& s, double h, State& out, double& err, RunSt
     j.topRightCorner(n, m) = cq.transpose();
     j.bottomLeftCorner(m, n) = cq;
     jac_ = j;
+  };
+  // Iteration matrix from analytic blocks: s_m M(q) + βh² K + γh D, C_q (see the header).
+  auto build_blocks = [&](const Vec& q1) {
+    jac_.resize(n + m, n + m);
+    sys_.mass_into(q1, k.s_m, jac_.topLeftCorner(n, n));
+    sys_.add_stiffness_damping(q1, bq, bv, jac_.topLeftCorner(n, n));
+    const Mat cq = sys_.jacobian(q1, t1);
+    jac_.topRightCorner(n, m) = cq.transpose();
+    jac_.bottomLeftCorner(m, n) = cq;
+    jac_.bottomRightCorner(m, m).setZero();
+  };
+  auto refresh = [&](const Vec& q1, const Vec& v1, bool fd) {
+    if (fd) build_fd(q1, v1);
+    else build_blocks(q1);
+    lu_.compute(jac_);
     jac_h_ = h;
     ++st.jacobians;
   };
 
   Vec q1, v1;
-  Eigen::PartialPivLU<Mat> lu;
-  bool have_lu = false;
   int rebuilds = 0;
+  bool used_fd = o_.fd_matrix;
   double prev = INFINITY;
   bool converged = false;
   for (int it = 0; it < o_.max_iter; ++it) {
@@ -250,14 +265,10 @@ bool Integrator::newmark_step(State& s, double h, State& out, double& err, RunSt
     r.head(n) = force_residual(q1, v1, x, lam);
     r.tail(m) = sys_.phi(q1, t1) / bq;
     if (!r.allFinite()) break;
-    if (!have_lu) {
-      // A step shortened by round-off to land on an output time keeps the matrix (modified
-      // Newton does not need it exact; rebuilding it there dominated runs with many outputs).
-      if (std::abs(jac_h_ - h) > 1e-9 * h || jac_.rows() != n + m) build_jacobian(q1, v1);
-      lu.compute(jac_);
-      have_lu = true;
-    }
-    const Vec dx = lu.solve(-r);
+    // A step shortened by round-off to land on an output time keeps the matrix (modified
+    // Newton does not need it exact; rebuilding it there dominated runs with many outputs).
+    if (std::abs(jac_h_ - h) > 1e-9 * h || jac_.rows() != n + m) refresh(q1, v1, o_.fd_matrix);
+    const Vec dx = lu_.solve(-r);
     if (!dx.allFinite()) break;
     x += dx.head(n);
     lam += dx.tail(m);
@@ -271,11 +282,12 @@ bool Integrator::newmark_step(State& s, double h, State& out, double& err, RunSt
       converged = true;
       break;
     }
-    // Modified Newton: keep the matrix while it contracts well, else rebuild it here.
+    // Modified Newton: keep the matrix while it contracts well, else rebuild it here (a blocks
+    // matrix first; if a fresh one still contracts badly, the full finite-difference matrix).
     if (it > 0 && corr > 0.25 * prev && rebuilds < 3) {
       state_of(x, q1, v1);
-      build_jacobian(q1, v1);
-      lu.compute(jac_);
+      refresh(q1, v1, used_fd || rebuilds > 0);
+      used_fd = used_fd || rebuilds > 0;
       ++rebuilds;
     }
     prev = corr;

@@ -432,7 +432,8 @@ void System::add_vector_jacobian(int vec, const Vec3& coeff, const Vec& q, Eigen
     const int ne = static_cast<int>(pt.L.cols());
     const Vec3 x = pt.local + pt.L * q.segment(o + 7, ne);
     row.segment<4>(o + 3) += pt.sign * coeff.transpose() * b_matrix(p, x);
-    row.segment(o + 7, ne) += pt.sign * (rotation(p).transpose() * coeff).transpose() * pt.L;
+    const Vec3 cb = pt.sign * (rotation(p).transpose() * coeff); // ∂/∂η of coeffᵀ A L η: (Aᵀcoeff)ᵀ L
+    for (int e = 0; e < ne; ++e) row(o + 7 + e) += cb.dot(pt.L.col(e));
   }
 }
 
@@ -556,20 +557,79 @@ std::vector<std::string> System::select_independent_rows(const Vec& q, double t,
 }
 
 Mat System::mass(const Vec& q) const {
-  Mat mm = Mat::Zero(n(), n());
+  Mat mm(n(), n());
+  mass_into(q, 1.0, mm);
+  return mm;
+}
+
+Vec System::mass_times(const Vec& q, const Vec& a) const {
+  Vec out(n());
+  for (std::size_t b = 0; b < bodies_.size(); ++b) {
+    const int o = off_[b];
+    const Vec4 p = q.segment<4>(o + 3);
+    const Mat34 g = g_matrix(p);
+    if (const auto& fx = bodies_[b].flex) {
+      // T a_b = [Aᵀ r̈; 2G p̈; η̈], then Tᵀ (M(η) T a_b) = [A w0; 2Gᵀ w1; w2].
+      const int ne = fx->n_elastic();
+      Vec ta(6 + ne);
+      ta.head<3>() = rotation(p).transpose() * a.segment<3>(o);
+      ta.segment<3>(3) = 2.0 * g * a.segment<4>(o + 3);
+      ta.tail(ne) = a.segment(o + 7, ne);
+      const Vec w = cms::generalized_mass(fx->invariants, q.segment(o + 7, ne)) * ta;
+      out.segment<3>(o) = rotation(p) * w.head<3>();
+      out.segment<4>(o + 3) = 2.0 * g.transpose() * w.segment<3>(3);
+      out.segment(o + 7, ne) = w.tail(ne);
+      continue;
+    }
+    out.segment<3>(o) = bodies_[b].mass * a.segment<3>(o);
+    out.segment<4>(o + 3) = 4.0 * g.transpose() * (bodies_[b].inertia * (g * a.segment<4>(o + 3)));
+  }
+  return out;
+}
+
+void System::mass_into(const Vec& q, double scale, Eigen::Ref<Mat> mm) const {
+  mm.topLeftCorner(n(), n()).setZero();
   for (std::size_t b = 0; b < bodies_.size(); ++b) {
     if (const auto& fx = bodies_[b].flex) {
       const int ne = fx->n_elastic();
       const Mat t = frame_map(euler(q, static_cast<int>(b)), ne);
       mm.block(off_[b], off_[b], 7 + ne, 7 + ne) =
-          t.transpose() * cms::generalized_mass(fx->invariants, q.segment(off_[b] + 7, ne)) * t;
+          scale * (t.transpose() * cms::generalized_mass(fx->invariants, q.segment(off_[b] + 7, ne)) * t);
       continue;
     }
-    mm.block<3, 3>(off_[b], off_[b]) = bodies_[b].mass * Mat3::Identity();
+    mm.block<3, 3>(off_[b], off_[b]) = scale * bodies_[b].mass * Mat3::Identity();
     const Mat34 g = g_matrix(q.segment<4>(off_[b] + 3));
-    mm.block<4, 4>(off_[b] + 3, off_[b] + 3) = 4.0 * g.transpose() * bodies_[b].inertia * g;
+    mm.block<4, 4>(off_[b] + 3, off_[b] + 3) = (4.0 * scale) * g.transpose() * bodies_[b].inertia * g;
   }
-  return mm;
+}
+
+void System::add_stiffness_damping(const Vec& q, double ck, double cd, Eigen::Ref<Mat> out) const {
+  for (std::size_t b = 0; b < bodies_.size(); ++b)
+    if (const auto& fx = bodies_[b].flex) {
+      const int o = off_[b] + 7, ne = fx->n_elastic();
+      out.block(o, o, ne, ne) += ck * fx->K + cd * fx->D;
+    }
+  // Springs: Q = −(k (l − l0) + c u·ḋ) u applied at both ends; the dominant part of its Jacobian is
+  // k u uᵀ (and c u uᵀ for the rate) on the end points' coordinates, J_e = [1, B(p, s)] per end.
+  for (std::size_t k = 0; k < forces_.size(); ++k) {
+    const ForceSpec& s = forces_[k];
+    if (s.type != ForceType::spring) continue;
+    const Vec3 d = point_position(q, s.body2, force_local2_[k]) - point_position(q, s.body, force_local_[k]);
+    const double l = d.norm();
+    if (l < 1e-14) continue;
+    const Vec3 u = d / l;
+    const double w = ck * s.stiffness + cd * s.damping;
+    if (w == 0) continue;
+    Eigen::RowVectorXd g = Eigen::RowVectorXd::Zero(n()); // ∂l/∂q = uᵀ (J_2 − J_1)
+    auto add_end = [&](int b, const Vec3& local, double sign) {
+      if (b == kGround) return;
+      g.segment<3>(off_[b]) += sign * u.transpose();
+      g.segment<4>(off_[b] + 3) += sign * u.transpose() * b_matrix(q.segment<4>(off_[b] + 3), local);
+    };
+    add_end(s.body2, force_local2_[k], 1.0);
+    add_end(s.body, force_local_[k], -1.0);
+    out += w * g.transpose() * g;
+  }
 }
 
 Vec System::forces(const Vec& q, const Vec& v, double t) const {

@@ -6,9 +6,14 @@
 /// * hht: index-3 HHT-α exactly as seed 003 §2.6 (Negrut et al.): Newmark formulas with
 ///   β = (1−α)²/4, γ = (1−2α)/2, α ∈ [−1/3, 0]; residual e1 = M q̈/(1+α) + (C_qᵀλ − Q)_{n+1}
 ///   − α/(1+α) (C_qᵀλ − Q)_n, constraints scaled by 1/(βh²); Newton on (q̈_{n+1}, λ_{n+1}) with
-///   M_ext = M/(1+α) + (M q̈/(1+α) + C_qᵀλ − Q)_q βh² − Q_q̇ γh. The q- and q̇-derivatives of the
-///   force terms are forward differences (C_q itself is analytic); the iteration matrix is kept
-///   while Newton contracts (modified Newton) and rebuilt when it does not.
+///   M_ext = M/(1+α) + (M q̈/(1+α) + C_qᵀλ − Q)_q βh² − Q_q̇ γh. `solver.matrix: blocks` (default)
+///   builds it from analytic blocks: M(q) from the invariants, K̄ and D̄ of the flexible bodies and
+///   the springs' k u uᵀ, C_q from the joints; the small terms (M q̈ + C_qᵀλ − Q_v)_q βh² and
+///   (Q_v)_q̇ γh — O(βh²|λ|, γh|ω|m) against M — are left out, which only slows the contraction of
+///   the (already modified) Newton iteration. `finite-difference` forms the whole M_ext by forward
+///   differences of the residual (2n evaluations). Either matrix and its LU are kept across
+///   iterations and steps while Newton contracts by ≥ 4 per iteration (modified Newton); a worse
+///   contraction refreshes it at the current iterate (a blocks matrix once, then by differences).
 /// * generalized-alpha: Chung–Hulbert parameters from ρ∞, index-3 form of Arnold & Brüls (2007)
 ///   with the same Newton unknowns and constraint scaling.
 /// * rk45: Dormand–Prince 5(4) with error control on (q, q̇) of the λ-eliminated index-1 form
@@ -43,6 +48,7 @@ struct SolverOptions {
   double rtol = 1e-6, atol = 1e-8;
   double min_step = 1e-12, max_step = 0; ///< 0 = output_step
   bool project = true;     ///< rk45 / euler: Newton–Raphson projection after each step
+  bool fd_matrix = false;  ///< hht / generalized-alpha: iteration matrix by finite differences (`solver.matrix`)
   void validate() const;   ///< throws InputError naming the key
 };
 
@@ -90,6 +96,7 @@ private:
   Vec aux_next_;
   Vec force_n_; ///< hht: (C_qᵀλ − Q) at t_n
   Mat jac_;     ///< Newton iteration matrix (kept between steps when h does not change)
+  Eigen::PartialPivLU<Mat> lu_; ///< its factors (kept with it)
   double jac_h_ = -1;
 };
 

@@ -182,6 +182,14 @@ public:
   Vec gamma(const Vec& q, const Vec& v, double t) const;
 
   Mat mass(const Vec& q) const;
+  /// M(q) a without forming M: Tᵀ (M(η) (T a)) per flexible body (the Newton residual's inertia).
+  Vec mass_times(const Vec& q, const Vec& a) const;
+  /// Write M(q) into the top-left n × n block of @p out scaled by @p scale (no allocation of n × n).
+  void mass_into(const Vec& q, double scale, Eigen::Ref<Mat> out) const;
+  /// Add ck K̄ + cd D̄ of every flexible body at its elastic coordinates, and the linear part of the
+  /// springs (ck × stiffness, cd × damping along the current spring direction) to @p out (n × n):
+  /// the stiff, exactly known part of −∂Q/∂q and −∂Q/∂q̇ for the Newton iteration matrix.
+  void add_stiffness_damping(const Vec& q, double ck, double cd, Eigen::Ref<Mat> out) const;
   /// Applied + gravity + spring forces + quadratic-velocity vector (if on).
   Vec forces(const Vec& q, const Vec& v, double t) const;
   double kinetic_energy(const Vec& q, const Vec& v) const;
