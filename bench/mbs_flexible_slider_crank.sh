@@ -6,30 +6,22 @@
 # (configs/slider-crank-uq.yaml, 2 ranks, x_A(0.1 s)).
 #   bench/mbs_flexible_slider_crank.sh [--out bench/results] [--flexuq PATH]
 set -euo pipefail
-here="$(cd "$(dirname "$0")/.." && pwd)"
-out="$here/bench/results"; flexuq="$here/build/bin/flexuq"
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --out) out=$2; shift 2;; --flexuq) flexuq=$2; shift 2;;
-    *) echo "unknown option $1"; exit 2;;
-  esac
-done
-[ -x "$flexuq" ] || { echo "build flexuq first"; exit 2; }
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1
-mkdir -p "$out"; cd "$out"
+source "$(dirname "$0")/mbs_common.sh"
 cp "$here"/configs/{rod-cb,slider-crank-bar1-cb,slider-crank-flexible,slider-crank-uq}.yaml .
 mpirun -n 2 "$flexuq" reduce rod-cb.yaml > reduce-rod.log 2>&1
 mpirun -n 2 "$flexuq" reduce slider-crank-bar1-cb.yaml > reduce-bar1.log 2>&1
 echo "| integrator | steps | Newton it. | max drift | x_A(0.25) − reference [m] | wall time [s] |"
 echo "|---|---|---|---|---|---|"
-runs=("hht 2e-5" "hht 1e-4" "hht 2.5e-4" "hht 5e-4" "generalized-alpha 1e-4" "rk45 0")
+# "fd": the Newton iteration matrix by finite differences (solver.matrix), for comparison.
+runs=("hht 2e-5" "hht 1e-4" "hht 1e-4 fd" "hht 2.5e-4" "hht 5e-4" "hht 5e-4 fd" "generalized-alpha 1e-4" "rk45 0")
 for r in "${runs[@]}"; do
   set -- $r
-  name="bench-flex-$1-$2.h5"
+  name="bench-flex-$1-$2${3:+-$3}.h5"
   extra=(--set solver.type=$1 --set output=$name)
+  [ "${3:-}" = fd ] && extra+=(--set solver.matrix=finite-difference)
   [ "$1" = rk45 ] && extra+=(--set solver.rtol=1e-8 --set solver.atol=1e-10) || extra+=(--set solver.step=$2)
   "$flexuq" simulate slider-crank-flexible.yaml "${extra[@]}" > "$name.log" 2>&1 || { cat "$name.log"; exit 1; }
-  /usr/bin/python3 - "$name" "$1 $2" <<'PY'
+  /usr/bin/python3 - "$name" "$1 $2${3:+ $3}" <<'PY'
 import sys, h5py, numpy as np
 with h5py.File(sys.argv[1], "r") as f, h5py.File("bench-flex-hht-2e-5.h5", "r") as g:
     s = f["solver"].attrs
@@ -38,7 +30,7 @@ with h5py.File(sys.argv[1], "r") as f, h5py.File("bench-flex-hht-2e-5.h5", "r") 
 PY
 done
 start=$(date +%s.%N)
-mpirun -n 2 "$flexuq" campaign slider-crank-uq.yaml > campaign.log 2>&1
+mpirun -n 2 "$flexuq" campaign slider-crank-uq.yaml --set method.pce.points=40 > campaign.log 2>&1  # 40 samples
 end=$(date +%s.%N)
 echo; grep "evaluated" campaign.log
 echo "campaign wall time incl. start-up: $(echo "$end - $start" | bc) s"

@@ -7,17 +7,7 @@
 #   bench/mbs_slider_crank.sh [--out bench/results] [--flexuq PATH]
 # Prints a markdown table; docs/performance.md records the numbers.
 set -euo pipefail
-here="$(cd "$(dirname "$0")/.." && pwd)"
-out="$here/bench/results"; flexuq="$here/build/bin/flexuq"
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --out) out=$2; shift 2;; --flexuq) flexuq=$2; shift 2;;
-    *) echo "unknown option $1"; exit 2;;
-  esac
-done
-[ -x "$flexuq" ] || { echo "build flexuq first"; exit 2; }
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1
-mkdir -p "$out"; cd "$out"
+source "$(dirname "$0")/mbs_common.sh"
 job="$here/configs/slider-crank-seed004.yaml"
 echo "| integrator | steps | θ1(3 s) | max drift | wall time [s] |"
 echo "|---|---|---|---|---|"
