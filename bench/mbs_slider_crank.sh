@@ -29,4 +29,4 @@ dr=$(awk '/scipy_drift/ {print $2}' scipy.log)
 nf=$(awk '/scipy_rhs_evaluations/ {print $2}' scipy.log)
 wt=$(awk '/scipy_wall_seconds/ {print $2}' scipy.log)
 echo "| SciPy solve_ivp RK45 (rtol 1e-10), index-1, no projection | $nf RHS | $th | $dr | $wt |"
-echo "| seed 004 reference (digest §4.2b) | | 0.855149 | | |"
+echo "| reference integration of Ryan (2018) Sec. 3.7 | | 0.855149 | | |"

@@ -3,7 +3,7 @@
 """Reference integration of seed 004's slider-crank with SciPy, for bench/mbs_slider_crank.sh.
 
 The same DAE as `flexuq simulate configs/slider-crank-seed004.yaml`, in seed 004's own planar
-form (digest §3.2: q = [x1, y1, e0_1, e3_1, x2, y2, e0_2, e3_2], constraints 3.51–3.54 with the
+form (Ryan 2018 Sec. 3.7: q = [x1, y1, e0_1, e3_1, x2, y2, e0_2, e3_2], constraints 3.51–3.54 with the
 unit-norm rows, Φ_q of Eq. 3.57, γ of the [R] Eq. 3.58, M = diag(m, m, 4J[[e3², −e0e3],
 [−e0e3, e0²]]), C_e0 = −8Jwė3, C_e3 = 8Jwė0), reduced to index 1 by the saddle solve
 [M −Φ_qᵀ; Φ_q 0][q̈; λ] = [Q − C; γ] and integrated by solve_ivp (RK45, rtol 1e-10, atol 1e-12),

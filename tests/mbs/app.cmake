@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# `flexuq simulate` through the CLI: seed 004's slider-crank checked against the digest's numbers
+# `flexuq simulate` through the CLI: Ryan's (2018) slider-crank checked against an independent reference integration
 # and the plot script.
 add_test(NAME test_mbs_simulate_seed004
          COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/simulate_seed004_test.sh $<TARGET_FILE:flexuq> ${MPIEXEC_EXECUTABLE}

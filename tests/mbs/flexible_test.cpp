@@ -9,6 +9,7 @@
 #include "flexuq/core/Error.hpp"
 #include "flexuq/mbs/FlexibleBody.hpp"
 #include "flexuq/mbs/Integrator.hpp"
+#include "MbsTestUtil.hpp"
 
 #include <gtest/gtest.h>
 
@@ -17,6 +18,8 @@
 #include <random>
 
 using namespace flexuq::mbs;
+using flexuq::mbs::test::hht;
+using flexuq::mbs::test::simulate;
 
 namespace {
 
@@ -145,35 +148,6 @@ void random_state(const System& sys, std::uint32_t seed, Vec& q, Vec& v) {
     v.segment<4>(o + 3) -= p * p.dot(v.segment<4>(o + 3));
     for (int k = 0; k < sys.n_elastic(static_cast<int>(b)); ++k) q(o + 7 + k) = 0.05 * u(gen);
   }
-}
-
-struct Run {
-  std::vector<State> states;
-  std::vector<double> work;
-  RunStats stats;
-};
-
-Run simulate(System& sys, const SolverOptions& o) {
-  Integrator integ(sys, o);
-  State s;
-  Run r;
-  integ.initialise(s);
-  r.stats = integ.run(s, [&](const State& st, double w) {
-    r.states.push_back(st);
-    r.work.push_back(w);
-  });
-  return r;
-}
-
-SolverOptions hht(double h, double end, double alpha) {
-  SolverOptions o;
-  o.scheme = Scheme::hht;
-  o.alpha = alpha;
-  o.step = h;
-  o.min_step = std::min(1e-12, h);
-  o.end = end;
-  o.tol = 1e-12;
-  return o;
 }
 
 /// A flexible pendulum: particle 0 of the body held by a spherical joint at the origin, gravity.

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # `flexuq simulate` on configs/slider-crank-seed004.yaml and configs/slider-crank.yaml, the HDF5
-# result checked with h5py against seed 004's θ1(t) (digest §4.2b, 2e-6), the energy balance and
+# result checked with h5py against seed 004's θ1(t) (independent reference integration of Ryan 2018 Sec. 3.7, 2e-6), the energy balance and
 # the drift; then postproc/plot_simulation.py must write its three plots.
 #   simulate_seed004_test.sh FLEXUQ MPIEXEC SOURCE_DIR
 set -euo pipefail

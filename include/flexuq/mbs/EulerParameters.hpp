@@ -8,7 +8,7 @@
 ///   ω' = 2 G ṗ (body frame), ω = 2 E ṗ (global frame)
 ///   B(p, a') = ∂(A(p) a')/∂p = 2 [(e0 I + ẽ) a', e a'ᵀ − (e0 I + ẽ) ã']   (3×4, linear in p)
 /// Seed 003 writes G with the factor 2 inside (G_seed = 2 G); its quadratic-velocity vector
-/// 2 Ġ_seedᵀ J Ġ_seed p is therefore 8 ĠᵀJĠp here (we follow the digest's corrected form, §2.2).
+/// 2 Ġ_seedᵀ J Ġ_seed p is therefore 8 ĠᵀJĠp here (the thesis' Eq. 2.18 term ½GĠᵀJĠqʳ is 3×1; −Ṁq̇ + ∂T/∂q of T = ½ṗᵀ4GᵀJGṗ gives this one).
 
 #include <Eigen/Dense>
 

@@ -4,8 +4,8 @@
 /// @brief Scalar functions of time with their first two derivatives, for applied loads and
 /// kinematic drivers: constant, polynomial (c0 + c1 t + c2 t² + …), harmonic
 /// (offset + amplitude·sin(2π f t + phase)) and table. A table [[t0, v0], [t1, v1], …] blends
-/// consecutive points with the MSC.Adams STEP cubic v_k + (v_{k+1} − v_k)(3 − 2Δ)Δ² (seed 004
-/// Eq. 5.2, with the digest's correction to x1): C¹, zero slope at every table point, constant
+/// consecutive points with the MSC.Adams STEP cubic v_k + (v_{k+1} − v_k)(3 − 2Δ)Δ² (Ryan 2018
+/// Eq. 5.2, starting from x1 as Adams defines it: the thesis prints x2 + …, which jumps at t1): C¹, zero slope at every table point, constant
 /// outside the table. Seed 004's ±0.01 s torque smoothing is then the table
 /// [[0.99, 1], [1.01, -1], [1.99, -1], [2.01, 0]].
 
