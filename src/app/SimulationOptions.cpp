@@ -438,6 +438,7 @@ mbs::SimulationJob read_simulation_job(const io::Config& cfg) {
       job.outputs.push_back(os);
     }
   }
+  job.animation = cfg.get<bool>("animation", true);
   job.output_path = cfg.resolve_output(cfg.get<std::string>("output", "simulation.h5"));
   return job;
 }

@@ -3,6 +3,8 @@
 
 #include "flexuq/core/Error.hpp"
 #include "flexuq/io/Hdf5File.hpp"
+#include "flexuq/io/MeshOutput.hpp"
+#include "flexuq/mbs/Animation.hpp"
 #include "flexuq/io/Mesh.hpp"
 #include "flexuq/mbs/FlexibleBody.hpp"
 
@@ -168,6 +170,10 @@ void write_simulation(const std::string& path, const SimulationJob& job, const S
   f.write_attribute("/solver", "jacobians", static_cast<std::int64_t>(r.stats.jacobians));
   f.write_attribute("/solver", "max_drift", r.stats.max_drift);
   f.write_attribute("/solver", "wall_seconds", r.wall_seconds);
+  if (job.animation) {
+    const auto slash = path.find_last_of('/');
+    write_animation(f, slash == std::string::npos ? path : path.substr(slash + 1), io::xdmf_path_for(path), job, r);
+  }
 }
 
 } // namespace flexuq::mbs

@@ -34,6 +34,7 @@ struct SimulationJob {
   SolverOptions solver;
   std::vector<OutputSpec> outputs;
   std::string output_path;
+  bool animation = true; ///< /animation/<body> + the .xdmf beside output_path (mbs/Animation.hpp)
 };
 
 struct SimulationResult {

@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: MIT
+#include "flexuq/mbs/Animation.hpp"
+
+#include "flexuq/core/Error.hpp"
+#include "flexuq/mbs/EulerParameters.hpp"
+
+#include <fstream>
+#include <sstream>
+
+namespace flexuq::mbs {
+
+namespace {
+
+struct BodyMesh {
+  std::string name;
+  std::size_t nodes = 0, cells = 0, mixed = 0;
+};
+
+} // namespace
+
+int write_animation(io::H5File& f, const std::string& h5_name, const std::string& xdmf_path, const SimulationJob& job,
+                    const SimulationResult& r) {
+  const System& sys = job.system;
+  const std::size_t nt = r.time.size();
+  std::vector<BodyMesh> meshes;
+  for (std::size_t b = 0; b < sys.bodies().size(); ++b) {
+    const auto& body = sys.bodies()[b];
+    if (!body.flex) continue;
+    const auto file_it = job.flexible_files.find(body.name);
+    if (file_it == job.flexible_files.end()) continue;
+    const io::H5File src(MPI_COMM_SELF, file_it->second, io::H5File::Mode::read);
+    if (!src.exists("/mesh/topology_mixed") || !src.exists("/reduced/basis") || !src.exists("/reduced/floating_frame/V"))
+      continue; // a body given by matrices has no mesh to show
+    const auto geo = src.read_all("/mesh/geometry");
+    const auto mixed = src.read_all_int("/mesh/topology_mixed");
+    const auto basis = src.read_all("/reduced/basis");
+    const auto vflat = src.read_all("/reduced/floating_frame/V");
+    const int ne = sys.n_elastic(static_cast<int>(b));
+    const std::size_t nn = geo.size() / 3, n = vflat.size() / static_cast<std::size_t>(ne);
+    FLEXUQ_REQUIRE(n > 0 && basis.size() % (nn * n) == 0, file_it->second << ": /reduced/basis does not match /mesh and V");
+    const std::size_t dpn = basis.size() / (nn * n);
+    FLEXUQ_REQUIRE(dpn >= 3, file_it->second << ": /reduced/basis has " << dpn << " components per node");
+    // Ψ (3 nn × n_e): node translations of the elastic coordinates, Ψ = Φ_t V.
+    const Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>> V(vflat.data(), n, ne);
+    Mat psi(3 * nn, ne);
+    for (std::size_t i = 0; i < nn; ++i)
+      for (std::size_t c = 0; c < 3; ++c) {
+        const Eigen::Map<const Eigen::RowVectorXd> row(basis.data() + (i * dpn + c) * n, n);
+        psi.row(static_cast<Eigen::Index>(3 * i + c)) = row * V;
+      }
+    std::vector<double> pos(nt * nn * 3), disp(nt * nn * 3);
+    for (std::size_t k = 0; k < nt; ++k) {
+      const double* qb = r.coordinates[b].data() + 7 * k;
+      const Vec3 origin(qb[0], qb[1], qb[2]);
+      const Mat3 a = rotation(Vec4(qb[3], qb[4], qb[5], qb[6]));
+      const Vec u = psi * Eigen::Map<const Vec>(r.elastic[b].data() + static_cast<std::size_t>(ne) * k, ne);
+      for (std::size_t i = 0; i < nn; ++i) {
+        const Vec3 x0(geo[3 * i], geo[3 * i + 1], geo[3 * i + 2]);
+        const Vec3 ui = u.segment<3>(static_cast<Eigen::Index>(3 * i));
+        const Vec3 p = origin + a * (x0 + ui), d = a * ui;
+        for (int c = 0; c < 3; ++c) {
+          pos[(k * nn + i) * 3 + c] = p(c);
+          disp[(k * nn + i) * 3 + c] = d(c);
+        }
+      }
+    }
+    const std::string g = "/animation/" + body.name;
+    f.ensure_group("/animation");
+    f.ensure_group(g);
+    f.write_replicated(g + "/geometry", {nt, nn, 3}, pos.data());
+    f.write_replicated(g + "/displacement", {nt, nn, 3}, disp.data());
+    f.write_replicated(g + "/topology_mixed", {mixed.size()}, mixed.data());
+    const auto cells = static_cast<std::size_t>(src.read_attribute_int("/mesh", "num_elements"));
+    f.write_attribute(g, "num_elements", static_cast<std::int64_t>(cells));
+    f.write_attribute(g, "body_file", file_it->second);
+    meshes.push_back({body.name, nn, cells, mixed.size()});
+  }
+  if (meshes.empty()) return 0;
+  std::ofstream x(xdmf_path);
+  if (!x) throw Error("cannot write XDMF file '" + xdmf_path + "'");
+  x.precision(17);
+  x << "<?xml version=\"1.0\" ?>\n<!DOCTYPE Xdmf SYSTEM \"Xdmf.dtd\" []>\n<Xdmf Version=\"2.0\">\n <Domain>\n";
+  x << "  <Grid Name=\"simulation\" GridType=\"Collection\" CollectionType=\"Temporal\">\n";
+  for (std::size_t k = 0; k < nt; ++k) {
+    x << "   <Grid Name=\"t" << k << "\" GridType=\"Collection\" CollectionType=\"Spatial\">\n";
+    x << "    <Time Value=\"" << r.time[k] << "\"/>\n";
+    for (const auto& m : meshes) {
+      const std::string g = h5_name + ":/animation/" + m.name;
+      auto slab = [&](const std::string& dset) {
+        std::ostringstream s;
+        s << "      <DataItem ItemType=\"HyperSlab\" Dimensions=\"" << m.nodes << " 3\" Type=\"HyperSlab\">\n"
+          << "       <DataItem Dimensions=\"3 3\" Format=\"XML\">" << k << " 0 0 1 1 1 1 " << m.nodes << " 3</DataItem>\n"
+          << "       <DataItem Dimensions=\"" << nt << " " << m.nodes << " 3\" NumberType=\"Float\" Precision=\"8\" "
+          << "Format=\"HDF\">" << g << "/" << dset << "</DataItem>\n      </DataItem>\n";
+        return s.str();
+      };
+      x << "    <Grid Name=\"" << m.name << "\" GridType=\"Uniform\">\n";
+      x << "     <Topology TopologyType=\"Mixed\" NumberOfElements=\"" << m.cells << "\">\n";
+      x << "      <DataItem Dimensions=\"" << m.mixed << "\" NumberType=\"Int\" Precision=\"8\" Format=\"HDF\">" << g
+        << "/topology_mixed</DataItem>\n     </Topology>\n";
+      x << "     <Geometry GeometryType=\"XYZ\">\n" << slab("geometry") << "     </Geometry>\n";
+      x << "     <Attribute Name=\"displacement\" AttributeType=\"Vector\" Center=\"Node\">\n"
+        << slab("displacement") << "     </Attribute>\n";
+      x << "    </Grid>\n";
+    }
+    x << "   </Grid>\n";
+  }
+  x << "  </Grid>\n </Domain>\n</Xdmf>\n";
+  if (!x) throw Error("cannot write XDMF file '" + xdmf_path + "'");
+  return static_cast<int>(meshes.size());
+}
+
+} // namespace flexuq::mbs
