@@ -29,6 +29,7 @@ with h5py.File(sys.argv[1], "r") as f, h5py.File("bench-flex-hht-2e-5.h5", "r") 
     print(f"| {sys.argv[2]} | {int(s['steps'])} | {int(s['newton_iterations'])} | {float(s['max_drift']):.1e} | {d:.1e} | {float(s['wall_seconds']):.2f} |")
 PY
 done
+rm -rf slider-crank-uq.h5 slider-crank-uq.h5.journal  # a journal of an earlier run would make the campaign refuse to start
 start=$(date +%s.%N)
 mpirun -n 2 "$flexuq" campaign slider-crank-uq.yaml --set method.pce.points=40 > campaign.log 2>&1  # 40 samples
 end=$(date +%s.%N)

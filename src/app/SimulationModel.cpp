@@ -38,22 +38,25 @@ ModelFactory simulation_factory(const io::Config& cfg, const std::vector<campaig
       stiffness.push_back(sp);
     }
   }
-  for (std::size_t k = 0; k < params.size(); ++k)
-    FLEXUQ_REQUIRE(used[k], cfg.source() << ": parameter '" << params[k].name
-                                         << "' changes nothing in the simulation model (model.stiffness." << params[k].name
-                                         << ": {reference, bodies})");
   const auto outputs = cfg.get<std::vector<std::string>>("outputs.simulation");
   const auto times = cfg.get<std::vector<double>>("outputs.times");
+  std::vector<std::string> names;
+  for (const auto& p : params) names.push_back(p.name);
   // Read and check the job (and the body files) once now, so bad input fails before the campaign.
   try {
-    mbs::SimulationModel check(read_simulation_job(*sim_cfg), stiffness, outputs, times);
+    mbs::SimulationModel check(read_simulation_job(*sim_cfg), stiffness, outputs, times, names);
+    for (std::size_t k : check.stochastic_parameters()) used[k] = true;
     sim_cfg->mark_used("command");
     sim_cfg->check_all_used();
   } catch (const InputError& e) {
     throw InputError(cfg.source() + ": model.simulation (" + path + "): " + e.what());
   }
-  return [sim_cfg, stiffness, outputs, times](MPI_Comm) -> std::unique_ptr<Model> {
-    return std::make_unique<mbs::SimulationModel>(read_simulation_job(*sim_cfg), stiffness, outputs, times);
+  for (std::size_t k = 0; k < params.size(); ++k)
+    FLEXUQ_REQUIRE(used[k], cfg.source() << ": parameter '" << params[k].name
+                                         << "' changes nothing in the simulation model (model.stiffness." << params[k].name
+                                         << ": {reference, bodies}, or a stochastic body with a parameter of that name)");
+  return [sim_cfg, stiffness, outputs, times, names](MPI_Comm) -> std::unique_ptr<Model> {
+    return std::make_unique<mbs::SimulationModel>(read_simulation_job(*sim_cfg), stiffness, outputs, times, names);
   };
 }
 

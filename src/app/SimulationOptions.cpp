@@ -5,6 +5,7 @@
 #include "flexuq/io/Mesh.hpp"
 #include "flexuq/mbs/FlexibleBody.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <set>
@@ -180,7 +181,8 @@ mbs::SimulationJob read_simulation_job(const io::Config& cfg) {
     RigidBody body;
     body.name = name;
     if (type == "flexible") {
-      rd.keys(b, key, {"type", "body", "position", "orientation", "velocity", "angular_velocity", "damping", "stiffness_scale"});
+      rd.keys(b, key, {"type", "body", "position", "orientation", "velocity", "angular_velocity", "damping", "stiffness_scale",
+                       "parameters"});
       FlexibleOptions fo;
       if (b["damping"]) {
         rd.keys(b["damping"], key + ".damping", {"ratio"});
@@ -190,12 +192,39 @@ mbs::SimulationJob read_simulation_job(const io::Config& cfg) {
       fo.stiffness_scale = rd.number(b, key, "stiffness_scale", 1.0);
       if (fo.stiffness_scale <= 0) rd.fail(b["stiffness_scale"], key + ".stiffness_scale", "must be > 0");
       const std::string file = cfg.resolve_path(rd.text(b, key, "body"));
+      std::shared_ptr<const mbs::FlexibleSource> src;
       try {
-        body.flex = mbs::load_flexible_body(file, fo);
+        src = mbs::read_flexible_source(file);
       } catch (const InputError& e) {
         rd.fail(b["body"], key + ".body", e.what());
       }
+      if (b["parameters"]) { // a stochastic body evaluated at these parameters (the others at their means)
+        const std::string pk = key + ".parameters";
+        rd.require_map(b["parameters"], pk);
+        if (!src->stochastic) rd.fail(b["parameters"], pk, file + " has no /stochastic_body (a deterministic body)");
+        std::vector<double> theta = src->means();
+        const auto& names = src->stochastic->names;
+        for (const auto& kv : b["parameters"]) {
+          const auto pname = kv.first.as<std::string>();
+          const auto it = std::find(names.begin(), names.end(), pname);
+          if (it == names.end()) {
+            std::string list;
+            for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+            rd.fail(kv.first, pk, "'" + pname + "' is not a parameter of the stochastic body (" + list + ")");
+          }
+          theta[static_cast<std::size_t>(it - names.begin())] = rd.number(kv.second, pk + "." + pname);
+        }
+        try {
+          body.flex = src->data(fo, &theta);
+        } catch (const InputError& e) {
+          rd.fail(b["parameters"], pk, e.what());
+        }
+      } else {
+        body.flex = src->data(fo);
+      }
       job.flexible_files[name] = file;
+      job.sources[name] = src;
+      job.flexible_options[name] = fo;
     } else {
       rd.keys(b, key, {"type", "mass", "inertia", "position", "orientation", "velocity", "angular_velocity"});
       body.mass = rd.required(b, key, "mass");
@@ -413,7 +442,8 @@ mbs::SimulationJob read_simulation_job(const io::Config& cfg) {
         if (n["interface"]) {
           if (!sys.bodies()[os.body].flex) rd.fail(n["interface"], key + ".interface", "body is not flexible");
           try {
-            os.L = sys.point_map(os.body, io::upper(rd.text(n, key, "interface")), os.point, "output '" + os.name + "'");
+            os.interface = io::upper(rd.text(n, key, "interface"));
+            os.L = sys.point_map(os.body, os.interface, os.point, "output '" + os.name + "'");
           } catch (const InputError& e) {
             rd.fail(n["interface"], key + ".interface", e.what());
           }

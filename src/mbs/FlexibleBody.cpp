@@ -146,32 +146,55 @@ std::shared_ptr<FlexibleData> make_flexible_data(const cms::ReducedBody& body, c
   return d;
 }
 
-std::shared_ptr<FlexibleData> load_flexible_body(const std::string& path, const FlexibleOptions& o) {
+std::shared_ptr<const FlexibleSource> read_flexible_source(const std::string& path) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec))
     throw InputError("flexible body file '" + path + "' does not exist (make it with flexuq reduce)");
   const io::H5File f(MPI_COMM_SELF, path, io::H5File::Mode::read);
   if (!f.exists("/reduced/K"))
     throw InputError(path + ": not a flexuq reduce result (no /reduced/K)");
-  const cms::ReducedBody body = cms::ReducedBody::read(f);
+  auto src = std::make_shared<FlexibleSource>();
+  src->path = path;
+  src->nominal = cms::ReducedBody::read(f);
+  const cms::ReducedBody& body = src->nominal;
   FLEXUQ_REQUIRE(f.exists("/mesh/geometry") && f.exists("/mesh/node_ids"),
                  path << ": /mesh/geometry or /mesh/node_ids is missing");
   const auto g = f.read_all("/mesh/geometry");
-  const auto ids = f.read_all_int("/mesh/node_ids");
-  FLEXUQ_REQUIRE(g.size() == 3 * ids.size(), path << ": /mesh/geometry does not match /mesh/node_ids");
-  const Eigen::MatrixXd coords =
-      Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, 3, Eigen::RowMajor>>(g.data(), static_cast<Eigen::Index>(ids.size()), 3);
-  std::map<std::string, std::vector<std::int64_t>> sets;
+  src->ids = f.read_all_int("/mesh/node_ids");
+  FLEXUQ_REQUIRE(g.size() == 3 * src->ids.size(), path << ": /mesh/geometry does not match /mesh/node_ids");
+  src->coords = Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, 3, Eigen::RowMajor>>(
+      g.data(), static_cast<Eigen::Index>(src->ids.size()), 3);
   for (const auto& label : body.dof_labels)
     if (label.rfind("REF ", 0) == 0) {
       std::istringstream is(label);
       std::string ref, name;
       is >> ref >> name;
-      if (sets.count(name)) continue;
+      if (src->sets.count(name)) continue;
       const std::string d = "/mesh/node_sets/" + name;
-      sets[name] = f.exists(d) ? f.read_all_int(d) : std::vector<std::int64_t>{};
+      src->sets[name] = f.exists(d) ? f.read_all_int(d) : std::vector<std::int64_t>{};
     }
-  return make_flexible_data(body, path, coords, ids, sets, o);
+  if (f.exists("/stochastic_body"))
+    src->stochastic = std::make_shared<const cms::StochasticBody>(cms::StochasticBody::read(f));
+  return src;
+}
+
+std::vector<double> FlexibleSource::means() const {
+  std::vector<double> m;
+  if (stochastic)
+    for (const auto& d : stochastic->dists) m.push_back(d.mean());
+  return m;
+}
+
+std::shared_ptr<FlexibleData> FlexibleSource::data(const FlexibleOptions& o, const std::vector<double>* theta) const {
+  if (!theta) return make_flexible_data(nominal, path, coords, ids, sets, o);
+  FLEXUQ_REQUIRE(stochastic, path << ": no /stochastic_body to evaluate at parameters");
+  FLEXUQ_REQUIRE(theta->size() == stochastic->dim(),
+                 path << ": " << theta->size() << " parameters for a stochastic body of " << stochastic->dim());
+  return make_flexible_data(stochastic->at(*theta), path, coords, ids, sets, o);
+}
+
+std::shared_ptr<FlexibleData> load_flexible_body(const std::string& path, const FlexibleOptions& o) {
+  return read_flexible_source(path)->data(o);
 }
 
 std::shared_ptr<FlexibleData> rescaled(const FlexibleData& d, double factor) {

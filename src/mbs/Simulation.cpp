@@ -36,6 +36,12 @@ std::vector<std::string> OutputSpec::columns() const {
   return {};
 }
 
+void rebuild_with(SimulationJob& job, const std::vector<std::shared_ptr<const FlexibleData>>& flex) {
+  job.system = job.system.with_flexible(flex);
+  for (auto& os : job.outputs)
+    if (!os.interface.empty()) os.L = job.system.point_map(os.body, os.interface, os.point, "output '" + os.name + "'");
+}
+
 SimulationResult run_simulation(SimulationJob& job, const std::function<void(double)>& progress) {
   const auto t_start = std::chrono::steady_clock::now();
   System& sys = job.system;

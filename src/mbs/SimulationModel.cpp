@@ -10,10 +10,22 @@
 namespace flexuq::mbs {
 
 SimulationModel::SimulationModel(SimulationJob job, std::vector<StiffnessParameter> stiffness,
-                                 std::vector<std::string> outputs, std::vector<double> times)
+                                 std::vector<std::string> outputs, std::vector<double> times,
+                                 std::vector<std::string> parameter_names)
     : job_(std::move(job)), stiffness_(std::move(stiffness)), times_(std::move(times)) {
   const System& sys = job_.system;
   for (const auto& b : sys.bodies()) nominal_.push_back(b.flex);
+  for (const auto& [name, src] : job_.sources) {
+    if (!src->stochastic) continue;
+    Stochastic st{sys.body_index(name, "simulation model"), src, job_.flexible_options.at(name), {}};
+    bool any = false;
+    for (const auto& p : src->stochastic->names) {
+      const auto it = std::find(parameter_names.begin(), parameter_names.end(), p);
+      st.campaign_index.push_back(it == parameter_names.end() ? -1L : static_cast<long>(it - parameter_names.begin()));
+      any = any || it != parameter_names.end();
+    }
+    if (any) stochastic_.push_back(std::move(st));
+  }
   for (const auto& s : stiffness_)
     for (const auto& name : s.bodies) {
       const int b = sys.body_index(name, "simulation model: stiffness parameter");
@@ -40,6 +52,14 @@ SimulationModel::SimulationModel(SimulationJob job, std::vector<StiffnessParamet
   // Nothing after the last requested time is needed.
   job_.solver.end = *std::max_element(times_.begin(), times_.end());
   if (job_.solver.end <= job_.solver.start) job_.solver.end = job_.solver.start + job_.solver.step;
+}
+
+std::vector<std::size_t> SimulationModel::stochastic_parameters() const {
+  std::vector<std::size_t> out;
+  for (const auto& st : stochastic_)
+    for (long k : st.campaign_index)
+      if (k >= 0) out.push_back(static_cast<std::size_t>(k));
+  return out;
 }
 
 std::map<std::string, std::size_t> SimulationModel::output_sizes() const {
@@ -72,8 +92,25 @@ Outputs SimulationModel::evaluate(const std::vector<double>& theta) {
                                                                          << ") must be positive"));
     for (const auto& name : s.bodies) factor[sys.body_index(name, "simulation model")] *= f;
   }
-  for (std::size_t b = 0; b < nominal_.size(); ++b)
-    if (nominal_[b]) sys.replace_flexible(static_cast<int>(b), factor[b] == 1.0 ? nominal_[b] : rescaled(*nominal_[b], factor[b]));
+  if (stochastic_.empty()) {
+    for (std::size_t b = 0; b < nominal_.size(); ++b)
+      if (nominal_[b]) sys.replace_flexible(static_cast<int>(b), factor[b] == 1.0 ? nominal_[b] : rescaled(*nominal_[b], factor[b]));
+  } else {
+    // The stochastic bodies at this sample's θ, the system built again around them.
+    std::vector<std::shared_ptr<const FlexibleData>> flex(nominal_.size());
+    for (const auto& st : stochastic_) {
+      std::vector<double> th = st.source->means();
+      for (std::size_t k = 0; k < th.size(); ++k)
+        if (st.campaign_index[k] >= 0) th[k] = theta.at(static_cast<std::size_t>(st.campaign_index[k]));
+      flex[static_cast<std::size_t>(st.body)] = st.source->data(st.options, &th);
+    }
+    for (std::size_t b = 0; b < nominal_.size(); ++b) {
+      if (!nominal_[b]) continue;
+      const auto& d = flex[b] ? flex[b] : nominal_[b];
+      flex[b] = factor[b] == 1.0 ? d : rescaled(*d, factor[b]);
+    }
+    rebuild_with(job_, flex); // from the joints and forces as given: nothing of the last sample remains
+  }
   const SimulationResult r = run_simulation(job_);
   Outputs out;
   for (std::size_t k : outputs_) {

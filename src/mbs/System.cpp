@@ -112,6 +112,23 @@ void System::replace_flexible(int b, std::shared_ptr<const FlexibleData> d) {
   bodies_[b].flex = std::move(d);
 }
 
+System System::with_flexible(const std::vector<std::shared_ptr<const FlexibleData>>& flex) const {
+  System s;
+  s.qv_terms_ = qv_terms_;
+  for (std::size_t b = 0; b < bodies_.size(); ++b) {
+    RigidBody body = bodies_[b];
+    if (b < flex.size() && flex[b]) {
+      FLEXUQ_REQUIRE(body.flex && flex[b]->n_elastic() == body.flex->n_elastic(),
+                     "body '" << body.name << "': the new elastic data does not fit it");
+      body.flex = flex[b];
+    }
+    s.add_body(body);
+  }
+  for (const auto& j : joints_) s.add_joint(j);
+  for (const auto& f : force_input_) s.add_force(f);
+  return s;
+}
+
 int System::body_of_coordinate(int k) const {
   const auto it = std::upper_bound(off_.begin(), off_.end(), k);
   return static_cast<int>(it - off_.begin()) - 1;
@@ -331,6 +348,7 @@ void System::add_joint(const JointSpec& spec) {
 }
 
 void System::add_force(const ForceSpec& f) {
+  force_input_.push_back(f);
   ForceSpec s = f;
   Vec3 l1 = Vec3::Zero(), l2 = Vec3::Zero();
   double len = 0;

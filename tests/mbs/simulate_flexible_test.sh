@@ -6,7 +6,8 @@
 # over [0.15, 0.25] s, growing), RK45 against HHT on a short span (T17), bad input on a real body
 # file (an interface the file does not have) must fail with exit 2 naming it, the .xdmf animation
 # parses and its datasets exist with the stated shapes, and the simulation
-# campaign configs/slider-crank-uq.yaml (T19) must reproduce direct runs at its samples.
+# campaign configs/slider-crank-uq.yaml (T19) must reproduce direct runs at its samples; a stochastic
+# rod (tests/mbs/rod-scb.yaml) at E equals its nominal body with K̄ scaled, and a campaign over it runs.
 #   simulate_flexible_test.sh FLEXUQ MPIEXEC SOURCE_DIR
 set -euo pipefail
 flexuq="$1"; mpiexec="$2"; src="$3"
@@ -128,6 +129,48 @@ print("x_A spread over the samples", spread, "std", std)
 ok = ok and spread > 1e-9 and std[0] > 0
 if not ok:
     print("FAIL: simulation campaign"); sys.exit(1)
+PY
+# Stochastic bodies (issue #8): a stochastic rod of a global-E case evaluated at E must give the
+# trajectory of its own nominal body with K̄ scaled by E / E_mean (exact: K̄ is linear in E), and a
+# campaign over it must reproduce a direct run at a sample's E.
+cp "$src/tests/mbs/rod-scb.yaml" "$src/tests/mbs/slider-crank-scb-uq.yaml" .
+timeout 120 "$mpiexec" -n 2 "$flexuq" reduce rod-scb.yaml > reduce3.log 2>&1 || { echo "FAIL: reduce rod-scb"; cat reduce3.log; exit 1; }
+sed 's/body: rod-cb.h5/body: rod-scb.h5/' slider-crank-flexible.yaml > slider-crank-scb.yaml
+runs() { # runs <log> <args...>: simulate the stochastic-rod job to 0.05 s
+  local log="$1"; shift
+  timeout 200 "$mpiexec" -n 1 "$flexuq" simulate slider-crank-scb.yaml --set solver.end=0.05 --set animation=false "$@" \
+    > "$log" 2>&1 || { echo "FAIL: flexuq simulate slider-crank-scb.yaml $*"; cat "$log"; exit 1; }
+}
+runs scb-at.log --set bodies.rod.parameters.E=2.1e11 --set output=scb-at.h5
+runs scb-scaled.log --set bodies.rod.stiffness_scale=1.05 --set output=scb-scaled.h5
+runs scb-mean.log --set output=scb-mean.h5
+"$src/tests/app/expect_error.sh" --exit-code 2 "bodies.rod.parameters" "'nu' is not a parameter of the stochastic body (E)" -- \
+  "$mpiexec" -n 1 "$flexuq" simulate slider-crank-scb.yaml --set bodies.rod.parameters.nu=0.3
+timeout 200 "$mpiexec" -n 2 "$flexuq" campaign slider-crank-scb-uq.yaml > scb-campaign.log 2>&1 ||
+  { echo "FAIL: flexuq campaign slider-crank-scb-uq.yaml"; cat scb-campaign.log; exit 1; }
+e2=$(/usr/bin/python3 -c "import h5py; print(repr(float(h5py.File('slider-crank-scb-uq.h5')['samples/parameters'][2, 0])))")
+runs scb-direct.log --set bodies.rod.parameters.E=$e2 --set output=scb-direct.h5
+/usr/bin/python3 - <<'PY'
+import sys
+import h5py, numpy as np
+def out(name):
+    with h5py.File(name, "r") as f:
+        return {k: f["outputs/" + k][()] for k in ("x_A", "x_B", "theta")}, f["time"][()]
+(a, t), (b, _), (m, _) = out("scb-at.h5"), out("scb-scaled.h5"), out("scb-mean.h5")
+ok = True
+for k in a:
+    d, effect = np.max(np.abs(a[k] - b[k])), np.max(np.abs(a[k] - m[k]))
+    print(f"{k}: stochastic at E vs scaled nominal {d:.3g}, effect of E {effect:.3g}")
+    ok = ok and d < 1e-12 * max(1.0, np.max(np.abs(a[k]))) and effect > 1e-9
+(d2, t2) = out("scb-direct.h5")
+with h5py.File("slider-crank-scb-uq.h5", "r") as f:
+    x = f["outputs/x_A"][()]; st = f["samples/status"][()]
+k = int(np.argmin(abs(t2 - 0.05)))
+diff = np.max(np.abs(d2["x_A"][k] - x[2]))
+print(f"campaign sample 2 vs direct: {diff:.3g}; spread over samples {np.max(np.abs(x[0] - x[2])):.3g}")
+ok = ok and bool(np.all(st == 0)) and diff < 1e-12 and np.max(np.abs(x[0] - x[2])) > 1e-10
+if not ok:
+    print("FAIL: stochastic body in simulate / campaign"); sys.exit(1)
 PY
 /usr/bin/python3 "$src/postproc/plot_simulation.py" slider-crank-flexible.h5 > plot.log 2>&1 ||
   { echo "FAIL: plot_simulation.py"; cat plot.log; exit 1; }

@@ -19,6 +19,7 @@
 /// beams when the set is one node or a line).
 
 #include "flexuq/cms/ReducedBody.hpp"
+#include "flexuq/cms/StochasticBody.hpp"
 #include "flexuq/mbs/System.hpp"
 
 #include <memory>
@@ -40,8 +41,27 @@ std::shared_ptr<FlexibleData> make_flexible_data(const cms::ReducedBody& body, c
                                                  const std::map<std::string, std::vector<std::int64_t>>& node_sets,
                                                  const FlexibleOptions& o);
 
-/// Read @p path (a `flexuq reduce` result) on MPI_COMM_SELF and build its elastic data.
+/// A body file read once: the body at the means (`/reduced`), its mesh data for the interfaces and,
+/// when the file has `/stochastic_body`, the stochastic body (cms::StochasticBody) to evaluate at θ.
+struct FlexibleSource {
+  std::string path;
+  cms::ReducedBody nominal;
+  Eigen::MatrixXd coords;
+  std::vector<std::int64_t> ids;
+  std::map<std::string, std::vector<std::int64_t>> sets;
+  std::shared_ptr<const cms::StochasticBody> stochastic; ///< null for a deterministic file
+  /// The stochastic body's parameter means (its θ order); empty for a deterministic file.
+  std::vector<double> means() const;
+  /// Elastic data of the body at the means (@p theta null) or at @p theta (stochastic files only,
+  /// the stochastic body's parameter order).
+  std::shared_ptr<FlexibleData> data(const FlexibleOptions& o, const std::vector<double>* theta = nullptr) const;
+};
+
+/// Read @p path (a `flexuq reduce` result) on MPI_COMM_SELF.
 /// @throws InputError naming the file when it is missing or not a reduced body.
+std::shared_ptr<const FlexibleSource> read_flexible_source(const std::string& path);
+
+/// Read @p path and build its elastic data at the means (read_flexible_source(path)->data(o)).
 std::shared_ptr<FlexibleData> load_flexible_body(const std::string& path, const FlexibleOptions& o);
 
 /// The same data with the stiffness scaled by @p factor (K̄ is linear in Young's modulus) and the

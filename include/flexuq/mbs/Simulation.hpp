@@ -5,6 +5,7 @@
 /// from the `flexuq simulate` YAML keys, docs/config.md "simulate"), the run, and the HDF5 result
 /// (docs/hdf5-schema.md "simulate"). Serial: one simulation on one rank.
 
+#include "flexuq/mbs/FlexibleBody.hpp"
 #include "flexuq/mbs/Integrator.hpp"
 
 #include <mpi.h>
@@ -24,6 +25,7 @@ struct OutputSpec {
   int body = kGround, joint = -1;
   Vec3 point = Vec3::Zero(); ///< body frame
   Mat L;                     ///< flexible body, `interface` given: the point moves with it (System::point_map)
+  std::string interface;     ///< that interface (upper case; empty: none)
   std::vector<std::string> columns() const;
 };
 
@@ -31,6 +33,8 @@ struct SimulationJob {
   System system;
   /// Flexible bodies by name: the file and options they were read with (campaign models rescale them).
   std::map<std::string, std::string> flexible_files;
+  std::map<std::string, std::shared_ptr<const FlexibleSource>> sources;
+  std::map<std::string, FlexibleOptions> flexible_options;
   SolverOptions solver;
   std::vector<OutputSpec> outputs;
   std::string output_path;
@@ -49,6 +53,9 @@ struct SimulationResult {
   RunStats stats;
   double wall_seconds = 0;
 };
+
+/// Replace the system by job.system.with_flexible(@p flex) and recompute the outputs' interface maps.
+void rebuild_with(SimulationJob& job, const std::vector<std::shared_ptr<const FlexibleData>>& flex);
 
 /// Consistent initialisation and integration; @p progress gets t after each step.
 SimulationResult run_simulation(SimulationJob& job, const std::function<void(double)>& progress = {});

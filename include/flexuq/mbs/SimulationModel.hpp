@@ -5,6 +5,8 @@
 /// the flexible bodies' stiffness is scaled by the sample's parameters and the job is simulated;
 /// the outputs are named simulation outputs at given times (seed 000 T19: x_A(0.1 s)).
 ///
+/// A body whose file holds /stochastic_body takes the campaign parameters of the same names: each
+/// sample evaluates it at θ (cms::StochasticBody::at) and builds the system again around it.
 /// The cheap route of the issue: K̄ of a reduced body is linear in Young's modulus at fixed ν and
 /// fixed basis, so a parameter E scales K̄ exactly by E / E_ref (E_ref: the modulus the body file
 /// was reduced with); M̄ and the invariants do not change. Parameters that change ν or ρ need a
@@ -32,8 +34,13 @@ public:
   /// @p outputs: names of the job's outputs; @p times: where they are sampled (linear
   /// interpolation between recorded times). @throws InputError for unknown names, bodies that are
   /// not flexible, or times outside [start, end].
+  /// @p parameter_names: the campaign's parameter names; a flexible body read from a stochastic
+  /// body file is evaluated per sample at the parameters of the same names (the others at their
+  /// means), and the system is built again around it (its interfaces move with θ).
   SimulationModel(SimulationJob job, std::vector<StiffnessParameter> stiffness, std::vector<std::string> outputs,
-                  std::vector<double> times);
+                  std::vector<double> times, std::vector<std::string> parameter_names = {});
+  /// Campaign parameters (indices) that some stochastic body of the job takes.
+  std::vector<std::size_t> stochastic_parameters() const;
   std::map<std::string, std::size_t> output_sizes() const override;
   /// Each output: times × columns, row-major (time-major).
   Outputs evaluate(const std::vector<double>& theta) override;
@@ -44,6 +51,15 @@ private:
   std::vector<std::size_t> outputs_; ///< indices into job_.outputs
   std::vector<double> times_;
   std::vector<std::shared_ptr<const FlexibleData>> nominal_; ///< per body (null for rigid)
+  /// Stochastic bodies: body index, its source, and per stochastic-body parameter the campaign
+  /// parameter index (or −1: its mean).
+  struct Stochastic {
+    int body;
+    std::shared_ptr<const FlexibleSource> source;
+    FlexibleOptions options;
+    std::vector<long> campaign_index;
+  };
+  std::vector<Stochastic> stochastic_;
 };
 
 /// Linear interpolation of the n_t × k table @p data (row-major, at @p time) at @p t.

@@ -143,6 +143,10 @@ public:
   /// Replace the elastic data of flexible body @p b by @p d of the same size and interfaces (a
   /// campaign sample's stiffness); joints keep their attachments.
   void replace_flexible(int b, std::shared_ptr<const FlexibleData> d);
+  /// The system built again from the same bodies, joints and forces as given, with the elastic data
+  /// of body b replaced by @p flex[b] where that is set: unlike replace_flexible, the joints'
+  /// attachments follow the new data's interfaces (a stochastic body's basis changes with θ).
+  System with_flexible(const std::vector<std::shared_ptr<const FlexibleData>>& flex) const;
 
   int n() const { return n_; }
   /// First coordinate of body @p b (r, then p, then η for flexible bodies).
@@ -274,6 +278,7 @@ private:
   std::vector<Frame> frames_;
   std::vector<std::pair<int, int>> joint_rows_;
   std::vector<ForceSpec> forces_;
+  std::vector<ForceSpec> force_input_; ///< as given to add_force (with_flexible adds them again)
   std::vector<Vec3> force_local_, force_local2_; ///< body-frame points of force/spring ends
   std::vector<double> spring_length_;
   std::vector<BodyVector> vectors_;
