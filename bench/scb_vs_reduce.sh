@@ -7,7 +7,8 @@
 #                          [ranks=2] [flexuq=build/bin/flexuq]
 # Prints: total wall time, the campaign's own "evaluated ... in X s", the mean time per point (from
 # /samples/seconds), one fresh `flexuq reduce` (same interfaces and modes, its own process), the ratio
-# per point / fresh reduction, and the overhead after the points (expansion fit + HDF5 writing).
+# per point / fresh reduction, the overhead after the points (expansion fit + HDF5 writing), and the
+# peak resident memory of every rank (/usr/bin/time around each rank) of both runs.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 mesh="${1:-$here/configs/crank.inp}"; points="${2:-30}"; np="${3:-2}"; flexuq="${4:-$here/build/bin/flexuq}"
@@ -42,8 +43,13 @@ campaign: {ranks_per_sample: $np, seed: 42}
 output: scb.h5
 YAML
 cd "$wd"
-t0=$(date +%s.%N); mpirun -n "$np" "$flexuq" reduce cb.yaml > cb.log 2>&1; t1=$(date +%s.%N)
-mpirun -n "$np" "$flexuq" reduce scb.yaml > scb.log 2>&1; t2=$(date +%s.%N)
+# Each rank under /usr/bin/time: its peak RSS (kB) in rss_<tag>_<rank>.
+ranked() {
+  local tag=$1; shift
+  mpirun -n "$np" bash -c 'exec /usr/bin/time -f %M -o "rss_'"$tag"'_${OMPI_COMM_WORLD_RANK:-${PMI_RANK:-0}}" "$@"' _ "$@"
+}
+t0=$(date +%s.%N); ranked cb "$flexuq" reduce cb.yaml > cb.log 2>&1; t1=$(date +%s.%N)
+ranked scb "$flexuq" reduce scb.yaml > scb.log 2>&1; t2=$(date +%s.%N)
 dofs=$(grep -o 'DOFs: [0-9]*' cb.log | head -1)
 /usr/bin/python3 - "$t0" "$t1" "$t2" "$points" "$dofs" <<'PY'
 import re, sys, h5py
@@ -59,6 +65,14 @@ print(f"stochastic reduce:   {total:.2f} s total = {total / (n * fresh):.2f} x {
 print(f"  points loop {loop:.2f} s, per point {per_point:.2f} s = {per_point / fresh:.2f} x a fresh reduction")
 print(f"  set-up (mesh, assembly, reference reduction) + expansion and IO: {total - loop:.2f} s "
       f"({100 * (total - loop) / total:.1f} % of the total)")
+import glob
+def rss(tag):
+    return [int(open(f).read().split()[-1]) / 1024 for f in sorted(glob.glob(f"rss_{tag}_*"))]
+rc, rs = rss("cb"), rss("scb")
+if rc and rs:
+    print("peak RSS per rank [MB]: fresh reduce " + ", ".join(f"{x:.0f}" for x in rc) +
+          "; stochastic reduce " + ", ".join(f"{x:.0f}" for x in rs) +
+          f"; max ratio {max(rs) / max(rc):.2f}")
 PY
 grep -E "stochastic body:" scb.log || true
 echo "work directory: $wd"

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "flexuq/cms/Reduction.hpp"
 
+#include "flexuq/core/Assert.hpp"
 #include "flexuq/core/Blas.hpp"
 #include "flexuq/la/Clusters.hpp"
 #include "flexuq/la/Projection.hpp"
@@ -60,6 +61,23 @@ MatH submatrix(Mat A, IS rows, IS cols) {
     FLEXUQ_PETSC(MatSetOption(S.get(), MAT_SYMMETRY_ETERNAL, PETSC_TRUE));
   }
   return S;
+}
+
+/// @p S (made by submatrix() from a matrix with @p A's pattern) refilled with @p A's current
+/// values: the same object and nonzero state, so a factorization of it is redone numerically only.
+void refill_submatrix(Mat A, IS rows, IS cols, MatH& S) {
+  Mat s = S.get();
+  FLEXUQ_PETSC(MatCreateSubMatrix(A, rows, cols, MAT_REUSE_MATRIX, &s));
+  FLEXUQ_ASSERT(s == S.get(), "MatCreateSubMatrix with MAT_REUSE_MATRIX returned a new matrix");
+}
+
+/// A stiffness submatrix that is positive definite by construction (the rigid motions restrained)
+/// is flagged SPD before its first factorization: MUMPS then factors it as SPD (SYM = 1: Cholesky
+/// without pivoting), whose analysis (ordering, symbolic factorization) depends on the nonzero
+/// pattern alone. So an analysis kept across a sweep of values (Reducer::update_operators) gives
+/// the same factor as a fresh one at the current values, whatever values it was first made with.
+void flag_spd(Mat S) {
+  FLEXUQ_PETSC(MatSetOption(S, MAT_SPD, PETSC_TRUE));
 }
 
 /// Dense right-hand sides with the row layout of @p A.
@@ -162,8 +180,10 @@ const char* mode_interface_name(ModeInterface mi) {
 /// with factorizations at the interval ends instead.
 struct Reducer::Interior {
   MatH Kii, Mii, Kib;
+  bool virtual_mass = false;   ///< Mii is a virtual submatrix of M_w (follows its values by itself)
   KspH ksp;
   la::SolverDefaults defaults; ///< this factorization's options (open a scope around set-up and solves)
+  bool stale = false;          ///< update_operators since the last factorization
 };
 
 struct Reducer::Attach {
@@ -171,7 +191,28 @@ struct Reducer::Attach {
   KspH ksp;
   la::SolverDefaults defaults;
   IsH is_f;
+  bool stale = false;
 };
+
+/// Mixed-interface modes of one selection of held interfaces: the free-DOF submatrices and their
+/// eigensolver, kept across update_operators.
+struct Reducer::MixedProblem {
+  IsH is_f;
+  MatH Kff, Mff;
+  std::unique_ptr<fe::ModeSolver> solver;
+  bool stale = false;
+};
+
+namespace {
+/// Refill the stiffness submatrix @p S of a kept factorization @p ksp and refactor it numerically
+/// (the MUMPS analysis of the first set-up stays: same object, same nonzero state).
+void refactor(const WorkSpace& ws, IS rows, MatH& S, KSP ksp, const la::SolverDefaults& defaults) {
+  refill_submatrix(ws.K(), rows, rows, S);
+  const auto scope = defaults.apply();
+  FLEXUQ_PETSC(KSPSetOperators(ksp, S.get(), S.get()));
+  FLEXUQ_PETSC(KSPSetUp(ksp));
+}
+} // namespace
 
 Reducer::Reducer(const WorkSpace& ws, ReducerOptions options) : ws_(ws), opt_(std::move(options)) {
   // Residual-load DOFs: interior working DOFs of the given sets (boundary and RBE2 nodes skipped:
@@ -197,6 +238,22 @@ Reducer::Reducer(const WorkSpace& ws, ReducerOptions options) : ws_(ws), opt_(st
 }
 
 Reducer::~Reducer() = default;
+
+void Reducer::update_operators() {
+  rigid_mass_.resize(0, 0);
+  constraint_.clear();
+  relief_.clear();
+  res_loads_.clear();
+  attachment_.clear();
+  residual_attachment_.clear();
+  fixed_.reset();
+  free_.reset();
+  mixed_.clear();
+  statics_done_ = false;
+  if (interior_) interior_->stale = true;
+  if (attach_) attach_->stale = true;
+  for (auto& mp : mixed_problems_) mp.second->stale = true;
+}
 
 const std::vector<VecH>& Reducer::rigid() {
   if (rigid_.empty()) rigid_ = ws_.rigid_modes();
@@ -227,6 +284,14 @@ Eigen::MatrixXd Reducer::boundary_rows(const std::vector<VecH>& vs) const {
 void Reducer::statics() {
   if (statics_done_) return;
   MPI_Comm comm = ws_.comm();
+  if (interior_ && interior_->stale) {
+    auto& in = *interior_;
+    log::Phase p(comm, "cms: refactor K_ii", &times_);
+    refactor(ws_, ws_.is_i(), in.Kii, in.ksp.get(), in.defaults);
+    refill_submatrix(ws_.K(), ws_.is_i(), ws_.is_b(), in.Kib);
+    if (!in.virtual_mass) refill_submatrix(ws_.M(), ws_.is_i(), ws_.is_i(), in.Mii);
+    in.stale = false;
+  }
   if (!interior_) {
     // K_ii is invertible iff the boundary restrains every rigid motion (connected component).
     double rc = 0;
@@ -242,6 +307,7 @@ void Reducer::statics() {
     auto& in = *interior_;
     log::Phase p(comm, "cms: factor K_ii", &times_);
     in.Kii = submatrix(ws_.K(), ws_.is_i(), ws_.is_i());
+    flag_spd(in.Kii.get()); // positive definite: the boundary restrains the rigid motions (above)
     in.Kib = submatrix(ws_.K(), ws_.is_i(), ws_.is_b());
     // Count: the prefix of the eigensolver's ST (-cms_fixed_st_…), whose factorization this is.
     const bool count = !opt_.modes.band_hz && opt_.modes.count > 0;
@@ -250,6 +316,7 @@ void Reducer::statics() {
       // Shift-and-invert at σ = 0 only multiplies by M_ii: a virtual submatrix of M_w (no copy of
       // the mass matrix, ~1/5 of the phase's memory). Spectrum slicing (band) needs it assembled.
       FLEXUQ_PETSC(MatCreateSubMatrixVirtual(ws_.M(), ws_.is_i(), ws_.is_i(), in.Mii.out()));
+      in.virtual_mass = true;
     } else {
       in.Mii = submatrix(ws_.M(), ws_.is_i(), ws_.is_i());
     }
@@ -367,9 +434,11 @@ const fe::ModeSet& Reducer::fixed_modes() {
       ms = fe::solve_modes(in.Kii.get(), in.Mii.get(), o);
     } else {
       // K_ii is positive definite (statics() checked the boundary restrains the rigid motions):
-      // shift 0, with the factorization the constraint modes were solved with.
-      fe::ModeSolver solver(o, fe::Factorization{in.ksp.get(), in.defaults});
-      ms = solver.solve(in.Kii.get(), in.Mii.get());
+      // shift 0, with the factorization the constraint modes were solved with. The solver (its
+      // EPS and ST) is kept for update_operators; it borrows the factorization, refactored by statics().
+      if (!fixed_solver_)
+        fixed_solver_ = std::make_unique<fe::ModeSolver>(o, fe::Factorization{in.ksp.get(), in.defaults});
+      ms = fixed_solver_->solve(in.Kii.get(), in.Mii.get());
     }
   }
   ms.multiplicity = la::cluster_multiplicity(ms.eigenvalues, opt_.modes.cluster_tol);
@@ -388,7 +457,8 @@ const fe::ModeSet& Reducer::free_modes() {
   fe::ModeOptions o = opt_.modes;
   o.constrained = false;
   o.prefix = opt_.prefix + "free_";
-  free_ = fe::solve_modes(ws_.K(), ws_.M(), o);
+  if (!free_solver_) free_solver_ = std::make_unique<fe::ModeSolver>(o); // kept: numeric refactor only
+  free_ = free_solver_->solve(ws_.K(), ws_.M());
   FLEXUQ_REQUIRE(free_->rigid_eigenvalues.size() == 6,
                  "free-interface modes: the component has " << free_->rigid_eigenvalues.size()
                                                             << " zero-energy modes instead of 6 (disconnected parts or "
@@ -475,13 +545,25 @@ const fe::ModeSet& Reducer::mixed_modes(const std::vector<std::string>& held) {
   std::vector<PetscInt> held_work;
   for (const auto& b : ws_.boundary())
     if (std::binary_search(sel.begin(), sel.end(), b.interface)) held_work.push_back(b.work);
-  const IsH is_f = complement(ws_, std::move(held_work));
-  MatH Kff = submatrix(ws_.K(), is_f.get(), is_f.get()), Mff = submatrix(ws_.M(), is_f.get(), is_f.get());
   fe::ModeOptions o = opt_.modes;
   o.constrained = n_rigid == 0; // then solve_modes refuses any zero-energy mode as a mechanism
   o.constraint_description = "the interfaces [" + sets + "] held fixed (mixed-interface modes)";
   o.prefix = opt_.prefix + "mixed_";
-  fe::ModeSet ms = fe::solve_modes(Kff.get(), Mff.get(), o);
+  // The free-DOF submatrices and their solver, kept across update_operators (refilled, not rebuilt).
+  auto& mp = mixed_problems_[sel];
+  if (!mp) {
+    mp = std::make_unique<MixedProblem>();
+    mp->is_f = complement(ws_, std::move(held_work));
+    mp->Kff = submatrix(ws_.K(), mp->is_f.get(), mp->is_f.get());
+    mp->Mff = submatrix(ws_.M(), mp->is_f.get(), mp->is_f.get());
+    mp->solver = std::make_unique<fe::ModeSolver>(o);
+  } else if (mp->stale) {
+    refill_submatrix(ws_.K(), mp->is_f.get(), mp->is_f.get(), mp->Kff);
+    refill_submatrix(ws_.M(), mp->is_f.get(), mp->is_f.get(), mp->Mff);
+    mp->stale = false;
+  }
+  const IS is_f = mp->is_f.get();
+  fe::ModeSet ms = mp->solver->solve(mp->Kff.get(), mp->Mff.get());
   // The zero eigenvalues are skipped by solve_modes (rigid_eigenvalues); there must be exactly as
   // many as rigid motions the held coordinates leave free. A band above 0 Hz does not see them.
   const bool sees_zero = !opt_.modes.band_hz || opt_.modes.band_hz->first == 0;
@@ -497,7 +579,7 @@ const fe::ModeSet& Reducer::mixed_modes(const std::vector<std::string>& held) {
                                                                           << n_rigid << "; raise -" << o.prefix
                                                                           << "eps_ncv or check modes.tol"));
   ms.rigid_vectors.clear(); // not padded, not needed: the rigid motions are Φ_R free_rigid().Z
-  pad(ws_, ms.vectors, is_f.get());
+  pad(ws_, ms.vectors, is_f);
   return mixed_[sel] = std::move(ms);
 }
 
@@ -506,6 +588,11 @@ const std::vector<VecH>& Reducer::attachment() {
   MPI_Comm comm = ws_.comm();
   const auto& R = rigid();
   const Eigen::MatrixXd Mrr_inv = rigid_mass().inverse();
+  if (attach_ && attach_->stale) {
+    log::Phase p(comm, "cms: refactor K (determinate set clamped)", &times_);
+    refactor(ws_, attach_->is_f.get(), attach_->Kff, attach_->ksp.get(), attach_->defaults);
+    attach_->stale = false;
+  }
   if (!attach_) {
     log::Phase p(comm, "cms: factor K (determinate set clamped)", &times_);
     double rc = 0;
@@ -517,6 +604,7 @@ const std::vector<VecH>& Reducer::attachment() {
     for (const auto& b : det) clamped.push_back(b.work);
     attach_->is_f = complement(ws_, std::move(clamped));
     attach_->Kff = submatrix(ws_.K(), attach_->is_f.get(), attach_->is_f.get());
+    flag_spd(attach_->Kff.get()); // a statically determinate set clamped: positive definite
     FLEXUQ_PETSC(KSPCreate(comm, attach_->ksp.out()));
     FLEXUQ_PETSC(KSPSetOperators(attach_->ksp.get(), attach_->Kff.get(), attach_->Kff.get()));
     const std::string prefix = opt_.prefix + "attach_";

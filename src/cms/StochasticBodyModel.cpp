@@ -123,7 +123,13 @@ VecH StochasticBodyModel::probe_field(int j) const {
 StochasticBodyModel::Point StochasticBodyModel::reduce_at(const std::vector<double>& theta, bool reference) {
   params_->apply(*comp_, theta);
   ws_->refresh_operators();
-  Reducer r(*ws_, opt_.reducer);
+  // One Reducer per group, re-targeted per point: the K_ii analysis, the submatrix structures and
+  // the eigensolver set-up are kept; the numeric factorization and the solves are redone.
+  if (reducer_)
+    reducer_->update_operators();
+  else
+    reducer_ = std::make_unique<Reducer>(*ws_, opt_.reducer);
+  Reducer& r = *reducer_;
   ReducedBasis rb = r.build(opt_.build);
   Point p;
   const std::size_t n = rb.n_columns();

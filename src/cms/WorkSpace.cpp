@@ -321,7 +321,39 @@ WorkSpace::WorkSpace(const fe::Component& c, const std::vector<InterfaceSpec>& i
 }
 
 void WorkSpace::refresh_operators() {
-  if (T_) congruence();
+  if (!T_) return;
+  const fe::Component& c = *comp_;
+  // Numeric products into the kept Kw_, Mw_ (MatCopy with the same pattern keeps the objects and
+  // their nonzero state: a factorization set up on them, or on submatrices of them, is then redone
+  // numerically only). The numeric phase is the same code as in congruence(), so the values do not
+  // depend on whether the symbolic product was made now or at an earlier refresh.
+  if (!C_) {
+    MatInfo ik{}, im{};
+    FLEXUQ_PETSC(MatGetInfo(c.K(), MAT_GLOBAL_SUM, &ik));
+    FLEXUQ_PETSC(MatGetInfo(c.M(), MAT_GLOBAL_SUM, &im));
+    if (ik.nz_used == im.nz_used) {
+      FLEXUQ_PETSC(MatDuplicate(c.K(), MAT_COPY_VALUES, A_.out()));
+      FLEXUQ_PETSC(MatPtAP(A_.get(), T_.get(), MAT_INITIAL_MATRIX, PETSC_DEFAULT, C_.out()));
+    } else {
+      FLEXUQ_PETSC(MatPtAP(c.K(), T_.get(), MAT_INITIAL_MATRIX, PETSC_DEFAULT, C_.out()));
+      FLEXUQ_PETSC(MatPtAP(c.M(), T_.get(), MAT_INITIAL_MATRIX, PETSC_DEFAULT, CM_.out()));
+    }
+  }
+  Mat C = C_.get();
+  if (A_) {
+    FLEXUQ_PETSC(MatCopy(c.K(), A_.get(), SAME_NONZERO_PATTERN));
+    FLEXUQ_PETSC(MatPtAP(A_.get(), T_.get(), MAT_REUSE_MATRIX, PETSC_DEFAULT, &C));
+    FLEXUQ_PETSC(MatCopy(C, Kw_.get(), SAME_NONZERO_PATTERN));
+    FLEXUQ_PETSC(MatCopy(c.M(), A_.get(), SAME_NONZERO_PATTERN));
+    FLEXUQ_PETSC(MatPtAP(A_.get(), T_.get(), MAT_REUSE_MATRIX, PETSC_DEFAULT, &C));
+    FLEXUQ_PETSC(MatCopy(C, Mw_.get(), SAME_NONZERO_PATTERN));
+  } else {
+    Mat CM = CM_.get();
+    FLEXUQ_PETSC(MatPtAP(c.K(), T_.get(), MAT_REUSE_MATRIX, PETSC_DEFAULT, &C));
+    FLEXUQ_PETSC(MatCopy(C, Kw_.get(), SAME_NONZERO_PATTERN));
+    FLEXUQ_PETSC(MatPtAP(c.M(), T_.get(), MAT_REUSE_MATRIX, PETSC_DEFAULT, &CM));
+    FLEXUQ_PETSC(MatCopy(CM, Mw_.get(), SAME_NONZERO_PATTERN));
+  }
 }
 
 void WorkSpace::congruence() {

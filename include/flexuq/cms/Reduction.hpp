@@ -149,6 +149,17 @@ public:
   /// Assemble a basis and its reduced matrices. @note Collective.
   ReducedBasis build(const BuildOptions& opt);
 
+  /// Re-target to new values of the working K and M (WorkSpace::refresh_operators after a change
+  /// of material values: the same Mat objects with the same nonzero patterns), for a parametric or
+  /// stochastic sweep. Every result is dropped; what depends on the patterns alone is kept: the
+  /// submatrix structures (K_ii, K_ib, K_ff), the MUMPS analyses of K_ii and K_ff, the eigensolvers
+  /// with their set-up (fe::ModeSolver), the rigid-body modes (geometry). The next request redoes
+  /// the numeric factorizations and the solves. A result does not depend on the values the Reducer
+  /// was targeted at before: K_ii and K_ff are factored as SPD (MUMPS analyses them from the
+  /// pattern alone, no pivoting), the eigensolvers restart from a fixed random stream, no previous
+  /// vector is reused (tests/cms/stochastic_body_test.cpp checks bit-identity). @note Collective.
+  void update_operators();
+
   log::PhaseTimes& times() { return times_; }
 
 private:
@@ -169,6 +180,11 @@ private:
   std::optional<fe::ModeSet> fixed_, free_;
   std::map<std::vector<int>, fe::ModeSet> mixed_; ///< per selection of held interfaces
   bool statics_done_ = false;
+  /// Eigensolvers kept across update_operators (declared last: destroyed before the factorization
+  /// the fixed-interface one borrows). Mixed: per selection, its submatrices and solver.
+  struct MixedProblem;
+  std::unique_ptr<fe::ModeSolver> fixed_solver_, free_solver_;
+  std::map<std::vector<int>, std::unique_ptr<MixedProblem>> mixed_problems_;
 };
 
 } // namespace flexuq::cms

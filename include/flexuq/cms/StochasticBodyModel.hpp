@@ -18,9 +18,13 @@
 /// of any size align to the same coordinates.
 ///
 /// Per group, once: assembly with the affine terms, the interface maps and T̂ of RBE2/RBE3
-/// interfaces, the reference reduction. Per point: K(θ), M(θ) re-evaluated from the affine terms,
-/// the congruence T̂ᵀKT̂ redone, a fresh Reducer (one K_ii factorisation, the eigensolve).
-/// evaluate(θ) depends on θ alone (fresh solver objects; fe/Modes.cpp re-seeds start vectors).
+/// interfaces with the symbolic product T̂ᵀ·T̂, the submatrix structures, the MUMPS analysis of K_ii
+/// (and K_ff), the eigensolver set-up (EPS, ST), the reference reduction. Per point: K(θ), M(θ)
+/// re-evaluated from the affine terms, the numeric congruence T̂ᵀKT̂, T̂ᵀMT̂, the numeric
+/// factorization and the solves (WorkSpace::refresh_operators, Reducer::update_operators).
+/// evaluate(θ) depends on θ alone, not on the points its group evaluated before (SPD factorizations
+/// analysed from the pattern, eigensolver start vectors from a re-seeded stream, no warm start:
+/// tests/cms/stochastic_body_test.cpp, HistoryDoesNotChangeAPoint).
 
 #include "flexuq/cms/ReducedBody.hpp"
 #include "flexuq/cms/Reduction.hpp"
@@ -85,6 +89,7 @@ private:
   std::unique_ptr<fe::Component> comp_;
   std::unique_ptr<fe::MaterialParametrisation> params_;
   std::unique_ptr<WorkSpace> ws_;
+  std::unique_ptr<Reducer> reducer_; ///< kept per group, re-targeted per point (after ws_: destroyed first)
   std::unique_ptr<fe::NaturalLayout> layout_;
   // The reference (nominal) basis.
   std::vector<VecH> ref_modes_;

@@ -63,9 +63,12 @@ public:
   Mat M() const { return Mw_ ? Mw_.get() : comp_->M(); }
   bool transformed() const { return static_cast<bool>(T_); }
   /// Recompute the working K, M by congruence after the component's K, M changed values (same
-  /// pattern, e.g. fe::MaterialParametrisation::apply): the interface maps and T̂ are kept. A
-  /// space without RBE2/RBE3 interfaces uses the component's matrices directly (nothing to do).
-  /// @note Collective.
+  /// pattern, e.g. fe::MaterialParametrisation::apply): the interface maps and T̂ are kept, and so
+  /// are the Mat objects K() and M() (their nonzero pattern too), so that solvers set up on them
+  /// (or on submatrices of them) redo only numeric work. The first call keeps the symbolic product
+  /// T̂ᵀ·T̂ (one copy of the component's pattern and one of the working one); later calls redo the
+  /// numeric product only. A space without RBE2/RBE3 interfaces uses the component's matrices
+  /// directly (nothing to do). @note Collective.
   void refresh_operators();
   /// Physical (component) vector from a working vector: x = T̂ w. @note Collective.
   VecH to_physical(Vec w) const;
@@ -115,6 +118,11 @@ private:
   std::vector<PetscInt> b_pos_;
   IsH is_b_, is_i_;
   MatH T_, Kw_, Mw_;
+  /// refresh_operators: a matrix with the component's pattern (K's, then M's values are copied in)
+  /// and its product T̂ᵀAT̂ with the product's symbolic data, kept for numeric-only refreshes. When
+  /// K and M have different patterns: C_ = T̂ᵀKT̂ and CM_ = T̂ᵀMT̂ as products of the component's
+  /// own matrices (A_ unused).
+  MatH A_, C_, CM_;
   PetscInt wbegin_ = 0, wend_ = 0, wglobal_ = 0;
   /// Per owned working DOF: position and component (0..5), for the rigid modes.
   std::vector<std::array<double, 3>> pos_;
