@@ -6,6 +6,7 @@
 #include "flexuq/app/StochasticReduce.hpp"
 
 #include "flexuq/app/ModelFactory.hpp"
+#include "flexuq/app/PodReduce.hpp"
 #include "flexuq/app/ReduceCommand.hpp"
 #include "flexuq/campaign/Campaign.hpp"
 #include "flexuq/cms/StochasticBody.hpp"
@@ -43,15 +44,13 @@ void stochastic_method(const io::Config& cfg, campaign::CampaignOptions& o) {
   FLEXUQ_REQUIRE(!cfg.has("method"), cfg.source() << ": a stochastic reduce job takes its method from "
                                                      "reduce.stochastic.method, not from 'method:'");
   const auto method = cfg.get<std::string>(S + "method");
-  if (method == "pod")
-    throw InputError(cfg.source() + ": reduce.stochastic.method: pod is not available yet in flexuq reduce (the POD "
-                                    "kernels and POD-based CB are in the pod module, docs/pod.md); use collocation or "
-                                    "regression");
-  FLEXUQ_REQUIRE(method == "collocation" || method == "regression",
+  FLEXUQ_REQUIRE(method == "collocation" || method == "regression" || method == "pod",
                  cfg.source() << ": reduce.stochastic.method must be collocation, regression or pod, got '" << method << "'");
-  // reduce.stochastic.pod (energy, sigma_ratio, rank) belongs to method pod; the example job
-  // carries it beside method regression, so it is accepted and unused here.
-  if (cfg.has(S + "pod")) cfg.mark_used(S + "pod");
+  // reduce.stochastic.pod (energy, sigma_ratio, rank) belongs to method pod (read by pod_truncation);
+  // the example job carries it beside method regression, so it is accepted and unused there.
+  if (method != "pod" && cfg.has(S + "pod")) cfg.mark_used(S + "pod");
+  // Method pod runs the points of the regression design (reduce.stochastic.sampling, samples); the
+  // campaign's statistics of the point outputs are fitted as for regression.
   auto& m = o.method;
   m.type = method == "collocation" ? "collocation" : "pce";
   m.fit = method == "collocation" ? "projection" : "regression";
@@ -68,7 +67,7 @@ void stochastic_method(const io::Config& cfg, campaign::CampaignOptions& o) {
   if (cfg.has(S + "pce.max_order")) m.max_order = cfg.get<int>(S + "pce.max_order");
   FLEXUQ_REQUIRE(m.resolved_max_order() >= 1 && m.resolved_max_order() <= 12,
                  cfg.source() << ": reduce.stochastic.pce.max_order must be in [1, 12]");
-  if (method == "regression") {
+  if (method != "collocation") {
     m.sampling = cfg.get<std::string>(S + "sampling", m.sampling);
     if (cfg.has(S + "samples")) {
       m.samples = cfg.get<int>(S + "samples");
@@ -134,6 +133,43 @@ void write_points(io::H5File& f, const cms::StochasticSamples& s) {
   }
 }
 
+/// Method pod after the points: the nominal body and mesh (rank 0), then the POD of the journaled
+/// point bases (app/PodReduce.cpp, collective).
+void run_pod_body(MPI_Comm c, const std::string& output, const io::Mesh& mesh, const Nominal& nominal,
+                  const pod::Truncation& truncation) {
+  int rank = 0;
+  MPI_Comm_rank(c, &rank);
+  std::vector<campaign::SampleRecord> records;
+  std::string error;
+  std::uint64_t dpn = 0;
+  if (rank == 0) {
+    try {
+      FLEXUQ_ASSERT(nominal.set, "no nominal body on rank 0");
+      records = campaign::Journal::read_all(output + ".journal");
+      dpn = static_cast<std::uint64_t>(nominal.body.dofs_per_node);
+      const auto n = static_cast<std::uint64_t>(nominal.body.n_columns());
+      io::H5File f(MPI_COMM_SELF, output, io::H5File::Mode::append);
+      io::write_mesh(f, mesh);
+      nominal.body.write(f);
+      f.write_replicated("/reduced/basis", {static_cast<std::uint64_t>(mesh.num_nodes()), dpn, n}, nominal.basis.data());
+    } catch (const std::exception& e) {
+      error = e.what();
+    }
+  }
+  broadcast(c, error);
+  if (!error.empty()) throw Error(error);
+  FLEXUQ_MPI(MPI_Bcast(&dpn, 1, MPI_UINT64_T, 0, c));
+  const auto s = pod_basis(c, records, nominal.body, static_cast<std::uint64_t>(mesh.num_nodes()),
+                           static_cast<int>(dpn), truncation, output);
+  std::ostringstream os;
+  os << "  POD basis (" << truncation.describe() << "): boundary family rank " << s.rank_boundary << " of "
+     << s.snapshots_boundary << " snapshots (lost energy " << std::scientific << std::setprecision(2)
+     << s.energy_lost_boundary << "), internal family rank " << s.rank_internal << " of " << s.snapshots_internal
+     << " (lost energy " << s.energy_lost_internal << "); V has " << s.rank << " columns\n  results: " << output
+     << " (/reduced: the body at the parameter means; /stochastic_body/pod: V and the POD spectra)";
+  log::info(c, os.str());
+}
+
 } // namespace
 
 void run_stochastic_reduce(MPI_Comm comm_in, const io::Config& cfg, bool resume) {
@@ -145,6 +181,8 @@ void run_stochastic_reduce(MPI_Comm comm_in, const io::Config& cfg, bool resume)
                                  "reduce.stochastic, export a body from flexuq body-at instead");
   auto o = campaign_options(cfg);
   stochastic_method(cfg, o);
+  const bool pod = cfg.get<std::string>("reduce.stochastic.method") == "pod";
+  const auto truncation = pod ? pod_truncation(cfg) : pod::Truncation{};
   o.model_description = "model:" + node_text(cfg.root()["model"]) + ";reduce:" + node_text(cfg.root()["reduce"]);
   const auto plan = campaign::make_plan(o);
 
@@ -154,6 +192,8 @@ void run_stochastic_reduce(MPI_Comm comm_in, const io::Config& cfg, bool resume)
   so.build = job.build;
   so.free_free = job.free_free;
   so.basis = cfg.get<bool>("reduce.stochastic.basis", true);
+  FLEXUQ_REQUIRE(so.basis || !pod, cfg.source() << ": reduce.stochastic.basis: false cannot be used with method pod "
+                                                   "(the point bases are its snapshots)");
   so.min_mac = cfg.get<double>("reduce.stochastic.min_mac", so.min_mac);
   so.parameters = material_parameters(cfg, plan.params);
   so.nominal = plan.nominal();
@@ -181,11 +221,16 @@ void run_stochastic_reduce(MPI_Comm comm_in, const io::Config& cfg, bool resume)
   });
   cfg.check_all_used();
   log::info(c, std::string("flexuq reduce: stochastic ") + cms::method_name(job.build.method) + " of " + mesh->source +
-                   " by " + (plan.fit == "projection" ? "collocation (projection)" : "regression") + " on " +
+                   " by " + (pod ? "POD of the point bases" : plan.fit == "projection" ? "collocation (projection)" : "regression") + " on " +
                    std::to_string(plan.size()) + " points");
   campaign::run_campaign(c, plan, factory, resume);
   if (signals::stopped_early()) {
     log::info(c, "  stochastic body not fitted: the points are incomplete (run again with --resume)");
+    return;
+  }
+
+  if (pod) {
+    run_pod_body(c, plan.output, *mesh, *nominal, truncation);
     return;
   }
 
