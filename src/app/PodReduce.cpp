@@ -3,12 +3,18 @@
 
 #include "flexuq/core/Comm.hpp"
 #include "flexuq/core/Error.hpp"
+#include "flexuq/core/Log.hpp"
 #include "flexuq/io/Hdf5File.hpp"
 #include "flexuq/pod/Pod.hpp"
 #include "flexuq/pod/Snapshots.hpp"
 #include "flexuq/pod/StreamingPod.hpp"
 
+#include "flexuq/cms/FloatingFrame.hpp"
+
+#include <hdf5.h>
+
 #include <algorithm>
+#include <cmath>
 
 namespace flexuq::app {
 
@@ -139,17 +145,11 @@ PodBasisSummary pod_basis(MPI_Comm comm, const std::vector<campaign::SampleRecor
   int r = 0;
   while (r < svd.sigma.size() && svd.sigma(r) > 1e-10 * svd.sigma(0)) ++r;
   s.rank = r;
-  const RowMat V = svd.U_local.leftCols(r);
-  std::vector<int> vc, vd;
-  layout(c, local, static_cast<std::size_t>(r), vc, vd);
-  std::vector<double> full(root ? static_cast<std::size_t>(rows) * static_cast<std::size_t>(r) : 0);
-  FLEXUQ_MPI(MPI_Gatherv(V.data(), static_cast<int>(V.size()), MPI_DOUBLE, full.data(), vc.data(), vd.data(),
-                         MPI_DOUBLE, 0, c));
+  s.V_local = svd.U_local.leftCols(r);
+  s.Ui_local = U.rightCols(s.rank_internal);
   if (root) {
     io::H5File f(MPI_COMM_SELF, output, io::H5File::Mode::append);
     const std::string P = "/stochastic_body/pod/";
-    f.write_replicated(P + "basis", {nodes, static_cast<std::uint64_t>(dofs_per_node), static_cast<std::uint64_t>(r)},
-                       full.data());
     std::vector<std::int64_t> idx;
     for (auto* q : ok) idx.push_back(static_cast<std::int64_t>(q->index));
     f.write_replicated(P + "points", {static_cast<std::uint64_t>(idx.size())}, idx.data());
@@ -163,9 +163,351 @@ PodBasisSummary pod_basis(MPI_Comm comm, const std::vector<campaign::SampleRecor
     fam("boundary", sig_b, s.snapshots_boundary, s.rank_boundary, s.energy_lost_boundary);
     fam("internal", sig_i, s.snapshots_internal, s.rank_internal, s.energy_lost_internal);
     f.write_attribute("/stochastic_body/pod", "truncation", truncation.describe());
-    f.write_attribute("/stochastic_body/pod", "rank", static_cast<std::int64_t>(r));
   }
   return s;
+}
+
+namespace {
+
+/// Rows of V in the natural layout (nodes × dofs per node, pod::split_rows) → columns of the
+/// component's vectors (fixed nodes have no DOFs: their rows are zero in every snapshot).
+class NaturalToComponent {
+public:
+  NaturalToComponent(const fe::Component& c, PetscInt local_rows) {
+    const auto& d = c.dofs();
+    const int dpn = d.dofs_per_node();
+    FLEXUQ_PETSC(VecCreateMPI(c.comm(), local_rows, PETSC_DETERMINE, natural_.out()));
+    FLEXUQ_PETSC(MatCreateVecs(c.K(), x_.out(), nullptr));
+    std::vector<PetscInt> from, to;
+    for (int v : d.owned_nodes()) {
+      if (d.is_fixed(v)) continue;
+      for (int k = 0; k < dpn; ++k) {
+        from.push_back(static_cast<PetscInt>(v) * dpn + k);
+        to.push_back(d.node_dof(v) + k);
+      }
+    }
+    IsH a, b;
+    FLEXUQ_PETSC(ISCreateGeneral(c.comm(), static_cast<PetscInt>(from.size()), from.data(), PETSC_COPY_VALUES, a.out()));
+    FLEXUQ_PETSC(ISCreateGeneral(c.comm(), static_cast<PetscInt>(to.size()), to.data(), PETSC_COPY_VALUES, b.out()));
+    FLEXUQ_PETSC(VecScatterCreate(natural_.get(), a.get(), x_.get(), b.get(), scatter_.out()));
+  }
+  /// Component-layout rows of the columns of @p V_local (natural rows). @note Collective.
+  Eigen::MatrixXd operator()(const Eigen::MatrixXd& V_local) const {
+    PetscInt nx = 0;
+    FLEXUQ_PETSC(VecGetLocalSize(x_.get(), &nx));
+    Eigen::MatrixXd X(nx, V_local.cols());
+    for (Eigen::Index j = 0; j < V_local.cols(); ++j) {
+      PetscScalar* a = nullptr;
+      FLEXUQ_PETSC(VecGetArray(natural_.get(), &a));
+      Eigen::Map<Eigen::VectorXd>(a, V_local.rows()) = V_local.col(j);
+      FLEXUQ_PETSC(VecRestoreArray(natural_.get(), &a));
+      FLEXUQ_PETSC(VecZeroEntries(x_.get()));
+      FLEXUQ_PETSC(VecScatterBegin(scatter_.get(), natural_.get(), x_.get(), INSERT_VALUES, SCATTER_FORWARD));
+      FLEXUQ_PETSC(VecScatterEnd(scatter_.get(), natural_.get(), x_.get(), INSERT_VALUES, SCATTER_FORWARD));
+      const PetscScalar* b = nullptr;
+      FLEXUQ_PETSC(VecGetArrayRead(x_.get(), &b));
+      X.col(j) = Eigen::Map<const Eigen::VectorXd>(b, nx);
+      FLEXUQ_PETSC(VecRestoreArrayRead(x_.get(), &b));
+    }
+    return X;
+  }
+
+private:
+  VecH natural_, x_;
+  ScatterH scatter_;
+};
+
+Eigen::MatrixXd project(MPI_Comm c, Mat A, const Eigen::MatrixXd& X) {
+  const Eigen::MatrixXd P = pod::inner(c, X, pod::apply(A, X));
+  return 0.5 * (P + P.transpose());
+}
+
+/// Σ_t c_t A_t.
+Eigen::MatrixXd affine_sum(const std::vector<Eigen::MatrixXd>& terms, const std::vector<double>& coef) {
+  Eigen::MatrixXd S = Eigen::MatrixXd::Zero(terms.at(0).rows(), terms.at(0).cols());
+  for (std::size_t t = 0; t < terms.size(); ++t) S += coef[t] * terms[t];
+  return S;
+}
+
+/// Which parameter scales each coefficient: c_t(θ) = c_t(θ̄) θ_p / θ̄_p (p = −1: constant). Checked
+/// by doubling each θ_p in turn; a coefficient that moves otherwise is an InputError.
+void scaling_parameters(const std::vector<double>& c0, const std::vector<double>& c2,
+                        std::vector<std::int64_t>& map, std::size_t p, const std::string& name) {
+  for (std::size_t t = 0; t < c0.size(); ++t) {
+    const double a = c0[t], b = c2[t];
+    if (std::abs(b - a) <= 1e-14 * std::abs(a)) continue;
+    FLEXUQ_REQUIRE(std::abs(b - 2 * a) <= 1e-12 * std::abs(a) && map[t] < 0,
+                   "reduce.stochastic.method: pod: parameter '" << name << "' does not scale its affine terms "
+                   "linearly (method pod evaluates K(θ) = Σ c_t(θ) K_t with each c_t proportional to one parameter: "
+                   "use E and rho parameters, one per element set)");
+    map[t] = static_cast<std::int64_t>(p);
+  }
+}
+
+std::vector<double> coefficients_at(const std::vector<double>& c0, const std::vector<std::int64_t>& map,
+                                    const std::vector<double>& theta, const std::vector<double>& nominal) {
+  std::vector<double> c(c0);
+  for (std::size_t t = 0; t < c.size(); ++t)
+    if (map[t] >= 0) c[t] *= theta[static_cast<std::size_t>(map[t])] / nominal[static_cast<std::size_t>(map[t])];
+  return c;
+}
+
+/// Elastic eigenvalues of the pair → the first @p count frequencies [Hz] (NaN where there are fewer).
+std::vector<double> frequencies(const Eigen::MatrixXd& K, const Eigen::MatrixXd& M, int count, bool free_free) {
+  std::vector<double> f(static_cast<std::size_t>(count), std::nan(""));
+  Eigen::VectorXd lam;
+  if (free_free) {
+    lam = cms::elastic_coordinates(K, M).eigenvalues;
+  } else {
+    Eigen::GeneralizedSelfAdjointEigenSolver<Eigen::MatrixXd> es(K, M);
+    lam = es.eigenvalues();
+  }
+  for (Eigen::Index i = 0; i < std::min<Eigen::Index>(count, lam.size()); ++i)
+    f[static_cast<std::size_t>(i)] = std::sqrt(std::max(0.0, lam(i))) / (2 * M_PI);
+  return f;
+}
+
+void write_matrices(io::H5File& f, const std::string& dset, const std::vector<Eigen::MatrixXd>& A) {
+  const auto r = static_cast<std::uint64_t>(A.empty() ? 0 : A[0].rows());
+  std::vector<double> buf;
+  for (const auto& a : A) {
+    const RowMat b = a;
+    buf.insert(buf.end(), b.data(), b.data() + b.size());
+  }
+  f.write_replicated(dset, {static_cast<std::uint64_t>(A.size()), r, r}, buf.data());
+}
+
+/// Per-point values (N × count) and their mean and std (NaN-free columns) under /statistics/<name>.
+void write_point_values(io::H5File& f, const std::string& name, const std::vector<std::vector<double>>& v) {
+  if (v.empty() || v[0].empty()) return;
+  const std::size_t N = v.size(), m = v[0].size();
+  std::vector<double> flat, mean(m, 0.0), sd(m, 0.0);
+  for (const auto& row : v) flat.insert(flat.end(), row.begin(), row.end());
+  for (std::size_t j = 0; j < m; ++j) {
+    for (const auto& row : v) mean[j] += row[j] / static_cast<double>(N);
+    for (const auto& row : v) sd[j] += (row[j] - mean[j]) * (row[j] - mean[j]);
+    sd[j] = N > 1 ? std::sqrt(sd[j] / static_cast<double>(N - 1)) : 0.0;
+  }
+  f.write_replicated("/stochastic_body/pod/" + name, {N, m}, flat.data());
+  f.write_replicated("/statistics/" + name + "/mean", {m}, mean.data());
+  f.write_replicated("/statistics/" + name + "/std", {m}, sd.data());
+}
+
+} // namespace
+
+PodProjectionSummary pod_project(MPI_Comm comm, const PodBasisSummary& basis, const PodProjection& p,
+                                 const std::string& output) {
+  Comm world(comm);
+  MPI_Comm c = world.get();
+  auto copts = p.component;
+  copts.keep_affine = true;
+  fe::Component comp(c, *p.mesh, copts);
+  fe::MaterialParametrisation params(comp, p.parameters);
+  params.apply(comp, p.nominal);
+  const NaturalToComponent to_comp(comp, static_cast<PetscInt>(basis.V_local.rows()));
+  // M(θ̄)-orthonormal: V ← V L⁻ᵀ with VᵀM(θ̄)V = LLᵀ (V is orthonormal and M positive definite on the
+  // free DOFs, so L is as well conditioned as M on span V).
+  Eigen::MatrixXd Vn = basis.V_local;
+  {
+    const Eigen::LLT<Eigen::MatrixXd> llt(project(c, comp.M(), to_comp(Vn)));
+    FLEXUQ_REQUIRE(llt.info() == Eigen::Success, "pod: VᵀM(θ̄)V is not positive definite");
+    const Eigen::MatrixXd Linv = llt.matrixL().solve(Eigen::MatrixXd::Identity(Vn.cols(), Vn.cols()));
+    Vn = Vn * Linv.transpose();
+  }
+  const Eigen::MatrixXd X = to_comp(Vn);
+  const Eigen::MatrixXd Xi = to_comp(basis.Ui_local);
+  std::vector<Eigen::MatrixXd> Kt, Mt, Kti, Mti;
+  for (std::size_t t = 0; t < comp.stiffness_terms().size(); ++t) {
+    Kt.push_back(project(c, comp.stiffness_terms().term(t), X));
+    if (Xi.cols() > 0) Kti.push_back(project(c, comp.stiffness_terms().term(t), Xi));
+  }
+  for (std::size_t t = 0; t < comp.mass_terms().size(); ++t) {
+    Mt.push_back(project(c, comp.mass_terms().term(t), X));
+    if (Xi.cols() > 0) Mti.push_back(project(c, comp.mass_terms().term(t), Xi));
+  }
+  // θ → coefficients: each parameter doubled in turn.
+  const auto c0 = params.coefficients(p.nominal);
+  std::vector<std::int64_t> mapK(c0.stiffness.size(), -1), mapM(c0.mass.size(), -1);
+  for (std::size_t q = 0; q < p.nominal.size(); ++q) {
+    auto th = p.nominal;
+    th[q] *= 2;
+    const auto c2 = params.coefficients(th);
+    scaling_parameters(c0.stiffness, c2.stiffness, mapK, q, p.names[q]);
+    scaling_parameters(c0.mass, c2.mass, mapM, q, p.names[q]);
+  }
+  PodProjectionSummary s;
+  s.rank = static_cast<int>(X.cols());
+  // The affine sum against the projection of K(θ), M(θ) assembled at a point (the first one).
+  {
+    std::vector<double> th = p.nominal;
+    if (world.rank() == 0 && !p.points.empty()) th = p.points[0];
+    FLEXUQ_MPI(MPI_Bcast(th.data(), static_cast<int>(th.size()), MPI_DOUBLE, 0, c));
+    params.apply(comp, th);
+    const Eigen::MatrixXd K = project(c, comp.K(), X), M = project(c, comp.M(), X);
+    const Eigen::MatrixXd Ka = affine_sum(Kt, coefficients_at(c0.stiffness, mapK, th, p.nominal));
+    const Eigen::MatrixXd Ma = affine_sum(Mt, coefficients_at(c0.mass, mapM, th, p.nominal));
+    s.affine_check = std::max((Ka - K).cwiseAbs().maxCoeff() / K.cwiseAbs().maxCoeff(),
+                              (Ma - M).cwiseAbs().maxCoeff() / M.cwiseAbs().maxCoeff());
+    params.apply(comp, p.nominal);
+  }
+  // V (natural layout, M(θ̄)-orthonormal) on rank 0 for the file: r columns, never the snapshots.
+  std::vector<int> vc, vd;
+  layout(c, static_cast<PetscInt>(Vn.rows()), static_cast<std::size_t>(s.rank), vc, vd);
+  const RowMat Vr = Vn;
+  std::vector<double> full(world.rank() == 0 ? static_cast<std::size_t>(vd.back() + vc.back()) : 0);
+  FLEXUQ_MPI(MPI_Gatherv(Vr.data(), static_cast<int>(Vr.size()), MPI_DOUBLE, full.data(), vc.data(), vd.data(),
+                         MPI_DOUBLE, 0, c));
+  std::string error;
+  if (world.rank() == 0) {
+    try {
+      // Per point: the POD body's frequencies against the point's Craig–Bampton ones.
+      std::vector<std::vector<double>> ff, fi, diff;
+      for (std::size_t i = 0; i < p.points.size(); ++i) {
+        const auto ck = coefficients_at(c0.stiffness, mapK, p.points[i], p.nominal);
+        const auto cm = coefficients_at(c0.mass, mapM, p.points[i], p.nominal);
+        if (p.free_free > 0) {
+          ff.push_back(frequencies(affine_sum(Kt, ck), affine_sum(Mt, cm), p.free_free, true));
+          std::vector<double> d(ff.back().size());
+          for (std::size_t j = 0; j < d.size(); ++j) {
+            d[j] = (ff.back()[j] - p.point_free_free[i][j]) / p.point_free_free[i][j];
+            s.max_free_free_error = std::max(s.max_free_free_error, std::abs(d[j]));
+            s.max_free_free_above = std::max(s.max_free_free_above, d[j]);
+          }
+          diff.push_back(d);
+        }
+        if (p.fixed_interface > 0 && !Kti.empty())
+          fi.push_back(frequencies(affine_sum(Kti, ck), affine_sum(Mti, cm), p.fixed_interface, false));
+      }
+      io::H5File f(MPI_COMM_SELF, output, io::H5File::Mode::append);
+      const std::string P = "/stochastic_body/pod/";
+      const auto dpn = static_cast<std::uint64_t>(comp.dofs().dofs_per_node());
+      f.write_replicated(P + "basis", {p.mesh->num_nodes(), dpn, static_cast<std::uint64_t>(s.rank)}, full.data());
+      write_matrices(f, P + "K_terms", Kt);
+      write_matrices(f, P + "M_terms", Mt);
+      f.write_replicated(P + "K_coefficients", {c0.stiffness.size()}, c0.stiffness.data());
+      f.write_replicated(P + "M_coefficients", {c0.mass.size()}, c0.mass.data());
+      f.write_replicated(P + "K_parameter", {mapK.size()}, mapK.data());
+      f.write_replicated(P + "M_parameter", {mapM.size()}, mapM.data());
+      f.write_strings(P + "parameter_names", p.names);
+      f.write_replicated(P + "parameter_nominal", {p.nominal.size()}, p.nominal.data());
+      write_point_values(f, "pod_free_free_frequencies", ff);
+      write_point_values(f, "pod_free_free_relative_difference", diff);
+      write_point_values(f, "pod_fixed_interface_frequencies", fi);
+      f.write_attribute("/stochastic_body/pod", "rank", static_cast<std::int64_t>(s.rank));
+      f.write_attribute("/stochastic_body/pod", "affine_check", s.affine_check);
+      f.write_attribute("/stochastic_body/pod", "max_free_free_relative_difference", s.max_free_free_error);
+      f.write_attribute("/stochastic_body/pod", "max_free_free_above_cb", s.max_free_free_above);
+    } catch (const std::exception& e) {
+      error = e.what();
+    }
+  }
+  broadcast(c, error);
+  if (!error.empty()) throw Error(error);
+  return s;
+}
+
+BodySetting parse_body_setting(const std::string& s, const std::vector<std::string>& names, const std::string& path) {
+  const auto eq = s.find('=');
+  FLEXUQ_REQUIRE(eq != std::string::npos, "body-at: --set expects NAME=value or xi.NAME=value, got '" << s << "'");
+  std::string name = s.substr(0, eq);
+  BodySetting b;
+  b.germ = name.rfind("xi.", 0) == 0;
+  if (b.germ) name = name.substr(3);
+  while (b.index < names.size() && names[b.index] != name) ++b.index;
+  if (b.index == names.size()) {
+    std::string list;
+    for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+    throw InputError("body-at: " + path + " has no parameter '" + name + "' (parameters: " + list + ")");
+  }
+  try {
+    std::size_t used = 0;
+    b.value = std::stod(s.substr(eq + 1), &used);
+    FLEXUQ_REQUIRE(used == s.size() - eq - 1, "trailing characters");
+  } catch (const std::exception&) {
+    throw InputError("body-at: --set " + s + ": the value is not a number");
+  }
+  return b;
+}
+
+bool is_pod_body(MPI_Comm comm, const std::string& path) {
+  int rank = 0, yes = 0;
+  MPI_Comm_rank(comm, &rank);
+  if (rank == 0) {
+    try {
+      const io::H5File f(MPI_COMM_SELF, path, io::H5File::Mode::read);
+      yes = f.exists("/stochastic_body/pod/K_terms") ? 1 : 0;
+    } catch (const std::exception&) {
+      yes = 0; // the caller's reader reports a missing or broken file
+    }
+  }
+  FLEXUQ_MPI(MPI_Bcast(&yes, 1, MPI_INT, 0, comm));
+  return yes != 0;
+}
+
+void pod_body_at(MPI_Comm comm, const std::string& path, const std::vector<std::string>& settings,
+                 const std::string& output) {
+  Comm world(comm);
+  std::string error;
+  long long input_error = 0;
+  if (world.rank() == 0) {
+    try {
+      const io::H5File src(MPI_COMM_SELF, path, io::H5File::Mode::read);
+      const std::string P = "/stochastic_body/pod/";
+      const auto names = src.read_strings(P + "parameter_names");
+      const auto nominal = src.read_all(P + "parameter_nominal");
+      std::vector<double> theta = nominal;
+      for (const auto& st : settings) {
+        const auto [i, v, germ] = parse_body_setting(st, names, path);
+        FLEXUQ_REQUIRE(!germ, "body-at: " << path << " is a POD body (exact at every θ, no germ): give physical "
+                                             "values, NAME=value");
+        FLEXUQ_REQUIRE(v > 0, "body-at: --set " << st << ": E and rho must be positive");
+        theta[i] = v;
+      }
+      const auto terms = [&](const std::string& q) {
+        const auto d = src.shape(P + q + "_terms");
+        const auto a = src.read_all(P + q + "_terms");
+        std::vector<Eigen::MatrixXd> out;
+        const auto r = static_cast<Eigen::Index>(d[1]);
+        for (std::uint64_t t = 0; t < d[0]; ++t)
+          out.push_back(Eigen::Map<const RowMat>(a.data() + t * d[1] * d[2], r, r));
+        return out;
+      };
+      const auto coef = [&](const std::string& q) {
+        return coefficients_at(src.read_all(P + q + "_coefficients"), src.read_all_int(P + q + "_parameter"), theta,
+                               nominal);
+      };
+      const Eigen::MatrixXd K = affine_sum(terms("K"), coef("K")), M = affine_sum(terms("M"), coef("M"));
+      const auto r = static_cast<int>(K.rows());
+      const auto f = frequencies(K, M, std::max(0, r - 6), true);
+      io::H5File out(MPI_COMM_SELF, output, io::H5File::Mode::create);
+      const RowMat Kr = K, Mr = M;
+      const auto n = static_cast<std::uint64_t>(r);
+      out.write_replicated("/reduced/K", {n, n}, Kr.data());
+      out.write_replicated("/reduced/M", {n, n}, Mr.data());
+      out.write_replicated("/reduced/checkout/free_free_reduced_hz", {f.size()}, f.data());
+      const auto vb = src.read_all(P + "basis");
+      out.write_replicated("/reduced/basis", src.shape(P + "basis"), vb.data());
+      out.write_attribute("/reduced", "method", std::string("pod"));
+      out.write_attribute("/reduced", "stochastic_source", path);
+      out.write_attribute("/reduced", "parameters", theta);
+      if (src.exists("/mesh"))
+        FLEXUQ_REQUIRE(H5Ocopy(src.id(), "/mesh", out.id(), "/mesh", H5P_DEFAULT, H5P_DEFAULT) >= 0,
+                       "body-at: cannot copy /mesh from " << path << " to " << output);
+    } catch (const InputError& e) {
+      error = e.what();
+      input_error = 1;
+    } catch (const std::exception& e) {
+      error = e.what();
+    }
+  }
+  broadcast(world.get(), error);
+  FLEXUQ_MPI(MPI_Bcast(&input_error, 1, MPI_LONG_LONG, 0, world.get()));
+  if (!error.empty()) {
+    if (input_error) throw InputError(error);
+    throw Error(error);
+  }
+  log::info(world.get(), "body-at: the POD body of " + path + " at the given parameters (exact in V, no expansion) -> " +
+                             output);
 }
 
 } // namespace flexuq::app

@@ -22,6 +22,7 @@
 
 #include <hdf5.h>
 
+#include <algorithm>
 #include <chrono>
 #include <iomanip>
 #include <memory>
@@ -135,8 +136,9 @@ void write_points(io::H5File& f, const cms::StochasticSamples& s) {
 
 /// Method pod after the points: the nominal body and mesh (rank 0), then the POD of the journaled
 /// point bases (app/PodReduce.cpp, collective).
-void run_pod_body(MPI_Comm c, const std::string& output, const io::Mesh& mesh, const Nominal& nominal,
-                  const pod::Truncation& truncation) {
+void run_pod_body(MPI_Comm c, const campaign::Plan& plan, const io::Mesh& mesh, const Nominal& nominal,
+                  const pod::Truncation& truncation, PodProjection pp) {
+  const std::string& output = plan.output;
   int rank = 0;
   MPI_Comm_rank(c, &rank);
   std::vector<campaign::SampleRecord> records;
@@ -146,6 +148,14 @@ void run_pod_body(MPI_Comm c, const std::string& output, const io::Mesh& mesh, c
     try {
       FLEXUQ_ASSERT(nominal.set, "no nominal body on rank 0");
       records = campaign::Journal::read_all(output + ".journal");
+      std::vector<const campaign::SampleRecord*> ok;
+      for (const auto& r : records)
+        if (r.status == 0) ok.push_back(&r);
+      std::sort(ok.begin(), ok.end(), [](auto* a, auto* b) { return a->index < b->index; });
+      for (auto* r : ok) {
+        pp.points.push_back(plan.sample(r->index));
+        if (pp.free_free > 0) pp.point_free_free.push_back(r->outputs.at("free_free_frequencies"));
+      }
       dpn = static_cast<std::uint64_t>(nominal.body.dofs_per_node);
       const auto n = static_cast<std::uint64_t>(nominal.body.n_columns());
       io::H5File f(MPI_COMM_SELF, output, io::H5File::Mode::append);
@@ -161,11 +171,16 @@ void run_pod_body(MPI_Comm c, const std::string& output, const io::Mesh& mesh, c
   FLEXUQ_MPI(MPI_Bcast(&dpn, 1, MPI_UINT64_T, 0, c));
   const auto s = pod_basis(c, records, nominal.body, static_cast<std::uint64_t>(mesh.num_nodes()),
                            static_cast<int>(dpn), truncation, output);
+  const auto ps = pod_project(c, s, pp, output);
   std::ostringstream os;
   os << "  POD basis (" << truncation.describe() << "): boundary family rank " << s.rank_boundary << " of "
      << s.snapshots_boundary << " snapshots (lost energy " << std::scientific << std::setprecision(2)
      << s.energy_lost_boundary << "), internal family rank " << s.rank_internal << " of " << s.snapshots_internal
-     << " (lost energy " << s.energy_lost_internal << "); V has " << s.rank << " columns\n  results: " << output
+     << " (lost energy " << s.energy_lost_internal << "); V has " << s.rank << " columns, M-orthonormal at the "
+     << "parameter means\n  affine terms projected on V: check against VᵀK(θ)V at a point " << ps.affine_check
+     << "\n  reduced free-free frequencies of the POD body against each point's Craig-Bampton body: up to "
+     << ps.max_free_free_error << " lower (Rayleigh-Ritz in the larger span V), at most " << ps.max_free_free_above
+     << " higher (the truncated part)\n  results: " << output
      << " (/reduced: the body at the parameter means; /stochastic_body/pod: V and the POD spectra)";
   log::info(c, os.str());
 }
@@ -198,6 +213,11 @@ void run_stochastic_reduce(MPI_Comm comm_in, const io::Config& cfg, bool resume)
   so.parameters = material_parameters(cfg, plan.params);
   so.nominal = plan.nominal();
   cms::validate_stochastic(so, cfg.source());
+  if (pod)
+    for (const auto& q : so.parameters)
+      FLEXUQ_REQUIRE(q.property == fe::MaterialProperty::E || q.property == fe::MaterialProperty::rho,
+                     cfg.source() << ": parameters." << q.name << ": reduce.stochastic.method: pod needs K(θ), M(θ) "
+                                  << "proportional to the parameters (E or rho), got " << fe::to_string(q.property));
   auto copts = fe::component_options(cfg);
   auto mesh = std::make_shared<const io::Mesh>(fe::load_mesh(cfg));
   // A parameter acting on an element set the mesh does not have: an error before any work.
@@ -230,7 +250,15 @@ void run_stochastic_reduce(MPI_Comm comm_in, const io::Config& cfg, bool resume)
   }
 
   if (pod) {
-    run_pod_body(c, plan.output, *mesh, *nominal, truncation);
+    PodProjection pp;
+    pp.mesh = mesh.get();
+    pp.component = copts;
+    pp.parameters = so.parameters;
+    for (const auto& q : plan.params) pp.names.push_back(q.name);
+    pp.nominal = so.nominal;
+    pp.free_free = so.free_free;
+    pp.fixed_interface = so.reducer.modes.count;
+    run_pod_body(c, plan, *mesh, *nominal, truncation, std::move(pp));
     return;
   }
 
@@ -308,31 +336,16 @@ void run_body_at(MPI_Comm comm_in, const std::string& path, const std::vector<st
   Comm comm(comm_in);
   MPI_Comm c = comm.get();
   FLEXUQ_REQUIRE(!output.empty(), "body-at: give the output file with -o FILE.h5");
+  if (is_pod_body(c, path)) return pod_body_at(c, path, settings, output);
   const auto sb = cms::StochasticBody::read(c, path);
   // Unset parameters sit at their means; NAME=value is physical, xi.NAME=value a germ value.
   std::vector<double> xi(sb.dim());
   for (std::size_t i = 0; i < sb.dim(); ++i) xi[i] = sb.dists[i].to_germ(sb.dists[i].mean());
   for (const auto& s : settings) {
-    const auto eq = s.find('=');
-    FLEXUQ_REQUIRE(eq != std::string::npos, "body-at: --set expects NAME=value or xi.NAME=value, got '" << s << "'");
-    std::string name = s.substr(0, eq);
-    const bool germ = name.rfind("xi.", 0) == 0;
-    if (germ) name = name.substr(3);
-    std::size_t i = 0;
-    while (i < sb.dim() && sb.names[i] != name) ++i;
-    if (i == sb.dim()) {
-      std::string list;
-      for (const auto& n : sb.names) list += (list.empty() ? "" : ", ") + n;
-      throw InputError("body-at: " + path + " has no parameter '" + name + "' (parameters: " + list + ")");
-    }
-    double v = 0;
-    try {
-      std::size_t used = 0;
-      v = std::stod(s.substr(eq + 1), &used);
-      FLEXUQ_REQUIRE(used == s.size() - eq - 1, "trailing characters");
-    } catch (const std::exception&) {
-      throw InputError("body-at: --set " + s + ": the value is not a number");
-    }
+    const auto set = parse_body_setting(s, sb.names, path);
+    const std::size_t i = set.index;
+    const double v = set.value;
+    const bool germ = set.germ;
     xi[i] = germ ? v : sb.to_germ([&] {
       std::vector<double> th(sb.dim());
       for (std::size_t k = 0; k < sb.dim(); ++k) th[k] = sb.dists[k].from_germ(xi[k]);

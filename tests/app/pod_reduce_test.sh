@@ -4,10 +4,15 @@
 # two-material bar of tests/app/scb_bar.yaml (E of one half, rho of the other):
 #  1. 1 rank = 2 ranks (groups of 1, so the point bases are the same): V spans the same subspace —
 #     principal angles below 1e-10 where the truncation gap is wide (sigma_ratio 1e-3), and within
-#     1000x the round-off bound eps*sigma_1/(sigma_r - sigma_r+1) for energy 1e-10 —; V orthonormal;
-#     the POD spectra normalised (sum sigma^2 = 1) and the kept ranks what the truncation rules say;
-#  2. SIGKILL during the points + --resume: a bit-identical file;
-#  3. bad pod keys: exit code 2, a message naming the key, no journal started.
+#     1000x the round-off bound eps*sigma_1/(sigma_r - sigma_r+1) for energy 1e-10 —; the POD
+#     spectra normalised (sum sigma^2 = 1) and the kept ranks what the truncation rules say;
+#  2. the body at θ: the affine sum of the reduced terms equals VᵀK(θ)V, VᵀM(θ)V assembled at a point to
+#     round-off (affine_check < 1e-12); body-at at the means gives M̄ = I (V M-orthonormal); body-at at a
+#     θ that is no point against a direct `flexuq reduce` at θ: full-model free-free frequencies ≤ POD
+#     body ≤ Craig–Bampton body (Rayleigh–Ritz: span V holds the point bases up to the truncation,
+#     whose effect the file reports as max_free_free_above_cb), and 1 rank = 2 ranks to round-off;
+#  3. SIGKILL during the points + --resume: a bit-identical file;
+#  4. bad pod keys: exit code 2, a message naming the key, no journal started.
 # Usage: pod_reduce_test.sh FLEXUQ MPIEXEC SRCDIR WORKDIR
 set -euo pipefail
 flexuq=$1; mpiexec=$2; src=$3; work=$4
@@ -28,13 +33,12 @@ $py - <<'PY'
 import h5py, numpy as np
 def basis(path):
     f = h5py.File(path, "r"); V = f["stochastic_body/pod/basis"][()]
-    return f, V.reshape(-1, V.shape[2])
+    return f, np.linalg.qr(V.reshape(-1, V.shape[2]))[0]  # V is M-orthonormal: compare subspaces
 def sin_max(A, B):  # sine of the largest principal angle between orthonormal A and B
     return np.linalg.norm(B - A @ (A.T @ B), 2) if A.shape == B.shape else np.inf
 for rule, a, b, check in (("energy", "p1.h5", "p2.h5", lambda s, r: (s[r:] ** 2).sum() <= 1e-10 < (s[r - 1:] ** 2).sum()),
                           ("sigma_ratio", "r1.h5", "r2.h5", lambda s, r: s[r - 1] > 1e-3 * s[0] >= s[r])):
     fa, A = basis(a); fb, B = basis(b)
-    assert np.abs(A.T @ A - np.eye(A.shape[1])).max() < 1e-12, "V is not orthonormal"
     worst = 0.0
     rank = 0
     for fam in ("boundary", "internal"):
@@ -53,7 +57,47 @@ for rule, a, b, check in (("energy", "p1.h5", "p2.h5", lambda s, r: (s[r:] ** 2)
     assert d < bound
 PY
 
-# --- 2. SIGKILL during the points, then --resume ---
+# --- 2. the body at θ ---
+E=2.073e11; RHO=7712.5
+run 2 body-at p1.h5 --set E_left=$E --set rho_right=$RHO -o at.h5 > at.log
+run 1 body-at p2.h5 --set E_left=$E --set rho_right=$RHO -o at2.h5 > at2.log
+run 1 body-at p1.h5 -o mean.h5 > mean.log
+cat > direct.yaml <<YAML
+command: reduce
+model:
+  mesh: scb_bar.inp
+  materials:
+    LEFT: {E: $E, nu: 0.3, rho: 7800}
+    RIGHT: {E: 2.0e11, nu: 0.3, rho: $RHO}
+reduce:
+  method: craig-bampton
+  interfaces: [{set: XMIN, kind: rbe2}, {set: XMAX, kind: rbe2}]
+  modes: {count: 4}
+  checkout: {free_free: 4}
+output: direct.h5
+YAML
+run 1 reduce direct.yaml > direct.log
+$py - <<'PY'
+import h5py, numpy as np
+p = h5py.File("p1.h5", "r")["stochastic_body/pod"]
+at, at2, mean, d = (h5py.File(x, "r") for x in ("at.h5", "at2.h5", "mean.h5", "direct.h5"))
+chk = p.attrs["affine_check"]; above = p.attrs["max_free_free_above_cb"]
+print(f"affine check {chk:.2e}, POD body above the points' CB bodies by at most {above:.2e}")
+assert chk < 1e-12
+Mm = mean["reduced/M"][()]
+assert np.abs(Mm - np.eye(len(Mm))).max() < 1e-12, "V is not M-orthonormal at the means"
+fp = at["reduced/checkout/free_free_reduced_hz"][()]; n = 4
+fc = d["reduced/checkout/free_free_reduced_hz"][()][:n]; ff = d["reduced/checkout/free_free_full_hz"][()][:n]
+print("full:", ff); print("POD: ", fp[:n]); print("CB:  ", fc)
+assert np.all(ff <= fp[:n] * (1 + 1e-9)), "the POD body is stiffer than the full model"
+assert np.all(fp[:n] <= fc * (1 + max(above, 0) + 1e-8)), "the POD body is stiffer than the CB body"
+assert np.all(fp[:n] - ff < 0.02 * ff)
+assert np.allclose(fp, at2["reduced/checkout/free_free_reduced_hz"][()], rtol=1e-9), "1 rank != 2 ranks"
+Ka = at["reduced/K"][()]; assert np.allclose(Ka, Ka.T, rtol=0, atol=1e-12 * np.abs(Ka).max())
+print("body-at checks passed")
+PY
+
+# --- 3. SIGKILL during the points, then --resume ---
 journaled() { $py "$src/tests/support/journaled.py" "$1"; }
 sed 's/^  mesh: scb_bar.inp/  mesh: scb_bar.inp\n  delay_seconds: 0.3/' pod.yaml > slow.yaml
 run 2 reduce slow.yaml --set output=ref.h5 > ref.log
@@ -81,7 +125,7 @@ print(f"resume: {len(names)} datasets compared, {len(bad)} differ {bad}")
 assert not bad
 PY
 
-# --- 3. bad pod keys: exit code 2, the key named, no work done ---
+# --- 4. bad pod keys: exit code 2, the key named, no work done ---
 bad() {
   local expect=$1; shift
   sed "s/pod: {energy: 1.0e-10}/$1/" pod.yaml > bad.yaml
@@ -99,4 +143,9 @@ bad "reduce.stochastic.pod.tolerance is not a truncation" "pod: {tolerance: 1e-8
 bad "reduce.stochastic.pod.rank: rank must be a positive integer" "pod: {rank: 2.5}"
 bad "reduce.stochastic.pod.sigma_ratio must be a number" "pod: {sigma_ratio: big}"
 bad "basis: false cannot be used with method pod" "pod: {rank: 3}\n    basis: false"
+# a parameter that does not scale the operators linearly (nu): refused before any work
+sed -e 's/param: rho, set: RIGHT/param: nu, set: RIGHT/' -e 's/low: 7600, high: 8000/low: 0.25, high: 0.35/' pod.yaml > nu.yaml
+set +e; run 1 reduce nu.yaml --set output=bad.h5 > bad.log 2>&1; rc=$?; set -e
+[ $rc -eq 2 ] && grep -qF "reduce.stochastic.method: pod needs K(θ), M(θ) proportional to the parameters" bad.log &&
+  [ ! -e bad.h5.journal ] || { echo "nu parameter with pod: exit $rc"; cat bad.log; exit 1; }
 echo "pod reduce checks passed"
