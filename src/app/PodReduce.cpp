@@ -10,6 +10,7 @@
 #include "flexuq/pod/StreamingPod.hpp"
 
 #include "flexuq/cms/FloatingFrame.hpp"
+#include "flexuq/cms/PodBody.hpp"
 
 #include <hdf5.h>
 
@@ -222,13 +223,6 @@ Eigen::MatrixXd project(MPI_Comm c, Mat A, const Eigen::MatrixXd& X) {
   return 0.5 * (P + P.transpose());
 }
 
-/// Σ_t c_t A_t.
-Eigen::MatrixXd affine_sum(const std::vector<Eigen::MatrixXd>& terms, const std::vector<double>& coef) {
-  Eigen::MatrixXd S = Eigen::MatrixXd::Zero(terms.at(0).rows(), terms.at(0).cols());
-  for (std::size_t t = 0; t < terms.size(); ++t) S += coef[t] * terms[t];
-  return S;
-}
-
 /// Which parameter scales each coefficient: c_t(θ) = c_t(θ̄) θ_p / θ̄_p (p = −1: constant). Checked
 /// by doubling each θ_p in turn; a coefficient that moves otherwise is an InputError.
 void scaling_parameters(const std::vector<double>& c0, const std::vector<double>& c2,
@@ -244,14 +238,6 @@ void scaling_parameters(const std::vector<double>& c0, const std::vector<double>
   }
 }
 
-std::vector<double> coefficients_at(const std::vector<double>& c0, const std::vector<std::int64_t>& map,
-                                    const std::vector<double>& theta, const std::vector<double>& nominal) {
-  std::vector<double> c(c0);
-  for (std::size_t t = 0; t < c.size(); ++t)
-    if (map[t] >= 0) c[t] *= theta[static_cast<std::size_t>(map[t])] / nominal[static_cast<std::size_t>(map[t])];
-  return c;
-}
-
 /// Elastic eigenvalues of the pair → the first @p count frequencies [Hz] (NaN where there are fewer).
 std::vector<double> frequencies(const Eigen::MatrixXd& K, const Eigen::MatrixXd& M, int count, bool free_free) {
   std::vector<double> f(static_cast<std::size_t>(count), std::nan(""));
@@ -265,16 +251,6 @@ std::vector<double> frequencies(const Eigen::MatrixXd& K, const Eigen::MatrixXd&
   for (Eigen::Index i = 0; i < std::min<Eigen::Index>(count, lam.size()); ++i)
     f[static_cast<std::size_t>(i)] = std::sqrt(std::max(0.0, lam(i))) / (2 * M_PI);
   return f;
-}
-
-void write_matrices(io::H5File& f, const std::string& dset, const std::vector<Eigen::MatrixXd>& A) {
-  const auto r = static_cast<std::uint64_t>(A.empty() ? 0 : A[0].rows());
-  std::vector<double> buf;
-  for (const auto& a : A) {
-    const RowMat b = a;
-    buf.insert(buf.end(), b.data(), b.data() + b.size());
-  }
-  f.write_replicated(dset, {static_cast<std::uint64_t>(A.size()), r, r}, buf.data());
 }
 
 /// Per-point values (N × count) and their mean and std (NaN-free columns) under /statistics/<name>.
@@ -327,14 +303,19 @@ PodProjectionSummary pod_project(MPI_Comm comm, const PodBasisSummary& basis, co
   }
   // θ → coefficients: each parameter doubled in turn.
   const auto c0 = params.coefficients(p.nominal);
-  std::vector<std::int64_t> mapK(c0.stiffness.size(), -1), mapM(c0.mass.size(), -1);
+  cms::PodBody body;
+  body.names = p.names;
+  body.nominal = p.nominal;
+  body.K = {Kt, c0.stiffness, std::vector<std::int64_t>(c0.stiffness.size(), -1)};
+  body.M = {Mt, c0.mass, std::vector<std::int64_t>(c0.mass.size(), -1)};
   for (std::size_t q = 0; q < p.nominal.size(); ++q) {
     auto th = p.nominal;
     th[q] *= 2;
     const auto c2 = params.coefficients(th);
-    scaling_parameters(c0.stiffness, c2.stiffness, mapK, q, p.names[q]);
-    scaling_parameters(c0.mass, c2.mass, mapM, q, p.names[q]);
+    scaling_parameters(c0.stiffness, c2.stiffness, body.K.parameter, q, p.names[q]);
+    scaling_parameters(c0.mass, c2.mass, body.M.parameter, q, p.names[q]);
   }
+  const cms::AffineReducedTerms Ki{Kti, c0.stiffness, body.K.parameter}, Mi{Mti, c0.mass, body.M.parameter};
   PodProjectionSummary s;
   s.rank = static_cast<int>(X.cols());
   // The affine sum against the projection of K(θ), M(θ) assembled at a point (the first one).
@@ -344,8 +325,7 @@ PodProjectionSummary pod_project(MPI_Comm comm, const PodBasisSummary& basis, co
     FLEXUQ_MPI(MPI_Bcast(th.data(), static_cast<int>(th.size()), MPI_DOUBLE, 0, c));
     params.apply(comp, th);
     const Eigen::MatrixXd K = project(c, comp.K(), X), M = project(c, comp.M(), X);
-    const Eigen::MatrixXd Ka = affine_sum(Kt, coefficients_at(c0.stiffness, mapK, th, p.nominal));
-    const Eigen::MatrixXd Ma = affine_sum(Mt, coefficients_at(c0.mass, mapM, th, p.nominal));
+    const Eigen::MatrixXd Ka = body.K_at(th), Ma = body.M_at(th);
     s.affine_check = std::max((Ka - K).cwiseAbs().maxCoeff() / K.cwiseAbs().maxCoeff(),
                               (Ma - M).cwiseAbs().maxCoeff() / M.cwiseAbs().maxCoeff());
     params.apply(comp, p.nominal);
@@ -363,10 +343,9 @@ PodProjectionSummary pod_project(MPI_Comm comm, const PodBasisSummary& basis, co
       // Per point: the POD body's frequencies against the point's Craig–Bampton ones.
       std::vector<std::vector<double>> ff, fi, diff;
       for (std::size_t i = 0; i < p.points.size(); ++i) {
-        const auto ck = coefficients_at(c0.stiffness, mapK, p.points[i], p.nominal);
-        const auto cm = coefficients_at(c0.mass, mapM, p.points[i], p.nominal);
+        const auto& th = p.points[i];
         if (p.free_free > 0) {
-          ff.push_back(frequencies(affine_sum(Kt, ck), affine_sum(Mt, cm), p.free_free, true));
+          ff.push_back(frequencies(body.K_at(th), body.M_at(th), p.free_free, true));
           std::vector<double> d(ff.back().size());
           for (std::size_t j = 0; j < d.size(); ++j) {
             d[j] = (ff.back()[j] - p.point_free_free[i][j]) / p.point_free_free[i][j];
@@ -376,20 +355,13 @@ PodProjectionSummary pod_project(MPI_Comm comm, const PodBasisSummary& basis, co
           diff.push_back(d);
         }
         if (p.fixed_interface > 0 && !Kti.empty())
-          fi.push_back(frequencies(affine_sum(Kti, ck), affine_sum(Mti, cm), p.fixed_interface, false));
+          fi.push_back(frequencies(Ki.at(th, p.nominal), Mi.at(th, p.nominal), p.fixed_interface, false));
       }
       io::H5File f(MPI_COMM_SELF, output, io::H5File::Mode::append);
       const std::string P = "/stochastic_body/pod/";
       const auto dpn = static_cast<std::uint64_t>(comp.dofs().dofs_per_node());
       f.write_replicated(P + "basis", {p.mesh->num_nodes(), dpn, static_cast<std::uint64_t>(s.rank)}, full.data());
-      write_matrices(f, P + "K_terms", Kt);
-      write_matrices(f, P + "M_terms", Mt);
-      f.write_replicated(P + "K_coefficients", {c0.stiffness.size()}, c0.stiffness.data());
-      f.write_replicated(P + "M_coefficients", {c0.mass.size()}, c0.mass.data());
-      f.write_replicated(P + "K_parameter", {mapK.size()}, mapK.data());
-      f.write_replicated(P + "M_parameter", {mapM.size()}, mapM.data());
-      f.write_strings(P + "parameter_names", p.names);
-      f.write_replicated(P + "parameter_nominal", {p.nominal.size()}, p.nominal.data());
+      body.write(f);
       write_point_values(f, "pod_free_free_frequencies", ff);
       write_point_values(f, "pod_free_free_relative_difference", diff);
       write_point_values(f, "pod_fixed_interface_frequencies", fi);
@@ -453,9 +425,9 @@ void pod_body_at(MPI_Comm comm, const std::string& path, const std::vector<std::
     try {
       const io::H5File src(MPI_COMM_SELF, path, io::H5File::Mode::read);
       const std::string P = "/stochastic_body/pod/";
-      const auto names = src.read_strings(P + "parameter_names");
-      const auto nominal = src.read_all(P + "parameter_nominal");
-      std::vector<double> theta = nominal;
+      const auto body = cms::PodBody::read(src);
+      const auto& names = body.names;
+      std::vector<double> theta = body.nominal;
       for (const auto& st : settings) {
         const auto [i, v, germ] = parse_body_setting(st, names, path);
         FLEXUQ_REQUIRE(!germ, "body-at: " << path << " is a POD body (exact at every θ, no germ): give physical "
@@ -463,20 +435,7 @@ void pod_body_at(MPI_Comm comm, const std::string& path, const std::vector<std::
         FLEXUQ_REQUIRE(v > 0, "body-at: --set " << st << ": E and rho must be positive");
         theta[i] = v;
       }
-      const auto terms = [&](const std::string& q) {
-        const auto d = src.shape(P + q + "_terms");
-        const auto a = src.read_all(P + q + "_terms");
-        std::vector<Eigen::MatrixXd> out;
-        const auto r = static_cast<Eigen::Index>(d[1]);
-        for (std::uint64_t t = 0; t < d[0]; ++t)
-          out.push_back(Eigen::Map<const RowMat>(a.data() + t * d[1] * d[2], r, r));
-        return out;
-      };
-      const auto coef = [&](const std::string& q) {
-        return coefficients_at(src.read_all(P + q + "_coefficients"), src.read_all_int(P + q + "_parameter"), theta,
-                               nominal);
-      };
-      const Eigen::MatrixXd K = affine_sum(terms("K"), coef("K")), M = affine_sum(terms("M"), coef("M"));
+      const Eigen::MatrixXd K = body.K_at(theta), M = body.M_at(theta);
       const auto r = static_cast<int>(K.rows());
       const auto f = frequencies(K, M, std::max(0, r - 6), true);
       io::H5File out(MPI_COMM_SELF, output, io::H5File::Mode::create);

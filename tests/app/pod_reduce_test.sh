@@ -148,4 +148,10 @@ sed -e 's/param: rho, set: RIGHT/param: nu, set: RIGHT/' -e 's/low: 7600, high: 
 set +e; run 1 reduce nu.yaml --set output=bad.h5 > bad.log 2>&1; rc=$?; set -e
 [ $rc -eq 2 ] && grep -qF "reduce.stochastic.method: pod needs K(θ), M(θ) proportional to the parameters" bad.log &&
   [ ! -e bad.h5.journal ] || { echo "nu parameter with pod: exit $rc"; cat bad.log; exit 1; }
+# body-at of a POD body: germ values and unknown parameters refused (exit 2, named)
+for args in "xi.E_left=0.5|is a POD body (exact at every θ, no germ)" "E=2e11|has no parameter 'E' (parameters: E_left, rho_right)" \
+            "rho_right=-1|must be positive"; do
+  set +e; run 1 body-at p1.h5 --set "${args%%|*}" -o badat.h5 > badat.log 2>&1; rc=$?; set -e
+  [ $rc -eq 2 ] && grep -qF -- "${args#*|}" badat.log || { echo "body-at ${args%%|*}: exit $rc"; cat badat.log; exit 1; }
+done
 echo "pod reduce checks passed"
