@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "flexuq/app/PodReduce.hpp"
 
+#include "flexuq/core/Assert.hpp"
 #include "flexuq/core/Comm.hpp"
 #include "flexuq/core/Error.hpp"
 #include "flexuq/core/Log.hpp"
@@ -68,7 +69,7 @@ using RowMat = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowM
 
 } // namespace
 
-PodBasisSummary pod_basis(MPI_Comm comm, const std::vector<campaign::SampleRecord>& records,
+PodBasisSummary pod_basis(MPI_Comm comm, const std::vector<campaign::Journal::Location>& points,
                           const cms::ReducedBody& nominal, std::uint64_t nodes, int dofs_per_node,
                           const pod::Truncation& truncation, const std::string& output) {
   Comm world(comm);
@@ -76,15 +77,10 @@ PodBasisSummary pod_basis(MPI_Comm comm, const std::vector<campaign::SampleRecor
   const bool root = world.rank() == 0;
   // Rank 0: the successful points in sample order (the journal's order is the scheduling's) and the
   // column families of the aligned basis (every point has the reference's columns).
-  std::vector<const campaign::SampleRecord*> ok;
   std::vector<int> family; // per column: 0 boundary/constraint, 1 normal mode
-  if (root) {
-    for (const auto& r : records)
-      if (r.status == 0) ok.push_back(&r);
-    std::sort(ok.begin(), ok.end(), [](auto* a, auto* b) { return a->index < b->index; });
+  if (root)
     for (const auto& k : nominal.column_kinds) family.push_back(is_mode_column(k) ? 1 : 0);
-  }
-  long long head[2] = {static_cast<long long>(ok.size()), static_cast<long long>(family.size())};
+  long long head[2] = {static_cast<long long>(points.size()), static_cast<long long>(family.size())};
   FLEXUQ_MPI(MPI_Bcast(head, 2, MPI_LONG_LONG, 0, c));
   const long long N = head[0];
   const auto n = static_cast<std::size_t>(head[1]);
@@ -105,21 +101,26 @@ PodBasisSummary pod_basis(MPI_Comm comm, const std::vector<campaign::SampleRecor
   // needs no choice of r per column: we follow that (docs/stochastic-cb.md).
   pod::StreamingPod pb(c, local), pi(c, local);
   RowMat block(local, static_cast<Eigen::Index>(n));
+  PodBasisSummary s;
   for (long long p = 0; p < N; ++p) {
     const double* src = nullptr;
+    campaign::SampleRecord rec; // rank 0: this point only
     if (root) {
-      const auto& b = ok[static_cast<std::size_t>(p)]->outputs.at("basis");
-      FLEXUQ_REQUIRE(b.size() == static_cast<std::size_t>(rows) * n,
-                     "journal: point " << ok[static_cast<std::size_t>(p)]->index << " has " << b.size()
-                                       << " basis values, expected " << static_cast<std::size_t>(rows) * n);
+      rec = campaign::Journal::read_at(points[static_cast<std::size_t>(p)]);
+      const auto& b = rec.outputs.at("basis");
+      // Every point journals the reference's columns (StochasticBodyModel::output_sizes).
+      FLEXUQ_ASSERT(b.size() == static_cast<std::size_t>(rows) * n,
+                    "journal: point " << rec.index << " has " << b.size() << " basis values, expected "
+                                      << static_cast<std::size_t>(rows) * n);
       src = b.data();
+      const auto ff = rec.outputs.find("free_free_frequencies");
+      s.point_free_free.push_back(ff == rec.outputs.end() ? std::vector<double>{} : ff->second);
     }
     FLEXUQ_MPI(MPI_Scatterv(src, counts.data(), displs.data(), MPI_DOUBLE, block.data(),
                             static_cast<int>(block.size()), MPI_DOUBLE, 0, c));
     if (!cols_b.empty()) pb.append_local(block(Eigen::all, cols_b));
     if (!cols_i.empty()) pi.append_local(block(Eigen::all, cols_i));
   }
-  PodBasisSummary s;
   Eigen::MatrixXd U(local, 0);
   Eigen::VectorXd sig_b, sig_i;
   if (!cols_b.empty()) {
@@ -152,7 +153,7 @@ PodBasisSummary pod_basis(MPI_Comm comm, const std::vector<campaign::SampleRecor
     io::H5File f(MPI_COMM_SELF, output, io::H5File::Mode::append);
     const std::string P = "/stochastic_body/pod/";
     std::vector<std::int64_t> idx;
-    for (auto* q : ok) idx.push_back(static_cast<std::int64_t>(q->index));
+    for (const auto& q : points) idx.push_back(static_cast<std::int64_t>(q.index));
     f.write_replicated(P + "points", {static_cast<std::uint64_t>(idx.size())}, idx.data());
     const auto fam = [&](const std::string& name, const Eigen::VectorXd& sig, long long snaps, int rank, double lost) {
       if (snaps == 0) return;

@@ -22,7 +22,6 @@
 
 #include <hdf5.h>
 
-#include <algorithm>
 #include <chrono>
 #include <iomanip>
 #include <memory>
@@ -141,21 +140,18 @@ void run_pod_body(MPI_Comm c, const campaign::Plan& plan, const io::Mesh& mesh, 
   const std::string& output = plan.output;
   int rank = 0;
   MPI_Comm_rank(c, &rank);
-  std::vector<campaign::SampleRecord> records;
+  std::vector<campaign::Journal::Location> points;
   std::string error;
   std::uint64_t dpn = 0;
   if (rank == 0) {
     try {
       FLEXUQ_ASSERT(nominal.set, "no nominal body on rank 0");
-      records = campaign::Journal::read_all(output + ".journal");
-      std::vector<const campaign::SampleRecord*> ok;
-      for (const auto& r : records)
-        if (r.status == 0) ok.push_back(&r);
-      std::sort(ok.begin(), ok.end(), [](auto* a, auto* b) { return a->index < b->index; });
-      for (auto* r : ok) {
-        pp.points.push_back(plan.sample(r->index));
-        if (pp.free_free > 0) pp.point_free_free.push_back(r->outputs.at("free_free_frequencies"));
-      }
+      // Locations only: the point bases are read one at a time by pod_basis.
+      for (auto& r : campaign::Journal::locate(output + ".journal"))
+        if (r.status == 0) {
+          pp.points.push_back(plan.sample(r.index));
+          points.push_back(std::move(r));
+        }
       dpn = static_cast<std::uint64_t>(nominal.body.dofs_per_node);
       const auto n = static_cast<std::uint64_t>(nominal.body.n_columns());
       io::H5File f(MPI_COMM_SELF, output, io::H5File::Mode::append);
@@ -169,8 +165,9 @@ void run_pod_body(MPI_Comm c, const campaign::Plan& plan, const io::Mesh& mesh, 
   broadcast(c, error);
   if (!error.empty()) throw Error(error);
   FLEXUQ_MPI(MPI_Bcast(&dpn, 1, MPI_UINT64_T, 0, c));
-  const auto s = pod_basis(c, records, nominal.body, static_cast<std::uint64_t>(mesh.num_nodes()),
+  const auto s = pod_basis(c, points, nominal.body, static_cast<std::uint64_t>(mesh.num_nodes()),
                            static_cast<int>(dpn), truncation, output);
+  pp.point_free_free = s.point_free_free;
   const auto ps = pod_project(c, s, pp, output);
   std::ostringstream os;
   os << "  POD basis (" << truncation.describe() << "): boundary family rank " << s.rank_boundary << " of "

@@ -34,13 +34,15 @@ struct PodBasisSummary {
   double energy_lost_boundary = 0, energy_lost_internal = 0;
   Eigen::MatrixXd V_local;  ///< this rank's rows (pod::split_rows of nodes × dofs per node) of V, orthonormal
   Eigen::MatrixXd Ui_local; ///< the same rows of the internal family's POD modes (zero on the interface)
+  std::vector<std::vector<double>> point_free_free; ///< rank 0: each point's journaled free-free frequencies
 };
 
 /// The POD of the journaled point bases and its datasets under `/stochastic_body/pod` of @p output.
-/// @p records (successful and failed points, any order) and @p nominal are read on rank 0 only;
-/// @p rows = nodes × dofs per node. Each point's columns are scattered by rows, so no rank holds the
-/// snapshots of more than one point beyond its own rows. @note Collective.
-PodBasisSummary pod_basis(MPI_Comm comm, const std::vector<campaign::SampleRecord>& records,
+/// @p points (the successful points' journal records, sample order) and @p nominal are read on
+/// rank 0 only; nodes × dofs per node are the rows. The records are read one at a time and each
+/// point's columns scattered by rows, so no rank holds more than one point's snapshots beyond its
+/// own rows. @note Collective.
+PodBasisSummary pod_basis(MPI_Comm comm, const std::vector<campaign::Journal::Location>& points,
                           const cms::ReducedBody& nominal, std::uint64_t nodes, int dofs_per_node,
                           const pod::Truncation& truncation, const std::string& output);
 
