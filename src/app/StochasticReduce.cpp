@@ -6,6 +6,7 @@
 #include "flexuq/app/StochasticReduce.hpp"
 
 #include "flexuq/app/ModelFactory.hpp"
+#include "flexuq/app/PodReduce.hpp"
 #include "flexuq/app/ReduceCommand.hpp"
 #include "flexuq/campaign/Campaign.hpp"
 #include "flexuq/cms/StochasticBody.hpp"
@@ -43,15 +44,13 @@ void stochastic_method(const io::Config& cfg, campaign::CampaignOptions& o) {
   FLEXUQ_REQUIRE(!cfg.has("method"), cfg.source() << ": a stochastic reduce job takes its method from "
                                                      "reduce.stochastic.method, not from 'method:'");
   const auto method = cfg.get<std::string>(S + "method");
-  if (method == "pod")
-    throw InputError(cfg.source() + ": reduce.stochastic.method: pod is not available yet in flexuq reduce (the POD "
-                                    "kernels and POD-based CB are in the pod module, docs/pod.md); use collocation or "
-                                    "regression");
-  FLEXUQ_REQUIRE(method == "collocation" || method == "regression",
+  FLEXUQ_REQUIRE(method == "collocation" || method == "regression" || method == "pod",
                  cfg.source() << ": reduce.stochastic.method must be collocation, regression or pod, got '" << method << "'");
-  // reduce.stochastic.pod (energy, sigma_ratio, rank) belongs to method pod; the example job
-  // carries it beside method regression, so it is accepted and unused here.
-  if (cfg.has(S + "pod")) cfg.mark_used(S + "pod");
+  // reduce.stochastic.pod (energy, sigma_ratio, rank) belongs to method pod (read by pod_truncation);
+  // the example job carries it beside method regression, so it is accepted and unused there.
+  if (method != "pod" && cfg.has(S + "pod")) cfg.mark_used(S + "pod");
+  // Method pod runs the points of the regression design (reduce.stochastic.sampling, samples); the
+  // campaign's statistics of the point outputs are fitted as for regression.
   auto& m = o.method;
   m.type = method == "collocation" ? "collocation" : "pce";
   m.fit = method == "collocation" ? "projection" : "regression";
@@ -68,7 +67,7 @@ void stochastic_method(const io::Config& cfg, campaign::CampaignOptions& o) {
   if (cfg.has(S + "pce.max_order")) m.max_order = cfg.get<int>(S + "pce.max_order");
   FLEXUQ_REQUIRE(m.resolved_max_order() >= 1 && m.resolved_max_order() <= 12,
                  cfg.source() << ": reduce.stochastic.pce.max_order must be in [1, 12]");
-  if (method == "regression") {
+  if (method != "collocation") {
     m.sampling = cfg.get<std::string>(S + "sampling", m.sampling);
     if (cfg.has(S + "samples")) {
       m.samples = cfg.get<int>(S + "samples");
@@ -134,6 +133,55 @@ void write_points(io::H5File& f, const cms::StochasticSamples& s) {
   }
 }
 
+/// Method pod after the points: the nominal body and mesh (rank 0), then the POD of the journaled
+/// point bases (app/PodReduce.cpp, collective).
+void run_pod_body(MPI_Comm c, const campaign::Plan& plan, const io::Mesh& mesh, const Nominal& nominal,
+                  const pod::Truncation& truncation, PodProjection pp) {
+  const std::string& output = plan.output;
+  int rank = 0;
+  MPI_Comm_rank(c, &rank);
+  std::vector<campaign::Journal::Location> points;
+  std::string error;
+  std::uint64_t dpn = 0;
+  if (rank == 0) {
+    try {
+      FLEXUQ_ASSERT(nominal.set, "no nominal body on rank 0");
+      // Locations only: the point bases are read one at a time by pod_basis.
+      for (auto& r : campaign::Journal::locate(output + ".journal"))
+        if (r.status == 0) {
+          pp.points.push_back(plan.sample(r.index));
+          points.push_back(std::move(r));
+        }
+      dpn = static_cast<std::uint64_t>(nominal.body.dofs_per_node);
+      const auto n = static_cast<std::uint64_t>(nominal.body.n_columns());
+      io::H5File f(MPI_COMM_SELF, output, io::H5File::Mode::append);
+      io::write_mesh(f, mesh);
+      nominal.body.write(f);
+      f.write_replicated("/reduced/basis", {static_cast<std::uint64_t>(mesh.num_nodes()), dpn, n}, nominal.basis.data());
+    } catch (const std::exception& e) {
+      error = e.what();
+    }
+  }
+  broadcast(c, error);
+  if (!error.empty()) throw Error(error);
+  FLEXUQ_MPI(MPI_Bcast(&dpn, 1, MPI_UINT64_T, 0, c));
+  const auto s = pod_basis(c, points, nominal.body, static_cast<std::uint64_t>(mesh.num_nodes()),
+                           static_cast<int>(dpn), truncation, output);
+  pp.point_free_free = s.point_free_free;
+  const auto ps = pod_project(c, s, pp, output);
+  std::ostringstream os;
+  os << "  POD basis (" << truncation.describe() << "): boundary family rank " << s.rank_boundary << " of "
+     << s.snapshots_boundary << " snapshots (lost energy " << std::scientific << std::setprecision(2)
+     << s.energy_lost_boundary << "), internal family rank " << s.rank_internal << " of " << s.snapshots_internal
+     << " (lost energy " << s.energy_lost_internal << "); V has " << s.rank << " columns, M-orthonormal at the "
+     << "parameter means\n  affine terms projected on V: check against VᵀK(θ)V at a point " << ps.affine_check
+     << "\n  reduced free-free frequencies of the POD body against each point's Craig-Bampton body: up to "
+     << ps.max_free_free_error << " lower (Rayleigh-Ritz in the larger span V), at most " << ps.max_free_free_above
+     << " higher (the truncated part)\n  results: " << output
+     << " (/reduced: the body at the parameter means; /stochastic_body/pod: V and the POD spectra)";
+  log::info(c, os.str());
+}
+
 } // namespace
 
 void run_stochastic_reduce(MPI_Comm comm_in, const io::Config& cfg, bool resume) {
@@ -145,6 +193,8 @@ void run_stochastic_reduce(MPI_Comm comm_in, const io::Config& cfg, bool resume)
                                  "reduce.stochastic, export a body from flexuq body-at instead");
   auto o = campaign_options(cfg);
   stochastic_method(cfg, o);
+  const bool pod = cfg.get<std::string>("reduce.stochastic.method") == "pod";
+  const auto truncation = pod ? pod_truncation(cfg) : pod::Truncation{};
   o.model_description = "model:" + node_text(cfg.root()["model"]) + ";reduce:" + node_text(cfg.root()["reduce"]);
   const auto plan = campaign::make_plan(o);
 
@@ -154,10 +204,17 @@ void run_stochastic_reduce(MPI_Comm comm_in, const io::Config& cfg, bool resume)
   so.build = job.build;
   so.free_free = job.free_free;
   so.basis = cfg.get<bool>("reduce.stochastic.basis", true);
+  FLEXUQ_REQUIRE(so.basis || !pod, cfg.source() << ": reduce.stochastic.basis: false cannot be used with method pod "
+                                                   "(the point bases are its snapshots)");
   so.min_mac = cfg.get<double>("reduce.stochastic.min_mac", so.min_mac);
   so.parameters = material_parameters(cfg, plan.params);
   so.nominal = plan.nominal();
   cms::validate_stochastic(so, cfg.source());
+  if (pod)
+    for (const auto& q : so.parameters)
+      FLEXUQ_REQUIRE(q.property == fe::MaterialProperty::E || q.property == fe::MaterialProperty::rho,
+                     cfg.source() << ": parameters." << q.name << ": reduce.stochastic.method: pod needs K(θ), M(θ) "
+                                  << "proportional to the parameters (E or rho), got " << fe::to_string(q.property));
   auto copts = fe::component_options(cfg);
   auto mesh = std::make_shared<const io::Mesh>(fe::load_mesh(cfg));
   // A parameter acting on an element set the mesh does not have: an error before any work.
@@ -181,11 +238,24 @@ void run_stochastic_reduce(MPI_Comm comm_in, const io::Config& cfg, bool resume)
   });
   cfg.check_all_used();
   log::info(c, std::string("flexuq reduce: stochastic ") + cms::method_name(job.build.method) + " of " + mesh->source +
-                   " by " + (plan.fit == "projection" ? "collocation (projection)" : "regression") + " on " +
+                   " by " + (pod ? "POD of the point bases" : plan.fit == "projection" ? "collocation (projection)" : "regression") + " on " +
                    std::to_string(plan.size()) + " points");
   campaign::run_campaign(c, plan, factory, resume);
   if (signals::stopped_early()) {
     log::info(c, "  stochastic body not fitted: the points are incomplete (run again with --resume)");
+    return;
+  }
+
+  if (pod) {
+    PodProjection pp;
+    pp.mesh = mesh.get();
+    pp.component = copts;
+    pp.parameters = so.parameters;
+    for (const auto& q : plan.params) pp.names.push_back(q.name);
+    pp.nominal = so.nominal;
+    pp.free_free = so.free_free;
+    pp.fixed_interface = so.reducer.modes.count;
+    run_pod_body(c, plan, *mesh, *nominal, truncation, std::move(pp));
     return;
   }
 
@@ -263,31 +333,16 @@ void run_body_at(MPI_Comm comm_in, const std::string& path, const std::vector<st
   Comm comm(comm_in);
   MPI_Comm c = comm.get();
   FLEXUQ_REQUIRE(!output.empty(), "body-at: give the output file with -o FILE.h5");
+  if (is_pod_body(c, path)) return pod_body_at(c, path, settings, output);
   const auto sb = cms::StochasticBody::read(c, path);
   // Unset parameters sit at their means; NAME=value is physical, xi.NAME=value a germ value.
   std::vector<double> xi(sb.dim());
   for (std::size_t i = 0; i < sb.dim(); ++i) xi[i] = sb.dists[i].to_germ(sb.dists[i].mean());
   for (const auto& s : settings) {
-    const auto eq = s.find('=');
-    FLEXUQ_REQUIRE(eq != std::string::npos, "body-at: --set expects NAME=value or xi.NAME=value, got '" << s << "'");
-    std::string name = s.substr(0, eq);
-    const bool germ = name.rfind("xi.", 0) == 0;
-    if (germ) name = name.substr(3);
-    std::size_t i = 0;
-    while (i < sb.dim() && sb.names[i] != name) ++i;
-    if (i == sb.dim()) {
-      std::string list;
-      for (const auto& n : sb.names) list += (list.empty() ? "" : ", ") + n;
-      throw InputError("body-at: " + path + " has no parameter '" + name + "' (parameters: " + list + ")");
-    }
-    double v = 0;
-    try {
-      std::size_t used = 0;
-      v = std::stod(s.substr(eq + 1), &used);
-      FLEXUQ_REQUIRE(used == s.size() - eq - 1, "trailing characters");
-    } catch (const std::exception&) {
-      throw InputError("body-at: --set " + s + ": the value is not a number");
-    }
+    const auto set = parse_body_setting(s, sb.names, path);
+    const std::size_t i = set.index;
+    const double v = set.value;
+    const bool germ = set.germ;
     xi[i] = germ ? v : sb.to_germ([&] {
       std::vector<double> th(sb.dim());
       for (std::size_t k = 0; k < sb.dim(); ++k) th[k] = sb.dists[k].from_germ(xi[k]);

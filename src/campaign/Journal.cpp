@@ -53,10 +53,28 @@ void Journal::append(const SampleRecord& r) {
   if (!ok) throw Error("cannot write campaign journal '" + path_ + "' (disk full?)");
 }
 
-std::vector<SampleRecord> Journal::read_all(const std::string& dir) {
-  std::vector<SampleRecord> out;
+namespace {
+
+/// Decode the framed record at the stream's position; false at the end or at a torn record.
+bool read_record(std::istream& in, SampleRecord& r) {
+  std::uint32_t magic = 0;
+  std::uint64_t size = 0, sum = 0;
+  if (!in.read(reinterpret_cast<char*>(&magic), sizeof magic) || magic != kMagic) return false;
+  if (!in.read(reinterpret_cast<char*>(&size), sizeof size) || size > (1ull << 32)) return false;
+  std::string payload(size, '\0');
+  if (!in.read(payload.data(), static_cast<std::streamsize>(size))) return false;
+  if (!in.read(reinterpret_cast<char*>(&sum), sizeof sum) || sum != detail::fnv1a(payload.data(), payload.size())) return false;
+  std::istringstream is(payload, std::ios::binary);
+  boost::archive::binary_iarchive ar(is, boost::archive::no_header);
+  r = SampleRecord{};
+  ar >> r;
+  return true;
+}
+
+/// Every complete record of every journal in @p dir, file by file: @p take(file, offset, record).
+template <class Take> void for_each_record(const std::string& dir, Take take) {
   DIR* dp = ::opendir(dir.c_str());
-  if (!dp) return out;
+  if (!dp) return;
   std::vector<std::string> files;
   while (dirent* e = ::readdir(dp)) {
     const std::string n = e->d_name;
@@ -66,27 +84,43 @@ std::vector<SampleRecord> Journal::read_all(const std::string& dir) {
   std::sort(files.begin(), files.end());
   for (const auto& f : files) {
     std::ifstream in(f, std::ios::binary);
-    while (true) {
-      std::uint32_t magic = 0;
-      std::uint64_t size = 0, sum = 0;
-      if (!in.read(reinterpret_cast<char*>(&magic), sizeof magic) || magic != kMagic) break;
-      if (!in.read(reinterpret_cast<char*>(&size), sizeof size) || size > (1ull << 32)) break;
-      std::string payload(size, '\0');
-      if (!in.read(payload.data(), static_cast<std::streamsize>(size))) break;
-      if (!in.read(reinterpret_cast<char*>(&sum), sizeof sum) || sum != detail::fnv1a(payload.data(), payload.size())) break;
-      std::istringstream is(payload, std::ios::binary);
-      boost::archive::binary_iarchive ar(is, boost::archive::no_header);
-      SampleRecord r;
-      ar >> r;
-      out.push_back(std::move(r));
-    }
+    SampleRecord r;
+    for (auto at = in.tellg(); read_record(in, r); at = in.tellg()) take(f, static_cast<std::uint64_t>(at), std::move(r));
   }
-  // One record per sample (a sample can appear twice only if a run died between finishing and
-  // the scheduler noticing; keep the first).
-  std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.index < b.index; });
-  out.erase(std::unique(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.index == b.index; }),
-            out.end());
+}
+
+/// One record per sample (a sample can appear twice only if a run died between finishing and the
+/// scheduler noticing; keep the first), in sample order.
+template <class T> void first_per_sample(std::vector<T>& v) {
+  std::stable_sort(v.begin(), v.end(), [](const auto& a, const auto& b) { return a.index < b.index; });
+  v.erase(std::unique(v.begin(), v.end(), [](const auto& a, const auto& b) { return a.index == b.index; }), v.end());
+}
+
+} // namespace
+
+std::vector<SampleRecord> Journal::read_all(const std::string& dir) {
+  std::vector<SampleRecord> out;
+  for_each_record(dir, [&](const std::string&, std::uint64_t, SampleRecord&& r) { out.push_back(std::move(r)); });
+  first_per_sample(out);
   return out;
+}
+
+std::vector<Journal::Location> Journal::locate(const std::string& dir) {
+  std::vector<Location> out;
+  for_each_record(dir, [&](const std::string& f, std::uint64_t at, SampleRecord&& r) {
+    out.push_back({r.index, r.status, f, at});
+  });
+  first_per_sample(out);
+  return out;
+}
+
+SampleRecord Journal::read_at(const Location& where) {
+  std::ifstream in(where.file, std::ios::binary);
+  in.seekg(static_cast<std::streamoff>(where.offset));
+  SampleRecord r;
+  if (!in || !read_record(in, r) || r.index != where.index)
+    throw Error("cannot read back the record of sample " + std::to_string(where.index) + " from " + where.file);
+  return r;
 }
 
 } // namespace flexuq::campaign

@@ -8,7 +8,7 @@
 #     reduced free-free frequencies agree within the LOO error the file reports, that error is below
 #     1e-6, and at.h5 has exactly the /reduced datasets (names, shapes) of the direct reduction;
 #  3. SIGKILL during the points + --resume: bit-identical to an uninterrupted run, nothing redone;
-#  4. bad input (pod, gcms, an unknown element set, a method: section) fails with exit code 2 and a
+#  4. bad input (gcms, an unknown element set, a method: section) fails with exit code 2 and a
 #     message naming the key before any work (no journal folder); every point failing (a lost mode
 #     match, reported with its MAC) ends in a clear error;
 #  5. postproc/plot_stochastic_body.py draws its figures from the file.
@@ -158,7 +158,6 @@ bad() {
   grep -qF -- "$expect" bad.log || { echo "message without '$expect' for $*"; cat bad.log; exit 1; }
   [ ! -e bad.h5.journal ] || { echo "a journal was started for bad input $*"; exit 1; }
 }
-bad "reduce.stochastic.method: pod is not available yet" --set reduce.stochastic.method=pod
 bad "reduce.stochastic.method must be collocation, regression or pod" --set reduce.stochastic.method=galerkin
 bad "gcms cannot be expanded by reduce.stochastic" --set reduce.method=gcms
 bad "reduce.scaling must be none" --set reduce.scaling=max

@@ -35,6 +35,19 @@ public:
   /// sample, in sample order.
   static std::vector<SampleRecord> read_all(const std::string& dir);
 
+  /// Where one record lies, for reading large records (e.g. point bases) one at a time.
+  struct Location {
+    std::uint64_t index = 0;
+    int status = 0;
+    std::string file;
+    std::uint64_t offset = 0; ///< of the record's frame in @p file
+  };
+  /// The records read_all returns (same choice and order), as locations: each record is decoded
+  /// once and dropped, so memory holds one record at a time.
+  static std::vector<Location> locate(const std::string& dir);
+  /// The record at @p where. Throws Error when it cannot be read back.
+  static SampleRecord read_at(const Location& where);
+
 private:
   std::FILE* f_ = nullptr;
   std::string path_;

@@ -1,0 +1,473 @@
+// SPDX-License-Identifier: MIT
+#include "flexuq/app/PodReduce.hpp"
+
+#include "flexuq/core/Assert.hpp"
+#include "flexuq/core/Comm.hpp"
+#include "flexuq/core/Error.hpp"
+#include "flexuq/core/Log.hpp"
+#include "flexuq/io/Hdf5File.hpp"
+#include "flexuq/pod/Pod.hpp"
+#include "flexuq/pod/Snapshots.hpp"
+#include "flexuq/pod/StreamingPod.hpp"
+
+#include "flexuq/cms/FloatingFrame.hpp"
+#include "flexuq/cms/PodBody.hpp"
+
+#include <hdf5.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace flexuq::app {
+
+pod::Truncation pod_truncation(const io::Config& cfg) {
+  const std::string P = "reduce.stochastic.pod";
+  if (!cfg.has(P)) return pod::Truncation::energy(1e-10);
+  const YAML::Node n = cfg.node(P);
+  FLEXUQ_REQUIRE(n.IsMap(), cfg.source() << ": " << P << " must be a map with one of energy, sigma_ratio, rank "
+                                                         "(e.g. {energy: 1.0e-10})");
+  std::vector<std::string> keys;
+  for (const auto& kv : n) keys.push_back(kv.first.as<std::string>());
+  for (const auto& k : keys)
+    FLEXUQ_REQUIRE(k == "energy" || k == "sigma_ratio" || k == "rank",
+                   cfg.source() << ": " << P << "." << k << " is not a truncation (known: energy, sigma_ratio, rank)");
+  FLEXUQ_REQUIRE(keys.size() == 1, cfg.source() << ": " << P << " takes exactly one of energy, sigma_ratio, rank, got "
+                                                << keys.size());
+  double v = 0;
+  try {
+    v = n[keys[0]].as<double>();
+  } catch (const YAML::Exception&) {
+    throw InputError(cfg.source() + ": " + P + "." + keys[0] + " must be a number");
+  }
+  return pod::Truncation::from_key(keys[0], v, cfg.source() + ": " + P + "." + keys[0]);
+}
+
+namespace {
+
+bool is_mode_column(const std::string& kind) {
+  return kind == "fixed_interface_mode" || kind == "free_interface_mode" || kind == "mixed_interface_mode";
+}
+
+/// Rows [begin, begin + local) of every rank, on rank 0 scaled by @p per_row entries per row.
+void layout(MPI_Comm c, PetscInt local, std::size_t per_row, std::vector<int>& counts, std::vector<int>& displs) {
+  const int size = [&] {
+    int s = 0;
+    MPI_Comm_size(c, &s);
+    return s;
+  }();
+  long long mine = static_cast<long long>(local) * static_cast<long long>(per_row);
+  FLEXUQ_REQUIRE(mine < (1LL << 31), "pod: " << mine << " basis entries on one rank exceed an MPI count");
+  int m = static_cast<int>(mine);
+  counts.assign(static_cast<std::size_t>(size), 0);
+  displs.assign(static_cast<std::size_t>(size), 0);
+  FLEXUQ_MPI(MPI_Allgather(&m, 1, MPI_INT, counts.data(), 1, MPI_INT, c));
+  for (int r = 1; r < size; ++r)
+    displs[static_cast<std::size_t>(r)] = displs[static_cast<std::size_t>(r - 1)] + counts[static_cast<std::size_t>(r - 1)];
+}
+
+using RowMat = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+} // namespace
+
+PodBasisSummary pod_basis(MPI_Comm comm, const std::vector<campaign::Journal::Location>& points,
+                          const cms::ReducedBody& nominal, std::uint64_t nodes, int dofs_per_node,
+                          const pod::Truncation& truncation, const std::string& output) {
+  Comm world(comm);
+  MPI_Comm c = world.get();
+  const bool root = world.rank() == 0;
+  // Rank 0: the successful points in sample order (the journal's order is the scheduling's) and the
+  // column families of the aligned basis (every point has the reference's columns).
+  std::vector<int> family; // per column: 0 boundary/constraint, 1 normal mode
+  if (root)
+    for (const auto& k : nominal.column_kinds) family.push_back(is_mode_column(k) ? 1 : 0);
+  long long head[2] = {static_cast<long long>(points.size()), static_cast<long long>(family.size())};
+  FLEXUQ_MPI(MPI_Bcast(head, 2, MPI_LONG_LONG, 0, c));
+  const long long N = head[0];
+  const auto n = static_cast<std::size_t>(head[1]);
+  family.resize(n);
+  FLEXUQ_MPI(MPI_Bcast(family.data(), static_cast<int>(n), MPI_INT, 0, c));
+  FLEXUQ_REQUIRE(N > 0, "reduce.stochastic.method: pod: no point succeeded, there are no snapshots");
+  std::vector<Eigen::Index> cols_b, cols_i;
+  for (std::size_t j = 0; j < n; ++j) (family[j] ? cols_i : cols_b).push_back(static_cast<Eigen::Index>(j));
+
+  const auto rows = static_cast<PetscInt>(nodes * static_cast<std::uint64_t>(dofs_per_node));
+  const auto [begin, local] = pod::split_rows(c, rows);
+  (void)begin;
+  std::vector<int> counts, displs;
+  layout(c, local, n, counts, displs);
+  // Seed 000 Algorithm 4 takes one POD per column index over the samples (its bar has one boundary
+  // mode and a handful of internal ones). With many aligned modes per family a POD per family of all
+  // their snapshots spans the same space at a rank no larger than the sum of the per-column ranks, and
+  // needs no choice of r per column: we follow that (docs/stochastic-cb.md).
+  pod::StreamingPod pb(c, local), pi(c, local);
+  RowMat block(local, static_cast<Eigen::Index>(n));
+  PodBasisSummary s;
+  for (long long p = 0; p < N; ++p) {
+    const double* src = nullptr;
+    campaign::SampleRecord rec; // rank 0: this point only
+    if (root) {
+      rec = campaign::Journal::read_at(points[static_cast<std::size_t>(p)]);
+      const auto& b = rec.outputs.at("basis");
+      // Every point journals the reference's columns (StochasticBodyModel::output_sizes).
+      FLEXUQ_ASSERT(b.size() == static_cast<std::size_t>(rows) * n,
+                    "journal: point " << rec.index << " has " << b.size() << " basis values, expected "
+                                      << static_cast<std::size_t>(rows) * n);
+      src = b.data();
+      const auto ff = rec.outputs.find("free_free_frequencies");
+      s.point_free_free.push_back(ff == rec.outputs.end() ? std::vector<double>{} : ff->second);
+    }
+    FLEXUQ_MPI(MPI_Scatterv(src, counts.data(), displs.data(), MPI_DOUBLE, block.data(),
+                            static_cast<int>(block.size()), MPI_DOUBLE, 0, c));
+    if (!cols_b.empty()) pb.append_local(block(Eigen::all, cols_b));
+    if (!cols_i.empty()) pi.append_local(block(Eigen::all, cols_i));
+  }
+  Eigen::MatrixXd U(local, 0);
+  Eigen::VectorXd sig_b, sig_i;
+  if (!cols_b.empty()) {
+    const auto r = pb.result(truncation);
+    s.snapshots_boundary = pb.snapshots();
+    s.rank_boundary = r.rank;
+    s.energy_lost_boundary = r.energy_lost;
+    sig_b = r.sigma_normalised();
+    U = r.U_local;
+  }
+  if (!cols_i.empty()) {
+    const auto r = pi.result(truncation);
+    s.snapshots_internal = pi.snapshots();
+    s.rank_internal = r.rank;
+    s.energy_lost_internal = r.energy_lost;
+    sig_i = r.sigma_normalised();
+    Eigen::MatrixXd W(local, U.cols() + r.rank);
+    W << U, r.U_local;
+    U = std::move(W);
+  }
+  // The union of the two orthonormal families → one orthonormal V (TSQR; a direction the two share
+  // is kept once: σ of [U_b U_i] below 1e-10 of √2 would be a dependent combination).
+  const auto svd = pod::svd_tsqr(c, U);
+  int r = 0;
+  while (r < svd.sigma.size() && svd.sigma(r) > 1e-10 * svd.sigma(0)) ++r;
+  s.rank = r;
+  s.V_local = svd.U_local.leftCols(r);
+  s.Ui_local = U.rightCols(s.rank_internal);
+  if (root) {
+    io::H5File f(MPI_COMM_SELF, output, io::H5File::Mode::append);
+    const std::string P = "/stochastic_body/pod/";
+    std::vector<std::int64_t> idx;
+    for (const auto& q : points) idx.push_back(static_cast<std::int64_t>(q.index));
+    f.write_replicated(P + "points", {static_cast<std::uint64_t>(idx.size())}, idx.data());
+    const auto fam = [&](const std::string& name, const Eigen::VectorXd& sig, long long snaps, int rank, double lost) {
+      if (snaps == 0) return;
+      f.write_replicated(P + name + "/sigma", {static_cast<std::uint64_t>(sig.size())}, sig.data());
+      const std::int64_t meta[2] = {snaps, rank};
+      f.write_replicated(P + name + "/snapshots_rank", {2}, meta);
+      f.write_attribute(P + name, "energy_lost", lost);
+    };
+    fam("boundary", sig_b, s.snapshots_boundary, s.rank_boundary, s.energy_lost_boundary);
+    fam("internal", sig_i, s.snapshots_internal, s.rank_internal, s.energy_lost_internal);
+    f.write_attribute("/stochastic_body/pod", "truncation", truncation.describe());
+  }
+  return s;
+}
+
+namespace {
+
+/// Rows of V in the natural layout (nodes × dofs per node, pod::split_rows) → columns of the
+/// component's vectors (fixed nodes have no DOFs: their rows are zero in every snapshot).
+class NaturalToComponent {
+public:
+  NaturalToComponent(const fe::Component& c, PetscInt local_rows) {
+    const auto& d = c.dofs();
+    const int dpn = d.dofs_per_node();
+    FLEXUQ_PETSC(VecCreateMPI(c.comm(), local_rows, PETSC_DETERMINE, natural_.out()));
+    FLEXUQ_PETSC(MatCreateVecs(c.K(), x_.out(), nullptr));
+    std::vector<PetscInt> from, to;
+    for (int v : d.owned_nodes()) {
+      if (d.is_fixed(v)) continue;
+      for (int k = 0; k < dpn; ++k) {
+        from.push_back(static_cast<PetscInt>(v) * dpn + k);
+        to.push_back(d.node_dof(v) + k);
+      }
+    }
+    IsH a, b;
+    FLEXUQ_PETSC(ISCreateGeneral(c.comm(), static_cast<PetscInt>(from.size()), from.data(), PETSC_COPY_VALUES, a.out()));
+    FLEXUQ_PETSC(ISCreateGeneral(c.comm(), static_cast<PetscInt>(to.size()), to.data(), PETSC_COPY_VALUES, b.out()));
+    FLEXUQ_PETSC(VecScatterCreate(natural_.get(), a.get(), x_.get(), b.get(), scatter_.out()));
+  }
+  /// Component-layout rows of the columns of @p V_local (natural rows). @note Collective.
+  Eigen::MatrixXd operator()(const Eigen::MatrixXd& V_local) const {
+    PetscInt nx = 0;
+    FLEXUQ_PETSC(VecGetLocalSize(x_.get(), &nx));
+    Eigen::MatrixXd X(nx, V_local.cols());
+    for (Eigen::Index j = 0; j < V_local.cols(); ++j) {
+      PetscScalar* a = nullptr;
+      FLEXUQ_PETSC(VecGetArray(natural_.get(), &a));
+      Eigen::Map<Eigen::VectorXd>(a, V_local.rows()) = V_local.col(j);
+      FLEXUQ_PETSC(VecRestoreArray(natural_.get(), &a));
+      FLEXUQ_PETSC(VecZeroEntries(x_.get()));
+      FLEXUQ_PETSC(VecScatterBegin(scatter_.get(), natural_.get(), x_.get(), INSERT_VALUES, SCATTER_FORWARD));
+      FLEXUQ_PETSC(VecScatterEnd(scatter_.get(), natural_.get(), x_.get(), INSERT_VALUES, SCATTER_FORWARD));
+      const PetscScalar* b = nullptr;
+      FLEXUQ_PETSC(VecGetArrayRead(x_.get(), &b));
+      X.col(j) = Eigen::Map<const Eigen::VectorXd>(b, nx);
+      FLEXUQ_PETSC(VecRestoreArrayRead(x_.get(), &b));
+    }
+    return X;
+  }
+
+private:
+  VecH natural_, x_;
+  ScatterH scatter_;
+};
+
+Eigen::MatrixXd project(MPI_Comm c, Mat A, const Eigen::MatrixXd& X) {
+  const Eigen::MatrixXd P = pod::inner(c, X, pod::apply(A, X));
+  return 0.5 * (P + P.transpose());
+}
+
+/// Which parameter scales each coefficient: c_t(θ) = c_t(θ̄) θ_p / θ̄_p (p = −1: constant). Checked
+/// by doubling each θ_p in turn; a coefficient that moves otherwise is an InputError.
+void scaling_parameters(const std::vector<double>& c0, const std::vector<double>& c2,
+                        std::vector<std::int64_t>& map, std::size_t p, const std::string& name) {
+  for (std::size_t t = 0; t < c0.size(); ++t) {
+    const double a = c0[t], b = c2[t];
+    if (std::abs(b - a) <= 1e-14 * std::abs(a)) continue;
+    FLEXUQ_REQUIRE(std::abs(b - 2 * a) <= 1e-12 * std::abs(a) && map[t] < 0,
+                   "reduce.stochastic.method: pod: parameter '" << name << "' does not scale its affine terms "
+                   "linearly (method pod evaluates K(θ) = Σ c_t(θ) K_t with each c_t proportional to one parameter: "
+                   "use E and rho parameters, one per element set)");
+    map[t] = static_cast<std::int64_t>(p);
+  }
+}
+
+/// Elastic eigenvalues of the pair → the first @p count frequencies [Hz] (NaN where there are fewer).
+std::vector<double> frequencies(const Eigen::MatrixXd& K, const Eigen::MatrixXd& M, int count, bool free_free) {
+  std::vector<double> f(static_cast<std::size_t>(count), std::nan(""));
+  Eigen::VectorXd lam;
+  if (free_free) {
+    lam = cms::elastic_coordinates(K, M).eigenvalues;
+  } else {
+    Eigen::GeneralizedSelfAdjointEigenSolver<Eigen::MatrixXd> es(K, M);
+    lam = es.eigenvalues();
+  }
+  for (Eigen::Index i = 0; i < std::min<Eigen::Index>(count, lam.size()); ++i)
+    f[static_cast<std::size_t>(i)] = std::sqrt(std::max(0.0, lam(i))) / (2 * M_PI);
+  return f;
+}
+
+/// Per-point values (N × count) and their mean and std (NaN-free columns) under /statistics/<name>.
+void write_point_values(io::H5File& f, const std::string& name, const std::vector<std::vector<double>>& v) {
+  if (v.empty() || v[0].empty()) return;
+  const std::size_t N = v.size(), m = v[0].size();
+  std::vector<double> flat, mean(m, 0.0), sd(m, 0.0);
+  for (const auto& row : v) flat.insert(flat.end(), row.begin(), row.end());
+  for (std::size_t j = 0; j < m; ++j) {
+    for (const auto& row : v) mean[j] += row[j] / static_cast<double>(N);
+    for (const auto& row : v) sd[j] += (row[j] - mean[j]) * (row[j] - mean[j]);
+    sd[j] = N > 1 ? std::sqrt(sd[j] / static_cast<double>(N - 1)) : 0.0;
+  }
+  f.write_replicated("/stochastic_body/pod/" + name, {N, m}, flat.data());
+  f.write_replicated("/statistics/" + name + "/mean", {m}, mean.data());
+  f.write_replicated("/statistics/" + name + "/std", {m}, sd.data());
+}
+
+} // namespace
+
+PodProjectionSummary pod_project(MPI_Comm comm, const PodBasisSummary& basis, const PodProjection& p,
+                                 const std::string& output) {
+  Comm world(comm);
+  MPI_Comm c = world.get();
+  auto copts = p.component;
+  copts.keep_affine = true;
+  fe::Component comp(c, *p.mesh, copts);
+  fe::MaterialParametrisation params(comp, p.parameters);
+  params.apply(comp, p.nominal);
+  const NaturalToComponent to_comp(comp, static_cast<PetscInt>(basis.V_local.rows()));
+  // M(θ̄)-orthonormal: V ← V L⁻ᵀ with VᵀM(θ̄)V = LLᵀ (V is orthonormal and M positive definite on the
+  // free DOFs, so L is as well conditioned as M on span V).
+  Eigen::MatrixXd Vn = basis.V_local;
+  {
+    const Eigen::LLT<Eigen::MatrixXd> llt(project(c, comp.M(), to_comp(Vn)));
+    FLEXUQ_REQUIRE(llt.info() == Eigen::Success, "pod: VᵀM(θ̄)V is not positive definite");
+    const Eigen::MatrixXd Linv = llt.matrixL().solve(Eigen::MatrixXd::Identity(Vn.cols(), Vn.cols()));
+    Vn = Vn * Linv.transpose();
+  }
+  const Eigen::MatrixXd X = to_comp(Vn);
+  const Eigen::MatrixXd Xi = to_comp(basis.Ui_local);
+  std::vector<Eigen::MatrixXd> Kt, Mt, Kti, Mti;
+  for (std::size_t t = 0; t < comp.stiffness_terms().size(); ++t) {
+    Kt.push_back(project(c, comp.stiffness_terms().term(t), X));
+    if (Xi.cols() > 0) Kti.push_back(project(c, comp.stiffness_terms().term(t), Xi));
+  }
+  for (std::size_t t = 0; t < comp.mass_terms().size(); ++t) {
+    Mt.push_back(project(c, comp.mass_terms().term(t), X));
+    if (Xi.cols() > 0) Mti.push_back(project(c, comp.mass_terms().term(t), Xi));
+  }
+  // θ → coefficients: each parameter doubled in turn.
+  const auto c0 = params.coefficients(p.nominal);
+  cms::PodBody body;
+  body.names = p.names;
+  body.nominal = p.nominal;
+  body.K = {Kt, c0.stiffness, std::vector<std::int64_t>(c0.stiffness.size(), -1)};
+  body.M = {Mt, c0.mass, std::vector<std::int64_t>(c0.mass.size(), -1)};
+  for (std::size_t q = 0; q < p.nominal.size(); ++q) {
+    auto th = p.nominal;
+    th[q] *= 2;
+    const auto c2 = params.coefficients(th);
+    scaling_parameters(c0.stiffness, c2.stiffness, body.K.parameter, q, p.names[q]);
+    scaling_parameters(c0.mass, c2.mass, body.M.parameter, q, p.names[q]);
+  }
+  const cms::AffineReducedTerms Ki{Kti, c0.stiffness, body.K.parameter}, Mi{Mti, c0.mass, body.M.parameter};
+  PodProjectionSummary s;
+  s.rank = static_cast<int>(X.cols());
+  // The affine sum against the projection of K(θ), M(θ) assembled at a point (the first one).
+  {
+    std::vector<double> th = p.nominal;
+    if (world.rank() == 0 && !p.points.empty()) th = p.points[0];
+    FLEXUQ_MPI(MPI_Bcast(th.data(), static_cast<int>(th.size()), MPI_DOUBLE, 0, c));
+    params.apply(comp, th);
+    const Eigen::MatrixXd K = project(c, comp.K(), X), M = project(c, comp.M(), X);
+    const Eigen::MatrixXd Ka = body.K_at(th), Ma = body.M_at(th);
+    s.affine_check = std::max((Ka - K).cwiseAbs().maxCoeff() / K.cwiseAbs().maxCoeff(),
+                              (Ma - M).cwiseAbs().maxCoeff() / M.cwiseAbs().maxCoeff());
+    params.apply(comp, p.nominal);
+  }
+  // V (natural layout, M(θ̄)-orthonormal) on rank 0 for the file: r columns, never the snapshots.
+  std::vector<int> vc, vd;
+  layout(c, static_cast<PetscInt>(Vn.rows()), static_cast<std::size_t>(s.rank), vc, vd);
+  const RowMat Vr = Vn;
+  std::vector<double> full(world.rank() == 0 ? static_cast<std::size_t>(vd.back() + vc.back()) : 0);
+  FLEXUQ_MPI(MPI_Gatherv(Vr.data(), static_cast<int>(Vr.size()), MPI_DOUBLE, full.data(), vc.data(), vd.data(),
+                         MPI_DOUBLE, 0, c));
+  std::string error;
+  if (world.rank() == 0) {
+    try {
+      // Per point: the POD body's frequencies against the point's Craig–Bampton ones.
+      std::vector<std::vector<double>> ff, fi, diff;
+      for (std::size_t i = 0; i < p.points.size(); ++i) {
+        const auto& th = p.points[i];
+        if (p.free_free > 0) {
+          ff.push_back(frequencies(body.K_at(th), body.M_at(th), p.free_free, true));
+          std::vector<double> d(ff.back().size());
+          for (std::size_t j = 0; j < d.size(); ++j) {
+            d[j] = (ff.back()[j] - p.point_free_free[i][j]) / p.point_free_free[i][j];
+            s.max_free_free_error = std::max(s.max_free_free_error, std::abs(d[j]));
+            s.max_free_free_above = std::max(s.max_free_free_above, d[j]);
+          }
+          diff.push_back(d);
+        }
+        if (p.fixed_interface > 0 && !Kti.empty())
+          fi.push_back(frequencies(Ki.at(th, p.nominal), Mi.at(th, p.nominal), p.fixed_interface, false));
+      }
+      io::H5File f(MPI_COMM_SELF, output, io::H5File::Mode::append);
+      const std::string P = "/stochastic_body/pod/";
+      const auto dpn = static_cast<std::uint64_t>(comp.dofs().dofs_per_node());
+      f.write_replicated(P + "basis", {p.mesh->num_nodes(), dpn, static_cast<std::uint64_t>(s.rank)}, full.data());
+      body.write(f);
+      write_point_values(f, "pod_free_free_frequencies", ff);
+      write_point_values(f, "pod_free_free_relative_difference", diff);
+      write_point_values(f, "pod_fixed_interface_frequencies", fi);
+      f.write_attribute("/stochastic_body/pod", "rank", static_cast<std::int64_t>(s.rank));
+      f.write_attribute("/stochastic_body/pod", "affine_check", s.affine_check);
+      f.write_attribute("/stochastic_body/pod", "max_free_free_relative_difference", s.max_free_free_error);
+      f.write_attribute("/stochastic_body/pod", "max_free_free_above_cb", s.max_free_free_above);
+    } catch (const std::exception& e) {
+      error = e.what();
+    }
+  }
+  broadcast(c, error);
+  if (!error.empty()) throw Error(error);
+  return s;
+}
+
+BodySetting parse_body_setting(const std::string& s, const std::vector<std::string>& names, const std::string& path) {
+  const auto eq = s.find('=');
+  FLEXUQ_REQUIRE(eq != std::string::npos, "body-at: --set expects NAME=value or xi.NAME=value, got '" << s << "'");
+  std::string name = s.substr(0, eq);
+  BodySetting b;
+  b.germ = name.rfind("xi.", 0) == 0;
+  if (b.germ) name = name.substr(3);
+  while (b.index < names.size() && names[b.index] != name) ++b.index;
+  if (b.index == names.size()) {
+    std::string list;
+    for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+    throw InputError("body-at: " + path + " has no parameter '" + name + "' (parameters: " + list + ")");
+  }
+  try {
+    std::size_t used = 0;
+    b.value = std::stod(s.substr(eq + 1), &used);
+    FLEXUQ_REQUIRE(used == s.size() - eq - 1, "trailing characters");
+  } catch (const std::exception&) {
+    throw InputError("body-at: --set " + s + ": the value is not a number");
+  }
+  return b;
+}
+
+bool is_pod_body(MPI_Comm comm, const std::string& path) {
+  int rank = 0, yes = 0;
+  MPI_Comm_rank(comm, &rank);
+  if (rank == 0) {
+    try {
+      const io::H5File f(MPI_COMM_SELF, path, io::H5File::Mode::read);
+      yes = f.exists("/stochastic_body/pod/K_terms") ? 1 : 0;
+    } catch (const std::exception&) {
+      yes = 0; // the caller's reader reports a missing or broken file
+    }
+  }
+  FLEXUQ_MPI(MPI_Bcast(&yes, 1, MPI_INT, 0, comm));
+  return yes != 0;
+}
+
+void pod_body_at(MPI_Comm comm, const std::string& path, const std::vector<std::string>& settings,
+                 const std::string& output) {
+  Comm world(comm);
+  std::string error;
+  long long input_error = 0;
+  if (world.rank() == 0) {
+    try {
+      const io::H5File src(MPI_COMM_SELF, path, io::H5File::Mode::read);
+      const std::string P = "/stochastic_body/pod/";
+      const auto body = cms::PodBody::read(src);
+      const auto& names = body.names;
+      std::vector<double> theta = body.nominal;
+      for (const auto& st : settings) {
+        const auto [i, v, germ] = parse_body_setting(st, names, path);
+        FLEXUQ_REQUIRE(!germ, "body-at: " << path << " is a POD body (exact at every θ, no germ): give physical "
+                                             "values, NAME=value");
+        FLEXUQ_REQUIRE(v > 0, "body-at: --set " << st << ": E and rho must be positive");
+        theta[i] = v;
+      }
+      const Eigen::MatrixXd K = body.K_at(theta), M = body.M_at(theta);
+      const auto r = static_cast<int>(K.rows());
+      const auto f = frequencies(K, M, std::max(0, r - 6), true);
+      io::H5File out(MPI_COMM_SELF, output, io::H5File::Mode::create);
+      const RowMat Kr = K, Mr = M;
+      const auto n = static_cast<std::uint64_t>(r);
+      out.write_replicated("/reduced/K", {n, n}, Kr.data());
+      out.write_replicated("/reduced/M", {n, n}, Mr.data());
+      out.write_replicated("/reduced/checkout/free_free_reduced_hz", {f.size()}, f.data());
+      const auto vb = src.read_all(P + "basis");
+      out.write_replicated("/reduced/basis", src.shape(P + "basis"), vb.data());
+      out.write_attribute("/reduced", "method", std::string("pod"));
+      out.write_attribute("/reduced", "stochastic_source", path);
+      out.write_attribute("/reduced", "parameters", theta);
+      if (src.exists("/mesh"))
+        FLEXUQ_REQUIRE(H5Ocopy(src.id(), "/mesh", out.id(), "/mesh", H5P_DEFAULT, H5P_DEFAULT) >= 0,
+                       "body-at: cannot copy /mesh from " << path << " to " << output);
+    } catch (const InputError& e) {
+      error = e.what();
+      input_error = 1;
+    } catch (const std::exception& e) {
+      error = e.what();
+    }
+  }
+  broadcast(world.get(), error);
+  FLEXUQ_MPI(MPI_Bcast(&input_error, 1, MPI_LONG_LONG, 0, world.get()));
+  if (!error.empty()) {
+    if (input_error) throw InputError(error);
+    throw Error(error);
+  }
+  log::info(world.get(), "body-at: the POD body of " + path + " at the given parameters (exact in V, no expansion) -> " +
+                             output);
+}
+
+} // namespace flexuq::app

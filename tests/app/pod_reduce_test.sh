@@ -1,0 +1,157 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# `flexuq reduce` with reduce.stochastic.method: pod, end to end (issue #6, POD bodies) on the
+# two-material bar of tests/app/scb_bar.yaml (E of one half, rho of the other):
+#  1. 1 rank = 2 ranks (groups of 1, so the point bases are the same): V spans the same subspace —
+#     principal angles below 1e-10 where the truncation gap is wide (sigma_ratio 1e-3), and within
+#     1000x the round-off bound eps*sigma_1/(sigma_r - sigma_r+1) for energy 1e-10 —; the POD
+#     spectra normalised (sum sigma^2 = 1) and the kept ranks what the truncation rules say;
+#  2. the body at θ: the affine sum of the reduced terms equals VᵀK(θ)V, VᵀM(θ)V assembled at a point to
+#     round-off (affine_check < 1e-12); body-at at the means gives M̄ = I (V M-orthonormal); body-at at a
+#     θ that is no point against a direct `flexuq reduce` at θ: full-model free-free frequencies ≤ POD
+#     body ≤ Craig–Bampton body (Rayleigh–Ritz: span V holds the point bases up to the truncation,
+#     whose effect the file reports as max_free_free_above_cb), and 1 rank = 2 ranks to round-off;
+#  3. SIGKILL during the points + --resume: a bit-identical file;
+#  4. bad pod keys: exit code 2, a message naming the key, no journal started.
+# Usage: pod_reduce_test.sh FLEXUQ MPIEXEC SRCDIR WORKDIR
+set -euo pipefail
+flexuq=$1; mpiexec=$2; src=$3; work=$4
+py=/usr/bin/python3
+rm -rf "$work"; mkdir -p "$work"; cd "$work"
+cp "$src/tests/app/scb_bar.inp" .
+sed -e 's/method: regression/method: pod\n    pod: {energy: 1.0e-10}/' -e '/pce:/d' "$src/tests/app/scb_bar.yaml" > pod.yaml
+sed -e 's/pod: {energy: 1.0e-10}/pod: {sigma_ratio: 1.0e-3}/' pod.yaml > ratio.yaml
+run() { local n=$1; shift; "$mpiexec" -n "$n" --allow-run-as-root --oversubscribe "$flexuq" "$@"; }
+
+# --- 1. rank counts, truncation rules ---
+run 1 reduce pod.yaml --set output=p1.h5 > p1.log
+grep -q "POD basis (energy 1e-10)" p1.log || { echo "no POD basis in p1.log"; cat p1.log; exit 1; }
+run 2 reduce pod.yaml --set output=p2.h5 > p2.log
+run 1 reduce ratio.yaml --set output=r1.h5 > r1.log
+run 2 reduce ratio.yaml --set output=r2.h5 > r2.log
+$py - <<'PY'
+import h5py, numpy as np
+def basis(path):
+    f = h5py.File(path, "r"); V = f["stochastic_body/pod/basis"][()]
+    return f, np.linalg.qr(V.reshape(-1, V.shape[2]))[0]  # V is M-orthonormal: compare subspaces
+def sin_max(A, B):  # sine of the largest principal angle between orthonormal A and B
+    return np.linalg.norm(B - A @ (A.T @ B), 2) if A.shape == B.shape else np.inf
+for rule, a, b, check in (("energy", "p1.h5", "p2.h5", lambda s, r: (s[r:] ** 2).sum() <= 1e-10 < (s[r - 1:] ** 2).sum()),
+                          ("sigma_ratio", "r1.h5", "r2.h5", lambda s, r: s[r - 1] > 1e-3 * s[0] >= s[r])):
+    fa, A = basis(a); fb, B = basis(b)
+    worst = 0.0
+    rank = 0
+    for fam in ("boundary", "internal"):
+        s = fa[f"stochastic_body/pod/{fam}/sigma"][()]
+        snaps, r = fa[f"stochastic_body/pod/{fam}/snapshots_rank"][()]
+        assert abs((s ** 2).sum() - 1) < 1e-12, f"{fam}: sum sigma^2 = {(s ** 2).sum()}"
+        assert check(s, r), f"{rule}: {fam} rank {r} does not follow the rule, sigma {s[:r + 1]}"
+        assert np.allclose(s, fb[f"stochastic_body/pod/{fam}/sigma"][()], rtol=0, atol=1e-13)
+        gap = s[r - 1] - (s[r] if r < len(s) else 0.0)
+        worst = max(worst, 2.2e-16 * s[0] / gap)
+        rank += r
+    assert A.shape[1] == rank, f"V has {A.shape[1]} columns, the families {rank}"
+    d = sin_max(A, B)
+    bound = 1e-10 if rule == "sigma_ratio" else max(1e-10, 1000 * worst)
+    print(f"{rule}: V {A.shape}, 1 vs 2 ranks: sin of the largest principal angle {d:.2e} (bound {bound:.1e})")
+    assert d < bound
+PY
+
+# --- 2. the body at θ ---
+E=2.073e11; RHO=7712.5
+run 2 body-at p1.h5 --set E_left=$E --set rho_right=$RHO -o at.h5 > at.log
+run 1 body-at p2.h5 --set E_left=$E --set rho_right=$RHO -o at2.h5 > at2.log
+run 1 body-at p1.h5 -o mean.h5 > mean.log
+cat > direct.yaml <<YAML
+command: reduce
+model:
+  mesh: scb_bar.inp
+  materials:
+    LEFT: {E: $E, nu: 0.3, rho: 7800}
+    RIGHT: {E: 2.0e11, nu: 0.3, rho: $RHO}
+reduce:
+  method: craig-bampton
+  interfaces: [{set: XMIN, kind: rbe2}, {set: XMAX, kind: rbe2}]
+  modes: {count: 4}
+  checkout: {free_free: 4}
+output: direct.h5
+YAML
+run 1 reduce direct.yaml > direct.log
+$py - <<'PY'
+import h5py, numpy as np
+p = h5py.File("p1.h5", "r")["stochastic_body/pod"]
+at, at2, mean, d = (h5py.File(x, "r") for x in ("at.h5", "at2.h5", "mean.h5", "direct.h5"))
+chk = p.attrs["affine_check"]; above = p.attrs["max_free_free_above_cb"]
+print(f"affine check {chk:.2e}, POD body above the points' CB bodies by at most {above:.2e}")
+assert chk < 1e-12
+Mm = mean["reduced/M"][()]
+assert np.abs(Mm - np.eye(len(Mm))).max() < 1e-12, "V is not M-orthonormal at the means"
+fp = at["reduced/checkout/free_free_reduced_hz"][()]; n = 4
+fc = d["reduced/checkout/free_free_reduced_hz"][()][:n]; ff = d["reduced/checkout/free_free_full_hz"][()][:n]
+print("full:", ff); print("POD: ", fp[:n]); print("CB:  ", fc)
+assert np.all(ff <= fp[:n] * (1 + 1e-9)), "the POD body is stiffer than the full model"
+assert np.all(fp[:n] <= fc * (1 + max(above, 0) + 1e-8)), "the POD body is stiffer than the CB body"
+assert np.all(fp[:n] - ff < 0.02 * ff)
+assert np.allclose(fp, at2["reduced/checkout/free_free_reduced_hz"][()], rtol=1e-9), "1 rank != 2 ranks"
+Ka = at["reduced/K"][()]; assert np.allclose(Ka, Ka.T, rtol=0, atol=1e-12 * np.abs(Ka).max())
+print("body-at checks passed")
+PY
+
+# --- 3. SIGKILL during the points, then --resume ---
+journaled() { $py "$src/tests/support/journaled.py" "$1"; }
+sed 's/^  mesh: scb_bar.inp/  mesh: scb_bar.inp\n  delay_seconds: 0.3/' pod.yaml > slow.yaml
+run 2 reduce slow.yaml --set output=ref.h5 > ref.log
+setsid "$mpiexec" -n 2 --allow-run-as-root --oversubscribe "$flexuq" reduce slow.yaml --set output=cut.h5 > cut1.log 2>&1 &
+pid=$!
+for _ in $(seq 600); do
+  [ "$(journaled cut.h5.journal)" -ge 3 ] && break
+  sleep 0.05
+done
+pkill -KILL -s "$pid" 2>/dev/null || kill -KILL "$pid"
+wait "$pid" 2>/dev/null || true
+before=$(journaled cut.h5.journal)
+echo "journaled before the kill: $before of 20"
+if [ "$before" -ge 20 ] || [ "$before" -lt 1 ]; then echo "the kill did not land during the points"; exit 1; fi
+run 2 reduce slow.yaml --set output=cut.h5 --resume > cut2.log
+$py - <<'PY'
+import h5py, numpy as np
+a = h5py.File("ref.h5", "r"); b = h5py.File("cut.h5", "r")
+names = []
+a.visititems(lambda n, o: names.append(n) if isinstance(o, h5py.Dataset) and o.dtype.kind == "f" and
+             n.split("/")[0] in ("statistics", "stochastic_body", "reduced") else None)
+assert any(n.startswith("stochastic_body/pod/") for n in names)
+bad = [n for n in names if not np.array_equal(a[n][()], b[n][()], equal_nan=True)]
+print(f"resume: {len(names)} datasets compared, {len(bad)} differ {bad}")
+assert not bad
+PY
+
+# --- 4. bad pod keys: exit code 2, the key named, no work done ---
+bad() {
+  local expect=$1; shift
+  sed "s/pod: {energy: 1.0e-10}/$1/" pod.yaml > bad.yaml
+  set +e
+  run 2 reduce bad.yaml --set output=bad.h5 > bad.log 2>&1
+  local rc=$?
+  set -e
+  [ $rc -eq 2 ] || { echo "exit code $rc (expected 2) for $1"; cat bad.log; exit 1; }
+  grep -qF -- "$expect" bad.log || { echo "message without '$expect' for $1"; cat bad.log; exit 1; }
+  [ ! -e bad.h5.journal ] || { echo "a journal was started for bad input $1"; exit 1; }
+}
+bad "reduce.stochastic.pod.energy: energy (lost energy fraction) must be in [0, 1)" "pod: {energy: 2}"
+bad "reduce.stochastic.pod takes exactly one of energy, sigma_ratio, rank" "pod: {energy: 1e-8, rank: 3}"
+bad "reduce.stochastic.pod.tolerance is not a truncation" "pod: {tolerance: 1e-8}"
+bad "reduce.stochastic.pod.rank: rank must be a positive integer" "pod: {rank: 2.5}"
+bad "reduce.stochastic.pod.sigma_ratio must be a number" "pod: {sigma_ratio: big}"
+bad "basis: false cannot be used with method pod" "pod: {rank: 3}\n    basis: false"
+# a parameter that does not scale the operators linearly (nu): refused before any work
+sed -e 's/param: rho, set: RIGHT/param: nu, set: RIGHT/' -e 's/low: 7600, high: 8000/low: 0.25, high: 0.35/' pod.yaml > nu.yaml
+set +e; run 1 reduce nu.yaml --set output=bad.h5 > bad.log 2>&1; rc=$?; set -e
+[ $rc -eq 2 ] && grep -qF "reduce.stochastic.method: pod needs K(θ), M(θ) proportional to the parameters" bad.log &&
+  [ ! -e bad.h5.journal ] || { echo "nu parameter with pod: exit $rc"; cat bad.log; exit 1; }
+# body-at of a POD body: germ values and unknown parameters refused (exit 2, named)
+for args in "xi.E_left=0.5|is a POD body (exact at every θ, no germ)" "E=2e11|has no parameter 'E' (parameters: E_left, rho_right)" \
+            "rho_right=-1|must be positive"; do
+  set +e; run 1 body-at p1.h5 --set "${args%%|*}" -o badat.h5 > badat.log 2>&1; rc=$?; set -e
+  [ $rc -eq 2 ] && grep -qF -- "${args#*|}" badat.log || { echo "body-at ${args%%|*}: exit $rc"; cat badat.log; exit 1; }
+done
+echo "pod reduce checks passed"
