@@ -15,7 +15,7 @@
 #include "flexuq/core/Error.hpp"
 #include "flexuq/core/Log.hpp"
 #include "flexuq/core/Signals.hpp"
-#include "flexuq/fe/ComponentConfig.hpp"
+#include "flexuq/app/ComponentConfig.hpp"
 #include "flexuq/io/Hdf5File.hpp"
 #include "flexuq/io/MeshOutput.hpp"
 
@@ -158,8 +158,8 @@ void run_stochastic_reduce(MPI_Comm comm_in, const io::Config& cfg, bool resume)
   so.parameters = material_parameters(cfg, plan.params);
   so.nominal = plan.nominal();
   cms::validate_stochastic(so, cfg.source());
-  auto copts = fe::component_options(cfg);
-  auto mesh = std::make_shared<const io::Mesh>(fe::load_mesh(cfg));
+  auto copts = app::component_options(cfg);
+  auto mesh = std::make_shared<const io::Mesh>(app::load_mesh(cfg));
   // A parameter acting on an element set the mesh does not have: an error before any work.
   for (const auto& p : so.parameters)
     if (p.element_set) {

@@ -9,7 +9,7 @@
 #include "flexuq/cms/StochasticBody.hpp"
 #include "flexuq/cms/StochasticBodyModel.hpp"
 #include "flexuq/core/Error.hpp"
-#include "flexuq/fe/ComponentConfig.hpp"
+#include "flexuq/app/ComponentConfig.hpp"
 #include "flexuq/io/Config.hpp"
 #include "flexuq/io/Hdf5File.hpp"
 
@@ -42,7 +42,7 @@ cms::StochasticReduceOptions box_options(const std::vector<fe::MaterialParameter
 
 std::unique_ptr<cms::StochasticBodyModel> box_model(MPI_Comm comm, const cms::StochasticReduceOptions& o) {
   const auto cfg = io::Config::from_string(kBox, "<test>");
-  return std::make_unique<cms::StochasticBodyModel>(comm, fe::load_mesh(cfg), fe::component_options(cfg), o);
+  return std::make_unique<cms::StochasticBodyModel>(comm, app::load_mesh(cfg), app::component_options(cfg), o);
 }
 
 Eigen::MatrixXd as_matrix(const std::vector<double>& v, Eigen::Index n) {
