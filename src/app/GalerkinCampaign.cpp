@@ -9,7 +9,7 @@
 #include "flexuq/campaign/Results.hpp"
 #include "flexuq/core/Error.hpp"
 #include "flexuq/core/Log.hpp"
-#include "flexuq/fe/ComponentConfig.hpp"
+#include "flexuq/app/ComponentConfig.hpp"
 #include "flexuq/fe/MaterialParametrisation.hpp"
 #include "flexuq/fe/ModesFile.hpp"
 #include "flexuq/io/Hdf5File.hpp"
@@ -55,10 +55,10 @@ GalerkinJob galerkin_job(const io::Config& cfg, const campaign::CampaignOptions&
   e.n_modes = cfg.get<int>("outputs.frequencies", 10);
   FLEXUQ_REQUIRE(e.n_modes >= 1, cfg.source() << ": outputs.frequencies must be at least 1");
   j.mode_shapes = cfg.get<bool>("outputs.mode_shapes", true);
-  j.component = fe::component_options(cfg);
+  j.component = app::component_options(cfg);
   FLEXUQ_REQUIRE(j.component.keep_affine, cfg.source() << ": method.type: galerkin needs the affine terms");
   j.parameters = material_parameters(cfg, o.params);
-  j.mesh = fe::load_mesh(cfg);
+  j.mesh = app::load_mesh(cfg);
   return j;
 }
 

@@ -3,7 +3,7 @@
 
 #include "flexuq/core/Comm.hpp"
 #include "flexuq/core/Error.hpp"
-#include "flexuq/fe/ComponentConfig.hpp"
+#include "flexuq/app/ComponentConfig.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -98,7 +98,7 @@ std::unique_ptr<fe::Component> load_component(MPI_Comm comm, const io::Config& c
     std::unique_ptr<io::Mesh> mesh;
     {
       log::Phase p(comm, "read mesh", &times);
-      mesh = std::make_unique<io::Mesh>(fe::load_mesh(cfg));
+      mesh = std::make_unique<io::Mesh>(app::load_mesh(cfg));
     }
     cfg.check_all_used();
     for (const auto& w : mesh->warnings) log::warn(comm, mesh->source + ": " + w);
@@ -114,7 +114,7 @@ std::unique_ptr<fe::Component> load_component(MPI_Comm comm, const io::Config& c
 ModelFactory matrix_frequency_factory(const io::Config& cfg, const std::vector<campaign::ParameterSpec>& params,
                                       const fe::FrequencyModelOptions& options) {
   const auto spec = std::make_shared<const fe::MatrixModelSpec>(parse_matrix_model(cfg));
-  auto copts = fe::component_options(cfg);
+  auto copts = app::component_options(cfg);
   // Parameter p → (stiffness?, term index).
   struct Target {
     bool stiffness;

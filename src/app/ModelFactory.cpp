@@ -5,7 +5,7 @@
 #include "flexuq/app/MatrixModel.hpp"
 
 #include "flexuq/core/Error.hpp"
-#include "flexuq/fe/ComponentConfig.hpp"
+#include "flexuq/app/ComponentConfig.hpp"
 #include "flexuq/fe/FrequencyModel.hpp"
 #include "flexuq/uq/AnalyticModels.hpp"
 
@@ -53,8 +53,8 @@ ModelFactory frequency_factory(const io::Config& cfg, const std::vector<campaign
   fo.tol = cfg.get<double>("modes.tol", 1e-10);
   if (has_matrix_model(cfg)) return matrix_frequency_factory(cfg, params, fo); // parameters scale terms
   fo.parameters = material_parameters(cfg, params);
-  auto component = fe::component_options(cfg);
-  auto mesh = std::make_shared<const io::Mesh>(fe::load_mesh(cfg));
+  auto component = app::component_options(cfg);
+  auto mesh = std::make_shared<const io::Mesh>(app::load_mesh(cfg));
   return [fo, component, mesh](MPI_Comm comm) {
     return std::make_unique<fe::FrequencyModel>(comm, *mesh, component, fo);
   };

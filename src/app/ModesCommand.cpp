@@ -8,7 +8,7 @@
 #include "flexuq/core/Comm.hpp"
 #include "flexuq/core/Error.hpp"
 #include "flexuq/core/Log.hpp"
-#include "flexuq/fe/ComponentConfig.hpp"
+#include "flexuq/app/ComponentConfig.hpp"
 #include "flexuq/fe/MatrixComponent.hpp"
 #include "flexuq/fe/ModesFile.hpp"
 #include "flexuq/io/ConfigCounts.hpp"
@@ -73,7 +73,7 @@ void run_modes(MPI_Comm comm_in, const io::Config& cfg) {
   // Read every key first: an unknown key fails before any heavy work.
   const std::string output = cfg.resolve_output(cfg.get<std::string>("output", "modes.h5"));
   fe::ModeOptions mopt = parse_mode_options(cfg, "modes", ModeKeys{true, false});
-  auto copts = fe::component_options(cfg);
+  auto copts = app::component_options(cfg);
   copts.keep_affine = cfg.get<bool>("model.keep_affine", false);
   const std::string export_prefix = cfg.resolve_output(cfg.get<std::string>("modes.export_matrices", ""));
   std::unique_ptr<fe::Component> comp = load_component(c, cfg, copts, times, "flexuq modes:");

@@ -11,7 +11,7 @@
 #include "flexuq/core/Comm.hpp"
 #include "flexuq/core/Error.hpp"
 #include "flexuq/core/Log.hpp"
-#include "flexuq/fe/ComponentConfig.hpp"
+#include "flexuq/app/ComponentConfig.hpp"
 #include "flexuq/io/ConfigCounts.hpp"
 #include "flexuq/io/Limits.hpp"
 
@@ -153,7 +153,7 @@ void run_reduce(MPI_Comm comm_in, const io::Config& cfg) {
     const auto dot = output.find_last_of('.');
     job.matrix_market = dot == std::string::npos ? output : output.substr(0, dot);
   }
-  auto copts = fe::component_options(cfg);
+  auto copts = app::component_options(cfg);
   copts.keep_affine = false;
   std::unique_ptr<fe::Component> comp =
       load_component(c, cfg, copts, times, std::string("flexuq reduce: ") + cms::method_name(job.build.method) + " of");

@@ -16,7 +16,7 @@
 #include "flexuq/core/Error.hpp"
 #include "flexuq/core/Log.hpp"
 #include "flexuq/core/Signals.hpp"
-#include "flexuq/fe/ComponentConfig.hpp"
+#include "flexuq/app/ComponentConfig.hpp"
 #include "flexuq/io/Hdf5File.hpp"
 #include "flexuq/io/MeshOutput.hpp"
 
@@ -215,8 +215,8 @@ void run_stochastic_reduce(MPI_Comm comm_in, const io::Config& cfg, bool resume)
       FLEXUQ_REQUIRE(q.property == fe::MaterialProperty::E || q.property == fe::MaterialProperty::rho,
                      cfg.source() << ": parameters." << q.name << ": reduce.stochastic.method: pod needs K(θ), M(θ) "
                                   << "proportional to the parameters (E or rho), got " << fe::to_string(q.property));
-  auto copts = fe::component_options(cfg);
-  auto mesh = std::make_shared<const io::Mesh>(fe::load_mesh(cfg));
+  auto copts = app::component_options(cfg);
+  auto mesh = std::make_shared<const io::Mesh>(app::load_mesh(cfg));
   // A parameter acting on an element set the mesh does not have: an error before any work.
   for (const auto& p : so.parameters)
     if (p.element_set) {

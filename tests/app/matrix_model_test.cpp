@@ -8,7 +8,7 @@
 #include "flexuq/app/Commands.hpp"
 #include "flexuq/app/ModelFactory.hpp"
 #include "flexuq/app/ReduceCommand.hpp"
-#include "flexuq/fe/ComponentConfig.hpp"
+#include "flexuq/app/ComponentConfig.hpp"
 #include "flexuq/fe/MatrixComponent.hpp"
 #include "flexuq/io/Hdf5File.hpp"
 
@@ -45,7 +45,7 @@ model:
   generator: {type: box, size: [0.3, 0.1, 0.05], cells: [6, 2, 2], order: 1}
   material: {E: 1, nu: 0.3, rho: 1}
 )");
-  fe::Component c(MPI_COMM_WORLD, fe::load_mesh(cfg), fe::component_options(cfg));
+  fe::Component c(MPI_COMM_WORLD, app::load_mesh(cfg), app::component_options(cfg));
   fe::write_component_matrix(c, c.K(), dir() + "/K1.mtx");
   fe::write_component_matrix(c, c.M(), dir() + "/M1.mtx");
   fe::write_component_labels(c, dir() + "/dofs.txt");
@@ -55,7 +55,7 @@ model:
 /// The matrices job: the box's faces as node sets (ids from the generated mesh).
 std::string matrices_job(const std::string& rest) {
   const auto cfg = io::Config::from_string(kMesh);
-  const auto mesh = fe::load_mesh(cfg);
+  const auto mesh = app::load_mesh(cfg);
   std::string sets;
   for (const char* name : {"XMIN", "XMAX"}) {
     sets += std::string("      ") + name + ": [";

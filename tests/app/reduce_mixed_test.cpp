@@ -31,9 +31,9 @@ const std::string kBox = test::steel_box_yaml();
 std::unique_ptr<fe::Component> component(MPI_Comm comm, const std::string& yaml,
                                          const std::function<void(io::Mesh&)>& edit = {}) {
   auto cfg = io::Config::from_string(yaml, "<test>");
-  auto opts = fe::component_options(cfg);
+  auto opts = app::component_options(cfg);
   opts.keep_affine = false;
-  io::Mesh mesh = fe::load_mesh(cfg);
+  io::Mesh mesh = app::load_mesh(cfg);
   if (edit) edit(mesh);
   return std::make_unique<fe::Component>(comm, std::move(mesh), opts);
 }

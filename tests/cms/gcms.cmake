@@ -3,4 +3,4 @@
 # Zwölfer & Gerstmayr's basis (Sect. 2.1, Eqs. 1–28) and free-free bar physics checks (the bars of Sect. 5) on a small hex20 mesh.
 flexuq_add_mpi_test(test_cms_gcms SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/gcms_algebra_test.cpp
                     ${CMAKE_CURRENT_SOURCE_DIR}/gcms_bar_test.cpp
-                    LIBS flexuq_cms NP 1 2 LABELS cms TIMEOUT 300)
+                    LIBS flexuq_cms flexuq_job NP 1 2 LABELS cms TIMEOUT 300)

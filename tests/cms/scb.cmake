@@ -3,4 +3,4 @@
 # campaign. The job-level checks (flexuq reduce with reduce.stochastic, body-at, kill and --resume)
 # are tests/app/stochastic_reduce_test.sh.
 flexuq_add_mpi_test(test_cms_stochastic_body SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/stochastic_body_test.cpp
-                    LIBS flexuq_cms NP 1 2 LABELS "cms;scb" TIMEOUT 120)
+                    LIBS flexuq_cms flexuq_job NP 1 2 LABELS "cms;scb" TIMEOUT 120)

@@ -13,7 +13,7 @@
 #include "flexuq/cms/StochasticBodyModel.hpp"
 #include "flexuq/fe/MaterialParametrisation.hpp"
 #include "flexuq/core/Error.hpp"
-#include "flexuq/fe/ComponentConfig.hpp"
+#include "flexuq/app/ComponentConfig.hpp"
 #include "flexuq/io/Config.hpp"
 #include "flexuq/io/Hdf5File.hpp"
 
@@ -46,7 +46,7 @@ cms::StochasticReduceOptions box_options(const std::vector<fe::MaterialParameter
 
 std::unique_ptr<cms::StochasticBodyModel> box_model(MPI_Comm comm, const cms::StochasticReduceOptions& o) {
   const auto cfg = io::Config::from_string(kBox, "<test>");
-  return std::make_unique<cms::StochasticBodyModel>(comm, fe::load_mesh(cfg), fe::component_options(cfg), o);
+  return std::make_unique<cms::StochasticBodyModel>(comm, app::load_mesh(cfg), app::component_options(cfg), o);
 }
 
 Eigen::MatrixXd as_matrix(const std::vector<double>& v, Eigen::Index n) {
@@ -302,9 +302,9 @@ void expect_same_basis(const cms::ReducedBasis& a, const cms::ReducedBasis& b, c
 
 TEST(StochasticBody, UpdatedReducerEqualsAFreshOne) {
   const auto cfg = io::Config::from_string(kBox, "<test>");
-  auto co = fe::component_options(cfg);
+  auto co = app::component_options(cfg);
   co.keep_affine = true;
-  fe::Component comp(MPI_COMM_WORLD, fe::load_mesh(cfg), co);
+  fe::Component comp(MPI_COMM_WORLD, app::load_mesh(cfg), co);
   const fe::MaterialParametrisation params(comp, e_nu_rho());
   cms::WorkSpace ws(comp, {{"XMIN", cms::InterfaceKind::rbe2, {}, {}}, {"XMAX", cms::InterfaceKind::rbe2, {}, {}}});
   cms::ReducerOptions ro;

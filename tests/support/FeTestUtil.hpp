@@ -2,9 +2,10 @@
 #pragma once
 // Helpers for FE tests: components from YAML text, mode vectors gathered in natural order, and
 // subspace comparison by principal angles (bases are never compared entry by entry). Lives in
-// tests/support beside the MPI test main; only tests that link flexuq_fe include it.
+// tests/support beside the MPI test main; tests that include it link flexuq_fe and flexuq_job (the
+// app layer's `model:` parser, app/ComponentConfig.hpp).
 #include "flexuq/core/Error.hpp"
-#include "flexuq/fe/ComponentConfig.hpp"
+#include "flexuq/app/ComponentConfig.hpp"
 #include "flexuq/fe/Modes.hpp"
 #include "flexuq/fe/ModesFile.hpp"
 #include "flexuq/io/Config.hpp"
@@ -16,9 +17,9 @@ namespace flexuq::test {
 
 inline std::unique_ptr<fe::Component> component_from_yaml(MPI_Comm comm, const std::string& yaml, bool keep_affine = false) {
   auto cfg = io::Config::from_string(yaml, "<test>");
-  auto opts = fe::component_options(cfg);
+  auto opts = app::component_options(cfg);
   opts.keep_affine = keep_affine;
-  return std::make_unique<fe::Component>(comm, fe::load_mesh(cfg), opts);
+  return std::make_unique<fe::Component>(comm, app::load_mesh(cfg), opts);
 }
 
 /// An isotropic material record for tests.

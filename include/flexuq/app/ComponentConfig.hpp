@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// @file ComponentConfig.hpp
-/// @brief The `model:` section of a job file → mesh and component options (shared by every verb).
+/// @brief The `model:` section of a job file → mesh and typed `fe::ComponentOptions` (shared by every
+/// verb). Part of the app layer's job parsing (library `flexuq_job`): `fe` itself reads no YAML.
 ///
 /// Keys: model.mesh (path, .inp/.msh) or model.generator {type: box|beam, …}; model.material
 /// {E, nu, rho} or {G, C, rho}; model.materials {ELSET: {…}}; model.fixed (node sets; also accepted
@@ -11,7 +12,7 @@
 #include "flexuq/io/Config.hpp"
 #include "flexuq/io/Mesh.hpp"
 
-namespace flexuq::fe {
+namespace flexuq::app {
 
 /// Read or generate the mesh named by model.mesh / model.generator. Not collective (every rank
 /// reads the file; see docs/architecture.md).
@@ -19,6 +20,6 @@ io::Mesh load_mesh(const io::Config& cfg);
 /// Parse a material mapping {E, nu, rho} | {G, C, rho} at @p key.
 io::Material parse_material(const io::Config& cfg, const std::string& key);
 /// Component options from model.* (and the modes.fixed alias).
-ComponentOptions component_options(const io::Config& cfg);
+fe::ComponentOptions component_options(const io::Config& cfg);
 
-} // namespace flexuq::fe
+} // namespace flexuq::app

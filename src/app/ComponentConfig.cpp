@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "flexuq/fe/ComponentConfig.hpp"
+#include "flexuq/app/ComponentConfig.hpp"
 
 #include "flexuq/core/Error.hpp"
 #include "flexuq/io/Generators.hpp"
@@ -7,7 +7,7 @@
 #include "flexuq/io/Limits.hpp"
 #include "flexuq/io/MeshReader.hpp"
 
-namespace flexuq::fe {
+namespace flexuq::app {
 
 namespace {
 template <std::size_t N> std::array<double, N> get_array(const io::Config& c, const std::string& key, std::array<double, N> def) {
@@ -75,8 +75,8 @@ io::Material parse_material(const io::Config& c, const std::string& key) {
   return m;
 }
 
-ComponentOptions component_options(const io::Config& c) {
-  ComponentOptions o;
+fe::ComponentOptions component_options(const io::Config& c) {
+  fe::ComponentOptions o;
   if (c.has("model.material")) o.default_material = parse_material(c, "model.material");
   if (c.has("model.materials")) {
     for (const auto& kv : c.node("model.materials")) {
@@ -95,4 +95,4 @@ ComponentOptions component_options(const io::Config& c) {
   return o;
 }
 
-} // namespace flexuq::fe
+} // namespace flexuq::app
