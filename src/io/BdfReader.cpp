@@ -34,10 +34,7 @@ using detail::parse_long;
 using detail::split_on;
 using detail::trim;
 
-struct Loc {
-  int file = 0;
-  long line = 0; ///< 64-bit, as detail::LineCursor::line_number()
-};
+using detail::Loc;
 
 /// One logical card: its name (upper case, without the large-field '*') and data fields 2..9 of
 /// every logical line, 8 per line, blanks as empty strings.
@@ -237,24 +234,17 @@ private:
   enum class Part { executive, case_control, bulk };
 
   // ---- locations and errors ----------------------------------------------------------------------
-  std::string at(Loc l) const { return files_[static_cast<std::size_t>(l.file)] + ":" + std::to_string(l.line); }
-  SourceLocation src(Loc l) const { return {files_[static_cast<std::size_t>(l.file)], static_cast<int>(l.line)}; }
+  std::string at(Loc l) const { return files_.at(l); }
+  SourceLocation src(Loc l) const { return files_.source(l); }
   [[noreturn]] void fail(Loc l, const std::string& msg) const { throw InputError(at(l) + ": " + msg); }
   [[noreturn]] void fail(const Card& c, const std::string& msg) const { fail(c.where, c.name + ": " + msg); }
 
   // ---- lines → cards -----------------------------------------------------------------------------
   void read_file(const std::string& path, std::optional<Loc> from) {
-    const std::string canon = detail::canonical_path(path);
-    if (from && std::find(open_.begin(), open_.end(), canon) != open_.end())
-      fail(*from, "INCLUDE of '" + path + "' is an include cycle (the file is already being read)");
-    auto text = detail::map_text(path);
-    if (!text) {
-      if (from) fail(*from, "cannot open included file '" + path + "'");
-      throw InputError("cannot open mesh file '" + path + "'");
-    }
+    auto [text, fid] = files_.push(path, from ? &*from : nullptr, "INCLUDE");
     if (!from) { // the main file: a deck with CEND or BEGIN BULK starts in the executive section
       section_ = Part::bulk;
-      detail::LineCursor probe(text->view());
+      detail::LineCursor probe(text.view());
       std::string_view l;
       while (probe.next(l)) {
         const std::string u = upper(std::string(trim(l.substr(0, std::min<std::size_t>(l.size(), 16)))));
@@ -264,10 +254,7 @@ private:
         }
       }
     }
-    open_.push_back(canon);
-    files_.push_back(path);
-    const int fid = static_cast<int>(files_.size()) - 1;
-    detail::LineCursor cur(text->view());
+    detail::LineCursor cur(text.view());
     std::string_view line;
     while (!ended_ && cur.next(line)) {
       const Loc where{fid, cur.line_number()};
@@ -292,9 +279,7 @@ private:
         name = std::string(trim(name));
         if (name.size() >= 2 && name.front() == '\'' && name.back() == '\'') name = name.substr(1, name.size() - 2);
         if (name.empty()) fail(where, "INCLUDE without a file name");
-        const std::filesystem::path inc(name);
-        const auto base = std::filesystem::path(files_[static_cast<std::size_t>(fid)]).parent_path();
-        read_file((inc.is_absolute() ? inc : base / inc).string(), where);
+        read_file(files_.resolve(name, where), where);
         continue;
       }
       if (section_ == Part::executive) {
@@ -320,7 +305,7 @@ private:
       if (starts_ci(t, "BEGIN")) fail(where, "'" + std::string(t) + "' inside the bulk data is not supported");
       bulk_line(l, where);
     }
-    open_.pop_back();
+    files_.pop();
   }
 
   static void expand_tabs(std::string_view s, std::string& out) {
@@ -926,7 +911,7 @@ private:
   Mesh mesh_;
   Part section_ = Part::bulk;
   bool ended_ = false;
-  std::vector<std::string> files_, open_;
+  detail::IncludeStack files_; ///< files read and the include chain
   Card card_;             ///< the card being assembled (buffers reused)
   bool have_card_ = false;
   std::string tabbed_;     ///< a line with its tabs expanded
