@@ -186,7 +186,7 @@ struct GridDef {
 };
 
 struct ElemDef {
-  const char* card = ""; ///< CTETRA, CPENTA, CHEXA, CBAR or CBEAM (a literal: no string per element)
+  const char* card = ""; ///< CTETRA, CPENTA, CHEXA, CBAR, CBEAM or CROD (a literal: no string per element)
   long id = 0, pid = 0;
   ElementType type = ElementType::tet4;
   std::size_t first = 0; ///< grids (Abaqus node order) at BdfParser::egrids_[first, first + count)
@@ -194,13 +194,14 @@ struct ElemDef {
   Loc where;
   // beams
   bool beam = false;
+  bool rod = false; ///< CROD: no orientation, axial and torsion only
   std::optional<long> g0;
   Vec3 v{};
   bool v_basic = false;
 };
 
 struct PropDef {
-  std::string card; ///< PSOLID, PBAR, PBARL, PBEAM
+  std::string card; ///< PSOLID, PBAR, PBARL, PBEAM, PROD
   long pid = 0, mid = 0;
   double A = 0, I1 = 0, I2 = 0, J = 0;
   Loc where;
@@ -462,10 +463,12 @@ private:
     if (n == "CPENTA") return solid(c, 6, 15, ElementType::penta6, ElementType::penta15);
     if (n == "CHEXA") return solid(c, 8, 20, ElementType::hex8, ElementType::hex20);
     if (n == "CBAR" || n == "CBEAM") return bar(c);
+    if (n == "CROD") return rod(c);
     if (n == "PSOLID") return psolid(c);
     if (n == "PBAR") return pbar(c);
     if (n == "PBARL") return pbarl(c);
     if (n == "PBEAM") return pbeam(c);
+    if (n == "PROD") return prod(c);
     if (n == "MAT1") return mat1(c);
     if (n == "RBE2" || n == "RBE3") return rbe(c);
     if (n == "SPC" || n == "SPC1") return spc(c);
@@ -481,10 +484,10 @@ private:
     if (n == "CQUAD4" || n == "CTRIA3" || n == "CQUAD8" || n == "CTRIA6" || n == "CQUADR" || n == "CTRIAR" ||
         n == "CSHEAR" || n == "PSHELL" || n == "PCOMP" || n == "PCOMPG")
       fail(c, "shell elements and properties are not supported (solids CTETRA/CPENTA/CHEXA and beams CBAR/CBEAM only)");
-    if (n == "CROD" || n == "CONROD" || n == "PROD" || n == "CELAS1" || n == "CELAS2" || n == "PELAS" ||
-        n == "CONM2" || n == "CONM1" || n == "CMASS1" || n == "CMASS2")
-      fail(c, "is not supported yet: rods, springs and concentrated masses need grids with a DOF count different from "
-              "the solids or beams around them, which flexuq's fe module does not represent yet");
+    if (n == "CONROD" || n == "CELAS1" || n == "CELAS2" || n == "PELAS" || n == "CONM2" || n == "CONM1" ||
+        n == "CMASS1" || n == "CMASS2")
+      fail(c, "is not supported yet: springs and concentrated masses add constant (parameter-free) terms to K and M, "
+              "which flexuq's affine operators K(θ) = Σ θ_k K_k do not hold yet (rods: CROD with PROD)");
     for (const char* const* h = kHarmlessBdfCards; *h; ++h)
       if (n == *h) {
         if (ignored_seen_.insert(n).second) ignored_.push_back(n + " (" + at(c.where) + ")");
@@ -608,9 +611,26 @@ private:
     add_element(c, std::move(e));
   }
 
+  /// CROD EID PID G1 G2 (MSC QRG): axial and torsional stiffness only; a beam2 element of a ROD
+  /// section (io::BeamSection), in the material set of its PROD like a CBAR.
+  void rod(const Card& c) {
+    ElemDef e;
+    e.beam = true;
+    e.rod = true;
+    e.type = ElementType::beam2;
+    e.id = integer(c, 0, "EID");
+    e.pid = integer(c, 1, "PID", e.id); // PID defaults to EID
+    const long ends[2] = {integer(c, 2, "G1"), integer(c, 3, "G2")};
+    if (ends[0] == ends[1]) fail(c, "element " + std::to_string(e.id) + ": G1 and G2 are the same grid");
+    e.count = 2;
+    e.first = egrids_.append(ends, 2);
+    e.where = c.where;
+    add_element(c, std::move(e));
+  }
+
   void add_element(const Card& c, ElemDef&& e) {
     if (e.id <= 0) fail(c, "element id must be positive");
-    static const char* const kElementCards[] = {"CTETRA", "CPENTA", "CHEXA", "CBAR", "CBEAM"};
+    static const char* const kElementCards[] = {"CTETRA", "CPENTA", "CHEXA", "CBAR", "CBEAM", "CROD"};
     for (const char* k : kElementCards)
       if (c.name == k) e.card = k;
     elems_.push_back(std::move(e));
@@ -650,6 +670,18 @@ private:
     p.J = real(c, 5, "J", 0.0);
     no_nsm(c, 6);
     if (real(c, 18, "I12", 0.0) != 0.0) fail(c, "I12 != 0 (non-principal axes) is not supported");
+    add_prop(c, std::move(p));
+  }
+
+  /// PROD PID MID A J C NSM (MSC QRG). C (stress recovery) is ignored; NSM is a constant mass term
+  /// (not supported yet, like on PBAR).
+  void prod(const Card& c) {
+    PropDef p = prop_head(c);
+    p.A = real(c, 2, "A", 0.0);
+    p.J = real(c, 3, "J", 0.0);
+    no_nsm(c, 5);
+    if (!(p.A > 0)) fail(c, "A must be positive");
+    if (p.J < 0) fail(c, "J must not be negative");
     add_prop(c, std::move(p));
   }
 
@@ -1080,8 +1112,11 @@ void BdfParser::build_elements() {
       fail(e.where, std::string(e.card) + " " + std::to_string(e.id) + " references property " + std::to_string(e.pid) +
                         ", which is not defined");
     const PropDef& p = pit->second;
-    const bool ok = e.beam ? (std::string_view(e.card) == "CBAR" ? (p.card == "PBAR" || p.card == "PBARL") : p.card == "PBEAM")
-                           : p.card == "PSOLID";
+    const std::string_view ecard(e.card);
+    const bool ok = !e.beam           ? p.card == "PSOLID"
+                    : e.rod           ? p.card == "PROD"
+                    : ecard == "CBAR" ? (p.card == "PBAR" || p.card == "PBARL")
+                                      : p.card == "PBEAM";
     if (!ok) fail(e.where, std::string(e.card) + " " + std::to_string(e.id) + " references property " + std::to_string(e.pid) +
                               ", a " + p.card + " (defined at " + at(p.where) + ")");
     if (!mats_.count(p.mid))
@@ -1108,6 +1143,24 @@ void BdfParser::build_elements() {
         s.where = src(p.where);
         mesh_.sections.push_back(s);
       }
+      continue;
+    }
+    if (e.rod) { // one section per PROD: no orientation (axial and torsion are invariant under it)
+      auto [git, fresh] = beam_groups.emplace(std::make_tuple(p.pid, 0.0, 0.0, 0.0), "");
+      if (fresh) {
+        git->second = pset_name + "_ROD";
+        Section s;
+        s.elset = git->second;
+        s.material = "MAT1_" + std::to_string(p.mid);
+        s.beam = true;
+        s.where = src(p.where);
+        s.beam_section.shape = "ROD";
+        s.beam_section.dims = {p.A, p.J};
+        s.beam_section.lumped_mass = deck_.coupmass <= 0;
+        s.beam_section.compute_properties(s.where);
+        mesh_.sections.push_back(s);
+      }
+      mesh_.element_sets[git->second].push_back(eidx);
       continue;
     }
     // Orientation vector v in basic (MSC QRG CBAR: X in GA's displacement system unless OFFT = B..).
