@@ -5,7 +5,9 @@
 #include "ScratchFile.hpp"
 #include "TestUtil.hpp"
 #include "flexuq/core/Error.hpp"
+#include "flexuq/fe/Component.hpp"
 #include "flexuq/fe/Element.hpp"
+#include "flexuq/fe/Modes.hpp"
 #include "flexuq/io/BdfReader.hpp"
 #include "flexuq/io/InpReader.hpp"
 #include "flexuq/io/MeshReader.hpp"
@@ -465,4 +467,48 @@ TEST(Bdf, CrodBadInput) {
   expect_error(write_deck("rod_same.bdf", grids + "CROD,1,7,1,1\nPROD,7,3,1.\n" + mat),
                {"rod_same.bdf:3:", "G1 and G2 are the same grid"});
   expect_error(write_deck("celas.bdf", grids + "CELAS2,1,1.E3,1,1\n"), {"celas.bdf:3:", "CELAS2", "not supported yet"});
+}
+
+// A CBAR cantilever with a CROD of another material on every segment, through fe::Component and
+// the SLEPc mode solver (1 and 2 ranks): the bars' bending is made so stiff that the two lowest
+// modes are axial, a lumped chain with k = (E_b A_b + E_r A_r)/h and m = (ρ_b A_b + ρ_r A_r) h, so
+// ω_j = 2 √(k/m) sin((2j−1)π/(4n)). Re-evaluating the rod group with E_r doubled (what a campaign
+// sampling E of the rods' MAT1 does) moves them to the new k and leaves the bars alone.
+TEST(Bdf, CrodInACbarFrameThroughComponentAndModes) {
+  const int n = 8;
+  const double L = 1.0, h = L / n, Ab = 1e-3, Ar = 4e-4, Eb = 7e10, Er = 2e11, rb = 2700, rr = 7800;
+  std::ostringstream os;
+  os.precision(17);
+  for (int i = 0; i <= n; ++i) os << "GRID," << i + 1 << ",," << h * i << ",0.,0.\n";
+  for (int i = 1; i <= n; ++i)
+    os << "CBAR," << i << ",1," << i << "," << i + 1 << ",0.,1.,0.\nCROD," << 100 + i << ",2," << i << "," << i + 1 << "\n";
+  os << "PBAR,1,1," << Ab << ",10.,10.,1.\nPROD,2,2," << Ar << "\nMAT1,1," << Eb << ",,0.3," << rb << "\nMAT1,2," << Er
+     << ",,0.3," << rr << "\nSPC1,1,123456,1\n";
+  const std::string path = write_deck("rod_frame.bdf", os.str());
+  fe::ComponentOptions o;
+  o.fixed_sets = {"SPC1"};
+  fe::Component c(MPI_COMM_WORLD, read_bdf(path), o);
+  ASSERT_EQ(c.groups().size(), 2u);
+  fe::ModeOptions mo;
+  mo.count = 2;
+  mo.constrained = true;
+  mo.progress = false;
+  auto axial = [&](double er, int j) {
+    const double k = (Eb * Ab + er * Ar) / h, m = (rb * Ab + rr * Ar) * h;
+    return 2 * std::sqrt(k / m) * std::sin((2 * j - 1) * M_PI / (4.0 * n));
+  };
+  auto check = [&](double er) {
+    const auto modes = fe::solve_modes(c.K(), c.M(), mo);
+    ASSERT_GE(modes.eigenvalues.size(), 2u);
+    for (int j = 1; j <= 2; ++j)
+      EXPECT_NEAR(std::sqrt(modes.eigenvalues[j - 1]), axial(er, j), 1e-7 * axial(er, j)) << "E_rod " << er << " mode " << j;
+  };
+  check(Er);
+  std::vector<fe::IsoMaterial> mats;
+  for (const auto& g : c.groups()) {
+    mats.push_back(g.material);
+    if (g.material.name == "MAT1_2") mats.back().E = 2 * Er;
+  }
+  c.set_materials(mats);
+  check(2 * Er);
 }
