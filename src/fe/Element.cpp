@@ -400,6 +400,18 @@ BeamTerms beam_terms(const std::array<double, 3>& x1, const std::array<double, 3
   symset(M, 2, 2, 156 * f); symset(M, 2, 4, -22 * L * f); symset(M, 2, 8, 54 * f); symset(M, 2, 10, 13 * L * f);
   symset(M, 4, 4, 4 * L * L * f); symset(M, 4, 8, -13 * L * f); symset(M, 4, 10, -3 * L * L * f);
   symset(M, 8, 8, 156 * f); symset(M, 8, 10, 22 * L * f); symset(M, 10, 10, 4 * L * L * f);
+  const bool rod = s.shape == "ROD";
+  if (rod && !s.lumped_mass) {
+    // Nastran CROD coupled mass (PARAM,COUPMASS,1; MSC Nastran Reference Manual, "Mass matrix
+    // formulations"): the linear consistent mass ρAL/6 [2 1; 1 2] on each translation, no torsional
+    // inertia. Isotropic per node pair, so invariant under rotation.
+    M.setZero();
+    for (int i = 0; i < 3; ++i) {
+      symset(M, i, i, A * L / 3.0);
+      symset(M, i + 6, i + 6, A * L / 3.0);
+      symset(M, i, i + 6, A * L / 6.0);
+    }
+  }
   if (s.lumped_mass) {
     // Lumped mass (Nastran's default, PARAM,COUPMASS,-1; MSC Nastran Reference Manual, "Mass
     // matrix formulations": the lumped CBAR/CBEAM/CROD mass puts half the element mass on each

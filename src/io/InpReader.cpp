@@ -26,11 +26,7 @@ using detail::parse_long;
 using detail::split_on;
 using detail::trim;
 
-/// Where a line is: index into InpParser::files_ and 1-based line number.
-struct Loc {
-  int file = 0;
-  long line = 0;
-};
+using detail::Loc;
 
 /// A keyword line: "*SOLID SECTION, ELSET=A, MATERIAL=STEEL".
 struct Keyword {
@@ -118,30 +114,16 @@ public:
 
 private:
   // ---- locations and errors --------------------------------------------------------------------
-  std::string at(Loc l) const { return files_[static_cast<std::size_t>(l.file)] + ":" + std::to_string(l.line); }
+  std::string at(Loc l) const { return files_.at(l); }
   /// "line 40" in the main file, "sub.inp:12" in an included one.
   std::string short_at(Loc l) const { return l.file == 0 ? "line " + std::to_string(l.line) : at(l); }
   [[noreturn]] void fail(Loc l, const std::string& msg) const { throw InputError(at(l) + ": " + msg); }
-  SourceLocation source_location(Loc l) const {
-    return {files_[static_cast<std::size_t>(l.file)], static_cast<int>(std::min<long>(l.line, INT_MAX))};
-  }
+  SourceLocation source_location(Loc l) const { return files_.source(l); }
 
   // ---- reading ---------------------------------------------------------------------------------
   void read_file(const std::string& path, std::optional<Loc> from) {
-    const std::string canon = detail::canonical_path(path);
-    if (from && std::find(open_.begin(), open_.end(), canon) != open_.end())
-      fail(*from, "*INCLUDE of '" + path + "' is an include cycle (the file is already being read)");
-    std::string why;
-    auto text = detail::map_text(path, &why);
-    if (!text) {
-      const bool unopened = why == "cannot be opened";
-      if (from) fail(*from, unopened ? "cannot open included file '" + path + "'" : "included file '" + path + "' " + why);
-      throw InputError(unopened ? "cannot open mesh file '" + path + "'" : "mesh file '" + path + "' " + why);
-    }
-    open_.push_back(canon);
-    files_.push_back(path);
-    const int fid = static_cast<int>(files_.size()) - 1;
-    LineCursor cur(text->view());
+    auto [text, fid] = files_.push(path, from ? &*from : nullptr, "*INCLUDE");
+    LineCursor cur(text.view());
     std::string_view line;
     std::string kw;
     while (cur.next(line)) {
@@ -157,7 +139,7 @@ private:
         data(t, where);
       }
     }
-    open_.pop_back();
+    files_.pop();
   }
 
   std::string required(const Keyword& k, const char* key, Loc where) const {
@@ -168,9 +150,7 @@ private:
 
   /// Read INPUT= of the keyword at @p where, relative to that file's folder.
   void include(const Keyword& k, Loc where) {
-    const std::filesystem::path inc(required(k, "INPUT", where));
-    const auto base = std::filesystem::path(files_[static_cast<std::size_t>(where.file)]).parent_path();
-    read_file((inc.is_absolute() ? inc : base / inc).string(), where);
+    read_file(files_.resolve(required(k, "INPUT", where), where), where);
   }
 
   void keyword(const std::string& text, Loc where) {
@@ -586,8 +566,7 @@ private:
   // ---- state -----------------------------------------------------------------------------------
   std::string path_;
   Mesh mesh_;
-  std::vector<std::string> files_; ///< every file read, index = Loc::file
-  std::vector<std::string> open_;  ///< canonical paths of the include chain being read
+  detail::IncludeStack files_; ///< files read (Loc::file) and the include chain
   Block block_ = Block::none;
   std::string block_kw_;
   Loc block_loc_;

@@ -80,6 +80,12 @@ void BeamSection::compute_properties(const SourceLocation& where) {
     FLEXUQ_REQUIRE(std::abs(I12) < 1e-12 * std::max(I11, I22),
                    where.str() << ": GENERAL beam section with I12 != 0 (non-principal axes) is not supported; "
                                   "give the section in its principal axes");
+  } else if (s == "ROD") { // Nastran PROD: axial (A) and torsion (J ≥ 0) only, no bending
+    need(2);
+    A = dims[0];
+    J = dims[1];
+    I11 = I22 = I12 = 0;
+    FLEXUQ_REQUIRE(A > 0 && J >= 0, where.str() << ": ROD section needs A > 0 and J >= 0");
   } else {
     throw InputError(where.str() + ": unsupported beam section shape '" + shape + "' (RECT, CIRC or GENERAL)");
   }

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <system_error>
 #include <iterator>
+#include <limits>
 #include <sstream>
 #include <utility>
 
@@ -88,6 +89,34 @@ std::optional<MappedText> map_text(const std::string& path, std::string* why) {
     t.size_ = static_cast<std::size_t>(sb.st_size);
   }
   return t;
+}
+
+IncludeStack::Opened IncludeStack::push(const std::string& path, const Loc* from, const char* directive) {
+  const std::string canon = canonical_path(path);
+  if (from && std::find(open_.begin(), open_.end(), canon) != open_.end())
+    throw InputError(at(*from) + ": " + directive + " of '" + path +
+                     "' is an include cycle (the file is already being read)");
+  std::string why;
+  auto text = map_text(path, &why);
+  if (!text) {
+    const bool unopened = why == "cannot be opened";
+    if (from)
+      throw InputError(at(*from) + ": " +
+                       (unopened ? "cannot open included file '" + path + "'" : "included file '" + path + "' " + why));
+    throw InputError(unopened ? "cannot open mesh file '" + path + "'" : "mesh file '" + path + "' " + why);
+  }
+  open_.push_back(canon);
+  files_.push_back(path);
+  return {std::move(*text), static_cast<int>(files_.size()) - 1};
+}
+
+std::string IncludeStack::resolve(const std::string& name, Loc from) const {
+  const std::filesystem::path inc(name);
+  return (inc.is_absolute() ? inc : std::filesystem::path(file(from.file)).parent_path() / inc).string();
+}
+
+SourceLocation IncludeStack::source(Loc l) const {
+  return {file(l.file), static_cast<int>(std::min<long>(l.line, std::numeric_limits<int>::max()))};
 }
 
 bool LineCursor::next(std::string_view& line) {

@@ -46,6 +46,41 @@ std::optional<MappedText> map_text(const std::string& path, std::string* why = n
 /// so the reader reports "cannot open" instead of an escaped filesystem_error (found by fuzz_bdf).
 std::string canonical_path(const std::string& path);
 
+/// Where a line is: index into IncludeStack::files() and 1-based line number (64-bit, as
+/// LineCursor::line_number()).
+struct Loc {
+  int file = 0;
+  long line = 0;
+};
+
+/// The include machinery shared by the mesh readers (Nastran INCLUDE, Abaqus *INCLUDE): the files
+/// read so far (for locations), the include chain being read (for cycles), relative names and the
+/// messages for a file that cannot be read, with map_text's reason ("is a directory", "is too
+/// large: …") instead of a bare "cannot open".
+class IncludeStack {
+public:
+  /// A file mapped and pushed on the include chain; pop() when its text is done.
+  struct Opened {
+    MappedText text;
+    int file = 0; ///< the index for Loc::file
+  };
+  /// Map @p path, included at @p from (nullptr for the main file) by @p directive ("INCLUDE",
+  /// "*INCLUDE"). Throws InputError located at @p from: an include cycle, or why it cannot be read.
+  Opened push(const std::string& path, const Loc* from, const char* directive);
+  void pop() { open_.pop_back(); }
+  /// @p name as written in an include directive at @p from: relative to that file's folder.
+  std::string resolve(const std::string& name, Loc from) const;
+  const std::string& file(int id) const { return files_[static_cast<std::size_t>(id)]; }
+  /// "crank.inp:123"
+  std::string at(Loc l) const { return file(l.file) + ":" + std::to_string(l.line); }
+  /// The line clamped to int (SourceLocation keeps an int).
+  SourceLocation source(Loc l) const;
+
+private:
+  std::vector<std::string> files_; ///< every file read, index = Loc::file
+  std::vector<std::string> open_;  ///< canonical paths of the include chain being read
+};
+
 /// Walks a text buffer line by line; strips a trailing '\r'. Line numbers start at 1.
 class LineCursor {
 public:

@@ -5,7 +5,9 @@
 #include "ScratchFile.hpp"
 #include "TestUtil.hpp"
 #include "flexuq/core/Error.hpp"
+#include "flexuq/fe/Component.hpp"
 #include "flexuq/fe/Element.hpp"
+#include "flexuq/fe/Modes.hpp"
 #include "flexuq/io/BdfReader.hpp"
 #include "flexuq/io/InpReader.hpp"
 #include "flexuq/io/MeshReader.hpp"
@@ -18,6 +20,7 @@
 #include <fstream>
 #include <map>
 #include <set>
+#include <sstream>
 
 using namespace flexuq;
 using namespace flexuq::io;
@@ -335,4 +338,177 @@ TEST(Bdf, BadInput) {
   expect_error(write_deck("partial_spc.bdf", grids + tet + prop + "SPC1,1,12,1\n"), {"partial_spc.bdf:8:", "components 12"});
   expect_error(write_deck("method.bdf", "CEND\nMETHOD = 3\nBEGIN BULK\n" + grids + tet + prop + "EIGRL,1,,,5\n"),
                {"METHOD = 3 selects no EIGRL"});
+}
+
+// ---- CROD/PROD -------------------------------------------------------------------------------------
+
+namespace {
+
+/// A fixed-free chain of @p n CRODs of total length @p L along x (grid 1 at the origin).
+std::string rod_chain(int n, double L, const std::string& extra) {
+  std::ostringstream os;
+  os.precision(17);
+  os << extra;
+  for (int i = 0; i <= n; ++i) os << "GRID*,"<< i + 1 << ",," << L * i / n << ",0.\n*,0.\n";
+  for (int i = 1; i <= n; ++i) os << "CROD," << i << ",7," << i << "," << i + 1 << "\n";
+  os << "PROD,7,3,1.E-2,2.E-5\nMAT1,3,2.E11,,0.3,7800.\n";
+  return os.str();
+}
+
+/// Axial (u_x) eigenfrequencies of a rod chain read from a deck, grid 1 fixed: K and M assembled
+/// from fe::beam_terms of the mesh's sections, restricted to u_x, solved densely.
+Eigen::VectorXd axial_frequencies(const Mesh& m) {
+  const int nn = static_cast<int>(m.num_nodes());
+  Eigen::MatrixXd K = Eigen::MatrixXd::Zero(nn, nn), M = K;
+  const Section& s = m.sections.at(0);
+  const double E = *m.materials.at(s.material).E, rho = *m.materials.at(s.material).rho;
+  for (std::size_t e = 0; e < m.num_elements(); ++e) {
+    const int* v = m.element(e);
+    const auto t = fe::beam_terms(m.coords[static_cast<std::size_t>(v[0])], m.coords[static_cast<std::size_t>(v[1])],
+                                  s.beam_section, m.elem_ids[e]);
+    for (int a = 0; a < 2; ++a)
+      for (int b = 0; b < 2; ++b) {
+        K(v[a], v[b]) += E * t.K_E(6 * a, 6 * b);
+        M(v[a], v[b]) += rho * t.M1(6 * a, 6 * b);
+      }
+  }
+  const int fixed = index_of(m).at(1);
+  std::vector<int> keep;
+  for (int i = 0; i < nn; ++i)
+    if (i != fixed) keep.push_back(i);
+  Eigen::MatrixXd Kr(keep.size(), keep.size()), Mr(keep.size(), keep.size());
+  for (std::size_t i = 0; i < keep.size(); ++i)
+    for (std::size_t j = 0; j < keep.size(); ++j) {
+      Kr(i, j) = K(keep[i], keep[j]);
+      Mr(i, j) = M(keep[i], keep[j]);
+    }
+  Eigen::GeneralizedSelfAdjointEigenSolver<Eigen::MatrixXd> es(Kr, Mr);
+  return es.eigenvalues().cwiseSqrt();
+}
+
+} // namespace
+
+TEST(Bdf, CrodChainMatchesTheDiscreteAndContinuousAxialBar) {
+  const int n = 24;
+  const double L = 2.0, A = 1e-2, E = 2e11, rho = 7800;
+  const Mesh lumped = read_bdf(write_deck("rod_lumped.bdf", rod_chain(n, L, "")));
+  ASSERT_EQ(lumped.num_elements(), static_cast<std::size_t>(n));
+  EXPECT_EQ(lumped.dofs_per_node(), 6);
+  ASSERT_EQ(lumped.sections.size(), 1u);
+  const Section& s = lumped.sections[0];
+  EXPECT_TRUE(s.beam);
+  EXPECT_EQ(s.material, "MAT1_3");
+  EXPECT_EQ(s.beam_section.shape, "ROD");
+  EXPECT_EQ(s.beam_section.A, A);
+  EXPECT_EQ(s.beam_section.J, 2e-5);
+  EXPECT_EQ(s.beam_section.I11, 0.0);
+  EXPECT_TRUE(s.beam_section.lumped_mass);
+  EXPECT_EQ(lumped.element_sets.at(s.elset).size(), static_cast<std::size_t>(n));
+  EXPECT_EQ(lumped.element_sets.at("PROD_7").size(), static_cast<std::size_t>(n));
+
+  // Lumped: masses m = ρAh inside, m/2 at the free end, springs k = EA/h. Mirrored about the free
+  // end it is a fixed-fixed chain of 2n springs; its symmetric modes give exactly
+  // ω_j = 2 √(k/m) sin((2j−1)π/(4n)).
+  const double h = L / n, k = E * A / h, mass = rho * A * h, c = std::sqrt(E / rho);
+  const Eigen::VectorXd wl = axial_frequencies(lumped);
+  ASSERT_EQ(wl.size(), n);
+  for (int j = 1; j <= 4; ++j)
+    EXPECT_NEAR(wl(j - 1), 2 * std::sqrt(k / mass) * std::sin((2 * j - 1) * M_PI / (4.0 * n)), 1e-9 * wl(j - 1)) << j;
+
+  // Coupled (PARAM,COUPMASS,1): the linear consistent mass bounds the continuous bar
+  // ω_j = (2j−1)π c / (2L) from above (Rayleigh–Ritz), with a relative error ≈ (ω_j h / c)²/24.
+  const Mesh coupled = read_bdf(write_deck("rod_coupled.bdf", rod_chain(n, L, "PARAM,COUPMASS,1\n")));
+  EXPECT_FALSE(coupled.sections.at(0).beam_section.lumped_mass);
+  const Eigen::VectorXd wc = axial_frequencies(coupled);
+  for (int j = 1; j <= 3; ++j) {
+    const double exact = (2 * j - 1) * M_PI * c / (2 * L), kh = exact * h / c;
+    EXPECT_GT(wc(j - 1), exact) << j;
+    EXPECT_NEAR(wc(j - 1) / exact - 1, kh * kh / 24, 0.2 * kh * kh / 24) << j;
+    EXPECT_LT(wl(j - 1), exact) << j; // the lumped mass bounds it from below
+  }
+}
+
+TEST(Bdf, CrodHasNoBendingAndIsInvariantUnderRotation) {
+  // One rod along a skew direction d: K_E = (A/L) [d dᵀ, −d dᵀ; …] on translations and nothing on
+  // rotations, K_G = (J/L) d dᵀ on the rotations, coupled mass ρAL/6 [2 1; 1 2] ⊗ I₃ on translations.
+  const std::string deck = "PARAM,COUPMASS,1\nGRID,1,,0.,0.,0.\nGRID,2,,1.,2.,2.\nCROD,5,7,1,2\n"
+                           "PROD,7,3,0.5,0.25\nMAT1,3,1.,,0.3,1.\n";
+  const Mesh m = read_bdf(write_deck("rod_skew.bdf", deck));
+  const auto t = fe::beam_terms(m.coords[0], m.coords[1], m.sections.at(0).beam_section, 5);
+  const double L = 3.0, A = 0.5, J = 0.25;
+  const Eigen::Vector3d d = Eigen::Vector3d(1, 2, 2) / L;
+  const Eigen::Matrix3d P = d * d.transpose();
+  for (int a = 0; a < 2; ++a)
+    for (int b = 0; b < 2; ++b) {
+      const double sgn = a == b ? 1.0 : -1.0;
+      EXPECT_LT((t.K_E.block(6 * a, 6 * b, 3, 3) - sgn * A / L * P).norm(), 1e-14);
+      EXPECT_LT(t.K_E.block(6 * a + 3, 6 * b, 3, 6).norm(), 1e-14); // no bending: rotations are free
+      EXPECT_LT((t.K_G.block(6 * a + 3, 6 * b + 3, 3, 3) - sgn * J / L * P).norm(), 1e-14);
+      EXPECT_LT((t.M1.block(6 * a, 6 * b, 3, 3) - (a == b ? 2.0 : 1.0) * A * L / 6 * Eigen::Matrix3d::Identity()).norm(),
+                1e-14);
+      EXPECT_LT(t.M1.block(6 * a + 3, 6 * b + 3, 3, 3).norm(), 1e-14); // no torsional inertia
+    }
+}
+
+TEST(Bdf, CrodBadInput) {
+  const std::string grids = "GRID,1,,0.,0.,0.\nGRID,2,,1.,0.,0.\n";
+  const std::string mat = "MAT1,3,1.E5,,0.3,1.\n";
+  expect_error(write_deck("rod_noprop.bdf", grids + "CROD,1,7,1,2\n" + mat),
+               {"rod_noprop.bdf:3:", "CROD 1 references property 7, which is not defined"});
+  expect_error(write_deck("rod_pbar.bdf", grids + "CROD,1,7,1,2\nPBAR,7,3,1.,1.,1.,1.\n" + mat),
+               {"rod_pbar.bdf:3:", "CROD 1 references property 7, a PBAR"});
+  expect_error(write_deck("bar_prod.bdf", grids + "CBAR,1,7,1,2,0.,1.,0.\nPROD,7,3,1.\n" + mat),
+               {"bar_prod.bdf:3:", "CBAR 1 references property 7, a PROD"});
+  expect_error(write_deck("rod_nsm.bdf", grids + "CROD,1,7,1,2\nPROD,7,3,1.,0.,,0.5\n" + mat),
+               {"rod_nsm.bdf:4:", "PROD", "NSM"});
+  expect_error(write_deck("rod_area.bdf", grids + "CROD,1,7,1,2\nPROD,7,3,0.\n" + mat),
+               {"rod_area.bdf:4:", "PROD", "A must be positive"});
+  expect_error(write_deck("rod_grid.bdf", grids + "CROD,1,7,1,9\nPROD,7,3,1.\n" + mat), {"rod_grid.bdf:3:", "9"});
+  expect_error(write_deck("rod_same.bdf", grids + "CROD,1,7,1,1\nPROD,7,3,1.\n" + mat),
+               {"rod_same.bdf:3:", "G1 and G2 are the same grid"});
+  expect_error(write_deck("celas.bdf", grids + "CELAS2,1,1.E3,1,1\n"), {"celas.bdf:3:", "CELAS2", "not supported yet"});
+}
+
+// A CBAR cantilever with a CROD of another material on every segment, through fe::Component and
+// the SLEPc mode solver (1 and 2 ranks): the bars' bending is made so stiff that the two lowest
+// modes are axial, a lumped chain with k = (E_b A_b + E_r A_r)/h and m = (ρ_b A_b + ρ_r A_r) h, so
+// ω_j = 2 √(k/m) sin((2j−1)π/(4n)). Re-evaluating the rod group with E_r doubled (what a campaign
+// sampling E of the rods' MAT1 does) moves them to the new k and leaves the bars alone.
+TEST(Bdf, CrodInACbarFrameThroughComponentAndModes) {
+  const int n = 8;
+  const double L = 1.0, h = L / n, Ab = 1e-3, Ar = 4e-4, Eb = 7e10, Er = 2e11, rb = 2700, rr = 7800;
+  std::ostringstream os;
+  os.precision(17);
+  for (int i = 0; i <= n; ++i) os << "GRID," << i + 1 << ",," << h * i << ",0.,0.\n";
+  for (int i = 1; i <= n; ++i)
+    os << "CBAR," << i << ",1," << i << "," << i + 1 << ",0.,1.,0.\nCROD," << 100 + i << ",2," << i << "," << i + 1 << "\n";
+  os << "PBAR,1,1," << Ab << ",10.,10.,1.\nPROD,2,2," << Ar << "\nMAT1,1," << Eb << ",,0.3," << rb << "\nMAT1,2," << Er
+     << ",,0.3," << rr << "\nSPC1,1,123456,1\n";
+  const std::string path = write_deck("rod_frame.bdf", os.str());
+  fe::ComponentOptions o;
+  o.fixed_sets = {"SPC1"};
+  fe::Component c(MPI_COMM_WORLD, read_bdf(path), o);
+  ASSERT_EQ(c.groups().size(), 2u);
+  fe::ModeOptions mo;
+  mo.count = 2;
+  mo.constrained = true;
+  mo.progress = false;
+  auto axial = [&](double er, int j) {
+    const double k = (Eb * Ab + er * Ar) / h, m = (rb * Ab + rr * Ar) * h;
+    return 2 * std::sqrt(k / m) * std::sin((2 * j - 1) * M_PI / (4.0 * n));
+  };
+  auto check = [&](double er) {
+    const auto modes = fe::solve_modes(c.K(), c.M(), mo);
+    ASSERT_GE(modes.eigenvalues.size(), 2u);
+    for (int j = 1; j <= 2; ++j)
+      EXPECT_NEAR(std::sqrt(modes.eigenvalues[j - 1]), axial(er, j), 1e-7 * axial(er, j)) << "E_rod " << er << " mode " << j;
+  };
+  check(Er);
+  std::vector<fe::IsoMaterial> mats;
+  for (const auto& g : c.groups()) {
+    mats.push_back(g.material);
+    if (g.material.name == "MAT1_2") mats.back().E = 2 * Er;
+  }
+  c.set_materials(mats);
+  check(2 * Er);
 }

@@ -9,6 +9,7 @@
 #include "flexuq/io/Config.hpp"
 #include "InputErrorOf.hpp"
 #include "flexuq/io/Generators.hpp"
+#include "flexuq/io/BdfReader.hpp"
 #include "flexuq/io/InpReader.hpp"
 #include "flexuq/io/ConfigCounts.hpp"
 #include "flexuq/io/Limits.hpp"
@@ -213,6 +214,34 @@ TEST(LimitsInp, AFileBeyondMemoryIsRefused) {
   MemoryCap cap("100");
   const std::string msg = input_error_of([&] { read_inp(path); });
   EXPECT_HAS(msg, "big.inp' is too large: reading it needs an estimated");
+}
+
+// The Nastran reader shares the include machinery (detail::IncludeStack): it reports map_text's
+// reason, not a bare "cannot open", for the main deck and for an INCLUDE.
+TEST(LimitsBdf, IncludeOfADirectoryOrDeviceNamesFileAndLineAndReason) {
+  Scratch tmp;
+  const std::string grid = "GRID,1,,0.,0.,0.\n";
+  std::string msg = input_error_of([&] { read_bdf(tmp.write("dir.bdf", grid + "INCLUDE '.'\n")); });
+  EXPECT_HAS(msg, "dir.bdf:2: included file");
+  EXPECT_HAS(msg, "is a directory");
+  msg = input_error_of([&] { read_bdf(tmp.write("dev.bdf", grid + "INCLUDE '/dev/zero'\n")); });
+  EXPECT_HAS(msg, "dev.bdf:2: included file '/dev/zero' is not a regular file");
+  msg = input_error_of([&] { read_bdf(tmp.write("none.bdf", grid + "INCLUDE 'nowhere.bdf'\n")); });
+  EXPECT_HAS(msg, "none.bdf:2: cannot open included file");
+  msg = input_error_of([&] { read_bdf(tmp.dir.string()); });
+  EXPECT_HAS(msg, "mesh file '" + tmp.dir.string() + "' is a directory");
+}
+
+TEST(LimitsBdf, AnIncludeBeyondMemoryIsRefusedWithTheReason) {
+  Scratch tmp;
+  std::string big;
+  for (int i = 1; i <= 200; ++i) big += "GRID," + std::to_string(i) + ",,0.,0.,0.\n";
+  tmp.write("big.bdf", big);
+  const std::string main = tmp.write("main.bdf", "INCLUDE 'big.bdf'\n"); // 3 × 18 bytes fit in the cap
+  MemoryCap cap("1000");
+  const std::string msg = input_error_of([&] { read_bdf(main); });
+  EXPECT_HAS(msg, "main.bdf:1: included file");
+  EXPECT_HAS(msg, "big.bdf' is too large: reading it needs an estimated");
 }
 
 // ---- job files -----------------------------------------------------------------------------------

@@ -29,7 +29,9 @@ SolidTerms solid_terms(io::ElementType type, const double* coords /* npe×3 row-
 /// (u, v, w, θx, θy, θz), global axes. K_E holds axial and bending (E = 1), K_G torsion (G = 1),
 /// M_1 the consistent mass for ρ = 1 with torsional inertia I_x = I11 + I22 (no rotary inertia), or
 /// with BeamSection::lumped_mass the lumped mass: A L / 2 on each node's translations, nothing on
-/// rotations (Nastran's default CBAR/CBEAM/CROD mass, PARAM,COUPMASS,-1).
+/// rotations (Nastran's default CBAR/CBEAM/CROD mass, PARAM,COUPMASS,-1). A "ROD" section (CROD)
+/// has I11 = I22 = 0 (axial and torsion only) and as consistent mass the linear ρAL/6 [2 1; 1 2] on
+/// each translation without torsional inertia (Nastran's coupled CROD mass).
 struct BeamTerms {
   ElemMat K_E, K_G, M1;
 };

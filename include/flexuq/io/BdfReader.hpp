@@ -18,11 +18,16 @@
 /// - CBAR/CBEAM (orientation by X or G0, OFFT GGG/BGG) with PBAR, PBARL (ROD, TUBE, BAR, BOX, I)
 ///   or PBEAM (constant section): beam2 elements; offsets, pin flags, NSM, I12 and tapered PBEAM
 ///   are refused with the card's file and line;
+/// - CROD with PROD (A, J; NSM refused): a beam2 element of a "ROD" section (io::BeamSection):
+///   axial E·A and torsional G·J stiffness, no bending; lumped or coupled (COUPMASS > 0) mass on
+///   translations only. Its PROD_<pid> element set takes MAT1 like a CBAR's, so a campaign that
+///   samples E of that material scales the rods. A rod-only grid has no bending stiffness: Nastran
+///   constrains such DOFs by AUTOSPC, flexuq does not (use rods inside a CBAR/CBEAM frame);
 /// - RBE2, RBE3, SPC/SPC1, ASET/ASET1, BSET/BSET1, QSET/QSET1, SPOINT, EIGRL,
 ///   PARAM COUPMASS/WTMASS/AUTOSPC/GRDPNT (other PARAMs: one warning).
-/// - Refused with a clear message: CQUAD4/CTRIA3 and other shells, CROD/CONROD, CELAS1/CELAS2,
-///   CONM2 (they need nodes with a different DOF count than the solids or beams around them, which
-///   fe does not represent yet), and any card not listed here, except the cards of
+/// - Refused with a clear message: CQUAD4/CTRIA3 and other shells, CONROD, CELAS1/CELAS2, PELAS,
+///   CONM1/CONM2, CMASS1/CMASS2 (constant, parameter-free K and M terms, which the affine operators
+///   K(θ) = Σ θ_k K_k do not hold yet), and any card not listed here, except the cards of
 ///   kHarmlessBdfCards (loads, plot and output-only cards, which cannot change K, M or a set):
 ///   those are skipped with one warning listing them.
 ///

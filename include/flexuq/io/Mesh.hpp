@@ -45,7 +45,9 @@ struct Material {
 /// (0,0,−1) as in Abaqus, orthogonalised against t), n2 = t × n1.
 /// I11 = ∫ x2² dA (bending about n1), I22 = ∫ x1² dA (bending about n2), J torsion constant.
 struct BeamSection {
-  std::string shape;            ///< "RECT" (dims a, b), "CIRC" (dims r), "GENERAL" (A, I11, I12, I22, J)
+  /// "RECT" (dims a, b), "CIRC" (dims r), "GENERAL" (A, I11, I12, I22, J), "ROD" (A, J: Nastran
+  /// CROD/PROD, axial and torsion only, no bending stiffness and no rotary or torsional inertia)
+  std::string shape;
   std::vector<double> dims;     ///< as written in the input
   std::array<double, 3> n1{0.0, 0.0, -1.0};
   double A = 0, I11 = 0, I22 = 0, I12 = 0, J = 0;
