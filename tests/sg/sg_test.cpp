@@ -49,7 +49,8 @@ std::string beam_yaml(const std::string& extra = "") {
 }
 
 // Seed 000 bar 1: 21 nodes, L = 0.15, clamped at both ends and the middle, square 10 mm section
-// (J = 0.1406 a⁴), (G, C) = (76.9e9, 166.7e9), ρ = 7870 (digest §4.8).
+// (J = 0.1406 a⁴), (G, C) = (76.9e9, 166.7e9), ρ = 7870: the thesis's Table 7.1 bar 1; the
+// clamping and J are the assumptions of the digest's reference spectrum (seed-000.md §4.8), not the thesis's.
 std::unique_ptr<fe::Component> seed_bar(MPI_Comm comm) {
   const double a = 0.01, A = a * a, I = std::pow(a, 4) / 12, J = 0.1406 * std::pow(a, 4);
   char buf[400];
