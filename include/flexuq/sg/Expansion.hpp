@@ -81,23 +81,6 @@ CoefficientExpansion expand_coefficients(const uq::StochasticSpace& space, const
 /// terms' common nonzero pattern. @note Collective on the terms' communicator.
 std::vector<MatH> expand_operator(const fe::AffineOperator& terms, const Eigen::MatrixXd& coefficients);
 
-/// @brief Which stochastic input drives which material property of one material group of a
-/// component (−1: deterministic, the group's own value). Either E or (G, C) may be uncertain, not
-/// both; ν is kept when only E is uncertain.
-/// @note Stopgap until the shared fe material parametrisation (branch seams-campaign) lands; the
-/// lead should route this through it.
-struct GroupInputs {
-  std::string material; ///< material (group) name, upper case
-  int E = -1, G = -1, C = -1, rho = -1;
-};
-
-/// The affine map of a component's stiffness terms (two per group: (λ, μ) for solids, (E, G) for
-/// beams) and mass terms (ρ per group) for the given group bindings. Affine when only E and ρ are
-/// uncertain; (G, C) makes it non-affine and adds the Poisson guard (seed 000 (7.3), T20): every
-/// evaluated sample must have 0 ≤ ν < 0.5. Throws InputError for unknown groups/indices.
-AffineMap component_map(const fe::Component& component, const uq::StochasticSpace& space,
-                        const std::vector<GroupInputs>& inputs);
-
 /// The affine map of the shared material parametrisation (fe/MaterialParametrisation.hpp: the map
 /// a sampling campaign applies per sample), so SG and the non-intrusive methods expand the same
 /// θ(x). Affine when every parameter is E or ρ (λ, μ, G are then proportional to E at the group's
