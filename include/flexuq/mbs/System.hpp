@@ -131,6 +131,14 @@ struct BodyVector {
 
 class System {
 public:
+  /// Move-only: constraint rows and force coefficients point into motions_ (a deque, whose elements
+  /// keep their addresses when the container is moved, but not in a copy). To rebuild a system
+  /// around other elastic data use with_flexible().
+  System() = default;
+  System(const System&) = delete;
+  System& operator=(const System&) = delete;
+  System(System&&) = default;
+  System& operator=(System&&) = default;
   /// Add a body; returns its index. Ground is kGround and is never added.
   int add_body(const RigidBody& b);
   /// Index of a body by name ("ground" → kGround); throws InputError naming @p who.
