@@ -1,10 +1,17 @@
 // SPDX-License-Identifier: MIT
 #include "flexuq/fe/Component.hpp"
 
+#include "flexuq/core/Comm.hpp"
 #include "flexuq/core/Error.hpp"
+#include "flexuq/core/Log.hpp"
 #include "flexuq/fe/Element.hpp"
 
+#include <Eigen/Dense>
+
 #include <chrono>
+#include <cmath>
+#include <map>
+#include <sstream>
 
 namespace flexuq::fe {
 
@@ -13,26 +20,30 @@ std::array<double, 2> MaterialGroup::stiffness_coefficients() const {
   return {material.lambda(), material.mu()};
 }
 
-std::vector<double> Component::stiffness_theta(const std::vector<MaterialGroup>& groups) {
+std::vector<double> Component::stiffness_theta(const std::vector<MaterialGroup>& groups, bool constant) {
   std::vector<double> t;
   for (const auto& g : groups) {
     const auto c = g.stiffness_coefficients();
     t.push_back(c[0]);
     t.push_back(c[1]);
   }
+  if (constant) t.push_back(1.0);
   return t;
 }
 
-std::vector<double> Component::mass_theta(const std::vector<MaterialGroup>& groups) {
+std::vector<double> Component::mass_theta(const std::vector<MaterialGroup>& groups, bool constant) {
   std::vector<double> t;
   for (const auto& g : groups) t.push_back(g.material.rho);
+  if (constant) t.push_back(1.0);
   return t;
 }
 
 std::vector<double> Component::stiffness_theta() const {
-  return external_ ? external_k_theta_ : stiffness_theta(groups_);
+  return external_ ? external_k_theta_ : stiffness_theta(groups_, constant_k_);
 }
-std::vector<double> Component::mass_theta() const { return external_ ? external_m_theta_ : mass_theta(groups_); }
+std::vector<double> Component::mass_theta() const {
+  return external_ ? external_m_theta_ : mass_theta(groups_, constant_m_);
+}
 
 Component::Component(io::Mesh mesh, ExternalOperators ops)
     : mesh_(std::move(mesh)), dofs_(std::move(ops.dofs)), fixed_sets_(std::move(ops.fixed_sets)),
@@ -136,10 +147,89 @@ Component::Component(MPI_Comm comm, io::Mesh mesh, const ComponentOptions& opt) 
   dofs_ = std::make_unique<DofMap>(comm, mesh_, dpn, fixed, opt.partitioner);
   const auto t0 = std::chrono::steady_clock::now();
   assemble(opt.keep_affine);
+  if (mesh_.autospc) apply_autospc();
   assembly_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
 namespace {
+
+/// A small dense symmetric block on global DOF indices (−1: a fixed DOF, ignored by PETSc).
+struct DenseBlock {
+  std::vector<PetscInt> idx;
+  std::vector<double> v; ///< row-major idx.size()²
+};
+
+/// The constant stiffness (springs) or mass (concentrated masses) blocks of @p mesh. Made on rank 0
+/// only: PETSc sends entries of rows other ranks own to them at assembly.
+std::vector<DenseBlock> constant_blocks(const io::Mesh& mesh, const DofMap& d, bool stiffness) {
+  std::vector<DenseBlock> out;
+  int rank = 0;
+  FLEXUQ_MPI(MPI_Comm_rank(d.comm(), &rank));
+  if (rank != 0) return out;
+  const int dpn = d.dofs_per_node();
+  auto dof = [&](int node, int c) { // c: 0-based component
+    const PetscInt b = d.node_dof(node);
+    return b < 0 ? PetscInt(-1) : b + c;
+  };
+  if (stiffness) {
+    // ½ k (e_aᵀ u_a − e_bᵀ u_b)², e the component's axis of the node's displacement frame (CD) in
+    // basic axes: K += k g gᵀ with g = (e_a, −e_b) on the three DOFs of each end.
+    auto axis = [&](int node, int comp) {
+      const int k = (comp - 1) % 3;
+      std::array<double, 3> e{0, 0, 0};
+      if (mesh.node_frames.empty()) e[static_cast<std::size_t>(k)] = 1.0;
+      else e = mesh.node_frames[static_cast<std::size_t>(node)].axes[static_cast<std::size_t>(k)];
+      return e;
+    };
+    for (const auto& sp : mesh.springs) {
+      DenseBlock b;
+      std::vector<double> g;
+      for (int end = 0; end < 2; ++end) {
+        const int node = end ? sp.node_b : sp.node_a, comp = end ? sp.comp_b : sp.comp_a;
+        if (node < 0) continue;
+        const auto e = axis(node, comp);
+        for (int j = 0; j < 3; ++j) {
+          b.idx.push_back(dof(node, (comp > 3 ? 3 : 0) + j));
+          g.push_back(end ? -e[static_cast<std::size_t>(j)] : e[static_cast<std::size_t>(j)]);
+        }
+      }
+      for (double gi : g)
+        for (double gj : g) b.v.push_back(sp.k * gi * gj);
+      out.push_back(std::move(b));
+    }
+    return out;
+  }
+  for (const auto& pm : mesh.point_masses) {
+    DenseBlock b;
+    for (int c = 0; c < dpn; ++c) b.idx.push_back(dof(pm.node, c));
+    // Rigid body with its centre of mass at node + s: [[m I, −m S], [m S, J − m S²]], S = skew(s)
+    // (velocity of the centre u̇ + θ̇ × s = u̇ − S θ̇). Solids: m I only (no rotations).
+    Eigen::Matrix<double, 6, 6> B = Eigen::Matrix<double, 6, 6>::Zero();
+    const auto& s = pm.offset;
+    Eigen::Matrix3d S, J;
+    S << 0, -s[2], s[1], s[2], 0, -s[0], -s[1], s[0], 0;
+    for (int a = 0; a < 3; ++a)
+      for (int c = 0; c < 3; ++c) J(a, c) = pm.inertia[static_cast<std::size_t>(a)][static_cast<std::size_t>(c)];
+    B.topLeftCorner<3, 3>() = pm.m * Eigen::Matrix3d::Identity();
+    B.topRightCorner<3, 3>() = -pm.m * S;
+    B.bottomLeftCorner<3, 3>() = pm.m * S;
+    B.bottomRightCorner<3, 3>() = J - pm.m * S * S;
+    for (int a = 0; a < dpn; ++a)
+      for (int c = 0; c < dpn; ++c) b.v.push_back(B(a, c));
+    out.push_back(std::move(b));
+  }
+  return out;
+}
+
+void add_blocks(Mat A, const std::vector<DenseBlock>& blocks, bool zeros) {
+  std::vector<double> z;
+  for (const auto& b : blocks) {
+    const auto n = static_cast<PetscInt>(b.idx.size());
+    if (zeros) z.assign(b.v.size(), 0.0);
+    FLEXUQ_PETSC(MatSetValues(A, n, b.idx.data(), n, b.idx.data(), zeros ? z.data() : b.v.data(), ADD_VALUES));
+  }
+}
+
 MatH create_pattern(const DofMap& d) {
   MatH A;
   FLEXUQ_PETSC(MatCreate(d.comm(), A.out()));
@@ -173,6 +263,10 @@ void Component::assemble(bool keep_affine) {
       for (int c = 0; c < dpn; ++c) idx[static_cast<std::size_t>(a * dpn + c)] = base < 0 ? -1 : base + c;
     }
   };
+  const std::vector<DenseBlock> spring_blocks = constant_blocks(mesh_, d, true);
+  const std::vector<DenseBlock> mass_blocks = constant_blocks(mesh_, d, false);
+  constant_k_ = keep_affine && !mesh_.springs.empty(); // direct assembly: no terms at all
+  constant_m_ = keep_affine && !mesh_.point_masses.empty();
   MatH pattern;
   if (keep_affine) {
     // Pattern pass: zeros for every element, so all term matrices share one nonzero structure
@@ -184,6 +278,8 @@ void Component::assemble(bool keep_affine) {
       FLEXUQ_PETSC(MatSetValues(pattern.get(), static_cast<PetscInt>(idx.size()), idx.data(),
                                 static_cast<PetscInt>(idx.size()), idx.data(), buf.data(), ADD_VALUES));
     }
+    add_blocks(pattern.get(), spring_blocks, true);
+    add_blocks(pattern.get(), mass_blocks, true);
     FLEXUQ_PETSC(MatAssemblyBegin(pattern.get(), MAT_FINAL_ASSEMBLY));
     FLEXUQ_PETSC(MatAssemblyEnd(pattern.get(), MAT_FINAL_ASSEMBLY));
   }
@@ -203,6 +299,9 @@ void Component::assemble(bool keep_affine) {
         w[g][k] = 1.0;
         add_target(w);
       }
+    // The constant terms: no element adds to them (all weights zero), only the blocks below.
+    if (constant_k_) add_target(std::vector<std::array<double, 3>>(ng, {0, 0, 0}));
+    if (constant_m_) add_target(std::vector<std::array<double, 3>>(ng, {0, 0, 0}));
   } else {
     std::vector<std::array<double, 3>> wk(ng), wm(ng);
     for (std::size_t g = 0; g < ng; ++g) {
@@ -251,6 +350,16 @@ void Component::assemble(bool keep_affine) {
                                 static_cast<PetscInt>(idx.size()), idx.data(), B.data(), ADD_VALUES));
     }
   }
+  if (keep_affine) {
+    std::size_t t = 3 * ng;
+    if (constant_k_) add_blocks(targets[t++].get(), spring_blocks, false);
+    if (constant_m_) add_blocks(targets[t].get(), mass_blocks, false);
+  } else {
+    add_blocks(targets[0].get(), spring_blocks, false);
+    add_blocks(targets[1].get(), mass_blocks, false);
+    add_blocks(targets[1].get(), spring_blocks, true); // K and M keep one pattern
+    add_blocks(targets[0].get(), mass_blocks, true);
+  }
   for (auto& A : targets) {
     FLEXUQ_PETSC(MatAssemblyBegin(A.get(), MAT_FINAL_ASSEMBLY));
     FLEXUQ_PETSC(MatAssemblyEnd(A.get(), MAT_FINAL_ASSEMBLY));
@@ -265,12 +374,190 @@ void Component::assemble(bool keep_affine) {
       K_terms_.add_term((beam ? "G:" : "mu:") + gname, std::move(targets[3 * g + 1]));
       M_terms_.add_term("rho:" + gname, std::move(targets[3 * g + 2]));
     }
+    std::size_t t = 3 * ng;
+    if (constant_k_) K_terms_.add_term("constant:springs", std::move(targets[t++]));
+    if (constant_m_) M_terms_.add_term("constant:point masses", std::move(targets[t]));
     K_ = K_terms_.evaluate(stiffness_theta());
     M_ = M_terms_.evaluate(mass_theta());
   } else {
     K_ = std::move(targets[0]);
     M_ = std::move(targets[1]);
   }
+}
+
+// AUTOSPC, as Nastran's PARAM,AUTOSPC,YES (MSC QRG; singularity ratio EPZERO = 1e-8): at every
+// node, the 3×3 blocks of K on its translations and on its rotations are diagonalised; a direction
+// n whose eigenvalue is at most 1e-8 times the block's largest diagonal term (any direction of an
+// all-zero block) has no stiffness of its own and is constrained.
+//
+// flexuq keeps the DOF numbering (fe::DofMap fixes whole nodes, and n need not be a coordinate
+// axis) and instead gives n a mode of its own far above the structure's spectrum:
+//   M ← P M P + Σ μ_n n nᵀ,   K ← K + Σ c μ_n n nᵀ,   P = I − Σ n nᵀ,
+// with μ_n = max(nᵀ M n, 1e-8 max_i M_ii) the direction's mass (floored: lumped rotations have
+// none) and c = 10 max_i K_ii/M_ii, the diagonal estimate of the top of the spectrum (the scale
+// fe::ModeSolver uses). P removes the mass coupling between n and the free directions, so for a
+// direction K does not couple either (what AUTOSPC finds) n is an exact eigenvector with
+// eigenvalue c and every other mode is the one of Nastran's eliminated system. Why not μ = 0: a
+// projected mass is positive semi-definite only up to rounding (±1e-17 m along a skew n), which
+// breaks the B-inner product of SLEPc's symmetric solver; and why not a huge penalty: the diagonal
+// ratio K_ii/M_ii sets the solver's shift and zero-mode tolerance, which c inflates at most 10×.
+// In the affine terms, penalty and floor mass scale with the material of the node (see below).
+void Component::apply_autospc() {
+  const DofMap& d = *dofs_;
+  const int dpn = d.dofs_per_node();
+  autospc_.clear();
+  for (int v : d.owned_nodes()) {
+    const PetscInt base = d.node_dof(v);
+    if (base < 0) continue;
+    for (int first = 0; first < dpn; first += 3) {
+      const PetscInt rows[3] = {base + first, base + first + 1, base + first + 2};
+      double b[9];
+      FLEXUQ_PETSC(MatGetValues(K_.get(), 3, rows, 3, rows, b));
+      Eigen::Matrix3d B;
+      B << b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8];
+      B = 0.5 * (B + B.transpose()).eval();
+      const double scale = B.diagonal().cwiseAbs().maxCoeff();
+      const Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d> es(B);
+      for (int k = 0; k < 3; ++k)
+        if (es.eigenvalues()[k] <= 1e-8 * scale) {
+          AutospcDirection a;
+          a.node = v;
+          a.first_component = first;
+          for (int j = 0; j < 3; ++j) a.n[static_cast<std::size_t>(j)] = es.eigenvectors()(j, k);
+          autospc_.push_back(a);
+        }
+    }
+  }
+  autospc_global_ = allreduce_sum(comm(), static_cast<long long>(autospc_.size()));
+  if (autospc_global_ == 0) return;
+
+  // c = 10 max K_ii/M_ii over the DOFs with mass; the largest M_ii for the floor.
+  double top = 0, mmax = 0;
+  {
+    VecH dk, dm;
+    FLEXUQ_PETSC(MatCreateVecs(K_.get(), dk.out(), nullptr));
+    FLEXUQ_PETSC(VecDuplicate(dk.get(), dm.out()));
+    FLEXUQ_PETSC(MatGetDiagonal(K_.get(), dk.get()));
+    FLEXUQ_PETSC(MatGetDiagonal(M_.get(), dm.get()));
+    const PetscScalar *k = nullptr, *m = nullptr;
+    FLEXUQ_PETSC(VecGetArrayRead(dk.get(), &k));
+    FLEXUQ_PETSC(VecGetArrayRead(dm.get(), &m));
+    for (PetscInt i = 0; i < d.local_size(); ++i) {
+      mmax = std::max(mmax, std::abs(m[i]));
+      if (m[i] > 0) top = std::max(top, k[i] / m[i]);
+    }
+    FLEXUQ_PETSC(VecRestoreArrayRead(dk.get(), &k));
+    FLEXUQ_PETSC(VecRestoreArrayRead(dm.get(), &m));
+    top = allreduce_max(comm(), top);
+    mmax = allreduce_max(comm(), mmax);
+  }
+  FLEXUQ_REQUIRE(top > 0 && mmax > 0, mesh_.source << ": AUTOSPC needs a stiffness and a mass matrix with positive diagonals");
+  const double c = 10 * top;
+
+  // Affine terms: each direction's penalty and floor mass go to the material group of the node's
+  // first element, divided by the group's nominal coefficients (the K term E for beams, μ for
+  // solids; the ρ term), so K(θ), M(θ) keep them at c and μ for the nominal materials and c tracks
+  // the group's stiffness-to-density ratio when θ changes (a sampled E cannot move the structure's
+  // modes past the constrained ones). Direct assembly: added to K and M as they are.
+  const bool affine = K_terms_.size() > 0;
+  std::vector<int> node_group;
+  if (affine) {
+    node_group.assign(mesh_.num_nodes(), -1);
+    for (std::size_t e = 0; e < mesh_.num_elements(); ++e)
+      for (int k = 0; k < mesh_.element_size(e); ++k) {
+        int& g = node_group[static_cast<std::size_t>(mesh_.element(e)[k])];
+        if (g < 0) g = elem_group_[e];
+      }
+  }
+  const std::size_t nslots = affine ? groups_.size() : 1;
+  std::vector<MatH> penalty(nslots), floor_mass(nslots);
+  std::vector<char> used(nslots, 0);
+  MatH P;
+  FLEXUQ_PETSC(MatCreateAIJ(comm(), d.local_size(), d.local_size(), d.global_size(), d.global_size(), 3, nullptr, 0,
+                            nullptr, P.out()));
+  // The slots any rank uses, agreed first: MatDuplicate is collective, so every rank creates the
+  // same matrices in the same order before any values are set.
+  for (const auto& a : autospc_)
+    used[affine ? static_cast<std::size_t>(node_group[static_cast<std::size_t>(a.node)]) : 0] = 1;
+  {
+    std::vector<char> any(nslots, 0);
+    FLEXUQ_MPI(MPI_Allreduce(used.data(), any.data(), static_cast<int>(nslots), MPI_CHAR, MPI_MAX, comm()));
+    used = any;
+    for (std::size_t k = 0; k < nslots; ++k)
+      if (used[k]) {
+        FLEXUQ_PETSC(MatDuplicate(K_.get(), MAT_DO_NOT_COPY_VALUES, penalty[k].out()));
+        FLEXUQ_PETSC(MatDuplicate(M_.get(), MAT_DO_NOT_COPY_VALUES, floor_mass[k].out()));
+      }
+  }
+  std::map<PetscInt, Eigen::Matrix3d> proj; // first row of a 3×3 block → I − Σ n nᵀ
+  for (const auto& a : autospc_) {
+    const Eigen::Vector3d n(a.n[0], a.n[1], a.n[2]);
+    const PetscInt r0 = d.node_dof(a.node) + a.first_component;
+    const PetscInt rows[3] = {r0, r0 + 1, r0 + 2};
+    double mb[9];
+    FLEXUQ_PETSC(MatGetValues(M_.get(), 3, rows, 3, rows, mb));
+    const Eigen::Map<const Eigen::Matrix<double, 3, 3, Eigen::RowMajor>> Mb(mb);
+    const double mu = std::max(n.dot(Mb * n), 1e-8 * mmax);
+    const std::size_t slot = affine ? static_cast<std::size_t>(node_group[static_cast<std::size_t>(a.node)]) : 0;
+    double ks = 1, ms = 1; // nominal coefficients of the slot's K and M terms
+    if (affine) {
+      const auto& g = groups_[slot];
+      ks = g.beam ? g.material.E : g.material.mu();
+      ms = g.material.rho;
+    }
+    const Eigen::Matrix<double, 3, 3, Eigen::RowMajor> nn = n * n.transpose();
+    const Eigen::Matrix<double, 3, 3, Eigen::RowMajor> pen = (c * mu / ks) * nn, fl = (mu / ms) * nn;
+    FLEXUQ_PETSC(MatSetValues(penalty[slot].get(), 3, rows, 3, rows, pen.data(), ADD_VALUES));
+    FLEXUQ_PETSC(MatSetValues(floor_mass[slot].get(), 3, rows, 3, rows, fl.data(), ADD_VALUES));
+    auto it = proj.emplace(r0, Eigen::Matrix3d::Identity()).first;
+    it->second -= n * n.transpose();
+  }
+  for (PetscInt r = d.begin(); r < d.end(); ++r) {
+    const auto it = proj.find(r - r % 3); // blocks start at multiples of 3 (node DOFs at multiples of dpn)
+    if (it == proj.end()) {
+      FLEXUQ_PETSC(MatSetValue(P.get(), r, r, 1.0, INSERT_VALUES));
+      continue;
+    }
+    const PetscInt r0 = it->first, cols[3] = {r0, r0 + 1, r0 + 2};
+    const Eigen::Vector3d row = it->second.row(r - r0);
+    FLEXUQ_PETSC(MatSetValues(P.get(), 1, &r, 3, cols, row.data(), INSERT_VALUES));
+  }
+  std::vector<Mat> to_assemble{P.get()};
+  for (std::size_t k = 0; k < nslots; ++k)
+    if (used[k]) {
+      to_assemble.push_back(penalty[k].get());
+      to_assemble.push_back(floor_mass[k].get());
+    }
+  for (Mat A : to_assemble) {
+    FLEXUQ_PETSC(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+    FLEXUQ_PETSC(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+  }
+  // M ← P M P in place (the product's pattern lies inside M's: P only mixes a node's 3 DOFs).
+  auto project = [&](Mat M) {
+    MatH C;
+    FLEXUQ_PETSC(MatPtAP(M, P.get(), MAT_INITIAL_MATRIX, PETSC_DEFAULT, C.out()));
+    FLEXUQ_PETSC(MatCopy(C.get(), M, DIFFERENT_NONZERO_PATTERN));
+  };
+  if (affine) {
+    for (std::size_t t = 0; t < M_terms_.size(); ++t) project(M_terms_.term(t));
+    for (std::size_t g = 0; g < nslots; ++g) {
+      if (!used[g]) continue;
+      const std::size_t kt = 2 * g + (groups_[g].beam ? 0 : 1);
+      FLEXUQ_PETSC(MatAXPY(K_terms_.term(kt), 1.0, penalty[g].get(), SAME_NONZERO_PATTERN));
+      FLEXUQ_PETSC(MatAXPY(M_terms_.term(g), 1.0, floor_mass[g].get(), SAME_NONZERO_PATTERN));
+    }
+    K_terms_.evaluate_into(stiffness_theta(), K_.get());
+    M_terms_.evaluate_into(mass_theta(), M_.get());
+  } else {
+    project(M_.get());
+    FLEXUQ_PETSC(MatAXPY(K_.get(), 1.0, penalty[0].get(), SAME_NONZERO_PATTERN));
+    FLEXUQ_PETSC(MatAXPY(M_.get(), 1.0, floor_mass[0].get(), SAME_NONZERO_PATTERN));
+  }
+  std::ostringstream os;
+  os << mesh_.source << ": AUTOSPC constrained " << autospc_global_
+     << " DOF direction(s) without stiffness (each now a mode of its own at " << std::sqrt(c) / (2 * M_PI)
+     << " Hz, far above the structure's; PARAM,AUTOSPC,NO in the deck turns this off)";
+  log::warn(comm(), os.str());
 }
 
 void Component::set_materials(const std::vector<IsoMaterial>& materials) {

@@ -7,6 +7,7 @@
 #include <petscmat.h>
 
 #include <algorithm>
+#include <map>
 #include <numeric>
 #include <sstream>
 
@@ -54,9 +55,28 @@ DofMap::DofMap(MPI_Comm comm, const io::Mesh& mesh, int dpn, const std::vector<i
   const NodeElements ne(mesh);
   std::vector<int> mark(static_cast<std::size_t>(n), -1);
   int stamp = 0;
+  // Two-node springs couple their nodes like an element does (partition and preallocation).
+  std::map<int, std::vector<int>> partners;
+  for (const auto& sp : mesh.springs)
+    if (sp.node_b >= 0 && sp.node_b != sp.node_a) {
+      partners[sp.node_a].push_back(sp.node_b);
+      partners[sp.node_b].push_back(sp.node_a);
+    }
   const auto new_number = build(
-      n, [&](int v, std::vector<int>& out) { neighbours(mesh, ne, v, mark, stamp++, out); }, fixed_nodes, partitioner,
-      mesh.source);
+      n,
+      [&](int v, std::vector<int>& out) {
+        const int s = stamp++;
+        neighbours(mesh, ne, v, mark, s, out);
+        if (partners.empty()) return;
+        const auto it = partners.find(v);
+        if (it == partners.end()) return;
+        for (int u : it->second)
+          if (mark[u] != s) {
+            mark[u] = s;
+            out.push_back(u);
+          }
+      },
+      fixed_nodes, partitioner, mesh.source);
 
   // Elements: assembled by the owner of their lowest-numbered node.
   const int rank = comm_.rank();

@@ -30,7 +30,7 @@ const char* to_string(MaterialProperty p) {
 }
 
 MaterialParametrisation::MaterialParametrisation(const Component& c, std::vector<MaterialParameter> params)
-    : params_(std::move(params)) {
+    : params_(std::move(params)), constant_k_(c.has_constant_stiffness()), constant_m_(c.has_constant_mass()) {
   const auto& groups = c.groups();
   for (const auto& g : groups) {
     nominal_.push_back(g.material);
@@ -103,7 +103,16 @@ MaterialParametrisation::Coefficients MaterialParametrisation::coefficients(cons
     groups[g].material = mats[g];
     groups[g].beam = beam_[g] != 0;
   }
-  return {Component::stiffness_theta(groups), Component::mass_theta(groups)};
+  return {Component::stiffness_theta(groups, constant_k_), Component::mass_theta(groups, constant_m_)};
+}
+
+MaterialParametrisation::Coefficients MaterialParametrisation::nominal_coefficients() const {
+  std::vector<MaterialGroup> groups(nominal_.size());
+  for (std::size_t g = 0; g < nominal_.size(); ++g) {
+    groups[g].material = nominal_[g];
+    groups[g].beam = beam_[g] != 0;
+  }
+  return {Component::stiffness_theta(groups, constant_k_), Component::mass_theta(groups, constant_m_)};
 }
 
 void MaterialParametrisation::apply(Component& c, const std::vector<double>& theta) const {

@@ -104,6 +104,24 @@ struct CoordDef {
   std::array<std::array<double, 3>, 3> axes{}; ///< rows: local x, y, z in basic
 };
 
+/// CELAS1/CELAS2 as read (grids resolved in build_springs_and_masses).
+struct SpringDef {
+  long id = 0, pid = 0;      ///< pid: CELAS1 (0 for CELAS2)
+  double k = 0;              ///< CELAS2
+  std::array<long, 2> grid{}; ///< grid[1] = 0: grounded
+  std::array<int, 2> comp{1, 1};
+  Loc where;
+};
+
+/// CONM2 as read.
+struct MassDef {
+  long id = 0, grid = 0, cid = 0;
+  double m = 0;
+  std::array<double, 3> x{};
+  std::array<double, 6> inertia{}; ///< I11 I21 I22 I31 I32 I33
+  Loc where;
+};
+
 using Vec3 = std::array<double, 3>;
 
 Vec3 sub(const Vec3& a, const Vec3& b) { return {a[0] - b[0], a[1] - b[1], a[2] - b[2]}; }
@@ -547,10 +565,13 @@ private:
     if (n == "CQUAD4" || n == "CTRIA3" || n == "CQUAD8" || n == "CTRIA6" || n == "CQUADR" || n == "CTRIAR" ||
         n == "CSHEAR" || n == "PSHELL" || n == "PCOMP" || n == "PCOMPG")
       fail(c, "shell elements and properties are not supported (solids CTETRA/CPENTA/CHEXA and beams CBAR/CBEAM only)");
-    if (n == "CONROD" || n == "CELAS1" || n == "CELAS2" || n == "PELAS" || n == "CONM2" || n == "CONM1" ||
-        n == "CMASS1" || n == "CMASS2")
-      fail(c, "is not supported yet: springs and concentrated masses add constant (parameter-free) terms to K and M, "
-              "which flexuq's affine operators K(θ) = Σ θ_k K_k do not hold yet (rods: CROD with PROD)");
+    if (n == "CELAS1" || n == "CELAS2") return celas(c);
+    if (n == "PELAS") return pelas(c);
+    if (n == "CONM2") return conm2(c);
+    if (n == "CONROD" || n == "CONM1" || n == "CMASS1" || n == "CMASS2" || n == "CELAS3" || n == "CELAS4" ||
+        n == "CMASS3" || n == "CMASS4")
+      fail(c, "is not supported (springs: CELAS1/CELAS2 between grid components; concentrated masses: CONM2; "
+              "rods: CROD with PROD)");
     for (const char* const* h = kHarmlessBdfCards; *h; ++h)
       if (n == *h) {
         if (ignored_seen_.insert(n).second) ignored_.push_back(n + " (" + at(c.where) + ")");
@@ -701,6 +722,8 @@ private:
 
   void add_prop(const Card& c, PropDef&& p) {
     if (p.pid <= 0) fail(c, "property id must be positive");
+    if (const auto pe = pelas_.find(p.pid); pe != pelas_.end())
+      fail(c, "duplicate property id " + std::to_string(p.pid) + " (first PELAS at " + at(pe->second.second) + ")");
     const auto [it, fresh] = props_.emplace(p.pid, p);
     if (!fresh) fail(c, "duplicate property id " + std::to_string(p.pid) + " (first " + it->second.card + " at " +
                             at(it->second.where) + ")");
@@ -982,6 +1005,70 @@ private:
     }
   }
 
+  /// CELAS1 EID PID G1 C1 G2 C2 / CELAS2 EID K G1 C1 G2 C2 GE S (MSC QRG). A blank or zero G2
+  /// grounds the spring. Scalar points (C = 0) are not supported; GE (damping) is ignored.
+  void celas(const Card& c) {
+    SpringDef d;
+    d.id = integer(c, 0, "EID");
+    if (d.id <= 0) fail(c, "element id must be positive");
+    if (c.name == "CELAS1") {
+      d.pid = integer(c, 1, "PID", d.id); // PID defaults to EID
+    } else {
+      d.k = real(c, 1, "K");
+      if (real(c, 6, "GE", 0.0) != 0.0 && ge_warned_.insert(c.name).second)
+        mesh_.warnings.push_back(at(c.where) + ": " + c.name + " GE (structural damping) is ignored: flexuq's K and M are undamped");
+    }
+    d.grid[0] = integer(c, 2, "G1");
+    d.grid[1] = integer(c, 4, "G2", 0);
+    for (int k = 0; k < 2; ++k) {
+      if (d.grid[k] == 0) continue;
+      const long comp = integer(c, 3 + 2 * static_cast<std::size_t>(k), k ? "C2" : "C1");
+      if (comp < 1 || comp > 6)
+        fail(c, "element " + std::to_string(d.id) + ": component " + std::to_string(comp) +
+                    " must be one of 1-6 (scalar points are not supported)");
+      d.comp[k] = static_cast<int>(comp);
+    }
+    if (d.grid[0] < 0 || d.grid[1] < 0) fail(c, "element " + std::to_string(d.id) + ": grid ids must be positive");
+    d.where = c.where;
+    springs_.push_back(d);
+  }
+
+  /// PELAS PID1 K1 GE1 S1 PID2 K2 GE2 S2 (two properties per card).
+  void pelas(const Card& c) {
+    for (std::size_t base : {std::size_t(0), std::size_t(4)}) {
+      if (base == 4 && c.at(4).empty()) break;
+      const long pid = integer(c, base, "PID");
+      if (pid <= 0) fail(c, "property id must be positive");
+      const double k = real(c, base + 1, "K");
+      if (real(c, base + 2, "GE", 0.0) != 0.0 && ge_warned_.insert(c.name).second)
+        mesh_.warnings.push_back(at(c.where) + ": PELAS GE (structural damping) is ignored: flexuq's K and M are undamped");
+      const auto [it, fresh] = pelas_.emplace(pid, std::make_pair(k, c.where));
+      if (!fresh || props_.count(pid))
+        fail(c, "duplicate property id " + std::to_string(pid) +
+                    (fresh ? std::string(" (a ") + props_.at(pid).card + " at " + at(props_.at(pid).where) + ")"
+                           : " (first at " + at(it->second.second) + ")"));
+    }
+  }
+
+  /// CONM2 EID G CID M X1 X2 X3 / I11 I21 I22 I31 I32 I33 (MSC QRG): offsets and inertia in system
+  /// CID (0: basic; −1: X is the centre of gravity in basic, inertia in basic).
+  void conm2(const Card& c) {
+    MassDef d;
+    d.id = integer(c, 0, "EID");
+    if (d.id <= 0) fail(c, "element id must be positive");
+    d.grid = integer(c, 1, "G");
+    d.cid = integer(c, 2, "CID", 0);
+    if (d.cid < -1) fail(c, "CID must be -1 or a coordinate system id");
+    d.m = real(c, 3, "M", 0.0);
+    for (std::size_t k = 0; k < 3; ++k) d.x[k] = real(c, 4 + k, "X1/X2/X3", 0.0);
+    for (std::size_t k = 0; k < 6; ++k) d.inertia[k] = real(c, 8 + k, "I11..I33", 0.0);
+    if (!(d.m >= 0)) fail(c, "element " + std::to_string(d.id) + ": mass M must not be negative");
+    if (d.inertia[0] < 0 || d.inertia[2] < 0 || d.inertia[5] < 0)
+      fail(c, "element " + std::to_string(d.id) + ": moments of inertia I11, I22, I33 must not be negative");
+    d.where = c.where;
+    masses_.push_back(d);
+  }
+
   // ---- resolution ----------------------------------------------------------------------------------
   struct GridSpan {
     const long* b;
@@ -999,6 +1086,8 @@ private:
   void define_system(CoordDef& d, const Vec3& A, const Vec3& B, const Vec3& C) const;
   void build_elements();
   void build_sets();
+  void build_springs_and_masses();
+  int spring_node(long grid, long eid, const Loc& where, const char* card) const;
 
   // state
   std::string path_;
@@ -1021,6 +1110,10 @@ private:
   std::vector<std::vector<long>> rigid_nodes_;
   std::vector<std::vector<double>> rigid_weights_;
   std::vector<Loc> rigid_loc_;
+  std::vector<SpringDef> springs_;
+  std::vector<MassDef> masses_;
+  std::map<long, std::pair<double, Loc>> pelas_; ///< PELAS pid → (K, where)
+  std::set<std::string> ge_warned_;
   std::set<std::string> ignored_seen_, params_seen_;
   std::vector<std::string> ignored_, ignored_params_;
   ChunkedIds egrids_;                ///< grids of every element, CSR by ElemDef::first/count
@@ -1358,11 +1451,107 @@ void BdfParser::build_sets() {
   }
 }
 
+int BdfParser::spring_node(long grid, long eid, const Loc& where, const char* card) const {
+  const int k = gidx_.find(grid);
+  if (k < 0) fail(where, std::string(card) + " " + std::to_string(eid) + " references grid " + std::to_string(grid) + ", which is not defined");
+  const int node = node_of_grid_[static_cast<std::size_t>(k)];
+  if (node < 0)
+    fail(where, std::string(card) + " " + std::to_string(eid) + ": grid " + std::to_string(grid) +
+                    " belongs to no element, so it has no stiffness of its own (ground a spring by leaving G2 blank; "
+                    "a mass needs a grid of the structure)");
+  return node;
+}
+
+void BdfParser::build_springs_and_masses() {
+  if (springs_.empty() && masses_.empty()) return;
+  // Element ids are one name space in Nastran: springs and masses may not reuse an element's id.
+  std::map<long, Loc> ids;
+  std::vector<long> elem_ids(mesh_.elem_ids.begin(), mesh_.elem_ids.end());
+  std::sort(elem_ids.begin(), elem_ids.end());
+  auto claim = [&](long id, const Loc& where, const char* card) {
+    if (std::binary_search(elem_ids.begin(), elem_ids.end(), id))
+      fail(where, std::string(card) + ": duplicate element id " + std::to_string(id) + " (an element has it)");
+    const auto [it, fresh] = ids.emplace(id, where);
+    if (!fresh) fail(where, std::string(card) + ": duplicate element id " + std::to_string(id) + " (first at " + at(it->second) + ")");
+  };
+  for (const auto& d : springs_) {
+    const char* card = d.pid ? "CELAS1" : "CELAS2";
+    claim(d.id, d.where, card);
+    ScalarSpring sp;
+    sp.id = d.id;
+    sp.k = d.k;
+    if (d.pid) {
+      const auto it = pelas_.find(d.pid);
+      if (it == pelas_.end())
+        fail(d.where, "CELAS1 " + std::to_string(d.id) + " references property " + std::to_string(d.pid) +
+                          (props_.count(d.pid) ? ", a " + props_.at(d.pid).card + " (a PELAS is needed)" : ", which is not defined"));
+      sp.k = it->second.first;
+    }
+    sp.node_a = spring_node(d.grid[0], d.id, d.where, card);
+    sp.comp_a = d.comp[0];
+    if (d.grid[1] != 0) {
+      sp.node_b = spring_node(d.grid[1], d.id, d.where, card);
+      sp.comp_b = d.comp[1];
+    }
+    sp.where = src(d.where);
+    mesh_.springs.push_back(sp);
+  }
+  const bool solid = mesh_.dofs_per_node() == 3;
+  bool dropped = false;
+  for (const auto& d : masses_) {
+    claim(d.id, d.where, "CONM2");
+    PointMass pm;
+    pm.id = d.id;
+    pm.node = spring_node(d.grid, d.id, d.where, "CONM2");
+    pm.where = src(d.where);
+    const Vec3 xg = mesh_.coords[static_cast<std::size_t>(pm.node)];
+    // Rotation from system CID to basic (rows: the system's axes in basic, at the grid).
+    std::array<Vec3, 3> A{Vec3{1, 0, 0}, Vec3{0, 1, 0}, Vec3{0, 0, 1}};
+    Vec3 off = d.x;
+    if (d.cid == -1) {
+      off = sub(d.x, xg);
+    } else if (d.cid > 0) {
+      const auto it = cords_.find(d.cid);
+      if (it == cords_.end())
+        fail(d.where, "CONM2 " + std::to_string(d.id) + " references coordinate system " + std::to_string(d.cid) +
+                          ", which is not defined");
+      A = frame_at(it->second, xg).axes;
+      off = Vec3{0, 0, 0};
+      for (int k = 0; k < 3; ++k)
+        for (int j = 0; j < 3; ++j) off[j] += d.x[k] * A[k][j];
+    }
+    // Inertia in CID: [[I11, −I21, −I31], [−I21, I22, −I32], [−I31, −I32, I33]] (MSC QRG CONM2);
+    // in basic J = Aᵀ J_cid A. PARAM,WTMASS scales mass and inertia like every mass input.
+    const double* I = d.inertia.data();
+    const double Jc[3][3] = {{I[0], -I[1], -I[3]}, {-I[1], I[2], -I[4]}, {-I[3], -I[4], I[5]}};
+    for (int a = 0; a < 3; ++a)
+      for (int b = 0; b < 3; ++b) {
+        double v = 0;
+        for (int k = 0; k < 3; ++k)
+          for (int l = 0; l < 3; ++l) v += A[k][a] * Jc[k][l] * A[l][b];
+        pm.inertia[a][b] = v * deck_.wtmass;
+      }
+    pm.m = d.m * deck_.wtmass;
+    pm.offset = off;
+    if (solid && (norm(off) > 0 || std::abs(I[0]) + std::abs(I[2]) + std::abs(I[5]) > 0)) {
+      dropped = true;
+      pm.offset = Vec3{0, 0, 0};
+      pm.inertia = {};
+    }
+    mesh_.point_masses.push_back(pm);
+  }
+  if (dropped)
+    mesh_.warnings.push_back("CONM2 offsets and rotary inertia are ignored on a solid mesh (its grids have no rotational "
+                             "DOFs): only the mass M acts, at the grid");
+}
+
 void BdfParser::finish() {
   if (grids_.empty()) throw InputError(path_ + ": the deck has no GRID cards");
   resolve_coordinates();
   build_elements();
+  build_springs_and_masses();
   build_sets();
+  mesh_.autospc = deck_.autospc;
   if (!ignored_.empty()) {
     std::string w = "skipped bulk data cards that cannot change the model: ";
     for (std::size_t i = 0; i < ignored_.size(); ++i) w += (i ? ", " : "") + ignored_[i];

@@ -145,6 +145,23 @@ void Mesh::validate() const {
     for (int v : set.second)
       FLEXUQ_REQUIRE(v >= 0 && v < static_cast<int>(num_elements()),
                      source << ": element set " << set.first << " references a missing element");
+  if (springs.empty() && point_masses.empty()) return;
+  const int dpn = dofs_per_node();
+  for (const auto& s : springs) {
+    const std::string what = s.where.str() + ": spring " + std::to_string(s.id);
+    FLEXUQ_REQUIRE(s.node_a >= 0 && s.node_a < n && s.node_b >= -1 && s.node_b < n, what << " references a missing node");
+    FLEXUQ_REQUIRE(s.node_a != s.node_b || s.comp_a != s.comp_b, what << " connects a DOF to itself");
+    for (int c : {s.comp_a, s.comp_b})
+      FLEXUQ_REQUIRE(c >= 1 && c <= dpn, what << ": component " << c << " does not exist on this mesh ("
+                                              << (dpn == 3 ? "solid elements: translations 1-3 only" : "components 1-6")
+                                              << ")");
+    FLEXUQ_REQUIRE(std::isfinite(s.k), what << ": stiffness is not a finite number");
+  }
+  for (const auto& m : point_masses) {
+    const std::string what = m.where.str() + ": concentrated mass " + std::to_string(m.id);
+    FLEXUQ_REQUIRE(m.node >= 0 && m.node < n, what << " references a missing node");
+    FLEXUQ_REQUIRE(std::isfinite(m.m) && m.m >= 0, what << ": mass must be a finite non-negative number, got " << m.m);
+  }
 }
 
 } // namespace flexuq::io

@@ -179,7 +179,6 @@ std::vector<MatH> expand_operator(const fe::AffineOperator& terms, const Eigen::
 }
 
 AffineMap parametrisation_map(const fe::MaterialParametrisation& p) {
-  const auto n_groups = static_cast<int>(p.nominal().size());
   AffineMap map;
   map.description = "the material parametrisation of the component";
   bool random_mass = false;
@@ -188,10 +187,10 @@ AffineMap parametrisation_map(const fe::MaterialParametrisation& p) {
     random_mass = random_mass || par.property == fe::MaterialProperty::rho;
   }
   auto theta = [](const Eigen::VectorXd& x) { return std::vector<double>(x.data(), x.data() + x.size()); };
-  map.n_stiffness = 2 * n_groups;
+  map.n_stiffness = p.n_stiffness_terms(); // with a constant term: coefficient 1 (ψ₀ only)
   map.stiffness = [&p, theta](const Eigen::VectorXd& x) { return p.coefficients(theta(x)).stiffness; };
   if (random_mass) {
-    map.n_mass = n_groups;
+    map.n_mass = p.n_mass_terms();
     map.mass = [&p, theta](const Eigen::VectorXd& x) { return p.coefficients(theta(x)).mass; };
   }
   map.check = [&p, theta](const Eigen::VectorXd& x, const std::string& where) {

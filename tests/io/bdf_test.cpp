@@ -326,7 +326,7 @@ TEST(Bdf, BadInput) {
                {"trunc.bdf:5:", "CHEXA", "truncated card or continuation"});
   expect_error(write_deck("cont.bdf", "+C1     1.0\n" + grids), {"cont.bdf:1:", "continuation line without a card"});
   expect_error(write_deck("shell.bdf", grids + "CQUAD4,1,1,1,2,3,4\n"), {"shell.bdf:5:", "shell"});
-  expect_error(write_deck("conm2.bdf", grids + tet + prop + "CONM2,9,1,,2.0\n"), {"conm2.bdf:8:", "CONM2", "not supported yet"});
+  expect_error(write_deck("conm1.bdf", grids + tet + prop + "CONM1,9,1\n"), {"conm1.bdf:8:", "CONM1", "not supported"});
   expect_error(write_deck("inc.bdf", grids + "INCLUDE 'nowhere.bdf'\n"), {"inc.bdf:5:", "cannot open included file"});
   expect_error(write_deck("real.bdf", "GRID,1,,0.,abc,0.\n"), {"real.bdf:1:", "GRID", "'ABC' is not a number"});
   expect_error(write_deck("cycle.bdf", grids + tet + prop + "CORD2R,5,6,0.,0.,0.,0.,0.,1.\n,1.,0.,0.\nCORD2R,6,5,0.,0.,0.,0.,0.,1.\n,1.,0.,0.\n"),
@@ -466,7 +466,7 @@ TEST(Bdf, CrodBadInput) {
   expect_error(write_deck("rod_grid.bdf", grids + "CROD,1,7,1,9\nPROD,7,3,1.\n" + mat), {"rod_grid.bdf:3:", "9"});
   expect_error(write_deck("rod_same.bdf", grids + "CROD,1,7,1,1\nPROD,7,3,1.\n" + mat),
                {"rod_same.bdf:3:", "G1 and G2 are the same grid"});
-  expect_error(write_deck("celas.bdf", grids + "CELAS2,1,1.E3,1,1\n"), {"celas.bdf:3:", "CELAS2", "not supported yet"});
+  expect_error(write_deck("conrod.bdf", grids + "CONROD,1,1,2,3,1.\n"), {"conrod.bdf:3:", "CONROD", "not supported"});
 }
 
 // A CBAR cantilever with a CROD of another material on every segment, through fe::Component and

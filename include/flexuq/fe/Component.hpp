@@ -3,7 +3,8 @@
 /// @file Component.hpp
 /// @brief One FE component: mesh, DOF map, material groups and the assembled operators
 /// K(θ) = Σ_g (λ_g K_λ,g + μ_g K_μ,g) [solids] or Σ_g (E_g K_E,g + G_g K_G,g) [beams],
-/// M(θ) = Σ_g ρ_g M_g, kept as affine sums when asked.
+/// M(θ) = Σ_g ρ_g M_g, kept as affine sums when asked; springs, concentrated masses and AUTOSPC add
+/// one constant term (coefficient 1) at the end of each sum.
 
 #include "flexuq/core/Handle.hpp"
 #include "flexuq/fe/AffineOperator.hpp"
@@ -78,9 +79,27 @@ public:
   /// Coefficients of the current K and M in terms of the affine terms.
   std::vector<double> stiffness_theta() const;
   std::vector<double> mass_theta() const;
-  /// Coefficients for other materials (one per group, same order as groups()).
-  static std::vector<double> stiffness_theta(const std::vector<MaterialGroup>& groups);
-  static std::vector<double> mass_theta(const std::vector<MaterialGroup>& groups);
+  /// Coefficients for other materials (one per group, same order as groups()), followed by 1 for
+  /// the constant term when @p constant (has_constant_stiffness()/has_constant_mass()).
+  static std::vector<double> stiffness_theta(const std::vector<MaterialGroup>& groups, bool constant = false);
+  static std::vector<double> mass_theta(const std::vector<MaterialGroup>& groups, bool constant = false);
+  /// True when the last stiffness (mass) term is a constant, parameter-free one: springs
+  /// (mesh.springs) and AUTOSPC ("constant:springs" / "constant:autospc"), concentrated masses
+  /// (mesh.point_masses, "constant:point masses"). Its coefficient is always 1.
+  bool has_constant_stiffness() const { return constant_k_; }
+  bool has_constant_mass() const { return constant_m_; }
+
+  /// A direction constrained by AUTOSPC (mesh.autospc): at @p node, in the translations
+  /// (@p first_component 0) or the rotations (3), unit vector @p n in basic axes.
+  struct AutospcDirection {
+    int node = -1;
+    int first_component = 0;
+    std::array<double, 3> n{};
+  };
+  /// The AUTOSPC directions of the nodes this rank owns (empty unless mesh.autospc found some).
+  const std::vector<AutospcDirection>& autospc_directions() const { return autospc_; }
+  /// Their number over all ranks.
+  long long autospc_count() const { return autospc_global_; }
   /// Re-evaluate K and M for new group materials without re-assembly (needs keep_affine).
   /// @note Collective.
   void set_materials(const std::vector<IsoMaterial>& materials);
@@ -92,6 +111,7 @@ public:
 
 private:
   void assemble(bool keep_affine);
+  void apply_autospc();
   io::Mesh mesh_;
   std::unique_ptr<DofMap> dofs_;
   std::vector<MaterialGroup> groups_;
@@ -102,6 +122,9 @@ private:
   MatH K_, M_;
   AffineOperator K_terms_, M_terms_;
   bool external_ = false, coordinates_ = true;
+  bool constant_k_ = false, constant_m_ = false;
+  std::vector<AutospcDirection> autospc_;
+  long long autospc_global_ = 0;
   std::vector<double> external_k_theta_, external_m_theta_; ///< term coefficients (external only)
   double assembly_seconds_ = 0;
 };

@@ -39,6 +39,9 @@ struct MaterialParameter {
 /// @brief θ → materials → affine coefficients, for one component.
 class MaterialParametrisation {
 public:
+  struct Coefficients {
+    std::vector<double> stiffness, mass;
+  };
   /// Resolve each parameter's element set to the material groups of @p c. A set must own its
   /// groups: every group holding an element of the set holds no element outside it (a set given
   /// its own material under model.materials does). Throws InputError otherwise, or for an unknown
@@ -50,16 +53,19 @@ public:
   /// Material groups parameter @p p acts on (indices into Component::groups()).
   const std::vector<int>& groups_of(std::size_t p) const { return groups_[p]; }
   const std::vector<IsoMaterial>& nominal() const { return nominal_; }
+  /// Number of stiffness and mass coefficients (with the component's constant terms, if any).
+  int n_stiffness_terms() const { return 2 * static_cast<int>(nominal_.size()) + (constant_k_ ? 1 : 0); }
+  int n_mass_terms() const { return static_cast<int>(nominal_.size()) + (constant_m_ ? 1 : 0); }
+  /// The coefficients of the nominal materials (the component's at construction).
+  Coefficients nominal_coefficients() const;
 
   /// Per-group materials at @p theta (one value per parameter), checked (E > 0, 0 ≤ ν < 0.5,
   /// ρ > 0, the Poisson guard for G, C). Throws InputError naming the group's material.
   std::vector<IsoMaterial> materials(const std::vector<double>& theta) const;
 
   /// Affine coefficients at @p theta: stiffness (two per group: λ, μ for solids, E, G for beams)
-  /// and mass (ρ per group), in the order of the component's affine terms.
-  struct Coefficients {
-    std::vector<double> stiffness, mass;
-  };
+  /// and mass (ρ per group), in the order of the component's affine terms, each followed by 1 for
+  /// the component's constant term (springs, AUTOSPC; concentrated masses) when it has one.
   Coefficients coefficients(const std::vector<double>& theta) const;
 
   /// K(θ), M(θ) of @p c re-evaluated in place (needs keep_affine). @note Collective.
@@ -70,6 +76,7 @@ private:
   std::vector<std::vector<int>> groups_;
   std::vector<IsoMaterial> nominal_;
   std::vector<char> beam_;
+  bool constant_k_ = false, constant_m_ = false;
 };
 
 } // namespace flexuq::fe

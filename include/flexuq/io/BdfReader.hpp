@@ -21,13 +21,17 @@
 /// - CROD with PROD (A, J; NSM refused): a beam2 element of a "ROD" section (io::BeamSection):
 ///   axial E·A and torsional G·J stiffness, no bending; lumped or coupled (COUPMASS > 0) mass on
 ///   translations only. Its PROD_<pid> element set takes MAT1 like a CBAR's, so a campaign that
-///   samples E of that material scales the rods. A rod-only grid has no bending stiffness: Nastran
-///   constrains such DOFs by AUTOSPC, flexuq does not (use rods inside a CBAR/CBEAM frame);
+///   samples E of that material scales the rods. A rod-only grid has no bending stiffness: AUTOSPC
+///   constrains those directions (Mesh::autospc, fe::Component);
+/// - CELAS1 with PELAS, CELAS2 (grid components 1–6 in the grid's CD system; G2 blank: grounded;
+///   GE ignored with a warning) → Mesh::springs; CONM2 (CID 0, −1 or a system; offset and inertia
+///   rotated to basic; WTMASS scales m and I) → Mesh::point_masses. Both become constant terms of
+///   K(θ), M(θ) (fe::Component). Their ids share the element id space; their grids must belong to
+///   an element;
 /// - RBE2, RBE3, SPC/SPC1, ASET/ASET1, BSET/BSET1, QSET/QSET1, SPOINT, EIGRL,
-///   PARAM COUPMASS/WTMASS/AUTOSPC/GRDPNT (other PARAMs: one warning).
-/// - Refused with a clear message: CQUAD4/CTRIA3 and other shells, CONROD, CELAS1/CELAS2, PELAS,
-///   CONM1/CONM2, CMASS1/CMASS2 (constant, parameter-free K and M terms, which the affine operators
-///   K(θ) = Σ θ_k K_k do not hold yet), and any card not listed here, except the cards of
+///   PARAM COUPMASS/WTMASS/AUTOSPC (→ Mesh::autospc, YES by default)/GRDPNT (other PARAMs: one warning).
+/// - Refused with a clear message: CQUAD4/CTRIA3 and other shells, CONROD, CELAS3/CELAS4, CONM1,
+///   CMASS1-4, and any card not listed here, except the cards of
 ///   kHarmlessBdfCards (loads, plot and output-only cards, which cannot change K, M or a set):
 ///   those are skipped with one warning listing them.
 ///
@@ -42,7 +46,7 @@
 ///   (consistent) beam mass. Solids always use the consistent mass (a warning says so when
 ///   COUPMASS does not ask for it). PARAM WTMASS scales every density (M = WTMASS · M_input).
 /// - Grids used by no element (RBE2/RBE3 reference grids, spider centres) are left out of the mesh
-///   (Nastran's AUTOSPC would constrain them); BdfDeck keeps them.
+///   (Nastran's AUTOSPC would constrain them all); BdfDeck keeps them.
 ///
 /// Named sets for YAML: node sets `BSET`, `ASET`, `QSET` (grids of those cards that are mesh
 /// nodes), `SPC<sid>`, `RBE2_<eid>` (dependent grids GM), `RBE3_<eid>` (weighted grids), `PS`

@@ -75,6 +75,30 @@ struct Section {
   SourceLocation where;
 };
 
+/// A scalar spring between two DOFs (Nastran CELAS1/CELAS2): energy ½ k (u_a − u_b)², u_a the
+/// component @p comp_a (1–3: translation along the node's displacement frame axis, 4–6: rotation)
+/// of @p node_a; @p node_b = −1 grounds the spring. A constant (parameter-free) stiffness term.
+struct ScalarSpring {
+  long id = 0;
+  int node_a = -1, comp_a = 1, node_b = -1, comp_b = 1;
+  double k = 0;
+  SourceLocation where;
+};
+
+/// A concentrated mass at a node (Nastran CONM2): mass m, centre of mass at node + offset (basic
+/// axes), inertia tensor J about the centre of mass (basic axes, J = [[I11, −I21, −I31], …]). On
+/// beam meshes it adds the rigid-body 6×6 mass [[m I, −m S], [m S, J − m S²]] (S = skew(offset))
+/// to the node's DOFs; on solid meshes (3 DOFs per node) only m I (offset and inertia need
+/// rotations). A constant (parameter-free) mass term.
+struct PointMass {
+  long id = 0;
+  int node = -1;
+  double m = 0;
+  std::array<double, 3> offset{};
+  std::array<std::array<double, 3>, 3> inertia{};
+  SourceLocation where;
+};
+
 /// @brief Nodes, elements, sets, materials and sections of one component.
 struct Mesh {
   std::string source;                          ///< file name or generator description
@@ -91,6 +115,11 @@ struct Mesh {
   std::vector<std::string> warnings;           ///< e.g. unknown keywords, reported once on rank 0
   /// Output (displacement) frame per node, Nastran's CD; empty when every node uses global axes.
   std::vector<NodeFrame> node_frames;
+  std::vector<ScalarSpring> springs;           ///< constant stiffness (CELAS1/CELAS2)
+  std::vector<PointMass> point_masses;         ///< constant mass (CONM2)
+  /// Constrain the DOFs without stiffness at each node, as Nastran's PARAM,AUTOSPC,YES does
+  /// (fe::Component, "AUTOSPC"). Set by the Nastran reader (its default); false for other formats.
+  bool autospc = false;
 
   std::size_t num_nodes() const { return coords.size(); }
   std::size_t num_elements() const { return elem_type.size(); }
