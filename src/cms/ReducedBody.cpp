@@ -148,6 +148,16 @@ void ReducedBody::write(io::H5File& f) const {
   f.write_replicated("/reduced/mode_eigenvalues", {static_cast<std::uint64_t>(mode_eigenvalues.size())},
                      mode_eigenvalues.data());
   f.write_strings("/reduced/interface_labels", interface_labels);
+  if (!interface_points.empty()) {
+    std::vector<std::string> names;
+    std::vector<double> xyz;
+    for (const auto& [name, p] : interface_points) {
+      names.push_back(name);
+      xyz.insert(xyz.end(), p.begin(), p.end());
+    }
+    f.write_strings("/reduced/interface_point_sets", names);
+    f.write_replicated("/reduced/interface_points", {names.size(), 3}, xyz.data());
+  }
   f.write_attribute("/reduced", "method", method);
   f.write_attribute("/reduced", "mode_interface", mode_interface);
   f.write_attribute("/reduced", "n_boundary", n_boundary);
@@ -198,6 +208,13 @@ ReducedBody ReducedBody::read(const io::H5File& f) {
   b.column_scale = r.vector("/reduced/column_scale", n);
   b.mode_eigenvalues = r.vector("/reduced/mode_eigenvalues", any);
   b.interface_labels = r.strings("/reduced/interface_labels", any);
+  if (r.has("/reduced/interface_point_sets")) { // absent in files older than the datasets
+    const auto names = r.strings("/reduced/interface_point_sets", any);
+    const Eigen::MatrixXd xyz = r.matrix("/reduced/interface_points", names.size(), 3);
+    for (std::size_t k = 0; k < names.size(); ++k)
+      b.interface_points[names[k]] = {xyz(static_cast<Eigen::Index>(k), 0), xyz(static_cast<Eigen::Index>(k), 1),
+                                      xyz(static_cast<Eigen::Index>(k), 2)};
+  }
   b.method = f.read_attribute_string("/reduced", "method");
   b.mode_interface = f.read_attribute_string("/reduced", "mode_interface");
   b.n_boundary = f.read_attribute_int("/reduced", "n_boundary");

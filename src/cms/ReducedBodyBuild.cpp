@@ -438,6 +438,9 @@ ReducedBody make_reduced_body(const WorkSpace& ws, const ReducedBasis& rb, const
   b.mode_eigenvalues =
       Eigen::Map<const Eigen::VectorXd>(rb.mode_eigenvalues.data(), static_cast<Eigen::Index>(rb.mode_eigenvalues.size()));
   for (const auto& bd : ws.boundary()) b.interface_labels.push_back(bd.label);
+  for (std::size_t s = 0; s < ws.interfaces().size(); ++s)
+    if (ws.interfaces()[s].kind != InterfaceKind::all_dofs)
+      b.interface_points[io::upper(ws.interfaces()[s].set)] = ws.reference_point(s);
   b.n_boundary = static_cast<std::int64_t>(ws.n_boundary());
   b.physical_boundary = static_cast<std::int64_t>(rb.physical_boundary);
   b.dofs_per_node = static_cast<std::int64_t>(ws.dofs_per_node());

@@ -95,12 +95,18 @@ std::shared_ptr<FlexibleData> make_flexible_data(const cms::ReducedBody& body, c
     at.translation = Mat::Zero(3, V.cols());
     at.rotation = Mat::Zero(3, V.cols());
     if (ic.reference) {
-      const auto it = sets.find(name);
-      FLEXUQ_REQUIRE(it != sets.end() && !it->second.empty(),
-                     source << ": /mesh/node_sets/" << name << " (the nodes of reference node REF " << name
-                            << ") is missing or empty");
-      for (auto n : it->second) at.ref += coords.row(n).transpose();
-      at.ref /= static_cast<double>(it->second.size());
+      // The point the reduction attached REF <name> to (reduce.interfaces[].ref, or the RBE3
+      // weighted centroid); files written before /reduced/interface_points: the set's centroid.
+      if (const auto pt = body.interface_points.find(name); pt != body.interface_points.end()) {
+        at.ref = Vec3(pt->second[0], pt->second[1], pt->second[2]);
+      } else {
+        const auto it = sets.find(name);
+        FLEXUQ_REQUIRE(it != sets.end() && !it->second.empty(),
+                       source << ": /mesh/node_sets/" << name << " (the nodes of reference node REF " << name
+                              << ") is missing or empty");
+        for (auto n : it->second) at.ref += coords.row(n).transpose();
+        at.ref /= static_cast<double>(it->second.size());
+      }
       for (int k = 0; k < 3; ++k) {
         at.translation.row(k) = row(ic.ref[k]);
         at.rotation.row(k) = row(ic.ref[3 + k]);

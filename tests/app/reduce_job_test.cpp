@@ -5,11 +5,13 @@
 #include "flexuq/cms/ReducedBody.hpp"
 #include "flexuq/core/Error.hpp"
 #include "flexuq/io/Hdf5File.hpp"
+#include "flexuq/mbs/FlexibleBody.hpp"
 
 #include <gtest/gtest.h>
 
 #include <Eigen/Dense>
 
+#include <array>
 #include <cmath>
 #include <fstream>
 
@@ -81,6 +83,33 @@ TEST(ReduceJob, ReducedBodyReadsTheFileBack) {
   EXPECT_LT(fi.S.norm(), 1e-8 * b.invariants.mass);
   EXPECT_LT(fi.Sr.norm(), 1e-8 * scale);
   EXPECT_LT((fi.Mff - Eigen::MatrixXd::Identity(fi.Mff.rows(), fi.Mff.cols())).norm(), 1e-8);
+}
+
+TEST(ReduceJob, InterfaceReferencePointsReachTheMultibodyBody) {
+  // An RBE2 interface with an explicit reference point: the point is stored with the body
+  // (/reduced/interface_points) and the multibody body attaches its joints there, not at the set's
+  // centroid. A body without the dataset (older files) falls back to the centroid.
+  std::string job = kJob;
+  const std::string rbe2 = "{set: XMAX, kind: rbe2}";
+  job.replace(job.find(rbe2), rbe2.size(), "{set: XMAX, kind: rbe2, ref: [0.35, 0.06, -0.01]}");
+  const std::string out = "/tmp/flexuq-cb-job-ref-test.h5";
+  job.replace(job.find("/tmp/flexuq-cb-job-test.h5"), std::string("/tmp/flexuq-cb-job-test.h5").size(), out);
+  app::run_reduce(MPI_COMM_WORLD, io::Config::from_string(job));
+  const std::array<double, 3> ref{0.35, 0.06, -0.01};
+  const auto body = cms::ReducedBody::read(MPI_COMM_WORLD, out);
+  ASSERT_EQ(body.interface_points.size(), 1u); // the all-DOF interface XMIN has no reference point
+  EXPECT_EQ(body.interface_points.at("XMAX"), ref);
+  const auto source = mbs::read_flexible_source(out);
+  const auto data = source->data({});
+  const auto& at = data->interface("XMAX", "test");
+  for (int k = 0; k < 3; ++k) EXPECT_EQ(at.ref(k), ref[static_cast<std::size_t>(k)]) << k;
+  cms::ReducedBody old = source->nominal;
+  old.interface_points.clear();
+  const auto legacy = mbs::make_flexible_data(old, out, source->coords, source->ids, source->sets, {});
+  const auto& c = legacy->interface("XMAX", "test").ref;
+  EXPECT_NEAR(c(0), 0.3, 1e-12);
+  EXPECT_NEAR(c(1), 0.05, 1e-12);
+  EXPECT_NEAR(c(2), 0.025, 1e-12);
 }
 
 TEST(ReduceJob, ErrorsNameTheKey) {

@@ -42,6 +42,8 @@ cms::ReducedBody synthetic_body(bool floating) {
   b.column_scale = random(n, 1, g);
   b.mode_eigenvalues = Eigen::Vector2d(1e4, 3e4);
   b.interface_labels = {"A node 1 ux", "A node 1 uy"};
+  // Reference points only on the floating variant: the grounded one stands for older files.
+  if (floating) b.interface_points = {{"PIN", {0.1, -0.2, 0.3}}, {"TIP", {1.5, 0.0, 2.5e-3}}};
   b.n_boundary = 2;
   b.physical_boundary = 1;
   b.dofs_per_node = 3;
@@ -101,6 +103,7 @@ void expect_same(const cms::ReducedBody& a, const cms::ReducedBody& b) {
   EXPECT_EQ(a.column_scale, b.column_scale);
   EXPECT_EQ(a.mode_eigenvalues, b.mode_eigenvalues);
   EXPECT_EQ(a.interface_labels, b.interface_labels);
+  EXPECT_EQ(a.interface_points, b.interface_points);
   EXPECT_EQ(a.n_boundary, b.n_boundary);
   EXPECT_EQ(a.physical_boundary, b.physical_boundary);
   EXPECT_EQ(a.dofs_per_node, b.dofs_per_node);
@@ -147,6 +150,8 @@ TEST(ReducedBody, RoundTripsEveryField) {
     EXPECT_EQ(r.has_floating_frame(), floating);
     io::H5File f(MPI_COMM_WORLD, path, io::H5File::Mode::read);
     EXPECT_EQ(f.exists("/reduced/floating_frame/invariants/Skl"), floating);
+    EXPECT_EQ(f.exists("/reduced/interface_points"), floating);
+    EXPECT_EQ(r.interface_points.size(), floating ? 2u : 0u);
     if (floating) {
       // The written frame invariants are those of Φ V, computed from the stored ones.
       const cms::Invariants fi = r.frame_invariants();
@@ -173,6 +178,7 @@ TEST(ReducedBody, DocumentedDatasetsAndAttributes) {
   const std::map<std::string, std::vector<std::uint64_t>> shapes{
       {"/reduced/K", {5, 5}}, {"/reduced/M", {5, 5}}, {"/reduced/dof_labels", {5}}, {"/reduced/column_kinds", {5}},
       {"/reduced/column_scale", {5}}, {"/reduced/mode_eigenvalues", {2}}, {"/reduced/interface_labels", {2}},
+      {"/reduced/interface_point_sets", {2}}, {"/reduced/interface_points", {2, 3}},
       {"/reduced/diagnostics/gcms_stages", {4, 8}}, {"/reduced/diagnostics/gcms_cond_psi", {1, 1}},
       {"/reduced/invariants/mass", {1}}, {"/reduced/invariants/center_of_mass", {3}},
       {"/reduced/invariants/inertia_origin", {3, 3}}, {"/reduced/invariants/inertia_com", {3, 3}},
@@ -193,6 +199,8 @@ TEST(ReducedBody, DocumentedDatasetsAndAttributes) {
   // Row-major on file: K(0, 1) is the second value.
   const cms::ReducedBody b = synthetic_body(true);
   EXPECT_EQ(f.read_all("/reduced/K")[1], b.K(0, 1));
+  EXPECT_EQ(f.read_strings("/reduced/interface_point_sets"), (std::vector<std::string>{"PIN", "TIP"}));
+  EXPECT_EQ(f.read_all("/reduced/interface_points")[5], 2.5e-3);
   EXPECT_EQ(f.read_attribute_string("/reduced", "method"), "craig-bampton");
   EXPECT_EQ(f.read_attribute_string("/reduced", "mode_interface"), "fixed");
   EXPECT_EQ(f.read_attribute_int("/reduced", "n_boundary"), 2);

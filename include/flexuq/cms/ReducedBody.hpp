@@ -13,6 +13,7 @@
 #include <Eigen/Dense>
 #include <mpi.h>
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -50,6 +51,10 @@ struct ReducedBody {
   Eigen::VectorXd column_scale;             ///< per column (1 = unscaled)
   Eigen::VectorXd mode_eigenvalues;         ///< ω² of the kept normal modes
   std::vector<std::string> interface_labels; ///< boundary coordinates in canonical order
+  /// RBE2/RBE3 interface (upper-case set name) → its reference point, the point the body's
+  /// `REF <set>` coordinates move (`/reduced/interface_point_sets`, `/reduced/interface_points`).
+  /// Empty in files written before these datasets existed: readers then take the set's centroid.
+  std::map<std::string, std::array<double, 3>> interface_points;
   std::int64_t n_boundary = 0, physical_boundary = 0, dofs_per_node = 0;
   double basis_rcond = 0;
   std::map<std::string, Eigen::MatrixXd> diagnostics; ///< /reduced/diagnostics/<name>

@@ -12,9 +12,10 @@
 /// Interfaces (joints attach there): the reduced coordinates labelled `REF <SET> ux … rz` (RBE2 /
 /// RBE3 reference nodes) or `<SET> node <id> ux …` (all-DOF node sets) are the physical interface
 /// DOFs of a Craig–Bampton-type basis (the other columns vanish there), so the interface motion is
-/// u = s·V_row η (s: column scale). A reference node's point is the centroid of its node set
-/// (`/mesh/node_sets`), which is where `flexuq reduce` puts it unless `ref:` was given; a joint
-/// whose point is the reference point does not depend on it. A node set: the mean translation of
+/// u = s·V_row η (s: column scale). A reference node's point is the one the reduction used
+/// (`/reduced/interface_points`: `ref:` of reduce.interfaces, else the set's centroid, weighted for
+/// RBE3); files without that dataset fall back to the plain centroid of `/mesh/node_sets/<SET>`.
+/// A node set: the mean translation of
 /// its nodes and their least-squares small rotation about the centroid (the nodal rotations of
 /// beams when the set is one node or a line).
 
