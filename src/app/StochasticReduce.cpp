@@ -5,10 +5,12 @@
 //   mpirun -n 2 build/bin/flexuq body-at crank-scb.h5 --set E=2.05e11 -o crank-at.h5
 #include "flexuq/app/StochasticReduce.hpp"
 
+#include "flexuq/app/GalerkinCampaign.hpp"
 #include "flexuq/app/ModelFactory.hpp"
 #include "flexuq/app/PodReduce.hpp"
 #include "flexuq/app/ReduceCommand.hpp"
 #include "flexuq/campaign/Campaign.hpp"
+#include "flexuq/campaign/Results.hpp"
 #include "flexuq/cms/StochasticBody.hpp"
 #include "flexuq/cms/StochasticBodyModel.hpp"
 #include "flexuq/core/Assert.hpp"
@@ -19,10 +21,13 @@
 #include "flexuq/app/ComponentConfig.hpp"
 #include "flexuq/io/Hdf5File.hpp"
 #include "flexuq/io/MeshOutput.hpp"
+#include "flexuq/sg/StochasticCb.hpp"
+#include "flexuq/uq/Summary.hpp"
 
 #include <hdf5.h>
 
 #include <chrono>
+#include <functional>
 #include <iomanip>
 #include <memory>
 #include <sstream>
@@ -44,16 +49,26 @@ void stochastic_method(const io::Config& cfg, campaign::CampaignOptions& o) {
   FLEXUQ_REQUIRE(!cfg.has("method"), cfg.source() << ": a stochastic reduce job takes its method from "
                                                      "reduce.stochastic.method, not from 'method:'");
   const auto method = cfg.get<std::string>(S + "method");
-  FLEXUQ_REQUIRE(method == "collocation" || method == "regression" || method == "pod",
-                 cfg.source() << ": reduce.stochastic.method must be collocation, regression or pod, got '" << method << "'");
+  FLEXUQ_REQUIRE(method == "collocation" || method == "regression" || method == "pod" || method == "galerkin",
+                 cfg.source() << ": reduce.stochastic.method must be collocation, regression, pod or galerkin, got '"
+                              << method << "'");
   // reduce.stochastic.pod (energy, sigma_ratio, rank) belongs to method pod (read by pod_truncation);
   // the example job carries it beside method regression, so it is accepted and unused there.
   if (method != "pod" && cfg.has(S + "pod")) cfg.mark_used(S + "pod");
   // Method pod runs the points of the regression design (reduce.stochastic.sampling, samples); the
   // campaign's statistics of the point outputs are fitted as for regression.
   auto& m = o.method;
-  m.type = method == "collocation" ? "collocation" : "pce";
-  m.fit = method == "collocation" ? "projection" : "regression";
+  // Method galerkin evaluates its Galerkin expansions at the nodes of a Gauss rule and projects the
+  // body there (sg/StochasticCb.hpp): a collocation design, tensor by default, two points more per
+  // input than the body's order, which defaults to the Galerkin order p_β.
+  const bool nodes = method == "collocation" || method == "galerkin";
+  m.type = nodes ? "collocation" : "pce";
+  m.fit = nodes ? "projection" : "regression";
+  if (method == "galerkin") {
+    const int p = cfg.get<int>(S + "galerkin.order", 2);
+    FLEXUQ_REQUIRE(p >= 1 && p <= 12, cfg.source() << ": reduce.stochastic.galerkin.order must be in [1, 12], got " << p);
+    if (!cfg.has(S + "pce.order")) m.order = p;
+  }
   if (cfg.has(S + "pce.order")) {
     const auto s = cfg.node(S + "pce.order").as<std::string>();
     try {
@@ -67,14 +82,15 @@ void stochastic_method(const io::Config& cfg, campaign::CampaignOptions& o) {
   if (cfg.has(S + "pce.max_order")) m.max_order = cfg.get<int>(S + "pce.max_order");
   FLEXUQ_REQUIRE(m.resolved_max_order() >= 1 && m.resolved_max_order() <= 12,
                  cfg.source() << ": reduce.stochastic.pce.max_order must be in [1, 12]");
-  if (method != "collocation") {
+  if (!nodes) {
     m.sampling = cfg.get<std::string>(S + "sampling", m.sampling);
     if (cfg.has(S + "samples")) {
       m.samples = cfg.get<int>(S + "samples");
       FLEXUQ_REQUIRE(*m.samples >= 2, cfg.source() << ": reduce.stochastic.samples must be at least 2");
     }
   } else {
-    m.grid = cfg.get<std::string>(S + "grid", m.grid);
+    m.grid = cfg.get<std::string>(S + "grid", method == "galerkin" ? "tensor" : m.grid);
+    if (method == "galerkin" && m.grid == "tensor" && !cfg.has(S + "points")) m.points = m.resolved_max_order() + 2;
     if (m.grid == "sparse" && cfg.has(S + "level")) m.level = cfg.get<int>(S + "level");
     if (m.grid == "tensor" && cfg.has(S + "points")) m.points = cfg.get<int>(S + "points");
   }
@@ -182,6 +198,207 @@ void run_pod_body(MPI_Comm c, const campaign::Plan& plan, const io::Mesh& mesh, 
   log::info(c, os.str());
 }
 
+/// Run @p fn on rank 0 (it returns the summary to log); its exception reaches every rank (an
+/// InputError stays one, so the exit code says bad input). @note Collective.
+void on_rank0(MPI_Comm c, const std::function<std::string()>& fn) {
+  int rank = 0;
+  MPI_Comm_rank(c, &rank);
+  std::string error, summary;
+  long long input_error = 0;
+  if (rank == 0) {
+    try {
+      summary = fn();
+    } catch (const InputError& e) {
+      error = e.what();
+      input_error = 1;
+    } catch (const std::exception& e) {
+      error = e.what();
+    }
+  }
+  broadcast(c, error);
+  FLEXUQ_MPI(MPI_Bcast(&input_error, 1, MPI_LONG_LONG, 0, c));
+  if (!error.empty()) {
+    if (input_error) throw InputError(error);
+    throw Error(error);
+  }
+  log::info(c, summary);
+}
+
+/// Rank 0: the expansions fitted to the successful points, written with the mesh, the body at the
+/// means and its basis, the points and an .xdmf; @p extra adds method-specific datasets. Returns the
+/// summary.
+std::string fit_and_write(const campaign::Plan& plan, const io::Mesh& mesh, const cms::ReducedBody& nominal_body,
+                          const std::vector<double>& nominal_basis, const std::vector<campaign::SampleRecord>& records,
+                          const cms::StochasticReduceOptions& so,
+                          const std::function<void(io::H5File&, const cms::StochasticBody&)>& extra) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto n = static_cast<std::uint64_t>(nominal_body.n_columns());
+  std::map<std::string, std::vector<std::uint64_t>> dims{{"K", {n, n}}, {"M", {n, n}},
+                                                        {"invariants", {cms::invariants_size(static_cast<Eigen::Index>(n))}}};
+  const auto m = static_cast<std::uint64_t>(nominal_body.mode_eigenvalues.size());
+  if (m > 0) dims["mode_eigenvalues"] = {m};
+  if (so.free_free > 0) dims["free_free_frequencies"] = {static_cast<std::uint64_t>(so.free_free)};
+  const auto nn = static_cast<std::uint64_t>(mesh.num_nodes());
+  const auto dpn = static_cast<std::uint64_t>(nominal_body.dofs_per_node);
+  if (so.basis) dims["basis"] = {nn, dpn, n};
+  const auto samples = collect(plan, records, dims);
+  cms::StochasticFitOptions fo;
+  fo.fit = plan.fit;
+  fo.order = plan.order;
+  fo.max_order = plan.max_order;
+  fo.points_total = plan.size();
+  std::vector<std::string> names;
+  std::vector<uq::Distribution> dists;
+  for (const auto& p : plan.params) {
+    names.push_back(p.name);
+    dists.push_back(p.dist);
+  }
+  const auto body = cms::fit_stochastic_body(names, dists, samples, nominal_body, fo);
+  {
+    io::H5File f(MPI_COMM_SELF, plan.output, io::H5File::Mode::append);
+    io::write_mesh(f, mesh);
+    body.nominal.write(f);
+    if (so.basis) f.write_replicated("/reduced/basis", {nn, dpn, n}, nominal_basis.data());
+    body.write(f);
+    write_points(f, samples);
+    if (extra) extra(f, body);
+  }
+  if (so.basis) {
+    io::XdmfNodeField fld{"/reduced/basis", static_cast<std::size_t>(dpn), static_cast<std::size_t>(n), "basis_vector", {}};
+    io::write_xdmf_beside(plan.output, mesh, fld);
+  }
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::ostringstream os;
+  os << "  stochastic body: " << body.fit << " PCE of total degree " << body.order << " ("
+     << body.multi_indices.size() << " terms) from " << body.points_used << "/" << body.points_total
+     << " points; expansion and writing " << std::fixed << std::setprecision(2) << seconds << " s";
+  if (body.has("free_free_frequencies") && body.pce.at("free_free_frequencies").loo.size() > 0)
+    os << "; largest normalised LOO error of the reduced free-free frequencies " << std::scientific
+       << std::setprecision(2) << body.pce.at("free_free_frequencies").loo.maxCoeff();
+  os << "\n  results: " << plan.output << " (/reduced: the body at the parameter means; /stochastic_body: the "
+     << "expansions; flexuq body-at rebuilds a body at any parameters)";
+  return os.str();
+}
+
+/// Method galerkin: the SG fixed-interface and constraint modes on the block groups, the body
+/// evaluated at the plan's Gauss nodes from them, then the same fit and file as collocation.
+void run_galerkin_body(MPI_Comm c, const io::Config& cfg, const ReduceJob& job, const campaign::CampaignOptions& o,
+                       const campaign::Plan& plan, const cms::StochasticReduceOptions& so,
+                       fe::ComponentOptions copts, const io::Mesh& mesh, bool resume) {
+  const std::string src = cfg.source();
+  FLEXUQ_REQUIRE(job.build.method == cms::Method::craig_bampton,
+                 src << ": reduce.stochastic.method: galerkin expands a Craig-Bampton body (fixed-interface modes "
+                        "and constraint modes by stochastic Galerkin); reduce.method is "
+                     << cms::method_name(job.build.method));
+  FLEXUQ_REQUIRE(!job.build.residual_vectors,
+                 src << ": reduce.residual_vectors cannot be used with reduce.stochastic.method: galerkin");
+  FLEXUQ_REQUIRE(!cfg.has("reduce.stochastic.min_mac"),
+                 src << ": reduce.stochastic.min_mac does not apply to method galerkin (no alignment)");
+  sg::GalerkinCbOptions go;
+  go.interfaces = so.interfaces;
+  go.reducer = so.reducer;
+  galerkin_keys(cfg, "reduce.stochastic.galerkin", o.seed, go.eigen, go.expansion);
+  go.eigen.n_modes = so.reducer.modes.count;
+  go.free_free = so.free_free;
+  go.basis = so.basis;
+  cfg.check_all_used();
+  if (resume) log::info(c, "flexuq reduce: --resume has nothing to continue for method galerkin (no journal); solving");
+  const sg::StochasticLayout layout(c, o.ranks_per_sample);
+  copts.keep_affine = true;
+  fe::Component comp(layout.group(), mesh, copts);
+  const fe::MaterialParametrisation par(comp, so.parameters);
+  uq::StochasticSpace space;
+  for (const auto& p : plan.params) space.add(p.name, p.dist);
+  std::vector<std::vector<double>> theta;
+  for (std::size_t q = 0; q < plan.size(); ++q) theta.push_back(plan.sample(q));
+  std::vector<double> nominal_germ;
+  for (std::size_t k = 0; k < plan.params.size(); ++k) nominal_germ.push_back(plan.params[k].dist.to_germ(so.nominal[k]));
+  log::info(c, FLEXUQ_MSG("flexuq reduce: stochastic craig-bampton of " << mesh.source << " by stochastic Galerkin (order "
+                                                                       << go.eigen.order << ", operator order "
+                                                                       << go.expansion.order << ", "
+                                                                       << layout.n_groups() << " block group(s) of "
+                                                                       << layout.ranks_per_group()
+                                                                       << " rank(s)), projected on " << plan.size()
+                                                                       << " Gauss nodes"));
+  const auto r = [&] {
+    try {
+      return sg::galerkin_cb(layout, comp, par, space, plan.germ, theta, nominal_germ, so.nominal, go);
+    } catch (const InputError& e) { // name the job: sg's messages name keys, not files
+      throw InputError(src + ": " + e.what());
+    }
+  }();
+  on_rank0(c, [&] {
+    std::vector<campaign::SampleRecord> records;
+    std::ostringstream failed;
+    for (std::size_t q = 0; q < r.nodes.size(); ++q) {
+      campaign::SampleRecord rec;
+      rec.index = q;
+      rec.status = r.nodes[q].ok ? 0 : 1;
+      rec.reason = r.nodes[q].reason;
+      rec.outputs = r.nodes[q].outputs;
+      if (!r.nodes[q].ok) failed << "\n    node " << q << ": " << r.nodes[q].reason;
+      records.push_back(std::move(rec));
+    }
+    if (!failed.str().empty())
+      log::warn(MPI_COMM_SELF, "flexuq reduce: Gauss nodes that failed (the fit falls back to regression):" + failed.str());
+    const auto extra = [&](io::H5File& f, const cms::StochasticBody& body) {
+      // The campaign layout (/parameters, /samples attributes, /statistics/<o>, /pce/<o>) of the
+      // scalar outputs, from the body's expansions: mode eigenvalues, mode frequencies (the Gauss
+      // projection of √λ/2π) and the reduced free-free frequencies.
+      const uq::Pce lambda(space.families(), body.multi_indices, body.pce.at("mode_eigenvalues").coefficients);
+      uq::SummaryOptions sopt;
+      sopt.seed = o.seed;
+      std::map<std::string, uq::OutputSummary> summaries{
+          {"mode_eigenvalues", uq::summarize_pce(space, lambda, "galerkin body (projection)", sopt)},
+          {"mode_frequencies", uq::summarize_pce(space, sg::frequency_pce(lambda, space),
+                                                 "galerkin body (Gauss projection of sqrt(eigenvalues)/2pi)", sopt)}};
+      if (body.has("free_free_frequencies"))
+        summaries.emplace("free_free_frequencies",
+                          uq::summarize_pce(space,
+                                            uq::Pce(space.families(), body.multi_indices,
+                                                    body.pce.at("free_free_frequencies").coefficients),
+                                            "galerkin body (projection)", sopt));
+      campaign::write_expansion_results(f, plan.params, "galerkin", summaries);
+      const std::string G = "/stochastic_body/galerkin";
+      f.ensure_group(G);
+      const auto P = static_cast<std::uint64_t>(r.eigenvalues.rows()), nm = static_cast<std::uint64_t>(r.eigenvalues.cols());
+      using RowMat = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+      const RowMat ev = r.eigenvalues;
+      f.write_replicated(G + "/eigenvalue_coefficients", {P, nm}, ev.data());
+      std::vector<std::int64_t> mi;
+      for (int t = 0; t < r.basis.size(); ++t)
+        for (int k = 0; k < r.basis.dim(); ++k) mi.push_back(r.basis(t, k));
+      f.write_replicated(G + "/multi_indices", {P, static_cast<std::uint64_t>(r.basis.dim())}, mi.data());
+      f.write_replicated(G + "/mean_eigenvalues", {r.mean_eigenvalues.size()}, r.mean_eigenvalues.data());
+      std::vector<std::int64_t> mult(r.multiplicity.begin(), r.multiplicity.end());
+      f.write_replicated(G + "/multiplicity", {mult.size()}, mult.data());
+      const auto& e = go.eigen;
+      f.write_attribute(G, "order", static_cast<std::int64_t>(e.order));
+      f.write_attribute(G, "operator_order", static_cast<std::int64_t>(go.expansion.order));
+      f.write_attribute(G, "operator_terms", static_cast<std::int64_t>(r.operator_terms));
+      f.write_attribute(G, "solver", std::string(e.method == sg::Method::InverseSubspace ? "inverse-subspace" : "straight-forward"));
+      f.write_attribute(G, "normalization", std::string(e.normalization == sg::Normalization::Galerkin ? "galerkin" : "thesis"));
+      f.write_attribute(G, "iterations", static_cast<std::int64_t>(r.iterations));
+      f.write_attribute(G, "pcg_iterations", static_cast<std::int64_t>(r.pcg_iterations));
+      f.write_attribute(G, "constraint_pcg_iterations", static_cast<std::int64_t>(r.constraint_pcg_iterations));
+      f.write_attribute(G, "constraint_residual", r.constraint_residual);
+      f.write_attribute(G, "converged", static_cast<std::int64_t>(r.converged ? 1 : 0));
+      f.write_attribute(G, "change", r.change);
+      f.write_attribute(G, "block_groups", static_cast<std::int64_t>(layout.n_groups()));
+      f.write_attribute(G, "ranks_per_group", static_cast<std::int64_t>(layout.ranks_per_group()));
+    };
+    { io::H5File created(MPI_COMM_SELF, plan.output, io::H5File::Mode::create); } // no campaign wrote it
+    std::string summary = fit_and_write(plan, mesh, r.nominal, r.nominal_basis, records, so, extra);
+    std::ostringstream os;
+    os << "  stochastic Galerkin: " << r.iterations << " sweeps (" << r.pcg_iterations << " PCG iterations) for "
+       << r.eigenvalues.cols() << " fixed-interface modes, " << r.constraint_pcg_iterations << " PCG iterations for "
+       << r.nominal.n_boundary << " constraint modes (largest relative residual " << std::scientific
+       << std::setprecision(2) << r.constraint_residual << ")\n"
+       << summary;
+    return os.str();
+  });
+}
+
 } // namespace
 
 void run_stochastic_reduce(MPI_Comm comm_in, const io::Config& cfg, bool resume) {
@@ -210,6 +427,7 @@ void run_stochastic_reduce(MPI_Comm comm_in, const io::Config& cfg, bool resume)
   so.parameters = material_parameters(cfg, plan.params);
   so.nominal = plan.nominal();
   cms::validate_stochastic(so, cfg.source());
+  const bool galerkin = cfg.get<std::string>("reduce.stochastic.method") == "galerkin";
   if (pod)
     for (const auto& q : so.parameters)
       FLEXUQ_REQUIRE(q.property == fe::MaterialProperty::E || q.property == fe::MaterialProperty::rho,
@@ -227,6 +445,7 @@ void run_stochastic_reduce(MPI_Comm comm_in, const io::Config& cfg, bool resume)
       }
     }
   for (const auto& w : mesh->warnings) log::warn(c, mesh->source + ": " + w);
+  if (galerkin) return run_galerkin_body(c, cfg, job, o, plan, so, copts, *mesh, resume);
 
   auto nominal = std::make_shared<Nominal>();
   const ModelFactory factory = with_delay(cfg, [so, copts, mesh, nominal](MPI_Comm group) -> std::unique_ptr<Model> {
@@ -260,72 +479,11 @@ void run_stochastic_reduce(MPI_Comm comm_in, const io::Config& cfg, bool resume)
   }
 
   // The expansions, on rank 0 from the journal (in sample order, so independent of the scheduling).
-  std::string error, summary;
-  long long input_error = 0;
-  if (comm.rank() == 0) {
-    try {
-      const auto t0 = std::chrono::steady_clock::now();
-      FLEXUQ_ASSERT(nominal->set, "no nominal body on rank 0");
-      const auto records = campaign::Journal::read_all(plan.output + ".journal");
-      const auto n = static_cast<std::uint64_t>(nominal->body.n_columns());
-      std::map<std::string, std::vector<std::uint64_t>> dims{{"K", {n, n}}, {"M", {n, n}},
-                                                            {"invariants", {cms::invariants_size(static_cast<Eigen::Index>(n))}}};
-      const auto m = static_cast<std::uint64_t>(nominal->body.mode_eigenvalues.size());
-      if (m > 0) dims["mode_eigenvalues"] = {m};
-      if (so.free_free > 0) dims["free_free_frequencies"] = {static_cast<std::uint64_t>(so.free_free)};
-      const auto nn = static_cast<std::uint64_t>(mesh->num_nodes());
-      const auto dpn = static_cast<std::uint64_t>(nominal->body.dofs_per_node);
-      if (so.basis) dims["basis"] = {nn, dpn, n};
-      const auto samples = collect(plan, records, dims);
-      cms::StochasticFitOptions fo;
-      fo.fit = plan.fit;
-      fo.order = plan.order;
-      fo.max_order = plan.max_order;
-      fo.points_total = plan.size();
-      std::vector<std::string> names;
-      std::vector<uq::Distribution> dists;
-      for (const auto& p : plan.params) {
-        names.push_back(p.name);
-        dists.push_back(p.dist);
-      }
-      const auto body = cms::fit_stochastic_body(names, dists, samples, nominal->body, fo);
-      {
-        io::H5File f(MPI_COMM_SELF, plan.output, io::H5File::Mode::append);
-        io::write_mesh(f, *mesh);
-        body.nominal.write(f);
-        if (so.basis) f.write_replicated("/reduced/basis", {nn, dpn, n}, nominal->basis.data());
-        body.write(f);
-        write_points(f, samples);
-      }
-      if (so.basis) {
-        io::XdmfNodeField fld{"/reduced/basis", static_cast<std::size_t>(dpn), static_cast<std::size_t>(n), "basis_vector", {}};
-        io::write_xdmf_beside(plan.output, *mesh, fld);
-      }
-      const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      std::ostringstream os;
-      os << "  stochastic body: " << body.fit << " PCE of total degree " << body.order << " ("
-         << body.multi_indices.size() << " terms) from " << body.points_used << "/" << body.points_total
-         << " points; expansion and writing " << std::fixed << std::setprecision(2) << seconds << " s";
-      if (body.has("free_free_frequencies") && body.pce.at("free_free_frequencies").loo.size() > 0)
-        os << "; largest normalised LOO error of the reduced free-free frequencies " << std::scientific
-           << std::setprecision(2) << body.pce.at("free_free_frequencies").loo.maxCoeff();
-      os << "\n  results: " << plan.output << " (/reduced: the body at the parameter means; /stochastic_body: the "
-         << "expansions; flexuq body-at rebuilds a body at any parameters)";
-      summary = os.str();
-    } catch (const InputError& e) {
-      error = e.what();
-      input_error = 1;
-    } catch (const std::exception& e) {
-      error = e.what();
-    }
-  }
-  broadcast(c, error);
-  FLEXUQ_MPI(MPI_Bcast(&input_error, 1, MPI_LONG_LONG, 0, c));
-  if (!error.empty()) {
-    if (input_error) throw InputError(error);
-    throw Error(error);
-  }
-  log::info(c, summary);
+  on_rank0(c, [&] {
+    FLEXUQ_ASSERT(nominal->set, "no nominal body on rank 0");
+    const auto records = campaign::Journal::read_all(plan.output + ".journal");
+    return fit_and_write(plan, *mesh, nominal->body, nominal->basis, records, so, {});
+  });
 }
 
 void run_body_at(MPI_Comm comm_in, const std::string& path, const std::vector<std::string>& settings,

@@ -478,6 +478,56 @@ void write_reduced_file(const std::string& path, const WorkSpace& ws, const Redu
   }
 }
 
+/// A partition-independent field in the working space: value sin(a·x + b·y + c·z + d) at every node
+/// DOF (different a, b, c, d per @p j and component; zero at RBE2/RBE3 reference DOFs). Each entry is
+/// computed from the node's coordinates alone, so only the order of sums over it depends on the ranks.
+VecH probe_field(const WorkSpace& ws, int j) {
+  VecH w = ws.new_vector();
+  const auto& mesh = ws.component().mesh();
+  const int dpn = ws.component().dofs().dofs_per_node();
+  std::vector<PetscInt> idx;
+  std::vector<PetscScalar> val;
+  for (int n : ws.component().dofs().owned_nodes()) {
+    if (ws.component().dofs().is_fixed(n)) continue;
+    const auto& x = mesh.coords[static_cast<std::size_t>(n)];
+    for (int k = 0; k < dpn; ++k) {
+      const PetscInt g = ws.work_index(n, k);
+      if (g < 0) continue;
+      idx.push_back(g);
+      val.push_back(std::sin(12.9898 * (j + 1) * x[0] + 78.233 * x[1] + 37.719 * (k + 1) * x[2] + 0.7 * j + 1.3 * k));
+    }
+  }
+  FLEXUQ_PETSC(VecSetValues(w.get(), static_cast<PetscInt>(idx.size()), idx.data(), val.data(), INSERT_VALUES));
+  FLEXUQ_PETSC(VecAssemblyBegin(w.get()));
+  FLEXUQ_PETSC(VecAssemblyEnd(w.get()));
+  return w;
+}
+
+std::vector<double> gather_basis(const WorkSpace& ws, const fe::NaturalLayout& natural, const std::vector<VecH>& columns) {
+  std::vector<VecH> phys;
+  std::vector<Vec> raw;
+  for (const auto& c : columns) {
+    phys.push_back(ws.to_physical(c.get()));
+    raw.push_back(phys.back().get());
+  }
+  const auto block = natural.gather(raw);
+  int size = 1, rank = 0;
+  FLEXUQ_MPI(MPI_Comm_size(ws.comm(), &size));
+  FLEXUQ_MPI(MPI_Comm_rank(ws.comm(), &rank));
+  const int mine = static_cast<int>(block.size());
+  std::vector<int> counts(static_cast<std::size_t>(size)), displs(static_cast<std::size_t>(size));
+  FLEXUQ_MPI(MPI_Gather(&mine, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, ws.comm()));
+  int total = 0;
+  for (int r = 0; r < size; ++r) {
+    displs[static_cast<std::size_t>(r)] = total;
+    total += counts[static_cast<std::size_t>(r)];
+  }
+  std::vector<double> full(rank == 0 ? static_cast<std::size_t>(total) : 0);
+  FLEXUQ_MPI(MPI_Gatherv(block.data(), mine, MPI_DOUBLE, full.data(), counts.data(), displs.data(), MPI_DOUBLE, 0,
+                         ws.comm()));
+  return full;
+}
+
 void write_matrix_market(MPI_Comm comm, const std::string& prefix, const ReducedBasis& rb) {
   int rank = 0;
   FLEXUQ_MPI(MPI_Comm_rank(comm, &rank));

@@ -95,30 +95,7 @@ std::map<std::string, std::vector<std::uint64_t>> StochasticBodyModel::field_dim
   return d;
 }
 
-/// A partition-independent field in the working space: value sin(a·x + b·y + c·z + d) at every node
-/// DOF (different a, b, c, d per @p j and component; zero at RBE2/RBE3 reference DOFs). Each entry is
-/// computed from the node's coordinates alone, so only the order of sums over it depends on the ranks.
-VecH StochasticBodyModel::probe_field(int j) const {
-  VecH w = ws_->new_vector();
-  const auto& mesh = comp_->mesh();
-  const int dpn = comp_->dofs().dofs_per_node();
-  std::vector<PetscInt> idx;
-  std::vector<PetscScalar> val;
-  for (int n : comp_->dofs().owned_nodes()) {
-    if (comp_->dofs().is_fixed(n)) continue;
-    const auto& x = mesh.coords[static_cast<std::size_t>(n)];
-    for (int k = 0; k < dpn; ++k) {
-      const PetscInt g = ws_->work_index(n, k);
-      if (g < 0) continue;
-      idx.push_back(g);
-      val.push_back(std::sin(12.9898 * (j + 1) * x[0] + 78.233 * x[1] + 37.719 * (k + 1) * x[2] + 0.7 * j + 1.3 * k));
-    }
-  }
-  FLEXUQ_PETSC(VecSetValues(w.get(), static_cast<PetscInt>(idx.size()), idx.data(), val.data(), INSERT_VALUES));
-  FLEXUQ_PETSC(VecAssemblyBegin(w.get()));
-  FLEXUQ_PETSC(VecAssemblyEnd(w.get()));
-  return w;
-}
+VecH StochasticBodyModel::probe_field(int j) const { return cms::probe_field(*ws_, j); }
 
 StochasticBodyModel::Point StochasticBodyModel::reduce_at(const std::vector<double>& theta, bool reference) {
   params_->apply(*comp_, theta);
@@ -231,7 +208,7 @@ StochasticBodyModel::Point StochasticBodyModel::reduce_at(const std::vector<doub
     FLEXUQ_PETSC(MatDuplicate(ws_->M(), MAT_COPY_VALUES, M_ref_.out()));
     const Checkout chk = checkout(r, a, opt_.free_free);
     nominal_ = make_reduced_body(*ws_, a, p.inv, chk);
-    if (opt_.basis) nominal_basis_ = gather_basis(*ws_, a.columns);
+    if (opt_.basis) nominal_basis_ = gather_basis(*ws_, *layout_, a.columns);
   }
   p.rb = std::move(a);
   return p;
@@ -292,29 +269,6 @@ double StochasticBodyModel::align_modes(const ReducedBasis& rb, const std::vecto
   return tr.min_mac;
 }
 
-std::vector<double> StochasticBodyModel::gather_basis(const WorkSpace& ws, const std::vector<VecH>& columns) const {
-  std::vector<VecH> phys;
-  std::vector<Vec> raw;
-  for (const auto& c : columns) {
-    phys.push_back(ws.to_physical(c.get()));
-    raw.push_back(phys.back().get());
-  }
-  const auto block = layout_->gather(raw);
-  const int size = comm_.size(), rank = comm_.rank();
-  const int mine = static_cast<int>(block.size());
-  std::vector<int> counts(static_cast<std::size_t>(size)), displs(static_cast<std::size_t>(size));
-  FLEXUQ_MPI(MPI_Gather(&mine, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm_.get()));
-  int total = 0;
-  for (int r = 0; r < size; ++r) {
-    displs[static_cast<std::size_t>(r)] = total;
-    total += counts[static_cast<std::size_t>(r)];
-  }
-  std::vector<double> full(rank == 0 ? static_cast<std::size_t>(total) : 0);
-  FLEXUQ_MPI(MPI_Gatherv(block.data(), mine, MPI_DOUBLE, full.data(), counts.data(), displs.data(), MPI_DOUBLE, 0,
-                         comm_.get()));
-  return full;
-}
-
 Outputs StochasticBodyModel::evaluate(const std::vector<double>& theta) {
   Point p = reduce_at(theta, false);
   Outputs out;
@@ -336,7 +290,7 @@ Outputs StochasticBodyModel::evaluate(const std::vector<double>& theta) {
   }
   out["invariants"] = flatten_invariants(p.inv);
   out["alignment_min_mac"] = {p.min_mac};
-  if (opt_.basis) out["basis"] = gather_basis(*ws_, p.rb.columns);
+  if (opt_.basis) out["basis"] = gather_basis(*ws_, *layout_, p.rb.columns);
   return out;
 }
 

@@ -356,6 +356,18 @@ void WorkSpace::refresh_operators() {
   }
 }
 
+MatH WorkSpace::to_working(Mat A) const {
+  MatH C;
+  if (!T_) {
+    FLEXUQ_PETSC(MatDuplicate(A, MAT_COPY_VALUES, C.out()));
+  } else {
+    FLEXUQ_PETSC(MatPtAP(A, T_.get(), MAT_INITIAL_MATRIX, PETSC_DEFAULT, C.out()));
+    FLEXUQ_PETSC(MatProductClear(C.get()));
+  }
+  FLEXUQ_PETSC(MatSetOption(C.get(), MAT_SYMMETRIC, PETSC_TRUE));
+  return C;
+}
+
 void WorkSpace::congruence() {
   const fe::Component& c = *comp_;
   Kw_.reset();

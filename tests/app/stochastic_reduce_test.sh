@@ -158,7 +158,7 @@ bad() {
   grep -qF -- "$expect" bad.log || { echo "message without '$expect' for $*"; cat bad.log; exit 1; }
   [ ! -e bad.h5.journal ] || { echo "a journal was started for bad input $*"; exit 1; }
 }
-bad "reduce.stochastic.method must be collocation, regression or pod" --set reduce.stochastic.method=galerkin
+bad "reduce.stochastic.method must be collocation, regression, pod or galerkin" --set reduce.stochastic.method=kriging
 bad "gcms cannot be expanded by reduce.stochastic" --set reduce.method=gcms
 bad "reduce.scaling must be none" --set reduce.scaling=max
 bad "parameters.rho_right.set" --set parameters.rho_right.set=NO_SUCH_SET

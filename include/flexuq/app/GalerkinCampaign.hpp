@@ -29,6 +29,12 @@ struct GalerkinJob {
   bool mode_shapes = true; ///< outputs.mode_shapes: write the mode-shape coefficients
 };
 
+/// The keys of one Galerkin solve under @p key (`method.galerkin` or `reduce.stochastic.galerkin`):
+/// order, operator_order, solver, normalization, tol, max_it, guard, assemble, memory_limit_mb,
+/// regression.{samples, seed} (default seed @p seed). Throws InputError naming the key.
+void galerkin_keys(const io::Config& cfg, const std::string& key, std::uint64_t seed, sg::EigenOptions& e,
+                   sg::ExpansionOptions& x);
+
 /// Read the `method.galerkin.*`, `outputs.frequencies` and `model.*` keys of @p cfg (the rest of
 /// the campaign keys are in @p o). Not collective (every rank reads the mesh).
 GalerkinJob galerkin_job(const io::Config& cfg, const campaign::CampaignOptions& o);

@@ -15,6 +15,10 @@
 #include <string>
 #include <vector>
 
+namespace flexuq::fe {
+class NaturalLayout;
+}
+
 namespace flexuq::cms {
 
 /// @note Collective. Solids: exact with the consistent mass (M = M_s ⊗ 1₃). Beams: I5–I7 from the
@@ -38,6 +42,13 @@ ReducedBody make_reduced_body(const WorkSpace& ws, const ReducedBasis& rb, const
 /// @note Collective.
 void write_reduced_file(const std::string& path, const WorkSpace& ws, const ReducedBasis& rb, const Invariants& inv,
                         const Checkout& chk, const std::vector<std::pair<std::string, double>>& phase_seconds);
+/// A partition-independent field in the working space, value sin(a·x + b·y + c·z + d) at every node
+/// DOF (a, b, c, d differ per @p j and component; zero at RBE2/RBE3 reference DOFs): inner products
+/// with it fix the sign and multiplet basis of modes the same way on any number of ranks. @note Collective.
+VecH probe_field(const WorkSpace& ws, int j);
+/// The working-space @p columns in input node order (nodes × dofs per node × columns, row-major),
+/// complete on rank 0 of the space's communicator (empty elsewhere). @note Collective.
+std::vector<double> gather_basis(const WorkSpace& ws, const fe::NaturalLayout& natural, const std::vector<VecH>& columns);
 /// <prefix>_K.mtx and <prefix>_M.mtx (MatrixMarket, dense array, symmetric). Rank 0 writes.
 void write_matrix_market(MPI_Comm comm, const std::string& prefix, const ReducedBasis& rb);
 

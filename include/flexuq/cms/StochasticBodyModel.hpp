@@ -82,7 +82,6 @@ private:
   double align_modes(const ReducedBasis& rb, const std::vector<std::size_t>& mode_cols, Eigen::MatrixXd& T,
                      std::vector<double>& lambda) const;
   VecH probe_field(int j) const;
-  std::vector<double> gather_basis(const WorkSpace& ws, const std::vector<VecH>& columns) const;
 
   Comm comm_;
   StochasticReduceOptions opt_;

@@ -70,6 +70,9 @@ public:
   /// numeric product only. A space without RBE2/RBE3 interfaces uses the component's matrices
   /// directly (nothing to do). @note Collective.
   void refresh_operators();
+  /// T̂ᵀ A T̂ for a matrix @p A on the component's DOFs with any nonzero pattern (e.g. one term of an
+  /// expansion of K); a copy of @p A when there is no RBE2/RBE3 interface. @note Collective.
+  MatH to_working(Mat A) const;
   /// Physical (component) vector from a working vector: x = T̂ w. @note Collective.
   VecH to_physical(Vec w) const;
   /// A new working vector (zeroed).
