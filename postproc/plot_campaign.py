@@ -35,6 +35,7 @@ def main():
     if not os.path.exists(a.file):
         sys.exit(f"plot_campaign: no such file: {a.file}")
     outdir = a.output_dir or os.path.dirname(os.path.abspath(a.file))
+    os.makedirs(outdir, exist_ok=True)  # --output-dir may name a folder that does not exist yet
     stem = os.path.join(outdir, os.path.splitext(os.path.basename(a.file))[0])
     written = []
     with h5py.File(a.file, "r") as f:

@@ -43,6 +43,7 @@ def main():
     if not os.path.exists(a.file):
         sys.exit(f"plot_stochastic_body: no such file: {a.file}")
     outdir = a.output_dir or os.path.dirname(os.path.abspath(a.file))
+    os.makedirs(outdir, exist_ok=True)  # --output-dir may name a folder that does not exist yet
     stem = os.path.join(outdir, os.path.splitext(os.path.basename(a.file))[0])
     with h5py.File(a.file, "r") as f:
         if "stochastic_body" not in f:
