@@ -42,6 +42,29 @@ void galerkin_keys(const io::Config& cfg, const std::string& key, std::uint64_t 
                  cfg.source() << ": " << key << ".tol, .max_it and .memory_limit_mb must be positive");
 }
 
+void write_galerkin_solve(io::H5File& f, const std::string& group, const sg::EigenOptions& e,
+                          const sg::ExpansionOptions& x, const sg::StochasticLayout& layout, const sg::EigenResult& r) {
+  const std::string& G = group;
+  f.ensure_group(G);
+  f.write_attribute(G, "order", static_cast<std::int64_t>(e.order));
+  f.write_attribute(G, "operator_order", static_cast<std::int64_t>(x.order));
+  f.write_attribute(G, "solver",
+                    std::string(e.method == sg::Method::InverseSubspace ? "inverse-subspace" : "straight-forward"));
+  f.write_attribute(G, "normalization",
+                    std::string(e.normalization == sg::Normalization::Galerkin ? "galerkin" : "thesis"));
+  f.write_attribute(G, "iterations", static_cast<std::int64_t>(r.iterations));
+  f.write_attribute(G, "pcg_iterations", static_cast<std::int64_t>(r.pcg_iterations));
+  f.write_attribute(G, "converged", static_cast<std::int64_t>(r.converged ? 1 : 0));
+  f.write_attribute(G, "change", r.change);
+  f.write_attribute(G, "block_groups", static_cast<std::int64_t>(layout.n_groups()));
+  f.write_attribute(G, "ranks_per_group", static_cast<std::int64_t>(layout.ranks_per_group()));
+  f.write_replicated(G + "/mean_eigenvalues", {r.mean_eigenvalues.size()}, r.mean_eigenvalues.data());
+  std::vector<std::int64_t> mult(r.multiplicity.begin(), r.multiplicity.end());
+  f.write_replicated(G + "/multiplicity", {mult.size()}, mult.data());
+  if (!r.galerkin_spectrum.empty())
+    f.write_replicated(G + "/spectrum", {r.galerkin_spectrum.size()}, r.galerkin_spectrum.data());
+}
+
 GalerkinJob galerkin_job(const io::Config& cfg, const campaign::CampaignOptions& o) {
   GalerkinJob j;
   j.options = o;
@@ -159,26 +182,8 @@ void run_galerkin_campaign(MPI_Comm comm, const GalerkinJob& job, bool resume) {
   if (rank == 0) {
     io::H5File f(MPI_COMM_SELF, o.output, io::H5File::Mode::create);
     campaign::write_expansion_results(f, o.params, "galerkin", summaries);
-    f.ensure_group("/galerkin");
-    const auto& e = job.eigen;
-    f.write_attribute("/galerkin", "order", static_cast<std::int64_t>(e.order));
-    f.write_attribute("/galerkin", "operator_order", static_cast<std::int64_t>(job.expansion.order));
-    f.write_attribute("/galerkin", "solver",
-                      std::string(e.method == sg::Method::InverseSubspace ? "inverse-subspace" : "straight-forward"));
-    f.write_attribute("/galerkin", "normalization",
-                      std::string(e.normalization == sg::Normalization::Galerkin ? "galerkin" : "thesis"));
-    f.write_attribute("/galerkin", "iterations", static_cast<std::int64_t>(r.iterations));
-    f.write_attribute("/galerkin", "pcg_iterations", static_cast<std::int64_t>(r.pcg_iterations));
-    f.write_attribute("/galerkin", "converged", static_cast<std::int64_t>(r.converged ? 1 : 0));
-    f.write_attribute("/galerkin", "change", r.change);
-    f.write_attribute("/galerkin", "block_groups", static_cast<std::int64_t>(layout.n_groups()));
-    f.write_attribute("/galerkin", "ranks_per_group", static_cast<std::int64_t>(layout.ranks_per_group()));
+    write_galerkin_solve(f, "/galerkin", job.eigen, job.expansion, layout, r);
     f.write_attribute("/galerkin", "negative_eigenvalue_nodes", static_cast<std::int64_t>(negative));
-    f.write_replicated("/galerkin/mean_eigenvalues", {r.mean_eigenvalues.size()}, r.mean_eigenvalues.data());
-    std::vector<std::int64_t> mult(r.multiplicity.begin(), r.multiplicity.end());
-    f.write_replicated("/galerkin/multiplicity", {mult.size()}, mult.data());
-    if (!r.galerkin_spectrum.empty())
-      f.write_replicated("/galerkin/spectrum", {r.galerkin_spectrum.size()}, r.galerkin_spectrum.data());
   }
   FLEXUQ_MPI(MPI_Barrier(comm));
   if (job.mode_shapes) write_mode_shapes(o.output, layout, comp, r);

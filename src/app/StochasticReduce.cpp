@@ -360,38 +360,25 @@ void run_galerkin_body(MPI_Comm c, const io::Config& cfg, const ReduceJob& job, 
                                             "galerkin body (projection)", sopt));
       campaign::write_expansion_results(f, plan.params, "galerkin", summaries);
       const std::string G = "/stochastic_body/galerkin";
-      f.ensure_group(G);
-      const auto P = static_cast<std::uint64_t>(r.eigenvalues.rows()), nm = static_cast<std::uint64_t>(r.eigenvalues.cols());
+      const sg::EigenResult& er = r.eigen;
+      write_galerkin_solve(f, G, go.eigen, go.expansion, layout, er);
+      const auto P = static_cast<std::uint64_t>(er.eigenvalues.rows()), nm = static_cast<std::uint64_t>(er.eigenvalues.cols());
       using RowMat = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-      const RowMat ev = r.eigenvalues;
+      const RowMat ev = er.eigenvalues;
       f.write_replicated(G + "/eigenvalue_coefficients", {P, nm}, ev.data());
       std::vector<std::int64_t> mi;
-      for (int t = 0; t < r.basis.size(); ++t)
-        for (int k = 0; k < r.basis.dim(); ++k) mi.push_back(r.basis(t, k));
-      f.write_replicated(G + "/multi_indices", {P, static_cast<std::uint64_t>(r.basis.dim())}, mi.data());
-      f.write_replicated(G + "/mean_eigenvalues", {r.mean_eigenvalues.size()}, r.mean_eigenvalues.data());
-      std::vector<std::int64_t> mult(r.multiplicity.begin(), r.multiplicity.end());
-      f.write_replicated(G + "/multiplicity", {mult.size()}, mult.data());
-      const auto& e = go.eigen;
-      f.write_attribute(G, "order", static_cast<std::int64_t>(e.order));
-      f.write_attribute(G, "operator_order", static_cast<std::int64_t>(go.expansion.order));
+      for (int t = 0; t < er.basis.size(); ++t)
+        for (int k = 0; k < er.basis.dim(); ++k) mi.push_back(er.basis(t, k));
+      f.write_replicated(G + "/multi_indices", {P, static_cast<std::uint64_t>(er.basis.dim())}, mi.data());
       f.write_attribute(G, "operator_terms", static_cast<std::int64_t>(r.operator_terms));
-      f.write_attribute(G, "solver", std::string(e.method == sg::Method::InverseSubspace ? "inverse-subspace" : "straight-forward"));
-      f.write_attribute(G, "normalization", std::string(e.normalization == sg::Normalization::Galerkin ? "galerkin" : "thesis"));
-      f.write_attribute(G, "iterations", static_cast<std::int64_t>(r.iterations));
-      f.write_attribute(G, "pcg_iterations", static_cast<std::int64_t>(r.pcg_iterations));
       f.write_attribute(G, "constraint_pcg_iterations", static_cast<std::int64_t>(r.constraint_pcg_iterations));
       f.write_attribute(G, "constraint_residual", r.constraint_residual);
-      f.write_attribute(G, "converged", static_cast<std::int64_t>(r.converged ? 1 : 0));
-      f.write_attribute(G, "change", r.change);
-      f.write_attribute(G, "block_groups", static_cast<std::int64_t>(layout.n_groups()));
-      f.write_attribute(G, "ranks_per_group", static_cast<std::int64_t>(layout.ranks_per_group()));
     };
     { io::H5File created(MPI_COMM_SELF, plan.output, io::H5File::Mode::create); } // no campaign wrote it
     std::string summary = fit_and_write(plan, mesh, r.nominal, r.nominal_basis, records, so, extra);
     std::ostringstream os;
-    os << "  stochastic Galerkin: " << r.iterations << " sweeps (" << r.pcg_iterations << " PCG iterations) for "
-       << r.eigenvalues.cols() << " fixed-interface modes, " << r.constraint_pcg_iterations << " PCG iterations for "
+    os << "  stochastic Galerkin: " << r.eigen.iterations << " sweeps (" << r.eigen.pcg_iterations
+       << " PCG iterations) for " << r.eigen.eigenvalues.cols() << " fixed-interface modes, " << r.constraint_pcg_iterations << " PCG iterations for "
        << r.nominal.n_boundary << " constraint modes (largest relative residual " << std::scientific
        << std::setprecision(2) << r.constraint_residual << ")\n"
        << summary;

@@ -269,28 +269,34 @@ double StochasticBodyModel::align_modes(const ReducedBasis& rb, const std::vecto
   return tr.min_mac;
 }
 
-Outputs StochasticBodyModel::evaluate(const std::vector<double>& theta) {
-  Point p = reduce_at(theta, false);
+Outputs point_outputs(const WorkSpace& ws, const ReducedBasis& rb, const Invariants& inv,
+                      const fe::NaturalLayout* natural, int free_free) {
   Outputs out;
-  out["K"] = row_major(p.rb.K);
-  out["M"] = row_major(p.rb.M);
-  if (!ref_mode_cols_.empty()) {
-    out["mode_eigenvalues"] = p.rb.mode_eigenvalues;
+  out["K"] = row_major(rb.K);
+  out["M"] = row_major(rb.M);
+  if (!rb.mode_eigenvalues.empty()) {
+    out["mode_eigenvalues"] = rb.mode_eigenvalues;
     auto& f = out["mode_frequencies"];
-    for (double l : p.rb.mode_eigenvalues) f.push_back(std::sqrt(std::max(0.0, l)) / (2 * M_PI));
+    for (double l : rb.mode_eigenvalues) f.push_back(std::sqrt(std::max(0.0, l)) / (2 * M_PI));
   }
-  if (opt_.free_free > 0) {
-    const auto e = elastic_coordinates(p.rb.K, p.rb.M);
-    FLEXUQ_REQUIRE(e.rigid == 6 && e.eigenvalues.size() >= opt_.free_free,
+  if (free_free > 0) {
+    const auto e = elastic_coordinates(rb.K, rb.M);
+    FLEXUQ_REQUIRE(e.rigid == 6 && e.eigenvalues.size() >= free_free,
                    "the reduced body at this point has " << e.rigid << " rigid-body modes and " << e.eigenvalues.size()
-                                                         << " elastic ones (reduce.checkout.free_free = " << opt_.free_free
+                                                         << " elastic ones (reduce.checkout.free_free = " << free_free
                                                          << ")");
     auto& f = out["free_free_frequencies"];
-    for (int i = 0; i < opt_.free_free; ++i) f.push_back(std::sqrt(std::max(0.0, e.eigenvalues(i))) / (2 * M_PI));
+    for (int i = 0; i < free_free; ++i) f.push_back(std::sqrt(std::max(0.0, e.eigenvalues(i))) / (2 * M_PI));
   }
-  out["invariants"] = flatten_invariants(p.inv);
+  out["invariants"] = flatten_invariants(inv);
+  if (natural) out["basis"] = gather_basis(ws, *natural, rb.columns);
+  return out;
+}
+
+Outputs StochasticBodyModel::evaluate(const std::vector<double>& theta) {
+  Point p = reduce_at(theta, false);
+  Outputs out = point_outputs(*ws_, p.rb, p.inv, opt_.basis ? layout_.get() : nullptr, opt_.free_free);
   out["alignment_min_mac"] = {p.min_mac};
-  if (opt_.basis) out["basis"] = gather_basis(*ws_, *layout_, p.rb.columns);
   return out;
 }
 

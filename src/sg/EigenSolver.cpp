@@ -251,7 +251,7 @@ EigenResult EigenSolver::solve() {
   // Mean problem and mean-based preconditioner (clear errors for a singular/indefinite mean).
   MeanPreconditioner pre(*w.space, K_[0], "K^(0)", opt_.prefix + "mean_");
   fe::ModeOptions mo;
-  const int guard = opt_.guard >= 0 ? opt_.guard : opt_.n_modes / 2 + 2;
+  const int guard = guard_vectors(opt_);
   mo.count = opt_.n_modes + guard;
   mo.constrained = true;
   mo.constraint_description = "the mean operator K^(0)";
@@ -507,18 +507,23 @@ EigenResult EigenSolver::solve() {
   return res;
 }
 
+int guard_vectors(const EigenOptions& opt) { return opt.guard >= 0 ? opt.guard : opt.n_modes / 2 + 2; }
+
+void check_memory_for(MPI_Comm world, int dim, int operator_order, const EigenOptions& opt, Mat K, int extra_vectors) {
+  MatInfo info;
+  FLEXUQ_PETSC(MatGetInfo(K, MAT_LOCAL, &info));
+  PetscInt m = 0, n = 0;
+  FLEXUQ_PETSC(MatGetLocalSize(K, &m, &n));
+  const int nvec = opt.method == Method::InverseSubspace ? 4 * (opt.n_modes + guard_vectors(opt)) + 4 : 3 * opt.n_modes + 4;
+  check_memory(world, dim, operator_order, opt, m, static_cast<long long>(info.nz_used), nvec + extra_vectors);
+}
+
 EigenResult solve_component(const StochasticLayout& layout, const fe::Component& component,
                             const uq::StochasticSpace& space, const AffineMap& map, const ExpansionOptions& expansion,
                             const EigenOptions& opt) {
   FLEXUQ_REQUIRE(component.stiffness_terms().size() > 0,
                  "sg: the component keeps no affine terms (model.keep_affine: true is needed for galerkin)");
-  MatInfo info;
-  FLEXUQ_PETSC(MatGetInfo(component.K(), MAT_LOCAL, &info));
-  PetscInt m = 0, n = 0;
-  FLEXUQ_PETSC(MatGetLocalSize(component.K(), &m, &n));
-  const int guard = opt.guard >= 0 ? opt.guard : opt.n_modes / 2 + 2;
-  const int nvec = opt.method == Method::InverseSubspace ? 4 * (opt.n_modes + guard) + 4 : 3 * opt.n_modes + 4;
-  check_memory(layout.world(), space.dim(), expansion.order, opt, m, static_cast<long long>(info.nz_used), nvec);
+  check_memory_for(layout.world(), space.dim(), expansion.order, opt, component.K());
 
   const auto coef = expand_coefficients(space, map, expansion);
   log::info(layout.world(), FLEXUQ_MSG("sg: operator expansion of order " << expansion.order << " ("

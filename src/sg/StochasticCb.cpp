@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "flexuq/sg/StochasticCb.hpp"
 
-#include "flexuq/cms/FloatingFrame.hpp"
 #include "flexuq/cms/ReducedBodyBuild.hpp"
-#include "flexuq/cms/StochasticBody.hpp"
+#include "flexuq/cms/StochasticBodyModel.hpp"
 #include "flexuq/core/Assert.hpp"
 #include "flexuq/core/Blas.hpp"
 #include "flexuq/core/Error.hpp"
@@ -19,13 +18,6 @@
 namespace flexuq::sg {
 
 namespace {
-
-std::vector<double> row_major(const Eigen::MatrixXd& A) {
-  std::vector<double> v(static_cast<std::size_t>(A.size()));
-  for (Eigen::Index i = 0; i < A.rows(); ++i)
-    for (Eigen::Index j = 0; j < A.cols(); ++j) v[static_cast<std::size_t>(i * A.cols() + j)] = A(i, j);
-  return v;
-}
 
 std::vector<Mat> raw(const std::vector<MatH>& v) {
   std::vector<Mat> r;
@@ -145,27 +137,6 @@ private:
   std::vector<PetscInt> interior_;
 };
 
-/// The outputs of one node (the keys of cms::StochasticBodyModel). Replicated on the group except
-/// the basis (group rank 0). @note Collective (group).
-std::map<std::string, std::vector<double>> node_outputs(const cms::WorkSpace& ws, const cms::ReducedBasis& rb,
-                                                        const fe::NaturalLayout* natural, int free_free) {
-  std::map<std::string, std::vector<double>> out;
-  out["K"] = row_major(rb.K);
-  out["M"] = row_major(rb.M);
-  if (!rb.mode_eigenvalues.empty()) out["mode_eigenvalues"] = rb.mode_eigenvalues;
-  if (free_free > 0) {
-    const auto e = cms::elastic_coordinates(rb.K, rb.M);
-    FLEXUQ_REQUIRE(e.rigid == 6 && e.eigenvalues.size() >= free_free,
-                   "the reduced body at this node has " << e.rigid << " rigid-body modes and " << e.eigenvalues.size()
-                                                        << " elastic ones (reduce.checkout.free_free = " << free_free << ")");
-    auto& f = out["free_free_frequencies"];
-    for (int i = 0; i < free_free; ++i) f.push_back(std::sqrt(std::max(0.0, e.eigenvalues(i))) / (2 * M_PI));
-  }
-  out["invariants"] = cms::flatten_invariants(cms::compute_invariants(ws, rb));
-  if (natural) out["basis"] = cms::gather_basis(ws, *natural, rb.columns);
-  return out;
-}
-
 /// Node outputs as one message: [ok, n_keys, (key length, key chars, n values, values)…, reason].
 std::vector<double> pack(const GalerkinCbNode& n) {
   std::vector<double> m{n.ok ? 1.0 : 0.0, static_cast<double>(n.outputs.size())};
@@ -214,17 +185,7 @@ GalerkinCbResult galerkin_cb(const StochasticLayout& layout, fe::Component& comp
   cms::WorkSpace ws(comp, opt.interfaces);
   FLEXUQ_REQUIRE(ws.n_boundary() > 0, "reduce.interfaces: a Craig-Bampton body needs at least one interface");
   const auto map = parametrisation_map(par);
-  {
-    MatInfo info;
-    FLEXUQ_PETSC(MatGetInfo(ws.K(), MAT_LOCAL, &info));
-    PetscInt m = 0, n = 0;
-    FLEXUQ_PETSC(MatGetLocalSize(ws.K(), &m, &n));
-    const int guard = opt.eigen.guard >= 0 ? opt.eigen.guard : opt.eigen.n_modes / 2 + 2;
-    const int nvec = opt.eigen.method == Method::InverseSubspace ? 4 * (opt.eigen.n_modes + guard) + 4
-                                                                 : 3 * opt.eigen.n_modes + 4;
-    check_memory(world, space.dim(), opt.expansion.order, opt.eigen, m, static_cast<long long>(info.nz_used),
-                 nvec + static_cast<int>(ws.n_boundary()));
-  }
+  check_memory_for(world, space.dim(), opt.expansion.order, opt.eigen, ws.K(), static_cast<int>(ws.n_boundary()));
   const auto coef = expand_coefficients(space, map, opt.expansion);
   res.projection = coef.used;
   res.operator_terms = coef.basis.size();
@@ -246,8 +207,7 @@ GalerkinCbResult galerkin_cb(const StochasticLayout& layout, fe::Component& comp
   split_terms(raw(Mw), ws.is_i(), ws.is_b(), Mii, Mib);
 
   // Fixed-interface modes: the SG eigen solver on (K_ii(ξ), M_ii(ξ)).
-  EigenOptions eo = opt.eigen;
-  EigenSolver solver(layout, space.families(), coef.basis, raw(Kii), raw(Mii), eo);
+  EigenSolver solver(layout, space.families(), coef.basis, raw(Kii), raw(Mii), opt.eigen);
   EigenResult er = [&] {
     try {
       return solver.solve();
@@ -256,15 +216,7 @@ GalerkinCbResult galerkin_cb(const StochasticLayout& layout, fe::Component& comp
                                                "Craig-Bampton reduction)");
     }
   }();
-  res.basis = er.basis;
-  res.eigenvalues = er.eigenvalues;
-  res.mean_eigenvalues = er.mean_eigenvalues;
-  res.multiplicity = er.multiplicity;
-  res.iterations = er.iterations;
-  res.pcg_iterations = er.pcg_iterations;
-  res.change = er.change;
-  res.converged = er.converged || opt.eigen.method == Method::StraightForward;
-  if (!res.converged)
+  if (!er.converged)
     log::warn(world, FLEXUQ_MSG("sg: the Galerkin iteration of the fixed-interface modes did not converge in "
                                 << er.iterations << " sweeps (sine " << er.change << ")"));
 
@@ -284,7 +236,8 @@ GalerkinCbResult galerkin_cb(const StochasticLayout& layout, fe::Component& comp
   };
   auto constraint_blocks = gather(cm.modes); // collective: one after the other on every rank
   auto mode_blocks = gather(er.modes);
-  Evaluator ev(ws, comp, par, space.families(), res.basis, blocks.n_local(), std::move(constraint_blocks),
+  er.modes.clear(); // every rank now holds its slices; the world block vectors are not needed any more
+  Evaluator ev(ws, comp, par, space.families(), er.basis, blocks.n_local(), std::move(constraint_blocks),
                std::move(mode_blocks), er.eigenvalues);
 
   const MPI_Comm group = layout.group();
@@ -322,7 +275,7 @@ GalerkinCbResult galerkin_cb(const StochasticLayout& layout, fe::Component& comp
     GalerkinCbNode node;
     try {
       const cms::ReducedBasis rb = ev.at(germ.row(static_cast<Eigen::Index>(q)), theta[q]);
-      node.outputs = node_outputs(ws, rb, natural.get(), opt.free_free);
+      node.outputs = cms::point_outputs(ws, rb, cms::compute_invariants(ws, rb), natural.get(), opt.free_free);
     } catch (const std::exception& e) { // an inadmissible θ or a lost rigid-body count: this node only
       node.ok = false;
       node.reason = e.what();
@@ -350,6 +303,7 @@ GalerkinCbResult galerkin_cb(const StochasticLayout& layout, fe::Component& comp
     }
   }
   FLEXUQ_MPI(MPI_Barrier(world));
+  res.eigen = std::move(er); // after the last use of the nodes' evaluator (it refers to er.basis)
   return res;
 }
 

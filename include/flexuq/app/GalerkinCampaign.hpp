@@ -16,6 +16,10 @@
 
 #include <mpi.h>
 
+namespace flexuq::io {
+class H5File;
+}
+
 namespace flexuq::app {
 
 /// Everything a Galerkin campaign needs, parsed and checked before any solve.
@@ -34,6 +38,13 @@ struct GalerkinJob {
 /// regression.{samples, seed} (default seed @p seed). Throws InputError naming the key.
 void galerkin_keys(const io::Config& cfg, const std::string& key, std::uint64_t seed, sg::EigenOptions& e,
                    sg::ExpansionOptions& x);
+
+/// The record of one Galerkin eigen solve under @p group: attributes order, operator_order, solver,
+/// normalization, iterations, pcg_iterations, converged, change, block_groups, ranks_per_group;
+/// datasets mean_eigenvalues, multiplicity and (straight-forward) spectrum. Campaigns write it under
+/// `/galerkin`, Galerkin bodies under `/stochastic_body/galerkin`. Rank-local on @p f.
+void write_galerkin_solve(io::H5File& f, const std::string& group, const sg::EigenOptions& e,
+                          const sg::ExpansionOptions& x, const sg::StochasticLayout& layout, const sg::EigenResult& r);
 
 /// Read the `method.galerkin.*`, `outputs.frequencies` and `model.*` keys of @p cfg (the rest of
 /// the campaign keys are in @p o). Not collective (every rank reads the mesh).

@@ -53,6 +53,15 @@ struct StochasticReduceOptions {
   std::vector<double> nominal;                   ///< the parameter means (reference body)
 };
 
+/// The per-point outputs of a stochastic reduction (campaign Outputs): K, M (row-major),
+/// mode_eigenvalues and mode_frequencies (when @p rb has normal modes), free_free_frequencies (the
+/// @p free_free lowest elastic frequencies of K̄, M̄; Error unless the body has 6 rigid-body modes),
+/// invariants (flatten_invariants of @p inv) and, with @p natural, the basis in input node order
+/// (complete on rank 0). Shared by StochasticBodyModel and the Galerkin body (sg/StochasticCb).
+/// @note Collective.
+Outputs point_outputs(const WorkSpace& ws, const ReducedBasis& rb, const Invariants& inv,
+                      const fe::NaturalLayout* natural, int free_free);
+
 /// Throws InputError when the stochastic path cannot do @p o (gcms, a scaled basis, a band of modes).
 void validate_stochastic(const StochasticReduceOptions& o, const std::string& source);
 

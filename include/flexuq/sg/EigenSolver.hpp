@@ -108,6 +108,11 @@ uq::Pce frequency_pce(const uq::Pce& eigenvalues, const uq::StochasticSpace& spa
 void check_memory(MPI_Comm world, int dim, int operator_order, const EigenOptions& opt, long long n_local,
                   long long nnz_local, int n_vectors);
 
+/// Guard vectors of the inverse subspace iteration: EigenOptions::guard, or n_modes/2 + 2 when it is −1.
+int guard_vectors(const EigenOptions& opt);
+/// check_memory for a solve on operators with the layout and nonzeros of @p K (its local rows and
+/// nonzeros on this rank), with the solver's own block vectors plus @p extra_vectors. @note Collective.
+void check_memory_for(MPI_Comm world, int dim, int operator_order, const EigenOptions& opt, Mat K, int extra_vectors = 0);
 /// Whole pipeline for one component: memory check → θ expansion → K^(a) (and M^(a)) → solve.
 /// @p component lives on layout.group() and keeps its affine terms. @note Collective (world).
 EigenResult solve_component(const StochasticLayout& layout, const fe::Component& component,

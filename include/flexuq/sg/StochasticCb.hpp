@@ -47,8 +47,8 @@ struct GalerkinCbOptions {
   bool basis = true;             ///< the basis in input node order per node
 };
 
-/// One evaluated node: the outputs of cms::StochasticBodyModel (K, M, mode_eigenvalues,
-/// free_free_frequencies, invariants, basis) or the reason it failed.
+/// One evaluated node: cms::point_outputs (the outputs of cms::StochasticBodyModel but the
+/// alignment) or the reason it failed.
 struct GalerkinCbNode {
   bool ok = true;
   std::string reason;
@@ -61,14 +61,9 @@ struct GalerkinCbResult {
   std::vector<double> nominal_basis;   ///< its basis, input node order (nodes × dofs per node × columns)
   std::vector<GalerkinCbNode> nodes;   ///< one per requested node, in order
   // Every rank:
-  uq::MultiIndexSet basis;             ///< solution basis (total degree p_β)
-  Eigen::MatrixXd eigenvalues;         ///< P_β × m Galerkin eigenvalue coefficients (6.47)
-  std::vector<double> mean_eigenvalues;
-  std::vector<int> multiplicity;
-  int iterations = 0;
-  long long pcg_iterations = 0, constraint_pcg_iterations = 0;
-  double change = 0, constraint_residual = 0;
-  bool converged = false;
+  EigenResult eigen;                   ///< the Galerkin eigen solve (its block vectors released after the nodes)
+  long long constraint_pcg_iterations = 0;
+  double constraint_residual = 0;
   int operator_terms = 0;
   Projection projection = Projection::Exact;
 };
