@@ -5,6 +5,7 @@
 #include "flexuq/core/Comm.hpp"
 #include "flexuq/core/Error.hpp"
 #include "flexuq/core/Log.hpp"
+#include "flexuq/core/RootTask.hpp"
 #include "flexuq/io/Hdf5File.hpp"
 #include "flexuq/pod/Pod.hpp"
 #include "flexuq/pod/Snapshots.hpp"
@@ -420,52 +421,37 @@ bool is_pod_body(MPI_Comm comm, const std::string& path) {
 void pod_body_at(MPI_Comm comm, const std::string& path, const std::vector<std::string>& settings,
                  const std::string& output) {
   Comm world(comm);
-  std::string error;
-  long long input_error = 0;
-  if (world.rank() == 0) {
-    try {
-      const io::H5File src(MPI_COMM_SELF, path, io::H5File::Mode::read);
-      const std::string P = "/stochastic_body/pod/";
-      const auto body = cms::PodBody::read(src);
-      const auto& names = body.names;
-      std::vector<double> theta = body.nominal;
-      for (const auto& st : settings) {
-        const auto [i, v, germ] = parse_body_setting(st, names, path);
-        FLEXUQ_REQUIRE(!germ, "body-at: " << path << " is a POD body (exact at every θ, no germ): give physical "
-                                             "values, NAME=value");
-        FLEXUQ_REQUIRE(v > 0, "body-at: --set " << st << ": E and rho must be positive");
-        theta[i] = v;
-      }
-      const Eigen::MatrixXd K = body.K_at(theta), M = body.M_at(theta);
-      const auto r = static_cast<int>(K.rows());
-      const auto f = frequencies(K, M, std::max(0, r - 6), true);
-      io::H5File out(MPI_COMM_SELF, output, io::H5File::Mode::create);
-      const RowMat Kr = K, Mr = M;
-      const auto n = static_cast<std::uint64_t>(r);
-      out.write_replicated("/reduced/K", {n, n}, Kr.data());
-      out.write_replicated("/reduced/M", {n, n}, Mr.data());
-      out.write_replicated("/reduced/checkout/free_free_reduced_hz", {f.size()}, f.data());
-      const auto vb = src.read_all(P + "basis");
-      out.write_replicated("/reduced/basis", src.shape(P + "basis"), vb.data());
-      out.write_attribute("/reduced", "method", std::string("pod"));
-      out.write_attribute("/reduced", "stochastic_source", path);
-      out.write_attribute("/reduced", "parameters", theta);
-      if (src.exists("/mesh"))
-        FLEXUQ_REQUIRE(H5Ocopy(src.id(), "/mesh", out.id(), "/mesh", H5P_DEFAULT, H5P_DEFAULT) >= 0,
-                       "body-at: cannot copy /mesh from " << path << " to " << output);
-    } catch (const InputError& e) {
-      error = e.what();
-      input_error = 1;
-    } catch (const std::exception& e) {
-      error = e.what();
+  on_root(world.get(), [&] {
+    const io::H5File src(MPI_COMM_SELF, path, io::H5File::Mode::read);
+    const std::string P = "/stochastic_body/pod/";
+    const auto body = cms::PodBody::read(src);
+    const auto& names = body.names;
+    std::vector<double> theta = body.nominal;
+    for (const auto& st : settings) {
+      const auto [i, v, germ] = parse_body_setting(st, names, path);
+      FLEXUQ_REQUIRE(!germ, "body-at: " << path << " is a POD body (exact at every θ, no germ): give physical "
+                                           "values, NAME=value");
+      FLEXUQ_REQUIRE(v > 0, "body-at: --set " << st << ": E and rho must be positive");
+      theta[i] = v;
     }
-  }
-  broadcast(world.get(), error);
-  FLEXUQ_MPI(MPI_Bcast(&input_error, 1, MPI_LONG_LONG, 0, world.get()));
-  if (!error.empty()) {
-    if (input_error) throw InputError(error);
-    throw Error(error);
-  }
+    const Eigen::MatrixXd K = body.K_at(theta), M = body.M_at(theta);
+    const auto r = static_cast<int>(K.rows());
+    const auto f = frequencies(K, M, std::max(0, r - 6), true);
+    io::H5File out(MPI_COMM_SELF, output, io::H5File::Mode::create);
+    const RowMat Kr = K, Mr = M;
+    const auto n = static_cast<std::uint64_t>(r);
+    out.write_replicated("/reduced/K", {n, n}, Kr.data());
+    out.write_replicated("/reduced/M", {n, n}, Mr.data());
+    out.write_replicated("/reduced/checkout/free_free_reduced_hz", {f.size()}, f.data());
+    const auto vb = src.read_all(P + "basis");
+    out.write_replicated("/reduced/basis", src.shape(P + "basis"), vb.data());
+    out.write_attribute("/reduced", "method", std::string("pod"));
+    out.write_attribute("/reduced", "stochastic_source", path);
+    out.write_attribute("/reduced", "parameters", theta);
+    if (src.exists("/mesh"))
+      FLEXUQ_REQUIRE(H5Ocopy(src.id(), "/mesh", out.id(), "/mesh", H5P_DEFAULT, H5P_DEFAULT) >= 0,
+                     "body-at: cannot copy /mesh from " << path << " to " << output);
+  });
   log::info(world.get(), "body-at: the POD body of " + path + " at the given parameters (exact in V, no expansion) -> " +
                              output);
 }

@@ -17,6 +17,7 @@
 #include "flexuq/core/Comm.hpp"
 #include "flexuq/core/Error.hpp"
 #include "flexuq/core/Log.hpp"
+#include "flexuq/core/RootTask.hpp"
 #include "flexuq/core/Signals.hpp"
 #include "flexuq/app/ComponentConfig.hpp"
 #include "flexuq/io/Hdf5File.hpp"
@@ -198,29 +199,10 @@ void run_pod_body(MPI_Comm c, const campaign::Plan& plan, const io::Mesh& mesh, 
   log::info(c, os.str());
 }
 
-/// Run @p fn on rank 0 (it returns the summary to log); its exception reaches every rank (an
-/// InputError stays one, so the exit code says bad input). @note Collective.
+/// Run @p fn on rank 0 (core/RootTask.hpp) and log the summary it returns on rank 0. @note Collective.
 void on_rank0(MPI_Comm c, const std::function<std::string()>& fn) {
-  int rank = 0;
-  MPI_Comm_rank(c, &rank);
-  std::string error, summary;
-  long long input_error = 0;
-  if (rank == 0) {
-    try {
-      summary = fn();
-    } catch (const InputError& e) {
-      error = e.what();
-      input_error = 1;
-    } catch (const std::exception& e) {
-      error = e.what();
-    }
-  }
-  broadcast(c, error);
-  FLEXUQ_MPI(MPI_Bcast(&input_error, 1, MPI_LONG_LONG, 0, c));
-  if (!error.empty()) {
-    if (input_error) throw InputError(error);
-    throw Error(error);
-  }
+  std::string summary;
+  on_root(c, [&] { summary = fn(); });
   log::info(c, summary);
 }
 
