@@ -211,9 +211,10 @@ bool Integrator::newmark_step(State& s, double h, State& out, double& err, RunSt
     q1 = qa + k.beta * h * h * an;
     v1 = va + k.gamma * h * an;
   };
+  Vec ctl, ph; // C_qᵀλ and φ at the iterate
   auto force_residual = [&](const Vec& q1, const Vec& v1, const Vec& xx, const Vec& ll) -> Vec {
-    return k.s_m * sys_.mass_times(q1, xx) + sys_.jacobian(q1, t1).transpose() * ll - sys_.forces(q1, v1, t1) -
-           k.s_f * force_n_;
+    sys_.constraint_residual(q1, t1, ll, ctl, ph);
+    return k.s_m * sys_.mass_times(q1, xx) + ctl - sys_.forces(q1, v1, t1) - k.s_f * force_n_;
   };
   // Iteration matrix by forward differences of the whole residual (2n evaluations).
   auto build_fd = [&](const Vec& q1, const Vec& v1) {
@@ -263,7 +264,7 @@ bool Integrator::newmark_step(State& s, double h, State& out, double& err, RunSt
     state_of(x, q1, v1);
     Vec r(n + m);
     r.head(n) = force_residual(q1, v1, x, lam);
-    r.tail(m) = sys_.phi(q1, t1) / bq;
+    r.tail(m) = ph / bq; // φ from the same pass as C_qᵀλ
     if (!r.allFinite()) break;
     // A step shortened by round-off to land on an output time keeps the matrix (modified
     // Newton does not need it exact; rebuilding it there dominated runs with many outputs).
@@ -428,7 +429,11 @@ RunStats Integrator::run(State& s, const std::function<void(const State&, double
       if (o_.scheme == Scheme::hht || o_.scheme == Scheme::generalized_alpha) {
         aux_ = aux_next_;
         if (o_.scheme == Scheme::hht)
-          force_n_ = sys_.jacobian(next.q, next.t).transpose() * next.lambda - sys_.forces(next.q, next.v, next.t);
+        {
+          Vec ctl, ph;
+          sys_.constraint_residual(next.q, next.t, next.lambda, ctl, ph);
+          force_n_ = ctl - sys_.forces(next.q, next.v, next.t);
+        }
       }
       const double p1 = sys_.nonconservative_power(next.q, next.v, next.t);
       work += 0.5 * (next.t - s.t) * (power + p1);

@@ -487,6 +487,32 @@ Mat System::jacobian_all(const Vec& q, double t) const {
   return cq;
 }
 
+void System::constraint_residual(const Vec& q, double t, const Vec& lambda, Vec& cq_t_lambda, Vec& phi) const {
+  FLEXUQ_REQUIRE(lambda.size() == m(), "System::constraint_residual: " << lambda.size() << " multipliers for " << m()
+                                                                        << " active rows");
+  std::vector<VecState> s;
+  vector_states(q, nullptr, s);
+  Eigen::RowVectorXd acc = Eigen::RowVectorXd::Zero(n()); // Σ_k λ_k (row k of C_q): each row is linear in its coefficient
+  phi.resize(m());
+  const int nr = static_cast<int>(rows_.size());
+  for (int k = 0; k < m(); ++k) {
+    const int r = active_[k];
+    if (r >= nr) {
+      const int o = off_[r - nr] + 3;
+      phi(k) = q.segment<4>(o).squaredNorm() - 1.0;
+      acc.segment<4>(o) += 2.0 * lambda(k) * q.segment<4>(o).transpose();
+      continue;
+    }
+    phi(k) = row_value(rows_[r], s, t);
+    for (const auto& term : rows_[r].terms) {
+      const double c = lambda(k) * term.c.eval(t)[0];
+      add_vector_jacobian(term.u, c * s[term.v].w, q, acc);
+      add_vector_jacobian(term.v, c * s[term.u].w, q, acc);
+    }
+  }
+  cq_t_lambda = acc.transpose();
+}
+
 Vec System::phi(const Vec& q, double t) const {
   const Vec all = phi_all(q, t);
   Vec out(m());
@@ -580,6 +606,13 @@ Mat System::mass(const Vec& q) const {
   return mm;
 }
 
+const cms::FrameContractions& System::contractions(std::size_t b, const Vec& eta) const {
+  if (contractions_.size() < bodies_.size()) contractions_.resize(bodies_.size());
+  cms::FrameContractions& c = contractions_[b];
+  if (c.xi.size() != eta.size() || c.xi != eta) cms::contract(bodies_[b].flex->invariants, eta, c);
+  return c;
+}
+
 Vec System::mass_times(const Vec& q, const Vec& a) const {
   Vec out(n());
   for (std::size_t b = 0; b < bodies_.size(); ++b) {
@@ -593,7 +626,7 @@ Vec System::mass_times(const Vec& q, const Vec& a) const {
       ta.head<3>() = rotation(p).transpose() * a.segment<3>(o);
       ta.segment<3>(3) = 2.0 * g * a.segment<4>(o + 3);
       ta.tail(ne) = a.segment(o + 7, ne);
-      const Vec w = cms::generalized_mass(fx->invariants, q.segment(o + 7, ne)) * ta;
+      const Vec w = cms::generalized_mass_times(fx->invariants, contractions(b, q.segment(o + 7, ne)), ta);
       out.segment<3>(o) = rotation(p) * w.head<3>();
       out.segment<4>(o + 3) = 2.0 * g.transpose() * w.segment<3>(3);
       out.segment(o + 7, ne) = w.tail(ne);
@@ -612,7 +645,7 @@ void System::mass_into(const Vec& q, double scale, Eigen::Ref<Mat> mm) const {
       const int ne = fx->n_elastic();
       const Mat t = frame_map(euler(q, static_cast<int>(b)), ne);
       mm.block(off_[b], off_[b], 7 + ne, 7 + ne) =
-          scale * (t.transpose() * cms::generalized_mass(fx->invariants, q.segment(off_[b] + 7, ne)) * t);
+          scale * (t.transpose() * cms::generalized_mass(fx->invariants, contractions(b, q.segment(off_[b] + 7, ne))) * t);
       continue;
     }
     mm.block<3, 3>(off_[b], off_[b]) = scale * bodies_[b].mass * Mat3::Identity();
@@ -663,7 +696,8 @@ Vec System::forces(const Vec& q, const Vec& v, double t) const {
     const Vec4 p = q.segment<4>(o + 3);
     const Vec eta = q.segment(o + 7, ne), eta_d = v.segment(o + 7, ne);
     Vec qb = cms::gravity_force(fx->invariants, eta, rotation(p).transpose() * g_sum);
-    if (qv_terms_) qb += cms::quadratic_velocity(fx->invariants, eta, eta_d, 2.0 * g_matrix(p) * v.segment<4>(o + 3));
+    if (qv_terms_)
+      qb += cms::quadratic_velocity(fx->invariants, contractions(b, eta), eta_d, 2.0 * g_matrix(p) * v.segment<4>(o + 3));
     f.segment(o, 7 + ne) += frame_map(p, ne).transpose() * qb;
     f.segment(o + 7, ne) -= fx->K * eta + fx->D * eta_d;
   }

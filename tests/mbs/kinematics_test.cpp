@@ -158,6 +158,13 @@ TEST_P(JointFd, JacobianPhiTAndGammaMatchFiniteDifferences) {
   const Vec g = sys.gamma(q, v, t);
   EXPECT_LT((g + d2).lpNorm<Eigen::Infinity>(), 1e-5 * (1 + g.lpNorm<Eigen::Infinity>())) << "gamma " << g.transpose()
                                                                                         << "\nfd " << -d2.transpose();
+  // The integrators' one-pass residual: C_qᵀλ and φ without forming C_q.
+  Vec lam(sys.m()), ctl, ph;
+  for (int k = 0; k < sys.m(); ++k) lam(k) = random3(rng)(1);
+  sys.constraint_residual(q, t, lam, ctl, ph);
+  const Vec ctl_ref = cq.transpose() * lam;
+  EXPECT_LT((ctl - ctl_ref).lpNorm<Eigen::Infinity>(), 1e-13 * (1 + ctl_ref.lpNorm<Eigen::Infinity>()));
+  EXPECT_EQ(ph, sys.phi(q, t));
   // The joint's rows hold at the initial configuration it was defined in (drivers at t = 0).
   EXPECT_LT(sys.phi(sys.initial_q(), 0.0).lpNorm<Eigen::Infinity>(), 1e-12);
 }

@@ -38,6 +38,8 @@
 
 #include <Eigen/Dense>
 
+#include <array>
+
 namespace flexuq::cms {
 
 /// Index of the blocks in the (6 + n) generalized vectors: [0, 3) translation, [3, 6) rotation, 6… ξ.
@@ -53,6 +55,27 @@ Eigen::MatrixXd rotation_coupling(const Invariants& inv, const Eigen::VectorXd& 
 /// M(ξ) ((6 + n) × (6 + n)) for v = [v_O; ω; ξ̇] and for [a_O; ω̇; ξ̈]; exactly symmetric (I′, J and
 /// Mff are symmetrized, so rounding in the stored invariants cannot make it asymmetric).
 Eigen::MatrixXd generalized_mass(const Invariants& inv, const Eigen::VectorXd& xi);
+/// The ξ-dependent contractions of the invariants that M(ξ) and Q_v share: Y_kl = I5_kl ξ (nine
+/// n-vectors, one pass over I5), the first moment s, J(ξ) and the M_θf block. A multibody Newton
+/// iteration evaluates M(ξ)·a and Q_v at one ξ: computing these once per ξ instead of inside each
+/// function cuts the I5 passes from ~48 to 15 per iteration (docs/performance.md).
+struct FrameContractions {
+  Eigen::VectorXd xi;                 ///< the ξ they were computed at
+  std::array<Eigen::VectorXd, 9> Y;   ///< Y_kl = I5_kl ξ, index 3k+l
+  Eigen::Vector3d s;                  ///< ∫ρ x dV = m c + Sξ
+  Eigen::Matrix3d I;                  ///< second_moment(inv, ξ)
+  Eigen::Matrix3d J;                  ///< inertia_tensor(inv, ξ)
+  Eigen::MatrixXd C;                  ///< rotation_coupling(inv, ξ) (3 × n)
+};
+FrameContractions contract(const Invariants& inv, const Eigen::VectorXd& xi);
+/// In place: reuses @p out's storage (no allocation when n is unchanged).
+void contract(const Invariants& inv, const Eigen::VectorXd& xi, FrameContractions& out);
+/// As above, from precomputed contractions (bitwise the same results as the ξ overloads).
+Eigen::MatrixXd generalized_mass(const Invariants& inv, const FrameContractions& c);
+/// M(ξ) a without forming M(ξ) (a of size 6 + n).
+Eigen::VectorXd generalized_mass_times(const Invariants& inv, const FrameContractions& c, const Eigen::VectorXd& a);
+Eigen::VectorXd quadratic_velocity(const Invariants& inv, const FrameContractions& c, const Eigen::VectorXd& xi_dot,
+                                   const Eigen::Vector3d& omega);
 /// Q_v = −∫ρ Jᵀ (ω × (ω × x) + 2 ω × Φξ̇) dV (6 + n), on the right-hand side of the equations of motion.
 Eigen::VectorXd quadratic_velocity(const Invariants& inv, const Eigen::VectorXd& xi, const Eigen::VectorXd& xi_dot,
                                    const Eigen::Vector3d& omega);

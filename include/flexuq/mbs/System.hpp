@@ -33,6 +33,7 @@
 
 #include <Eigen/Dense>
 
+#include "flexuq/cms/FloatingFrame.hpp"
 #include "flexuq/cms/Invariants.hpp"
 
 #include <deque>
@@ -190,6 +191,9 @@ public:
   Vec phi_all(const Vec& q, double t) const;
   Mat jacobian(const Vec& q, double t) const;
   Mat jacobian_all(const Vec& q, double t) const;
+  /// C_qᵀ λ (n) and φ (m) on the active rows in one pass, without forming C_q: what the Newton
+  /// residual of the implicit integrators needs per iteration.
+  void constraint_residual(const Vec& q, double t, const Vec& lambda, Vec& cq_t_lambda, Vec& phi) const;
   Vec phi_t(const Vec& q, double t) const;
   Vec gamma(const Vec& q, const Vec& v, double t) const;
 
@@ -295,8 +299,12 @@ private:
   std::vector<int> active_;          ///< full-row indices in use (joint rows, then norm rows)
   bool active_set_ = false;
   bool qv_terms_ = true;
+  /// Per flexible body, the floating-frame contractions at the last η seen: a Newton iteration
+  /// evaluates M(q)·a and the forces at one q, which share them (not thread-safe, as System is not).
+  mutable std::vector<cms::FrameContractions> contractions_;
 
   void reset_active();
+  const cms::FrameContractions& contractions(std::size_t b, const Vec& eta) const;
 };
 
 } // namespace flexuq::mbs
