@@ -13,6 +13,7 @@
 
 #include "flexuq/cms/FloatingFrame.hpp"
 #include "flexuq/cms/PodBody.hpp"
+#include "flexuq/cms/ReducedBodyBuild.hpp"
 
 #include <hdf5.h>
 
@@ -317,6 +318,40 @@ PodProjectionSummary pod_project(MPI_Comm comm, const PodBasisSummary& basis, co
     scaling_parameters(c0.stiffness, c2.stiffness, body.K.parameter, q, p.names[q]);
     scaling_parameters(c0.mass, c2.mass, body.M.parameter, q, p.names[q]);
   }
+  // Floating-frame invariants of V (linear in M(θ), so affine like M̄): the linear forms at θ̄ and
+  // with each mass parameter doubled give one term per parameter and a constant term.
+  auto linear_invariants_here = [&] {
+    std::vector<VecH> phys;
+    for (Eigen::Index j = 0; j < X.cols(); ++j) {
+      VecH v;
+      FLEXUQ_PETSC(MatCreateVecs(comp.M(), v.out(), nullptr));
+      PetscScalar* a = nullptr;
+      FLEXUQ_PETSC(VecGetArray(v.get(), &a));
+      for (Eigen::Index r = 0; r < X.rows(); ++r) a[r] = X(r, j);
+      FLEXUQ_PETSC(VecRestoreArray(v.get(), &a));
+      phys.push_back(std::move(v));
+    }
+    const cms::Invariants inv = cms::compute_invariants(comp, phys, project(c, comp.M(), X));
+    body.lumped = inv.lumped;
+    return cms::PodBody::linear_invariants(inv);
+  };
+  {
+    const Eigen::VectorXd l0 = linear_invariants_here();
+    std::vector<Eigen::MatrixXd> terms{l0};
+    std::vector<std::int64_t> which{-1};
+    for (std::size_t q = 0; q < p.nominal.size(); ++q) {
+      if (std::find(body.M.parameter.begin(), body.M.parameter.end(), static_cast<std::int64_t>(q)) == body.M.parameter.end())
+        continue;
+      auto th = p.nominal;
+      th[q] *= 2;
+      params.apply(comp, th);
+      terms.push_back(linear_invariants_here() - l0);
+      which.push_back(static_cast<std::int64_t>(q));
+      terms[0] -= terms.back();
+    }
+    params.apply(comp, p.nominal);
+    body.I = {terms, std::vector<double>(terms.size(), 1.0), which};
+  }
   const cms::AffineReducedTerms Ki{Kti, c0.stiffness, body.K.parameter}, Mi{Mti, c0.mass, body.M.parameter};
   PodProjectionSummary s;
   s.rank = static_cast<int>(X.cols());
@@ -330,6 +365,9 @@ PodProjectionSummary pod_project(MPI_Comm comm, const PodBasisSummary& basis, co
     const Eigen::MatrixXd Ka = body.K_at(th), Ma = body.M_at(th);
     s.affine_check = std::max((Ka - K).cwiseAbs().maxCoeff() / K.cwiseAbs().maxCoeff(),
                               (Ma - M).cwiseAbs().maxCoeff() / M.cwiseAbs().maxCoeff());
+    // The invariants likewise (their linear form, largest entry).
+    const Eigen::VectorXd Ia = body.I.at(th, p.nominal), Id = linear_invariants_here();
+    s.affine_check = std::max(s.affine_check, (Ia - Id).cwiseAbs().maxCoeff() / Id.cwiseAbs().maxCoeff());
     params.apply(comp, p.nominal);
   }
   // V (natural layout, M(θ̄)-orthonormal) on rank 0 for the file: r columns, never the snapshots.
@@ -436,16 +474,39 @@ void pod_body_at(MPI_Comm comm, const std::string& path, const std::vector<std::
     }
     const Eigen::MatrixXd K = body.K_at(theta), M = body.M_at(theta);
     const auto r = static_cast<int>(K.rows());
-    const auto f = frequencies(K, M, std::max(0, r - 6), true);
     io::H5File out(MPI_COMM_SELF, output, io::H5File::Mode::create);
-    const RowMat Kr = K, Mr = M;
-    const auto n = static_cast<std::uint64_t>(r);
-    out.write_replicated("/reduced/K", {n, n}, Kr.data());
-    out.write_replicated("/reduced/M", {n, n}, Mr.data());
-    out.write_replicated("/reduced/checkout/free_free_reduced_hz", {f.size()}, f.data());
+    const auto vshape = src.shape(P + "basis");
+    if (body.has_invariants()) {
+      // The whole `/reduced` layout of `flexuq reduce`: invariants by the affine rule, the check-out
+      // and floating-frame coordinates from them (cms::checkout_from_invariants).
+      cms::ReducedBody rb;
+      rb.method = "pod";
+      rb.mode_interface = "none"; // the columns mix boundary and interior modes of many bodies
+      rb.K = K;
+      rb.M = M;
+      for (int j = 0; j < r; ++j) {
+        rb.dof_labels.push_back("POD " + std::to_string(j + 1));
+        rb.column_kinds.push_back("pod_vector");
+      }
+      rb.column_scale = Eigen::VectorXd::Ones(r);
+      rb.dofs_per_node = vshape.size() == 3 ? static_cast<std::int64_t>(vshape[1]) : 0;
+      const Eigen::VectorXd d = M.diagonal().cwiseSqrt().cwiseInverse();
+      const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> es(d.asDiagonal() * M * d.asDiagonal(), Eigen::EigenvaluesOnly);
+      rb.basis_rcond = es.eigenvalues()(0) / es.eigenvalues()(r - 1); // of the scaled M̄(θ): 1 at θ̄
+      rb.invariants = body.invariants_at(theta);
+      rb.checkout = cms::checkout_from_invariants(rb.invariants, K, M);
+      rb.write(out);
+    } else { // a file written before the POD invariants: K̄, M̄ and the reduced frequencies only
+      const auto f = frequencies(K, M, std::max(0, r - 6), true);
+      const RowMat Kr = K, Mr = M;
+      const auto n = static_cast<std::uint64_t>(r);
+      out.write_replicated("/reduced/K", {n, n}, Kr.data());
+      out.write_replicated("/reduced/M", {n, n}, Mr.data());
+      out.write_replicated("/reduced/checkout/free_free_reduced_hz", {f.size()}, f.data());
+    }
     const auto vb = src.read_all(P + "basis");
-    out.write_replicated("/reduced/basis", src.shape(P + "basis"), vb.data());
-    out.write_attribute("/reduced", "method", std::string("pod"));
+    out.write_replicated("/reduced/basis", vshape, vb.data());
+    if (!body.has_invariants()) out.write_attribute("/reduced", "method", std::string("pod"));
     out.write_attribute("/reduced", "stochastic_source", path);
     out.write_attribute("/reduced", "parameters", theta);
     if (src.exists("/mesh"))

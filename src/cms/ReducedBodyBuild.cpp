@@ -66,16 +66,13 @@ std::vector<int> free_owned_nodes(const fe::Component& comp) {
 
 /// Beams (6 DOFs per node): I5–I7 from the lumped translational masses, by lifting component k of
 /// every column into slot 0 (general, but 3n mass applications and 9n VecMDots).
-Invariants compute_invariants_by_lifting(const WorkSpace& ws, const ReducedBasis& rb) {
-  const auto& comp = ws.component();
-  const int dpn = ws.dofs_per_node();
+namespace {
+Invariants invariants_lifting(const fe::Component& comp, const std::vector<VecH>& Phi, Eigen::MatrixXd Mff) {
+  const int dpn = comp.dofs().dofs_per_node();
   Mat M = comp.M();
   Invariants inv;
-  std::vector<VecH> Phi;
-  for (const auto& c : rb.columns) Phi.push_back(ws.to_physical(c.get()));
   const auto n = static_cast<Eigen::Index>(Phi.size());
-  // ΦᵀMΦ, consistent with I1–I6 (MacNeal's rb.M drops the residual inertia).
-  inv.Mff = rb.method == Method::macneal ? la::project(ws.M(), rb.columns) : rb.M;
+  inv.Mff = std::move(Mff);
   // Rigid modes in the physical space about O.
   std::vector<VecH> R;
   {
@@ -168,22 +165,19 @@ Invariants compute_invariants_by_lifting(const WorkSpace& ws, const ReducedBasis
   return inv;
 }
 
-namespace {
-
 /// Solids (M = M_s ⊗ 1₃): every invariant from Y = MΦ (n mass applications) and one more
 /// application to the coordinate field, then local dense products over the owned nodes and one
 /// reduction. With Φ_k, Y_l the component-k/l rows (one per node):
 ///   I5_kl = Φ_kᵀ Y_l (= Σ_ab φ_k(a) m_ab φ_l(b)),  I3 = Σ_b Y(b),  I4 = Σ_b x(b) × Y(b),
 ///   I6_kl = x_kᵀ Y_l,  I7_kl = x_kᵀ (M_s x_l),  I1 = Σ_b (M_s 1)(b),  I2 = x_kᵀ (M_s 1),
 ///   J_O = tr(I7) 1 − I7 (exact, as M_θθ of the rigid modes).
-Invariants invariants_solid(const WorkSpace& ws, const ReducedBasis& rb) {
-  const auto& comp = ws.component();
+Invariants invariants_solid(const fe::Component& comp, const std::vector<VecH>& Phi, Eigen::MatrixXd Mff) {
   Mat M = comp.M();
-  MPI_Comm comm = ws.comm();
+  MPI_Comm comm = comp.comm();
   Invariants inv;
   inv.lumped = false;
-  inv.Mff = rb.method == Method::macneal ? la::project(ws.M(), rb.columns) : rb.M;
-  const auto n = static_cast<Eigen::Index>(rb.columns.size());
+  inv.Mff = std::move(Mff);
+  const auto n = static_cast<Eigen::Index>(Phi.size());
   const auto owned = free_owned_nodes(comp);
   const auto nn = static_cast<Eigen::Index>(owned.size());
   const auto& X = comp.mesh().coords;
@@ -203,10 +197,7 @@ Invariants invariants_solid(const WorkSpace& ws, const ReducedBasis& rb) {
   };
   // Physical columns split by component into P, then Y = MΦ in row-major blocks of 64 columns
   // (BlockProduct: M streamed once per block), split by component into Q.
-  for (Eigen::Index j = 0; j < n; ++j) {
-    VecH phi = ws.to_physical(rb.columns[static_cast<std::size_t>(j)].get());
-    unpack(phi.get(), P, j, n);
-  }
+  for (Eigen::Index j = 0; j < n; ++j) unpack(Phi[static_cast<std::size_t>(j)].get(), P, j, n);
   constexpr Eigen::Index kBlock = 64;
   la::BlockProduct bp(M);
   std::vector<double> Xr(static_cast<std::size_t>(3 * nn * std::min(kBlock, n))), Yr(Xr.size());
@@ -295,10 +286,99 @@ Invariants invariants_solid(const WorkSpace& ws, const ReducedBasis& rb) {
   return inv;
 }
 
+/// The basis in the component's (physical) space, and the ΦᵀMΦ consistent with I1–I6 (MacNeal's
+/// rb.M drops the residual inertia).
+std::vector<VecH> physical_columns(const WorkSpace& ws, const ReducedBasis& rb) {
+  std::vector<VecH> Phi;
+  for (const auto& c : rb.columns) Phi.push_back(ws.to_physical(c.get()));
+  return Phi;
+}
+Eigen::MatrixXd invariant_mass(const WorkSpace& ws, const ReducedBasis& rb) {
+  return rb.method == Method::macneal ? la::project(ws.M(), rb.columns) : rb.M;
+}
+
 } // namespace
 
+Invariants compute_invariants_by_lifting(const WorkSpace& ws, const ReducedBasis& rb) {
+  return invariants_lifting(ws.component(), physical_columns(ws, rb), invariant_mass(ws, rb));
+}
+
+Invariants compute_invariants(const fe::Component& comp, const std::vector<VecH>& physical, const Eigen::MatrixXd& Mff) {
+  return comp.dofs().dofs_per_node() == 3 ? invariants_solid(comp, physical, Mff) : invariants_lifting(comp, physical, Mff);
+}
+
 Invariants compute_invariants(const WorkSpace& ws, const ReducedBasis& rb) {
-  return ws.dofs_per_node() == 3 ? invariants_solid(ws, rb) : compute_invariants_by_lifting(ws, rb);
+  return compute_invariants(ws.component(), physical_columns(ws, rb), invariant_mass(ws, rb));
+}
+
+namespace {
+
+/// ξ_Rᵀ K̄ ξ_R / (λ_max(K̄,diag) ξ_Rᵀ diag(M̄) ξ_R) per rigid mode: 0 for a free body, O(1) when grounded.
+Eigen::VectorXd rigid_strain_energy(const Eigen::MatrixXd& K, const Eigen::MatrixXd& Mt, const Eigen::MatrixXd& xi) {
+  const Eigen::VectorXd kd = K.diagonal().cwiseAbs(), md = Mt.diagonal().cwiseAbs();
+  double ratio = 0;
+  for (Eigen::Index j = 0; j < K.rows(); ++j)
+    if (md(j) > 0) ratio = std::max(ratio, kd(j) / md(j));
+  Eigen::VectorXd e(6);
+  for (int a = 0; a < 6; ++a) {
+    const double mass = xi.col(a).cwiseAbs2().dot(md);
+    e(a) = std::abs(xi.col(a).dot(K * xi.col(a))) / std::max(ratio * mass, 1e-300);
+  }
+  return e;
+}
+
+/// The reduced pair's free-free frequencies and, for a free body (exactly 6 zero eigenvalues), the
+/// floating-frame elastic coordinates: one dense eigensolve serves both.
+void reduced_free_free(const Eigen::MatrixXd& K, const Eigen::MatrixXd& M, Checkout& c) {
+  Eigen::VectorXd lam;
+  try {
+    auto e = elastic_coordinates(K, M);
+    if (e.rigid == 6) {
+      c.frame_V = std::move(e.V);
+      lam = std::move(e.eigenvalues);
+    }
+  } catch (const Error&) {
+    // A grounded or partly grounded basis has no floating-frame form: eigenvalues only.
+  }
+  if (c.frame_V.size() == 0) {
+    FLEXUQ_REQUIRE(blas::sygv(K, M, lam, nullptr), "check-out: the reduced mass matrix is not positive definite");
+    lam = lam.tail(std::max<Eigen::Index>(0, lam.size() - 6)).eval();
+  }
+  c.reduced_hz = lam.cwiseMax(0.0).cwiseSqrt() / (2 * M_PI);
+  c.frame_eigenvalues = c.frame_V.size() ? lam : Eigen::VectorXd();
+}
+
+} // namespace
+
+Checkout checkout_from_invariants(const Invariants& inv, const Eigen::MatrixXd& K, const Eigen::MatrixXd& M) {
+  const Eigen::Index n = K.rows();
+  FLEXUQ_REQUIRE(M.rows() == n && M.cols() == n && K.cols() == n && inv.S.cols() == n && inv.Sr.cols() == n,
+                 "check-out: K̄, M̄ and the invariants disagree on the number of columns");
+  Checkout c;
+  // The rigid modes about O: B = ΦᵀMΦ_R = [I3ᵀ I4ᵀ], and M_RR = [m 1, −s̃; s̃, J_O] with s = m c
+  // (the t_i·(e_a × x) block is (e_a × s)_i = −s̃_ia).
+  Eigen::MatrixXd B(n, 6);
+  B.leftCols(3) = inv.S.transpose();
+  B.rightCols(3) = inv.Sr.transpose();
+  const Eigen::Vector3d s = inv.mass * inv.com;
+  Eigen::Matrix3d st;
+  st << 0, -s(2), s(1), s(2), 0, -s(0), -s(1), s(0), 0;
+  Eigen::Matrix<double, 6, 6> Mrr;
+  Mrr << inv.mass * Eigen::Matrix3d::Identity(), -st, st, inv.inertia_origin;
+  const Eigen::MatrixXd xi = M.ldlt().solve(B);
+  const Eigen::Matrix<double, 6, 6> Mrr_red = xi.transpose() * M * xi;
+  // ‖Φξ − Φ_R‖²_M = M_RR,aa − B_aᵀ M̄⁻¹ B_a: the expanded form (no model to form the vector), so a
+  // residual below ~1e-8 reads as 0.
+  c.rigid_residual.resize(6);
+  for (int a = 0; a < 6; ++a)
+    c.rigid_residual(a) = std::sqrt(std::max(0.0, Mrr(a, a) - B.col(a).dot(xi.col(a))) / Mrr(a, a));
+  c.rigid_energy = rigid_strain_energy(K, M, xi);
+  c.full = mass_properties(Mrr);
+  c.reduced = mass_properties(Mrr_red);
+  c.effective_mass.resize(0, 6); // no normal-mode columns are known here
+  c.effective_fraction = Eigen::VectorXd::Zero(6);
+  reduced_free_free(K, M, c);
+  return c;
 }
 
 Checkout checkout(Reducer& r, const ReducedBasis& rb, int free_free) {
@@ -320,11 +400,7 @@ Checkout checkout(Reducer& r, const ReducedBasis& rb, int free_free) {
   const Eigen::Matrix<double, 6, 6> Mrr = r.rigid_mass();
   const Eigen::Matrix<double, 6, 6> Mrr_red = xi.transpose() * Mt * xi;
   c.rigid_residual.resize(6);
-  c.rigid_energy.resize(6);
-  const Eigen::VectorXd kd = rb.K.diagonal().cwiseAbs(), md = Mt.diagonal().cwiseAbs();
-  double ratio = 0;
-  for (Eigen::Index j = 0; j < n; ++j)
-    if (md(j) > 0) ratio = std::max(ratio, kd(j) / md(j));
+  c.rigid_energy = rigid_strain_energy(rb.K, Mt, xi);
   VecH res = ws.new_vector(), mres = ws.new_vector();
   for (int a = 0; a < 6; ++a) {
     // ‖Φξ − Φ_R‖_M formed as a vector (the expanded quadratic form loses half the digits).
@@ -336,8 +412,6 @@ Checkout checkout(Reducer& r, const ReducedBasis& rb, int free_free) {
     PetscScalar e2 = 0;
     FLEXUQ_PETSC(VecDot(mres.get(), res.get(), &e2));
     c.rigid_residual(a) = std::sqrt(std::max(0.0, PetscRealPart(e2)) / Mrr(a, a));
-    const double mass = xi.col(a).cwiseAbs2().dot(md);
-    c.rigid_energy(a) = std::abs(xi.col(a).dot(rb.K * xi.col(a))) / std::max(ratio * mass, 1e-300);
   }
   c.full = mass_properties(Mrr);
   c.reduced = mass_properties(Mrr_red);
@@ -370,24 +444,7 @@ Checkout checkout(Reducer& r, const ReducedBasis& rb, int free_free) {
   // Free-free frequencies: reduced pair (dense) and, optionally, the full component.
   // One dense eigensolve serves the check-out and, for a free body (exactly 6 zero eigenvalues), the
   // floating-frame elastic coordinates written beside the invariants.
-  if (rb.method != Method::macneal) {
-    Eigen::VectorXd lam;
-    try {
-      auto e = elastic_coordinates(rb.K, rb.M);
-      if (e.rigid == 6) {
-        c.frame_V = std::move(e.V);
-        lam = std::move(e.eigenvalues);
-      }
-    } catch (const Error&) {
-      // A grounded or partly grounded basis has no floating-frame form: eigenvalues only.
-    }
-    if (c.frame_V.size() == 0) {
-      FLEXUQ_REQUIRE(blas::sygv(rb.K, rb.M, lam, nullptr), "check-out: the reduced mass matrix is not positive definite");
-      lam = lam.tail(std::max<Eigen::Index>(0, lam.size() - 6)).eval();
-    }
-    c.reduced_hz = lam.cwiseMax(0.0).cwiseSqrt() / (2 * M_PI);
-    c.frame_eigenvalues = c.frame_V.size() ? lam : Eigen::VectorXd();
-  }
+  if (rb.method != Method::macneal) reduced_free_free(rb.K, rb.M, c);
   if (free_free > 0) {
     const auto& fm = r.free_modes();
     const auto nf = std::min<std::size_t>(static_cast<std::size_t>(free_free), fm.eigenvalues.size());

@@ -7,10 +7,13 @@
 #     1000x the round-off bound eps*sigma_1/(sigma_r - sigma_r+1) for energy 1e-10 —; the POD
 #     spectra normalised (sum sigma^2 = 1) and the kept ranks what the truncation rules say;
 #  2. the body at θ: the affine sum of the reduced terms equals VᵀK(θ)V, VᵀM(θ)V assembled at a point to
-#     round-off (affine_check < 1e-12); body-at at the means gives M̄ = I (V M-orthonormal); body-at at a
+#     round-off (affine_check < 1e-12, invariants included); body-at at the means gives M̄ = I (V M-orthonormal); body-at at a
 #     θ that is no point against a direct `flexuq reduce` at θ: full-model free-free frequencies ≤ POD
 #     body ≤ Craig–Bampton body (Rayleigh–Ritz: span V holds the point bases up to the truncation,
-#     whose effect the file reports as max_free_free_above_cb), and 1 rank = 2 ranks to round-off;
+#     whose effect the file reports as max_free_free_above_cb), and 1 rank = 2 ranks to round-off; the
+#     body-at file has every /reduced dataset of the direct body; its basis-independent invariants
+#     (mass, centre of mass, I7, J_O, J_C) equal the direct body's at θ; its check-out's reduced mass
+#     properties equal the full ones (span V holds the rigid motions);
 #  3. SIGKILL during the points + --resume: a bit-identical file;
 #  4. bad pod keys: exit code 2, a message naming the key, no journal started.
 # Usage: pod_reduce_test.sh FLEXUQ MPIEXEC SRCDIR WORKDIR
@@ -94,6 +97,35 @@ assert np.all(fp[:n] <= fc * (1 + max(above, 0) + 1e-8)), "the POD body is stiff
 assert np.all(fp[:n] - ff < 0.02 * ff)
 assert np.allclose(fp, at2["reduced/checkout/free_free_reduced_hz"][()], rtol=1e-9), "1 rank != 2 ranks"
 Ka = at["reduced/K"][()]; assert np.allclose(Ka, Ka.T, rtol=0, atol=1e-12 * np.abs(Ka).max())
+# The whole /reduced layout of `flexuq reduce` (every reader of a reduced body works on it).
+def datasets(f):
+    out = set()
+    f["reduced"].visititems(lambda n, o: out.add(n) if isinstance(o, h5py.Dataset) else None)
+    return out
+optional = {"interface_point_sets", "interface_points"}  # RBE reference points: the POD columns have none
+missing = sorted(datasets(d) - datasets(at) - optional)
+assert not missing, f"body-at of a POD body lacks {missing}"
+# The invariants that do not depend on the basis (I1, I2, I7, J_O) equal the direct body's at θ: they
+# are linear in M(θ), which moved with rho_right; Mff is M̄(θ).
+I, J = at["reduced/invariants"], d["reduced/invariants"]
+for k in ("mass", "center_of_mass", "inertia_origin", "Ikl", "inertia_com"):
+    a, b = I[k][()], J[k][()]
+    err = np.abs(a - b).max() / np.abs(b).max()
+    print(f"invariant {k}: POD body-at vs direct reduce at theta, rel. difference {err:.1e}")
+    assert err < 1e-10, k
+assert np.abs(I["Mff"][()] - at["reduced/M"][()]).max() < 1e-12 * np.abs(at["reduced/M"][()]).max()
+# The POD span holds the rigid motions (the points' constraint modes do): reduced mass properties
+# equal the full ones and the floating-frame coordinates exist, their eigenvalues the frequencies².
+c = at["reduced/checkout"]
+m = c["mass_full_reduced"][()]
+print("check-out: masses", m, "rigid residuals", c["rigid_residual"][()], "rigid strain energy", c["rigid_strain_energy"][()])
+assert abs(m[1] - m[0]) < 1e-8 * m[0] and abs(m[0] - J["mass"][()][0]) < 1e-10 * m[0]
+assert np.abs(c["com_full"][()] - d["reduced/checkout/com_full"][()]).max() < 1e-10
+assert np.abs(c["inertia_com_full"][()] - d["reduced/checkout/inertia_com_full"][()]).max() < 1e-10 * np.abs(d["reduced/checkout/inertia_com_full"][()]).max()
+assert c["rigid_residual"][()].max() < 1e-4 and c["rigid_strain_energy"][()].max() < 1e-10
+lam = at["reduced/floating_frame/eigenvalues"][()]
+assert np.allclose(np.sqrt(lam) / (2 * np.pi), fp, rtol=1e-12)
+assert at["reduced"].attrs["method"] in (b"pod", "pod")
 print("body-at checks passed")
 PY
 

@@ -8,6 +8,7 @@
 #include "CmsTestUtil.hpp"
 
 #include "flexuq/cms/ReducedBodyBuild.hpp"
+#include "flexuq/cms/StochasticBody.hpp"
 
 #include <gtest/gtest.h>
 
@@ -349,6 +350,37 @@ TEST(CmsBody, InvariantsAndCheckoutOfABox) {
   for (Eigen::Index i = 0; i < 6; ++i) EXPECT_GE(chk.reduced_hz(i), chk.full_hz(i) * (1 - 1e-10));
   EXPECT_EQ(chk.effective_mass.rows(), 6);
   EXPECT_LE(chk.effective_fraction.maxCoeff(), 1 + 1e-10);
+  // The model-free check-out (POD bodies at θ) from the invariants and K̄, M̄ only: the same mass
+  // properties, strain energies, frequencies and floating-frame coordinates; the rigid residual from
+  // the expanded quadratic form, zero to its ~1e-8 resolution.
+  const auto chi = cms::checkout_from_invariants(inv, cb.K, cb.M);
+  EXPECT_NEAR(chi.full.mass, chk.full.mass, 1e-12 * m);
+  EXPECT_LT((chi.full.com - chk.full.com).norm(), 1e-12);
+  EXPECT_LT((chi.full.inertia_com - chk.full.inertia_com).norm(), 1e-10 * J.norm());
+  EXPECT_NEAR(chi.reduced.mass, chk.reduced.mass, 1e-10 * m);
+  EXPECT_LT((chi.reduced.inertia_com - chk.reduced.inertia_com).norm(), 1e-9 * J.norm());
+  EXPECT_LT((chi.rigid_energy - chk.rigid_energy).cwiseAbs().maxCoeff(), 1e-12);
+  EXPECT_LT(chi.rigid_residual.maxCoeff(), 1e-7);
+  EXPECT_EQ(chi.reduced_hz, chk.reduced_hz);
+  EXPECT_EQ(chi.frame_V, chk.frame_V);
+  EXPECT_EQ(chi.full_hz.size(), 0);
+  // The invariants from physical columns (the entry point of bases that are not a Reducer's).
+  std::vector<VecH> phys;
+  for (const auto& c : cb.columns) phys.push_back(f.ws->to_physical(c.get()));
+  const auto inv2 = cms::compute_invariants(f.ws->component(), phys, cb.M);
+  EXPECT_EQ(cms::flatten_invariants(inv2), cms::flatten_invariants(inv));
+  // A body that is not free: the expanded residual sees the missing rigid motion (a grounded basis,
+  // the constraint columns dropped, keeps only the fixed-interface modes).
+  std::vector<Eigen::Index> modes;
+  for (std::size_t j = 0; j < cb.kinds.size(); ++j)
+    if (cb.kinds[j] == cms::ColumnKind::fixed_interface_mode) modes.push_back(static_cast<Eigen::Index>(j));
+  ASSERT_FALSE(modes.empty());
+  cms::Invariants sub = inv;
+  sub.S = inv.S(Eigen::all, modes);
+  sub.Sr = inv.Sr(Eigen::all, modes);
+  const auto chs = cms::checkout_from_invariants(sub, cb.K(modes, modes), cb.M(modes, modes));
+  EXPECT_GT(chs.rigid_residual.minCoeff(), 1e-3);
+  EXPECT_EQ(chs.frame_V.size(), 0);
 }
 
 TEST(CmsBody, Rbe2InterfacesHoldTheFaceRigid) {

@@ -7,6 +7,8 @@
 /// M̄(θ) are then the exact Galerkin projections of K(θ), M(θ) on V for every θ (no expansion).
 /// Under `/stochastic_body/pod` (docs/hdf5-schema.md). No PETSc: Eigen only.
 
+#include "flexuq/cms/Invariants.hpp"
+
 #include <Eigen/Dense>
 #include <mpi.h>
 
@@ -37,6 +39,18 @@ struct PodBody {
   /// K̄(θ), M̄(θ). Throws InputError for a θ of the wrong size or a non-positive value.
   Eigen::MatrixXd K_at(const std::vector<double>& theta) const;
   Eigen::MatrixXd M_at(const std::vector<double>& theta) const;
+
+  /// The floating-frame invariants of V by the same rule, I(θ) = Σ_t c_t(θ) I_t: they are linear in
+  /// M(θ). Each term is the linear form of the invariants (flatten_invariants with the I2 slot holding
+  /// the first moment m c and the J_C slot zero; J_C and c are recomputed at θ) as one column; one
+  /// constant term and one per parameter that scales a mass term. Empty in files written before
+  /// `/stochastic_body/pod/invariant_terms` existed.
+  AffineReducedTerms I;
+  bool lumped = false; ///< beams: I5–I7 from lumped masses
+  bool has_invariants() const { return !I.terms.empty(); }
+  Invariants invariants_at(const std::vector<double>& theta) const;
+  /// The linear form described at I (a column), and back.
+  static Eigen::VectorXd linear_invariants(const Invariants& inv);
 
   /// Write the terms, coefficients, parameter maps, names and θ̄ (rank 0 of the file's communicator
   /// writes replicated values). @note Collective on the file.

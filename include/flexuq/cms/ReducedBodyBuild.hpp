@@ -24,6 +24,9 @@ namespace flexuq::cms {
 /// @note Collective. Solids: exact with the consistent mass (M = M_s ⊗ 1₃). Beams: I5–I7 from the
 /// lumped translational masses (row sums), the rest exact.
 Invariants compute_invariants(const WorkSpace& ws, const ReducedBasis& rb);
+/// The same for columns given in the component's (physical) space with the component's current
+/// M(θ), and @p Mff = ΦᵀMΦ (for bases that are not a Reducer's, e.g. POD bodies). @note Collective.
+Invariants compute_invariants(const fe::Component& comp, const std::vector<VecH>& physical, const Eigen::MatrixXd& Mff);
 /// The general path (one mass application per column and component, lifted into slot 0), used for
 /// beams; for solids it gives the same numbers as compute_invariants and serves as its test oracle.
 /// @note Collective.
@@ -33,6 +36,11 @@ Invariants compute_invariants_by_lifting(const WorkSpace& ws, const ReducedBasis
 /// factorization of the free component). @note Collective.
 Checkout checkout(Reducer& r, const ReducedBasis& rb, int free_free);
 std::string checkout_summary(const ReducedBasis& rb, const Checkout& c);
+/// The check-out of a body known only by its reduced pair and invariants (no FE model: a POD body at
+/// θ): rigid-mode residuals (expanded quadratic form, resolution ~1e-8), strain energies, full and
+/// reduced mass properties, reduced free-free frequencies and floating-frame coordinates; no full-model
+/// frequencies, no effective masses (the columns are not normal modes). Replicated, no MPI.
+Checkout checkout_from_invariants(const Invariants& inv, const Eigen::MatrixXd& K, const Eigen::MatrixXd& M);
 
 /// The value of a reduction: K̄, M̄, labels and kinds from @p rb, boundary labels from @p ws, the
 /// invariants and the check-out (with its floating-frame coordinates). Replicated.
