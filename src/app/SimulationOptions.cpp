@@ -146,11 +146,12 @@ Quantity parse_quantity(const std::string& s, const Reader& rd, const YAML::Node
       {"position", Quantity::position}, {"velocity", Quantity::velocity}, {"acceleration", Quantity::acceleration},
       {"angle", Quantity::angle},       {"reaction", Quantity::reaction}, {"energy", Quantity::energy},
       {"drift", Quantity::drift},       {"coordinates", Quantity::coordinates},
-      {"angular_velocity", Quantity::angular_velocity}};
+      {"angular_velocity", Quantity::angular_velocity}, {"coordinate_rates", Quantity::coordinate_rates}};
   const auto it = q.find(s);
   if (it == q.end())
     rd.fail(n, key, "unknown quantity '" + s +
-                        "' (position, velocity, acceleration, angle, reaction, energy, drift, coordinates, angular_velocity)");
+                        "' (position, velocity, acceleration, angle, reaction, energy, drift, coordinates, coordinate_rates, "
+                        "angular_velocity)");
   return it->second;
 }
 
@@ -356,6 +357,19 @@ mbs::SimulationJob read_simulation_job(const io::Config& cfg) {
         fs.body_frame = frame == "body";
         fs.point = rd.vec3(f, key, "point", fs.body == kGround ? Vec3::Zero() : sys.bodies()[fs.body].position);
         fs.value = rd.function(f, key, 1.0);
+      } else if (type == "rotational-damper") {
+        rd.keys(f, key, {"type", "body", "body2", "axis", "frame", "damping"});
+        fs.type = ForceType::rotational_damper;
+        fs.body = body_of(rd.text(f, key, "body"), who);
+        if (f["body2"]) fs.body2 = body_of(rd.text(f, key, "body2"), who);
+        fs.direction = rd.vec3(f, key, "axis", Vec3::Zero());
+        if (fs.direction.norm() < 1e-12) rd.fail(f, key, "'axis' is missing or zero");
+        const std::string frame = rd.text(f, key, "frame", "global");
+        if (frame != "global" && frame != "body") rd.fail(f["frame"], key + ".frame", "must be global or body");
+        fs.body_frame = frame == "body";
+        if (!f["damping"]) rd.fail(f, key, "'damping' is missing (N·m·s/rad)");
+        fs.damping = rd.number(f, key, "damping", 0.0);
+        if (fs.damping < 0) rd.fail(f["damping"], key + ".damping", "must be >= 0");
       } else if (type == "spring") {
         rd.keys(f, key, {"type", "bodies", "point", "point2", "stiffness", "damping", "length"});
         fs.type = ForceType::spring;
@@ -370,7 +384,7 @@ mbs::SimulationJob read_simulation_job(const io::Config& cfg) {
         fs.length = rd.number(f, key, "length", -1.0);
         if (fs.stiffness < 0 || fs.damping < 0) rd.fail(f, key, "stiffness and damping must be >= 0");
       } else {
-        rd.fail(f["type"], key + ".type", "unknown force type '" + type + "' (torque, force, gravity, spring)");
+        rd.fail(f["type"], key + ".type", "unknown force type '" + type + "' (torque, force, gravity, spring, rotational-damper)");
       }
       try {
         sys.add_force(fs);
@@ -433,7 +447,7 @@ mbs::SimulationJob read_simulation_job(const io::Config& cfg) {
       os.quantity = parse_quantity(rd.text(n, key, "quantity"), rd, n, key + ".quantity");
       const bool needs_body = os.quantity == Quantity::position || os.quantity == Quantity::velocity ||
                               os.quantity == Quantity::acceleration || os.quantity == Quantity::coordinates ||
-                              os.quantity == Quantity::angular_velocity;
+                              os.quantity == Quantity::coordinate_rates || os.quantity == Quantity::angular_velocity;
       const bool needs_joint = os.quantity == Quantity::angle || os.quantity == Quantity::reaction;
       if (needs_body) {
         os.body = body_of(rd.text(n, key, "body"), "output '" + os.name + "'" + rd.at(n));
@@ -449,7 +463,8 @@ mbs::SimulationJob read_simulation_job(const io::Config& cfg) {
           }
         }
       } else if (n["body"] || n["point"] || n["interface"]) {
-        rd.fail(n, key, "'body' and 'point' apply to position, velocity, acceleration, coordinates, angular_velocity");
+        rd.fail(n, key, "'body' and 'point' apply to position, velocity, acceleration, coordinates, coordinate_rates, "
+                       "angular_velocity");
       }
       if (needs_joint) {
         const std::string jn = rd.text(n, key, "joint");

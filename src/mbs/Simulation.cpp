@@ -32,6 +32,8 @@ std::vector<std::string> OutputSpec::columns() const {
     return {"position", "velocity"};
   case Quantity::coordinates:
     return {"x", "y", "z", "e0", "e1", "e2", "e3"};
+  case Quantity::coordinate_rates:
+    return {"vx", "vy", "vz", "e0_dot", "e1_dot", "e2_dot", "e3_dot"};
   }
   return {};
 }
@@ -100,6 +102,9 @@ SimulationResult run_simulation(SimulationJob& job, const std::function<void(dou
         break;
       case Quantity::coordinates:
         for (int k = 0; k < 7; ++k) out.push_back(st.q(sys.offset(os.body) + k));
+        break;
+      case Quantity::coordinate_rates:
+        for (int k = 0; k < 7; ++k) out.push_back(st.v(sys.offset(os.body) + k));
         break;
       case Quantity::angle: {
         const double a = sys.joint_angle(st.q, os.joint);

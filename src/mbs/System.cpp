@@ -357,6 +357,12 @@ void System::add_force(const ForceSpec& f) {
     s.direction.normalize();
     if (s.body_frame) s.direction = to_local_axis(s.body, s.direction);
     l1 = to_local_point(s.body, s.point);
+  } else if (s.type == ForceType::rotational_damper) {
+    FLEXUQ_REQUIRE(s.direction.norm() > 1e-12, "a rotational damper needs a non-zero axis");
+    FLEXUQ_REQUIRE(s.body != s.body2, "a rotational damper joins a body to itself");
+    FLEXUQ_REQUIRE(s.damping >= 0, "a rotational damper needs damping >= 0");
+    s.direction.normalize();
+    if (s.body_frame) s.direction = to_local_axis(s.body, s.direction);
   } else if (s.type == ForceType::spring) {
     FLEXUQ_REQUIRE(s.body != s.body2, "a spring joins a body to itself");
     l1 = to_local_point(s.body, s.point);
@@ -654,6 +660,18 @@ void System::mass_into(const Vec& q, double scale, Eigen::Ref<Mat> mm) const {
   }
 }
 
+Vec3 System::damper_axis(const ForceSpec& s, const Vec& q) const {
+  return s.body_frame && s.body != kGround ? Vec3(rotation(euler(q, s.body)) * s.direction) : s.direction;
+}
+
+double System::damper_rate(const ForceSpec& s, const Vec& q, const Vec& v) const {
+  auto omega = [&](int b) -> Vec3 { // ω = 2 E(p) ṗ, global
+    if (b == kGround) return Vec3::Zero();
+    return 2.0 * e_matrix(euler(q, b)) * v.segment<4>(off_[b] + 3);
+  };
+  return damper_axis(s, q).dot(omega(s.body) - omega(s.body2));
+}
+
 void System::add_stiffness_damping(const Vec& q, double ck, double cd, Eigen::Ref<Mat> out) const {
   for (std::size_t b = 0; b < bodies_.size(); ++b)
     if (const auto& fx = bodies_[b].flex) {
@@ -662,6 +680,17 @@ void System::add_stiffness_damping(const Vec& q, double ck, double cd, Eigen::Re
     }
   // Springs: Q = −(k (l − l0) + c u·ḋ) u applied at both ends; the dominant part of its Jacobian is
   // k u uᵀ (and c u uᵀ for the rate) on the end points' coordinates, J_e = [1, B(p, s)] per end.
+  // Rotational dampers: Q_p = 2Eᵀn with n = −c a aᵀ(ω_1 − ω_2), ω = 2Eṗ: ∂Q/∂ṗ = −c gᵀg with
+  // g = aᵀ[2E_1, −2E_2] on the two bodies' Euler-parameter rates (the axis' own motion left out, as
+  // the other omitted q-derivatives).
+  for (const ForceSpec& s : forces_) {
+    if (s.type != ForceType::rotational_damper || cd * s.damping == 0) continue;
+    const Vec3 a = damper_axis(s, q);
+    Eigen::RowVectorXd g = Eigen::RowVectorXd::Zero(n());
+    if (s.body != kGround) g.segment<4>(off_[s.body] + 3) += 2.0 * a.transpose() * e_matrix(euler(q, s.body));
+    if (s.body2 != kGround) g.segment<4>(off_[s.body2] + 3) -= 2.0 * a.transpose() * e_matrix(euler(q, s.body2));
+    out += (cd * s.damping) * g.transpose() * g;
+  }
   for (std::size_t k = 0; k < forces_.size(); ++k) {
     const ForceSpec& s = forces_[k];
     if (s.type != ForceType::spring) continue;
@@ -737,6 +766,12 @@ Vec System::forces(const Vec& q, const Vec& v, double t) const {
       }
       break;
     }
+    case ForceType::rotational_damper: {
+      const Vec3 n = -s.damping * damper_rate(s, q, v) * damper_axis(s, q);
+      apply_torque(s.body, n);
+      apply_torque(s.body2, -n);
+      break;
+    }
     case ForceType::spring: {
       const Vec3 d = point_position(q, s.body2, force_local2_[k]) - point_position(q, s.body, force_local_[k]);
       const Vec3 dd = point_velocity(q, v, s.body2, force_local2_[k]) - point_velocity(q, v, s.body, force_local_[k]);
@@ -806,6 +841,8 @@ double System::nonconservative_power(const Vec& q, const Vec& v, double t) const
       };
       if (s.type == ForceType::torque) p += val.dot(omega(s.body) - omega(s.body2));
       else p += val.dot(point_velocity(q, v, s.body, force_local_[k]));
+    } else if (s.type == ForceType::rotational_damper) {
+      p -= s.damping * std::pow(damper_rate(s, q, v), 2);
     } else if (s.type == ForceType::spring && s.damping != 0.0) {
       const Vec3 d = point_position(q, s.body2, force_local2_[k]) - point_position(q, s.body, force_local_[k]);
       const Vec3 dd = point_velocity(q, v, s.body2, force_local2_[k]) - point_velocity(q, v, s.body, force_local_[k]);

@@ -14,3 +14,9 @@ add_test(NAME test_mbs_simulate_flexible
 set_tests_properties(test_mbs_simulate_flexible PROPERTIES PROCESSORS 2 TIMEOUT 300 LABELS "mbs;np2"
                      ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OPENBLAS_NUM_THREADS=1")
 # Bad simulate jobs: tests/app/simulate.cmake (the job file is read in app).
+
+# Seed 003's rigid V8: the digest's velocity-snapshot spectra (ranks 4 + 6) and the damped idle speed.
+add_test(NAME test_mbs_v8
+         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/v8_test.sh $<TARGET_FILE:flexuq> ${MPIEXEC_EXECUTABLE} ${PROJECT_SOURCE_DIR})
+set_tests_properties(test_mbs_v8 PROPERTIES TIMEOUT 600 LABELS "mbs;np1"
+                     ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OPENBLAS_NUM_THREADS=1")

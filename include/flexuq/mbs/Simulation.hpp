@@ -17,7 +17,7 @@
 
 namespace flexuq::mbs {
 
-enum class Quantity { position, velocity, acceleration, angle, reaction, energy, drift, coordinates, angular_velocity };
+enum class Quantity { position, velocity, acceleration, angle, reaction, energy, drift, coordinates, angular_velocity, coordinate_rates };
 
 struct OutputSpec {
   std::string name;

@@ -106,7 +106,9 @@ struct JointSpec {
   TimeFunction motion;        ///< drivers: relative angle / translation as a function of time
 };
 
-enum class ForceType { torque, force, gravity, spring };
+/// rotational_damper: torque −c (a·(ω_body − ω_body2)) a on body (the opposite on body2), a the unit
+/// axis (global, or fixed in body with body_frame), c = damping.
+enum class ForceType { torque, force, gravity, spring, rotational_damper };
 
 struct ForceSpec {
   ForceType type = ForceType::gravity;
@@ -115,7 +117,7 @@ struct ForceSpec {
   bool body_frame = false;             ///< torque/force axis fixed in the body instead of global
   Vec3 point = Vec3::Zero(), point2 = Vec3::Zero(); ///< global at t = 0 (force point; spring ends)
   TimeFunction value = TimeFunction::constant(1.0);
-  double stiffness = 0, damping = 0, length = -1.0; ///< spring; length < 0 = initial length
+  double stiffness = 0, damping = 0, length = -1.0; ///< spring (length < 0 = initial length); damper: damping
 };
 
 /// A global vector Σ sign·(r_b if point) + A_b local over its parts (ground parts are constants).
@@ -305,6 +307,8 @@ private:
 
   void reset_active();
   const cms::FrameContractions& contractions(std::size_t b, const Vec& eta) const;
+  Vec3 damper_axis(const ForceSpec& s, const Vec& q) const;                    ///< global unit axis
+  double damper_rate(const ForceSpec& s, const Vec& q, const Vec& v) const; ///< a·(ω_body − ω_body2)
 };
 
 } // namespace flexuq::mbs
