@@ -399,7 +399,8 @@ mbs::SimulationJob read_simulation_job(const io::Config& cfg) {
   if (cfg.has("solver")) {
     const YAML::Node s = cfg.node("solver");
     rd.keys(s, "solver", {"type", "alpha", "rho_inf", "step", "start", "end", "tol", "max_iter", "adaptive", "rtol",
-                          "atol", "min_step", "max_step", "output_step", "project", "quadratic_velocity", "matrix"});
+                          "atol", "min_step", "max_step", "output_step", "project", "quadratic_velocity", "matrix",
+                          "project_velocities"});
     try {
       o.scheme = mbs::parse_scheme(rd.text(s, "solver", "type", "hht"));
     } catch (const InputError& e) {
@@ -419,6 +420,7 @@ mbs::SimulationJob read_simulation_job(const io::Config& cfg) {
     o.max_step = rd.number(s, "solver", "max_step", o.max_step);
     o.output_step = rd.number(s, "solver", "output_step", o.output_step);
     o.project = rd.flag(s, "solver", "project", o.project);
+    o.project_velocities = rd.flag(s, "solver", "project_velocities", o.project_velocities);
     const std::string matrix = rd.text(s, "solver", "matrix", "blocks");
     if (matrix != "blocks" && matrix != "finite-difference")
       rd.fail(s["matrix"], "solver.matrix", "must be blocks or finite-difference, got '" + matrix + "'");

@@ -387,6 +387,7 @@ void Integrator::euler_step(const State& s, double h, State& out) {
 RunStats Integrator::run(State& s, const std::function<void(const State&, double)>& output,
                          const std::function<void(double)>& progress) {
   RunStats st;
+  const int n = sys_.n(), m = sys_.m();
   const bool adaptive = o_.scheme == Scheme::rk45 || o_.adaptive;
   const double dt_out = o_.output_step > 0 ? o_.output_step : o_.step;
   const double h_max = o_.max_step > 0 ? o_.max_step : (adaptive ? dt_out : o_.step);
@@ -427,6 +428,16 @@ RunStats Integrator::run(State& s, const std::function<void(const State&, double
       }
       ++st.steps;
       if (o_.scheme == Scheme::hht || o_.scheme == Scheme::generalized_alpha) {
+        if (o_.project_velocities) { // the smallest change in kinetic energy: [M C_qᵀ; C_q 0][Δv; μ] = [0; −(C_q v + C_t)]
+          const Mat cq = sys_.jacobian(next.q, next.t);
+          Mat a = Mat::Zero(n + m, n + m);
+          sys_.mass_into(next.q, 1.0, a.topLeftCorner(n, n));
+          a.topRightCorner(n, m) = cq.transpose();
+          a.bottomLeftCorner(m, n) = cq;
+          Vec rhs = Vec::Zero(n + m);
+          rhs.tail(m) = -(cq * next.v + sys_.phi_t(next.q, next.t));
+          next.v += Eigen::PartialPivLU<Mat>(a).solve(rhs).head(n);
+        }
         aux_ = aux_next_;
         if (o_.scheme == Scheme::hht)
         {

@@ -49,6 +49,9 @@ struct SolverOptions {
   double min_step = 1e-12, max_step = 0; ///< 0 = output_step
   bool project = true;     ///< rk45 / euler: Newton–Raphson projection after each step
   bool fd_matrix = false;  ///< hht / generalized-alpha: iteration matrix by finite differences (`solver.matrix`)
+  /// hht / generalized-alpha: project q̇ onto C_q q̇ + C_t = 0 after every step (index-3 schemes hold
+  /// the positions only; their velocities drift by O(h²)). Off: the textbook schemes.
+  bool project_velocities = false;
   void validate() const;   ///< throws InputError naming the key
 };
 
