@@ -293,6 +293,17 @@ Outputs point_outputs(const WorkSpace& ws, const ReducedBasis& rb, const Invaria
   return out;
 }
 
+ReducedBody StochasticBodyModel::body_at(const std::vector<double>& theta) {
+  // The same per-point path as reduce_at (kept analysis and solver set-up, θ alone decides the
+  // result), without the alignment: a body to use, not to expand.
+  params_->apply(*comp_, theta);
+  ws_->refresh_operators();
+  reducer_->update_operators();
+  const ReducedBasis rb = reducer_->build(opt_.build);
+  const Invariants inv = compute_invariants(*ws_, rb);
+  return make_reduced_body(*ws_, rb, inv, checkout(*reducer_, rb, 0));
+}
+
 Outputs StochasticBodyModel::evaluate(const std::vector<double>& theta) {
   Point p = reduce_at(theta, false);
   Outputs out = point_outputs(*ws_, p.rb, p.inv, opt_.basis ? layout_.get() : nullptr, opt_.free_free);

@@ -11,10 +11,16 @@ namespace flexuq::mbs {
 
 SimulationModel::SimulationModel(SimulationJob job, std::vector<StiffnessParameter> stiffness,
                                  std::vector<std::string> outputs, std::vector<double> times,
-                                 std::vector<std::string> parameter_names)
+                                 std::vector<std::string> parameter_names, std::vector<BodyProvider> providers)
     : job_(std::move(job)), stiffness_(std::move(stiffness)), times_(std::move(times)) {
   const System& sys = job_.system;
   for (const auto& b : sys.bodies()) nominal_.push_back(b.flex);
+  for (auto& p : providers) {
+    const int b = sys.body_index(p.body, "simulation model: model.reduce");
+    FLEXUQ_REQUIRE(b >= 0 && sys.bodies()[static_cast<std::size_t>(b)].flex,
+                   "simulation model: model.reduce." << p.body << ": the body is not flexible");
+    providers_.emplace_back(b, std::move(p));
+  }
   for (const auto& [name, src] : job_.sources) {
     if (!src->stochastic) continue;
     Stochastic st{sys.body_index(name, "simulation model"), src, job_.flexible_options.at(name), {}};
@@ -92,11 +98,11 @@ Outputs SimulationModel::evaluate(const std::vector<double>& theta) {
                                                                          << ") must be positive"));
     for (const auto& name : s.bodies) factor[sys.body_index(name, "simulation model")] *= f;
   }
-  if (stochastic_.empty()) {
+  if (stochastic_.empty() && providers_.empty()) {
     for (std::size_t b = 0; b < nominal_.size(); ++b)
       if (nominal_[b]) sys.replace_flexible(static_cast<int>(b), factor[b] == 1.0 ? nominal_[b] : rescaled(*nominal_[b], factor[b]));
   } else {
-    // The stochastic bodies at this sample's θ, the system built again around them.
+    // The stochastic and re-made bodies at this sample's θ, the system built again around them.
     std::vector<std::shared_ptr<const FlexibleData>> flex(nominal_.size());
     for (const auto& st : stochastic_) {
       std::vector<double> th = st.source->means();
@@ -104,6 +110,7 @@ Outputs SimulationModel::evaluate(const std::vector<double>& theta) {
         if (st.campaign_index[k] >= 0) th[k] = theta.at(static_cast<std::size_t>(st.campaign_index[k]));
       flex[static_cast<std::size_t>(st.body)] = st.source->data(st.options, &th);
     }
+    for (const auto& [b, p] : providers_) flex[static_cast<std::size_t>(b)] = p.make(theta);
     for (std::size_t b = 0; b < nominal_.size(); ++b) {
       if (!nominal_[b]) continue;
       const auto& d = flex[b] ? flex[b] : nominal_[b];

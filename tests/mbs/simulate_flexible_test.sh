@@ -7,13 +7,37 @@
 # file (an interface the file does not have) must fail with exit 2 naming it, the .xdmf animation
 # parses and its datasets exist with the stated shapes, and the simulation
 # campaign configs/slider-crank-uq.yaml (T19) must reproduce direct runs at its samples; a stochastic
-# rod (tests/mbs/rod-scb.yaml) at E equals its nominal body with K̄ scaled, and a campaign over it runs.
+# rod (tests/mbs/rod-scb.yaml) at E equals its nominal body with K̄ scaled, and a campaign over it runs;
+# a campaign that reduces the rod again per sample (tests/mbs/slider-crank-reduce-uq.yaml, model.reduce)
+# equals reduce + simulate by hand at its samples.
 #   simulate_flexible_test.sh FLEXUQ MPIEXEC SOURCE_DIR
 set -euo pipefail
 flexuq="$1"; mpiexec="$2"; src="$3"
 wd=$(mktemp -d)
 trap 'rm -rf "$wd"' EXIT
 cd "$wd"
+# compare_samples.py CAMPAIGN DIRECT TOL SPREAD SAMPLE...: every sample succeeded, and x_A(0.1 s) of each
+# listed sample equals the direct run <DIRECT><sample>.h5 within TOL; the samples spread by > SPREAD.
+cat > compare_samples.py <<'PY'
+import sys
+import h5py, numpy as np
+campaign, direct, tol, spread_min = sys.argv[1], sys.argv[2], float(sys.argv[3]), float(sys.argv[4])
+samples = [int(a) for a in sys.argv[5:]]
+with h5py.File(campaign, "r") as f:
+    x = f["outputs/x_A"][()]; st = f["samples/status"][()]; std = f["statistics/x_A/std"][()]
+    theta = f["samples/parameters"][()][:, 0]
+ok = bool(np.all(st == 0)) and x.shape[1] == 3
+for s in samples:
+    with h5py.File(f"{direct}{s}.h5", "r") as f:
+        t = f["time"][()]; xa = f["outputs/x_A"][()]
+    k = int(np.argmin(abs(t - 0.1)))
+    d = np.max(np.abs(xa[k] - x[s]))
+    print(f"{campaign} sample {s} (theta {theta[s]:.6g}): campaign x_A(0.1) = {x[s]}, direct = {xa[k]}, difference {d:.3g}")
+    ok = ok and abs(t[k] - 0.1) < 1e-12 and d < tol
+spread = np.max(np.abs(x[samples[0]] - x[samples[-1]]))
+print("x_A spread over the samples", spread, "std", std)
+sys.exit(0 if ok and spread > spread_min and std[0] > 0 else 1)
+PY
 cp "$src"/configs/{rod-cb,slider-crank-bar1-cb,slider-crank-flexible}.yaml .
 timeout 120 "$mpiexec" -n 2 "$flexuq" reduce rod-cb.yaml > reduce1.log 2>&1 || { echo "FAIL: reduce rod-cb"; cat reduce1.log; exit 1; }
 timeout 120 "$mpiexec" -n 1 "$flexuq" reduce slider-crank-bar1-cb.yaml > reduce2.log 2>&1 ||
@@ -111,25 +135,7 @@ for s in 0 4; do
   run direct$s.log --set solver.end=0.1 --set bodies.crank.stiffness_scale=$f --set bodies.rod.stiffness_scale=$f \
       --set output=direct$s.h5
 done
-/usr/bin/python3 - <<'PY'
-import sys
-import h5py, numpy as np
-with h5py.File("slider-crank-uq.h5", "r") as f:
-    x = f["outputs/x_A"][()]; st = f["samples/status"][()]; std = f["statistics/x_A/std"][()]
-ok = bool(np.all(st == 0)) and x.shape == (5, 3)
-for s in (0, 4):
-    with h5py.File(f"direct{s}.h5", "r") as f:
-        t = f["time"][()]; xa = f["outputs/x_A"][()]
-    k = int(np.argmin(abs(t - 0.1)))
-    d = np.max(np.abs(xa[k] - x[s]))
-    print(f"sample {s}: campaign x_A(0.1) = {x[s]}, direct = {xa[k]}, difference {d:.3g}")
-    ok = ok and abs(t[k] - 0.1) < 1e-12 and d < 1e-12
-spread = np.max(np.abs(x[0] - x[4]))
-print("x_A spread over the samples", spread, "std", std)
-ok = ok and spread > 1e-9 and std[0] > 0
-if not ok:
-    print("FAIL: simulation campaign"); sys.exit(1)
-PY
+/usr/bin/python3 compare_samples.py slider-crank-uq.h5 direct 1e-12 1e-9 0 4 || { echo "FAIL: simulation campaign"; exit 1; }
 # Stochastic bodies (issue #8): a stochastic rod of a global-E case evaluated at E must give the
 # trajectory of its own nominal body with K̄ scaled by E / E_mean (exact: K̄ is linear in E), and a
 # campaign over it must reproduce a direct run at a sample's E.
@@ -172,6 +178,27 @@ ok = ok and bool(np.all(st == 0)) and diff < 1e-12 and np.max(np.abs(x[0] - x[2]
 if not ok:
     print("FAIL: stochastic body in simulate / campaign"); sys.exit(1)
 PY
+# Re-reduction per sample (model.reduce): the rod reduced again at each sample's G (C fixed, so ν
+# moves), then simulated. Each sample must equal a direct `flexuq reduce` of the rod at that G
+# followed by `flexuq simulate` with that body file; a reduce job that does not reproduce the body
+# file is refused naming both.
+cp "$src/tests/mbs/slider-crank-reduce-uq.yaml" .
+timeout 200 "$mpiexec" -n 2 "$flexuq" campaign slider-crank-reduce-uq.yaml > reduce-campaign.log 2>&1 ||
+  { echo "FAIL: flexuq campaign slider-crank-reduce-uq.yaml"; cat reduce-campaign.log; exit 1; }
+for s in 0 2; do
+  g=$(/usr/bin/python3 -c "import h5py; print(repr(h5py.File('slider-crank-reduce-uq.h5')['samples/parameters'][$s, 0]))")
+  sed -e "s/G: 76.9e9/G: $g/" -e "s/output: rod-cb.h5/output: rod-g$s.h5/" rod-cb.yaml > rod-g$s.yaml
+  grep -q "G: $g" rod-g$s.yaml || { echo "FAIL: could not set G in rod-cb.yaml"; exit 1; }
+  timeout 120 "$mpiexec" -n 1 "$flexuq" reduce rod-g$s.yaml > rod-g$s.log 2>&1 || { echo "FAIL: reduce rod-g$s"; cat rod-g$s.log; exit 1; }
+  run direct-g$s.log --set solver.end=0.1 --set bodies.rod.body=rod-g$s.h5 --set output=direct-g$s.h5
+done
+/usr/bin/python3 compare_samples.py slider-crank-reduce-uq.h5 direct-g 1e-11 1e-8 0 2 ||
+  { echo "FAIL: re-reduction per sample"; exit 1; }
+sed 's/rho: 7870/rho: 7000/' rod-cb.yaml > rod-other.yaml
+sed 's/reduce: {rod: rod-cb.yaml}/reduce: {rod: rod-other.yaml}/' slider-crank-reduce-uq.yaml > bad-reduce.yaml
+rm -rf slider-crank-reduce-uq.h5 slider-crank-reduce-uq.h5.journal
+"$src/tests/app/expect_error.sh" --exit-code 2 "bad-reduce.yaml" "model.reduce.rod" "does not reproduce the body file" \
+  -- "$mpiexec" -n 2 "$flexuq" campaign bad-reduce.yaml
 /usr/bin/python3 "$src/postproc/plot_simulation.py" slider-crank-flexible.h5 > plot.log 2>&1 ||
   { echo "FAIL: plot_simulation.py"; cat plot.log; exit 1; }
 echo PASS

@@ -77,6 +77,10 @@ public:
   std::map<std::string, std::vector<std::uint64_t>> field_dims() const override;
   Outputs evaluate(const std::vector<double>& theta) override;
 
+  /// A deterministic body reduced at @p theta on the group's kept solvers (not aligned, no full-model
+  /// check-out frequencies): what a multibody campaign re-reduces per sample. Depends on θ alone.
+  /// @note Collective on the group; the result is replicated.
+  ReducedBody body_at(const std::vector<double>& theta);
   /// The body at the nominal parameters (with the check-out's full free-free frequencies).
   const ReducedBody& nominal_body() const { return nominal_; }
   /// Its basis in input node order (nodes × dofs per node × columns), complete on the group's rank 0.

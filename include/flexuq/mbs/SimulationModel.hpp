@@ -10,12 +10,13 @@
 /// The cheap route of the issue: K̄ of a reduced body is linear in Young's modulus at fixed ν and
 /// fixed basis, so a parameter E scales K̄ exactly by E / E_ref (E_ref: the modulus the body file
 /// was reduced with); M̄ and the invariants do not change. Parameters that change ν or ρ need a
-/// re-reduction per sample (not done here). Serial: every rank of a group runs the same simulation,
+/// re-reduction per sample: BodyProvider (app wires `model.reduce` jobs to it). Serial: every rank of a group runs the same simulation,
 /// so use `campaign.ranks_per_sample: 1` and let the campaign spread samples over ranks.
 
 #include "flexuq/core/Model.hpp"
 #include "flexuq/mbs/Simulation.hpp"
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -29,6 +30,14 @@ struct StiffnessParameter {
   std::vector<std::string> bodies;
 };
 
+/// A flexible body made anew per sample by the caller (e.g. reduced again at θ by an FE model the
+/// mbs module does not know): the body's name and its maker, θ in campaign order. The maker's
+/// data replaces the job's body for that sample (stiffness factors still apply).
+struct BodyProvider {
+  std::string body;
+  std::function<std::shared_ptr<const FlexibleData>(const std::vector<double>& theta)> make;
+};
+
 class SimulationModel final : public Model {
 public:
   /// @p outputs: names of the job's outputs; @p times: where they are sampled (linear
@@ -38,7 +47,8 @@ public:
   /// body file is evaluated per sample at the parameters of the same names (the others at their
   /// means), and the system is built again around it (its interfaces move with θ).
   SimulationModel(SimulationJob job, std::vector<StiffnessParameter> stiffness, std::vector<std::string> outputs,
-                  std::vector<double> times, std::vector<std::string> parameter_names = {});
+                  std::vector<double> times, std::vector<std::string> parameter_names = {},
+                  std::vector<BodyProvider> providers = {});
   /// Campaign parameters (indices) that some stochastic body of the job takes.
   std::vector<std::size_t> stochastic_parameters() const;
   std::map<std::string, std::size_t> output_sizes() const override;
@@ -60,6 +70,7 @@ private:
     std::vector<long> campaign_index;
   };
   std::vector<Stochastic> stochastic_;
+  std::vector<std::pair<int, BodyProvider>> providers_; ///< body index, maker
 };
 
 /// Linear interpolation of the n_t × k table @p data (row-major, at @p time) at @p t.
