@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: MIT
 // cms::ReducedBody: the value type round-trips through /reduced exactly (every field, every
 // dataset and attribute), and its header and the floating-frame algebra need neither PETSc nor SLEPc.
+// cms::PodBody: its affine rule, invariants and file round trip.
 #include "flexuq/cms/FloatingFrame.hpp"
 #include "flexuq/cms/ReducedBody.hpp"
 #if defined(PETSC_VERSION_MAJOR) || defined(SLEPC_VERSION_MAJOR) || defined(PETSCSYS_H)
 #error "cms/ReducedBody.hpp and cms/FloatingFrame.hpp must not include PETSc or SLEPc"
 #endif
 
+#include "flexuq/cms/PodBody.hpp"
+#include "flexuq/cms/StochasticBody.hpp"
 #include "flexuq/core/Error.hpp"
 #include "flexuq/io/Hdf5File.hpp"
 
@@ -238,4 +241,85 @@ TEST(ReducedBody, BadFilesNameTheDataset) {
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("missing /reduced/K"), std::string::npos) << e.what();
   }
+}
+
+// cms::PodBody (POD bodies, docs/stochastic-cb.md): the affine rule K̄(θ) = Σ c_t(θ̄)(θ_p/θ̄_p) K̄_t,
+// the invariants by the same rule on their linear form (first moment, J_C recomputed), the file
+// round trip, and the refusals.
+TEST(PodBody, AffineTermsAndInvariantsRoundTripAndEvaluate) {
+  std::mt19937 g(7);
+  const Eigen::Index r = 4;
+  cms::PodBody b;
+  b.names = {"E_left", "rho_right"};
+  b.nominal = {2.0e11, 7800.0};
+  b.K = {{random(r, r, g), random(r, r, g), random(r, r, g)}, {1.0, 2.0e11, 2.1e11}, {-1, 0, 0}};
+  b.M = {{random(r, r, g), random(r, r, g)}, {7800.0, 7800.0}, {-1, 1}};
+  cms::Invariants a = synthetic_body(true).invariants, c = a;
+  for (auto* inv : {&a, &c}) { // r columns, distinct values
+    inv->S = random(3, r, g);
+    inv->Sr = random(3, r, g);
+    for (auto& S : inv->Skl) S = random(r, r, g);
+    inv->Sbar = random(9, r, g);
+    inv->Mff = random(r, r, g);
+    inv->com = random(3, 1, g);
+  }
+  c.mass = 3.2;
+  b.I = {{cms::PodBody::linear_invariants(a), cms::PodBody::linear_invariants(c)}, {1.0, 1.0}, {-1, 1}};
+  b.lumped = true;
+  const std::vector<double> theta = {2.2e11, 7020.0};
+  const double s0 = theta[0] / b.nominal[0], s1 = theta[1] / b.nominal[1];
+  const Eigen::MatrixXd K = b.K.terms[0] + 2.0e11 * s0 * b.K.terms[1] + 2.1e11 * s0 * b.K.terms[2];
+  EXPECT_LT((b.K_at(theta) - K).norm(), 1e-15 * K.norm());
+  const Eigen::MatrixXd M = 7800.0 * b.M.terms[0] + 7800.0 * s1 * b.M.terms[1];
+  EXPECT_LT((b.M_at(theta) - M).norm(), 1e-15 * M.norm());
+  // Invariants: linear parts add, the centre of mass is the first moment over the mass, J_C from J_O.
+  const cms::Invariants i = b.invariants_at(theta);
+  const double m = a.mass + s1 * c.mass;
+  EXPECT_NEAR(i.mass, m, 1e-15 * m);
+  const Eigen::Vector3d com = (a.mass * a.com + s1 * c.mass * c.com) / m;
+  EXPECT_LT((i.com - com).norm(), 1e-14 * com.norm());
+  const Eigen::Matrix3d JO = a.inertia_origin + s1 * c.inertia_origin;
+  EXPECT_LT((i.inertia_origin - JO).norm(), 1e-14 * JO.norm());
+  const Eigen::Matrix3d JC = JO - m * (com.squaredNorm() * Eigen::Matrix3d::Identity() - com * com.transpose());
+  EXPECT_LT((i.inertia_com - JC).norm(), 1e-13 * JC.norm());
+  for (std::size_t k = 0; k < 9; ++k) {
+    const Eigen::MatrixXd S = a.Skl[k] + s1 * c.Skl[k];
+    EXPECT_LT((i.Skl[k] - S).norm(), 1e-14 * S.norm()) << k;
+  }
+  EXPECT_LT((i.Mff - (a.Mff + s1 * c.Mff)).norm(), 1e-14 * a.Mff.norm());
+  EXPECT_TRUE(i.lumped);
+  // At θ̄ the body's own invariants (the constant and the parameter term summed).
+  EXPECT_NEAR(b.invariants_at(b.nominal).mass, a.mass + c.mass, 1e-14);
+  // File round trip: the same evaluation from what is read back.
+  const std::string path = tmp_path("pod-body");
+  {
+    io::H5File f(MPI_COMM_WORLD, path, io::H5File::Mode::create);
+    b.write(f);
+  }
+  {
+    const io::H5File f(MPI_COMM_WORLD, path, io::H5File::Mode::read);
+    const cms::PodBody rb = cms::PodBody::read(f);
+    EXPECT_EQ(rb.names, b.names);
+    EXPECT_EQ(rb.nominal, b.nominal);
+    EXPECT_EQ(rb.K_at(theta), b.K_at(theta));
+    EXPECT_EQ(rb.M_at(theta), b.M_at(theta));
+    ASSERT_TRUE(rb.has_invariants());
+    EXPECT_EQ(rb.I.parameter, b.I.parameter);
+    EXPECT_EQ(cms::flatten_invariants(rb.invariants_at(theta)), cms::flatten_invariants(i));
+    EXPECT_TRUE(rb.lumped);
+  }
+  // Refusals: θ of the wrong size or not positive; a body without invariant terms (older files).
+  EXPECT_THROW(b.K_at({2.0e11}), InputError);
+  EXPECT_THROW(b.invariants_at({2.0e11, -1.0}), InputError);
+  cms::PodBody old = b;
+  old.I = {};
+  EXPECT_FALSE(old.has_invariants());
+  EXPECT_THROW(old.invariants_at(theta), InputError);
+  {
+    io::H5File f(MPI_COMM_WORLD, path, io::H5File::Mode::create);
+    old.write(f);
+  }
+  const io::H5File f(MPI_COMM_WORLD, path, io::H5File::Mode::read);
+  EXPECT_FALSE(cms::PodBody::read(f).has_invariants());
+  EXPECT_FALSE(f.exists("/stochastic_body/pod/invariant_terms"));
 }
