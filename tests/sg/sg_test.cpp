@@ -90,6 +90,20 @@ std::unique_ptr<fe::Component> two_material_beam(MPI_Comm comm) {
   return std::make_unique<fe::Component>(comm, std::move(mesh), o);
 }
 
+// One log-normal material parameter on a component of one group of all ranks: the set-up of the
+// single-parameter cases (the parametrisation kept beside its map).
+struct OneLognormal {
+  sg::StochasticLayout layout{MPI_COMM_WORLD, world_size()};
+  std::unique_ptr<fe::Component> c;
+  uq::StochasticSpace space;
+  MaterialMap pm;
+  OneLognormal(std::unique_ptr<fe::Component> (*make)(MPI_Comm), fe::MaterialParameter p, double mean, double sd)
+      : c(make(layout.group())) {
+    space.add(p.name, uq::Distribution::lognormal_from_moments(mean, sd));
+    pm = material_map(*c, {std::move(p)});
+  }
+};
+
 std::vector<double> mean_eigenvalues(const fe::Component& c, int n) {
   fe::ModeOptions mo;
   mo.count = n;
@@ -246,12 +260,11 @@ TEST(SgEigen, SeedT11T12ShearAndBulkModulus) {
 // mode): each mode's block Gram becomes diagonal with entries 1 (kept) or 0 (zeroed, numerically
 // parallel), block 0 kept; the E-governed zeroth coefficient still matches T11.
 TEST(SgEigen, ThesisNormalisationIsBlockwiseOrthonormal) {
-  sg::StochasticLayout layout(MPI_COMM_WORLD, world_size());
-  auto c = seed_bar(layout.group());
-  uq::StochasticSpace space;
-  space.add("G", uq::Distribution::lognormal_from_moments(76.9e9, 1e9));
-  auto pm = material_map(*c, {{"G", fe::MaterialProperty::G, std::nullopt}});
-  auto& map = pm.map;
+  OneLognormal t(seed_bar, {"G", fe::MaterialProperty::G, std::nullopt}, 76.9e9, 1e9);
+  auto& layout = t.layout;
+  auto& space = t.space;
+  auto& c = t.c;
+  auto& map = t.pm.map;
   sg::ExpansionOptions ex;
   ex.order = 3;
   ex.regression_samples = 17;
@@ -281,12 +294,11 @@ TEST(SgEigen, SeedT11StraightForward) {
 // the 2-point Gauss–Hermite rule: its spectrum is the union of eig(K^(0) ± K^(1), M), every physical
 // eigenvalue appearing P_β = 2 times. Two-material beam, only E_LEFT uncertain (K^(1) ≠ c·K^(0)).
 TEST(SgEigen, SeedT14StraightForwardSpectrumAtGaussNodes) {
-  sg::StochasticLayout layout(MPI_COMM_WORLD, world_size());
-  auto c = two_material_beam(layout.group());
-  uq::StochasticSpace space;
-  space.add("E_left", uq::Distribution::lognormal_from_moments(2.0e11, 2.0e10));
-  auto pm = material_map(*c, {{"E_left", fe::MaterialProperty::E, "LEFT"}});
-  auto& map = pm.map;
+  OneLognormal t(two_material_beam, {"E_left", fe::MaterialProperty::E, "LEFT"}, 2.0e11, 2.0e10);
+  auto& layout = t.layout;
+  auto& space = t.space;
+  auto& c = t.c;
+  auto& map = t.pm.map;
   sg::ExpansionOptions ex;
   ex.order = 1;
   const auto coef = sg::expand_coefficients(space, map, ex);
