@@ -17,6 +17,36 @@
 
 namespace flexuq::sg {
 
+void canonical_mode_signs(const cms::WorkSpace& ws, const std::vector<PetscInt>& interior,
+                          std::vector<std::vector<double>>& modes) {
+  constexpr int kProbes = 4;
+  const auto nl = interior.size();
+  std::vector<std::vector<double>> w(kProbes, std::vector<double>(nl));
+  for (int j = 0; j < kProbes; ++j) {
+    VecH p = cms::probe_field(ws, j);
+    PetscInt lo = 0, hi = 0;
+    FLEXUQ_PETSC(VecGetOwnershipRange(p.get(), &lo, &hi));
+    const PetscScalar* a = nullptr;
+    FLEXUQ_PETSC(VecGetArrayRead(p.get(), &a));
+    for (std::size_t i = 0; i < nl; ++i) w[static_cast<std::size_t>(j)][i] = a[interior[i] - lo];
+    FLEXUQ_PETSC(VecRestoreArrayRead(p.get(), &a));
+  }
+  std::vector<double> d(modes.size() * kProbes, 0.0);
+  for (std::size_t s = 0; s < modes.size(); ++s) {
+    FLEXUQ_ASSERT(modes[s].size() >= nl, "canonical_mode_signs: mode " << s << " is shorter than the interior slice");
+    for (int j = 0; j < kProbes; ++j)
+      for (std::size_t i = 0; i < nl; ++i) d[s * kProbes + static_cast<std::size_t>(j)] += modes[s][i] * w[static_cast<std::size_t>(j)][i];
+  }
+  FLEXUQ_MPI(MPI_Allreduce(MPI_IN_PLACE, d.data(), static_cast<int>(d.size()), MPI_DOUBLE, MPI_SUM, ws.comm()));
+  for (std::size_t s = 0; s < modes.size(); ++s) {
+    double best = 0;
+    for (int j = 0; j < kProbes; ++j)
+      if (std::abs(d[s * kProbes + static_cast<std::size_t>(j)]) > std::abs(best)) best = d[s * kProbes + static_cast<std::size_t>(j)];
+    if (best < 0)
+      for (double& x : modes[s]) x = -x;
+  }
+}
+
 namespace {
 
 std::vector<Mat> raw(const std::vector<MatH>& v) {
@@ -42,7 +72,7 @@ public:
     FLEXUQ_PETSC(ISGetIndices(ws_.is_i(), &idx));
     interior_.assign(idx, idx + n);
     FLEXUQ_PETSC(ISRestoreIndices(ws_.is_i(), &idx));
-    canonical_signs();
+    canonical_mode_signs(ws_, interior_, modes_);
   }
 
   /// The Craig–Bampton basis at germ point @p xi with K̄, M̄ of K(θ), M(θ). @note Collective (group).
@@ -77,37 +107,6 @@ public:
   }
 
 private:
-  /// The solver's sign of a mode depends on its start vectors and the partition; flip each mode so
-  /// that its mean block has a positive inner product with a partition-independent probe field (of
-  /// four, the one it meets most), so 1 and N ranks and any number of groups give the same body.
-  /// (A multiplet keeps the solver's basis: symmetric components are not canonicalised beyond signs.)
-  void canonical_signs() {
-    constexpr int kProbes = 4;
-    const auto nl = static_cast<std::size_t>(nl_);
-    std::vector<std::vector<double>> w(kProbes, std::vector<double>(nl));
-    for (int j = 0; j < kProbes; ++j) {
-      VecH p = cms::probe_field(ws_, j);
-      PetscInt lo = 0, hi = 0;
-      FLEXUQ_PETSC(VecGetOwnershipRange(p.get(), &lo, &hi));
-      const PetscScalar* a = nullptr;
-      FLEXUQ_PETSC(VecGetArrayRead(p.get(), &a));
-      for (std::size_t i = 0; i < nl; ++i) w[static_cast<std::size_t>(j)][i] = a[interior_[i] - lo];
-      FLEXUQ_PETSC(VecRestoreArrayRead(p.get(), &a));
-    }
-    std::vector<double> d(modes_.size() * kProbes, 0.0);
-    for (std::size_t s = 0; s < modes_.size(); ++s)
-      for (int j = 0; j < kProbes; ++j)
-        for (std::size_t i = 0; i < nl; ++i) d[s * kProbes + static_cast<std::size_t>(j)] += modes_[s][i] * w[static_cast<std::size_t>(j)][i];
-    FLEXUQ_MPI(MPI_Allreduce(MPI_IN_PLACE, d.data(), static_cast<int>(d.size()), MPI_DOUBLE, MPI_SUM, ws_.comm()));
-    for (std::size_t s = 0; s < modes_.size(); ++s) {
-      double best = 0;
-      for (int j = 0; j < kProbes; ++j)
-        if (std::abs(d[s * kProbes + static_cast<std::size_t>(j)]) > std::abs(best)) best = d[s * kProbes + static_cast<std::size_t>(j)];
-      if (best < 0)
-        for (double& x : modes_[s]) x = -x;
-    }
-  }
-
   /// Σ_k Ψ_k(ξ) c^(k) on the interior, 1 at working index @p unit (−1: none).
   VecH column(const std::vector<double>& c, const Eigen::MatrixXd& psi, PetscInt unit) const {
     VecH v = ws_.new_vector();

@@ -5,6 +5,7 @@
 // interfaces, so the expansion is carried into the working space). Checked against the closed form
 // of a global random factor, against the collocation body of the same job (a full reduction per
 // Gauss node), and 1 group of N ranks against N groups of 1 rank.
+#include "FeTestUtil.hpp"
 #include "SgTestUtil.hpp"
 #include "TestUtil.hpp"
 
@@ -16,12 +17,14 @@
 #include "flexuq/io/Config.hpp"
 #include "flexuq/io/Hdf5File.hpp"
 #include "flexuq/sg/Expansion.hpp"
+#include "flexuq/sg/StochasticCb.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <random>
 #include <string>
 
 using namespace flexuq;
@@ -225,4 +228,48 @@ TEST(SgBody, BadJobsNameTheKey) {
   refused(job(kTwo, kGalerkin + "    min_mac: 0.6\n", 1, out), "min_mac");
   refused(job(kTwo, "    method: galerkin\n    galerkin: {order: 0}\n", 1, out), "reduce.stochastic.galerkin.order");
   refused(job(kTwo, "    method: galerkin\n    galerkin: {solver: lanczos}\n", 1, out), "reduce.stochastic.galerkin");
+}
+
+// The sign rule (sg::canonical_mode_signs) on its own: whatever sign the solver hands each mode,
+// the body gets the same one. Random "Galerkin modes" (3 blocks each, values drawn per global
+// interior index, so every rank count builds the same field), some negated: after the rule both
+// copies are identical, and the rule flipped exactly one of ±u for the negated modes.
+TEST(SgBody, SignRuleIgnoresTheSolversSigns) {
+  auto comp = test::component_from_yaml(
+      MPI_COMM_WORLD, "model:\n  mesh: " + test::source_dir() +
+                          "/tests/app/scb_bar.inp\n  materials:\n    LEFT: {E: 2.0e11, nu: 0.3, rho: 7800}\n"
+                          "    RIGHT: {E: 2.0e11, nu: 0.3, rho: 7800}\n");
+  const cms::WorkSpace ws(*comp, {{"XMIN", cms::InterfaceKind::rbe2, std::nullopt, {}},
+                                  {"XMAX", cms::InterfaceKind::rbe2, std::nullopt, {}}});
+  const PetscInt* idx = nullptr;
+  PetscInt nl = 0;
+  FLEXUQ_PETSC(ISGetLocalSize(ws.is_i(), &nl));
+  FLEXUQ_PETSC(ISGetIndices(ws.is_i(), &idx));
+  const std::vector<PetscInt> interior(idx, idx + nl);
+  FLEXUQ_PETSC(ISRestoreIndices(ws.is_i(), &idx));
+  constexpr int P = 3, n_modes = 4;
+  std::vector<std::vector<double>> a(n_modes, std::vector<double>(static_cast<std::size_t>(P * nl)));
+  for (int s = 0; s < n_modes; ++s)
+    for (int b = 0; b < P; ++b)
+      for (PetscInt i = 0; i < nl; ++i) {
+        std::mt19937 g(static_cast<unsigned>(1000003 * s + 7919 * b) + static_cast<unsigned>(interior[static_cast<std::size_t>(i)]));
+        a[static_cast<std::size_t>(s)][static_cast<std::size_t>(b * nl + i)] = std::normal_distribution<double>()(g);
+      }
+  auto flipped = a;
+  for (int s : {0, 2})
+    for (double& x : flipped[static_cast<std::size_t>(s)]) x = -x;
+  const auto before = a;
+  sg::canonical_mode_signs(ws, interior, a);
+  sg::canonical_mode_signs(ws, interior, flipped);
+  for (int s = 0; s < n_modes; ++s) {
+    const auto u = static_cast<std::size_t>(s);
+    EXPECT_EQ(a[u], flipped[u]) << "mode " << s;
+    // One of the two copies of a negated mode was flipped, and a mode is only ever negated whole.
+    const bool a_flipped = a[u] != before[u];
+    for (std::size_t i = 0; i < a[u].size(); ++i) ASSERT_EQ(a[u][i], a_flipped ? -before[u][i] : before[u][i]);
+  }
+  // The rule is idempotent.
+  auto again = a;
+  sg::canonical_mode_signs(ws, interior, again);
+  EXPECT_EQ(again, a);
 }

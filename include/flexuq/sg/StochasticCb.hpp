@@ -73,6 +73,16 @@ struct GalerkinCbResult {
 /// @p nominal_germ / @p nominal_theta the parameter means. Throws InputError for a method the SG
 /// path cannot expand, a singular K_ii^(0) (no interface holds the body), an order beyond the memory.
 /// @note Collective on layout.world().
+/// The sign rule of the Galerkin body's modes. A mode's sign from the solver depends on its start
+/// vectors and the partition: flip each mode (all its blocks; @p modes[s] holds its coefficients on
+/// this rank's interior slice, block 0 — the mean — first, @p interior their working indices) so that
+/// its mean block has a positive inner product with a partition-independent probe field
+/// (cms::probe_field; of four, the one it meets most). ±u give the same result, so 1 and N ranks and
+/// any number of groups give the same body. A multiplet keeps the solver's basis: its symmetric
+/// components are not canonicalised beyond signs. @note Collective on ws.comm().
+void canonical_mode_signs(const cms::WorkSpace& ws, const std::vector<PetscInt>& interior,
+                          std::vector<std::vector<double>>& modes);
+
 GalerkinCbResult galerkin_cb(const StochasticLayout& layout, fe::Component& comp, const fe::MaterialParametrisation& par,
                              const uq::StochasticSpace& space, const Eigen::MatrixXd& germ,
                              const std::vector<std::vector<double>>& theta, const std::vector<double>& nominal_germ,
