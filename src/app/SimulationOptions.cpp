@@ -343,7 +343,8 @@ mbs::SimulationJob read_simulation_job(const io::Config& cfg) {
         fs.type = ForceType::gravity;
         fs.direction = rd.vec3(f, key, "g", Vec3(0, -9.81, 0));
       } else if (type == "torque" || type == "force") {
-        rd.keys(f, key, {"type", "body", "body2", "axis", "frame", "point", "value", "table", "harmonic", "polynomial"});
+        rd.keys(f, key, {"type", "body", "body2", "axis", "frame", "point", "interface", "value", "table", "harmonic",
+                         "polynomial"});
         fs.type = type == "torque" ? ForceType::torque : ForceType::force;
         fs.body = body_of(rd.text(f, key, "body"), who);
         if (f["body2"]) {
@@ -355,7 +356,19 @@ mbs::SimulationJob read_simulation_job(const io::Config& cfg) {
         const std::string frame = rd.text(f, key, "frame", "global");
         if (frame != "global" && frame != "body") rd.fail(f["frame"], key + ".frame", "must be global or body");
         fs.body_frame = frame == "body";
-        fs.point = rd.vec3(f, key, "point", fs.body == kGround ? Vec3::Zero() : sys.bodies()[fs.body].position);
+        Vec3 default_point = fs.body == kGround ? Vec3::Zero() : sys.bodies()[fs.body].position;
+        if (f["interface"]) {
+          if (type != "force" || fs.body == kGround || !sys.bodies()[fs.body].flex)
+            rd.fail(f["interface"], key + ".interface", "applies to a force on a flexible body");
+          fs.interface = io::upper(rd.text(f, key, "interface"));
+          try { // default point: the interface's reference point at t = 0
+            const auto& body = sys.bodies()[fs.body];
+            default_point = body.position + mbs::rotation(body.orientation) * body.flex->interface(fs.interface, who).ref;
+          } catch (const InputError& e) {
+            rd.fail(f["interface"], key + ".interface", e.what());
+          }
+        }
+        fs.point = rd.vec3(f, key, "point", default_point);
         fs.value = rd.function(f, key, 1.0);
       } else if (type == "rotational-damper") {
         rd.keys(f, key, {"type", "body", "body2", "axis", "frame", "damping"});

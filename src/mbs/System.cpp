@@ -351,12 +351,18 @@ void System::add_force(const ForceSpec& f) {
   force_input_.push_back(f);
   ForceSpec s = f;
   Vec3 l1 = Vec3::Zero(), l2 = Vec3::Zero();
+  Mat L;
   double len = 0;
   if (s.type == ForceType::torque || s.type == ForceType::force) {
     FLEXUQ_REQUIRE(s.direction.norm() > 1e-12, "a " << (s.type == ForceType::torque ? "torque" : "force") << " needs a non-zero axis");
     s.direction.normalize();
     if (s.body_frame) s.direction = to_local_axis(s.body, s.direction);
     l1 = to_local_point(s.body, s.point);
+    if (!s.interface.empty()) {
+      FLEXUQ_REQUIRE(s.type == ForceType::force && s.body != kGround && bodies_[s.body].flex,
+                     "'interface' applies to a force on a flexible body");
+      L = point_map(s.body, s.interface, l1, "force on body '" + bodies_[s.body].name + "'");
+    }
   } else if (s.type == ForceType::rotational_damper) {
     FLEXUQ_REQUIRE(s.direction.norm() > 1e-12, "a rotational damper needs a non-zero axis");
     FLEXUQ_REQUIRE(s.body != s.body2, "a rotational damper joins a body to itself");
@@ -370,6 +376,7 @@ void System::add_force(const ForceSpec& f) {
     len = s.length < 0 ? (s.point2 - s.point).norm() : s.length;
   }
   forces_.push_back(s);
+  force_L_.push_back(L);
   force_local_.push_back(l1);
   force_local2_.push_back(l2);
   spring_length_.push_back(len);
@@ -737,10 +744,18 @@ Vec System::forces(const Vec& q, const Vec& v, double t) const {
       const Mat34 gd = g_matrix(pd);
       f.segment<4>(off_[b] + 3) += 8.0 * gd.transpose() * bodies_[b].inertia * gd * p;
     }
-  auto apply_force = [&](int b, const Vec3& local, const Vec3& force) {
+  auto apply_force = [&](int b, const Vec3& local, const Vec3& force, const Mat& L = Mat()) {
     if (b == kGround) return;
+    const Vec4 p = q.segment<4>(off_[b] + 3);
     f.segment<3>(off_[b]) += force;
-    f.segment<4>(off_[b] + 3) += b_matrix(q.segment<4>(off_[b] + 3), local).transpose() * force;
+    if (L.size() == 0) {
+      f.segment<4>(off_[b] + 3) += b_matrix(p, local).transpose() * force;
+      return;
+    }
+    // A point that follows the interface: x = s + L η, velocity ṙ + B(p, x) ṗ + A L η̇.
+    const int ne = static_cast<int>(L.cols());
+    f.segment<4>(off_[b] + 3) += b_matrix(p, Vec3(local + L * q.segment(off_[b] + 7, ne))).transpose() * force;
+    f.segment(off_[b] + 7, ne) += L.transpose() * (rotation(p).transpose() * force);
   };
   auto apply_torque = [&](int b, const Vec3& torque) { // global torque: Q_p = 2 Eᵀ n
     if (b == kGround) return;
@@ -762,7 +777,7 @@ Vec System::forces(const Vec& q, const Vec& v, double t) const {
         apply_torque(s.body, val);
         apply_torque(s.body2, -val);
       } else {
-        apply_force(s.body, force_local_[k], val);
+        apply_force(s.body, force_local_[k], val, force_L_[k]);
       }
       break;
     }
@@ -840,7 +855,7 @@ double System::nonconservative_power(const Vec& q, const Vec& v, double t) const
         return 2.0 * e_matrix(euler(q, b)) * v.segment<4>(off_[b] + 3);
       };
       if (s.type == ForceType::torque) p += val.dot(omega(s.body) - omega(s.body2));
-      else p += val.dot(point_velocity(q, v, s.body, force_local_[k]));
+      else p += val.dot(point_velocity(q, v, s.body, force_local_[k], force_L_[k]));
     } else if (s.type == ForceType::rotational_damper) {
       p -= s.damping * std::pow(damper_rate(s, q, v), 2);
     } else if (s.type == ForceType::spring && s.damping != 0.0) {

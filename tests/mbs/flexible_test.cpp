@@ -460,3 +460,52 @@ TEST(MbsFlexible, BlocksIterationMatrixMatchesFiniteDifferences) {
   const Vec a = Vec::Random(sys_b.n());
   EXPECT_LT((sys_b.mass_times(q, a) - sys_b.mass(q) * a).norm(), 1e-12 * (sys_b.mass(q) * a).norm());
 }
+
+// A force on an interface follows the deformation: its generalized force is the virtual work of F
+// at the moving particle, Q = J_iᵀF with J_i the particle's velocity Jacobian [1, B(p, x_i + Φ_iη),
+// AΦ_i], and its power is F·v_i. Without `interface` the point stays in the floating frame (no
+// elastic part): the two differ, so the check can fail.
+TEST(MbsFlexible, InterfaceForceFollowsTheDeformation) {
+  const auto pt = Particles::make(4, 3, 0.6, 5);
+  auto build = [&](bool follow) {
+    System sys;
+    sys.add_body(flexible_body("beam", pt.data(), Vec3(0.1, -0.2, 0.3), from_axis_angle(Vec3(1, -1, 2), 0.7)));
+    ForceSpec f;
+    f.type = ForceType::force;
+    f.body = 0;
+    f.direction = Vec3(0.3, -1.0, 0.5);
+    f.value = TimeFunction::constant(2.5);
+    f.point = sys.point_position(sys.initial_q(), 0, pt.x[2]);
+    if (follow) f.interface = "P2";
+    sys.add_force(f);
+    return sys;
+  };
+  System sys = build(true), fixed = build(false);
+  Vec q, v;
+  random_state(sys, 99, q, v);
+  const Vec3 F = 2.5 * Vec3(0.3, -1.0, 0.5).normalized();
+  const Vec Q = sys.forces(q, v, 0.0);
+  // Oracle: J_iᵀ F, the elastic forces K η and the quadratic-velocity terms removed by difference.
+  System none;
+  none.add_body(flexible_body("beam", pt.data(), Vec3(0.1, -0.2, 0.3), from_axis_angle(Vec3(1, -1, 2), 0.7)));
+  const Vec Q0 = none.forces(q, v, 0.0);
+  const int n = pt.n();
+  Vec J = Vec::Zero(7 + n);
+  const Vec4 p = q.segment<4>(3);
+  J.head<3>() = F;
+  J.segment<4>(3) = b_matrix(p, Vec3(pt.x[2] + pt.rows(2) * q.segment(7, n))).transpose() * F;
+  J.tail(n) = (rotation(p) * pt.rows(2)).transpose() * F;
+  EXPECT_LT((Q - Q0 - J).norm(), 1e-12 * J.norm());
+  EXPECT_NEAR(sys.nonconservative_power(q, v, 0.0), F.dot(pt.velocity(sys, q, v, 0, 2)), 1e-12 * F.norm());
+  // The force fixed in the floating frame has no elastic part and another rotational part.
+  const Vec Qf = fixed.forces(q, v, 0.0) - Q0;
+  EXPECT_LT(Qf.tail(n).norm(), 1e-14);
+  EXPECT_GT((Qf - J).norm(), 1e-3 * J.norm());
+  // An interface on a torque, or on a rigid body, is refused.
+  ForceSpec bad;
+  bad.type = ForceType::torque;
+  bad.body = 0;
+  bad.direction = Vec3::UnitZ();
+  bad.interface = "P1";
+  EXPECT_THROW(sys.add_force(bad), flexuq::InputError);
+}

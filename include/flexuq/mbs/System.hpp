@@ -118,6 +118,9 @@ struct ForceSpec {
   Vec3 point = Vec3::Zero(), point2 = Vec3::Zero(); ///< global at t = 0 (force point; spring ends)
   TimeFunction value = TimeFunction::constant(1.0);
   double stiffness = 0, damping = 0, length = -1.0; ///< spring (length < 0 = initial length); damper: damping
+  /// force on a flexible body: the interface whose motion the point follows (translation and small
+  /// rotation of the interface, as a joint on it); empty: the point is fixed in the floating frame.
+  std::string interface;
 };
 
 /// A global vector Σ sign·(r_b if point) + A_b local over its parts (ground parts are constants).
@@ -294,6 +297,7 @@ private:
   std::vector<ForceSpec> forces_;
   std::vector<ForceSpec> force_input_; ///< as given to add_force (with_flexible adds them again)
   std::vector<Vec3> force_local_, force_local2_; ///< body-frame points of force/spring ends
+  std::vector<Mat> force_L_;                     ///< per force: its point's map of η (ForceSpec::interface), else empty
   std::vector<double> spring_length_;
   std::vector<BodyVector> vectors_;
   std::vector<Row> rows_;
