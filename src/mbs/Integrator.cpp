@@ -66,13 +66,19 @@ std::string Integrator::singular_body(const Mat& saddle) const {
   return sys_.bodies()[sys_.body_of_coordinate(static_cast<int>(k))].name;
 }
 
-void Integrator::accelerations(double t, const Vec& q, const Vec& v, Vec& a, Vec& lambda) const {
+Mat Integrator::saddle(double t, const Vec& q) const {
   const int n = sys_.n(), m = sys_.m();
   Mat k = Mat::Zero(n + m, n + m);
   const Mat cq = sys_.jacobian(q, t);
-  k.topLeftCorner(n, n) = sys_.mass(q);
+  sys_.mass_into(q, 1.0, k.topLeftCorner(n, n));
   k.topRightCorner(n, m) = cq.transpose();
   k.bottomLeftCorner(m, n) = cq;
+  return k;
+}
+
+void Integrator::accelerations(double t, const Vec& q, const Vec& v, Vec& a, Vec& lambda) const {
+  const int n = sys_.n(), m = sys_.m();
+  const Mat k = saddle(t, q);
   Vec rhs(n + m);
   rhs.head(n) = sys_.forces(q, v, t);
   rhs.tail(m) = sys_.gamma(q, v, t);
@@ -147,11 +153,7 @@ std::vector<std::string> Integrator::initialise(State& s) {
     // The saddle matrix must be regular (a massless body must be held by its joints); a rank
     // check once here, the steps then rely on the LU and a finite solution.
     const int n = sys_.n(), m = sys_.m();
-    const Mat cq = sys_.jacobian(q, t0);
-    Mat k = Mat::Zero(n + m, n + m);
-    k.topLeftCorner(n, n) = sys_.mass(q);
-    k.topRightCorner(n, m) = cq.transpose();
-    k.bottomLeftCorner(m, n) = cq;
+    const Mat k = saddle(t0, q);
     Eigen::FullPivLU<Mat> lu(k);
     lu.setThreshold(1e-10);
     if (lu.rank() < n + m) {
@@ -429,18 +431,13 @@ RunStats Integrator::run(State& s, const std::function<void(const State&, double
       ++st.steps;
       if (o_.scheme == Scheme::hht || o_.scheme == Scheme::generalized_alpha) {
         if (o_.project_velocities) { // the smallest change in kinetic energy: [M C_qᵀ; C_q 0][Δv; μ] = [0; −(C_q v + C_t)]
-          const Mat cq = sys_.jacobian(next.q, next.t);
-          Mat a = Mat::Zero(n + m, n + m);
-          sys_.mass_into(next.q, 1.0, a.topLeftCorner(n, n));
-          a.topRightCorner(n, m) = cq.transpose();
-          a.bottomLeftCorner(m, n) = cq;
+          const Mat a = saddle(next.t, next.q);
           Vec rhs = Vec::Zero(n + m);
-          rhs.tail(m) = -(cq * next.v + sys_.phi_t(next.q, next.t));
+          rhs.tail(m) = -(a.bottomLeftCorner(m, n) * next.v + sys_.phi_t(next.q, next.t));
           next.v += Eigen::PartialPivLU<Mat>(a).solve(rhs).head(n);
         }
         aux_ = aux_next_;
-        if (o_.scheme == Scheme::hht)
-        {
+        if (o_.scheme == Scheme::hht) {
           Vec ctl, ph;
           sys_.constraint_residual(next.q, next.t, next.lambda, ctl, ph);
           force_n_ = ctl - sys_.forces(next.q, next.v, next.t);

@@ -97,7 +97,7 @@ SimulationResult run_simulation(SimulationJob& job, const std::function<void(dou
         out.insert(out.end(), w.data(), w.data() + 3);
         break;
       case Quantity::angular_velocity:
-        w = 2.0 * e_matrix(sys.euler(st.q, os.body)) * sys.euler_rate(st.v, os.body);
+        w = sys.angular_velocity(st.q, st.v, os.body);
         out.insert(out.end(), w.data(), w.data() + 3);
         break;
       case Quantity::coordinates:

@@ -672,11 +672,7 @@ Vec3 System::damper_axis(const ForceSpec& s, const Vec& q) const {
 }
 
 double System::damper_rate(const ForceSpec& s, const Vec& q, const Vec& v) const {
-  auto omega = [&](int b) -> Vec3 { // ω = 2 E(p) ṗ, global
-    if (b == kGround) return Vec3::Zero();
-    return 2.0 * e_matrix(euler(q, b)) * v.segment<4>(off_[b] + 3);
-  };
-  return damper_axis(s, q).dot(omega(s.body) - omega(s.body2));
+  return damper_axis(s, q).dot(angular_velocity(q, v, s.body) - angular_velocity(q, v, s.body2));
 }
 
 void System::add_stiffness_damping(const Vec& q, double ck, double cd, Eigen::Ref<Mat> out) const {
@@ -850,11 +846,7 @@ double System::nonconservative_power(const Vec& q, const Vec& v, double t) const
       Vec3 dir = s.direction;
       if (s.body_frame && s.body != kGround) dir = rotation(euler(q, s.body)) * dir;
       const Vec3 val = s.value(t) * dir;
-      auto omega = [&](int b) -> Vec3 {
-        if (b == kGround) return Vec3::Zero();
-        return 2.0 * e_matrix(euler(q, b)) * v.segment<4>(off_[b] + 3);
-      };
-      if (s.type == ForceType::torque) p += val.dot(omega(s.body) - omega(s.body2));
+      if (s.type == ForceType::torque) p += val.dot(angular_velocity(q, v, s.body) - angular_velocity(q, v, s.body2));
       else p += val.dot(point_velocity(q, v, s.body, force_local_[k], force_L_[k]));
     } else if (s.type == ForceType::rotational_damper) {
       p -= s.damping * std::pow(damper_rate(s, q, v), 2);

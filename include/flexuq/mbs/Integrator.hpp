@@ -81,6 +81,8 @@ public:
                const std::function<void(double)>& progress = {});
   /// [M C_qᵀ; C_q 0][q̈; λ] = [Q; γ] (throws Error naming the body if singular).
   void accelerations(double t, const Vec& q, const Vec& v, Vec& a, Vec& lambda) const;
+  /// The saddle matrix [M(q) C_qᵀ; C_q 0] on the active rows.
+  Mat saddle(double t, const Vec& q) const;
   /// Newton–Raphson projection onto C(q, t) = 0 (minimum norm); returns iterations used.
   int project_positions(double t, Vec& q) const;
   void project_velocities(double t, const Vec& q, Vec& v) const;

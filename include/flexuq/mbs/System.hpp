@@ -225,6 +225,8 @@ public:
   // Helpers for outputs.
   Vec4 euler(const Vec& q, int b) const { return b == kGround ? Vec4(1, 0, 0, 0) : Vec4(q.segment<4>(off_[b] + 3)); }
   Vec4 euler_rate(const Vec& v, int b) const { return b == kGround ? Vec4::Zero() : Vec4(v.segment<4>(off_[b] + 3)); }
+  /// Global angular velocity ω = 2 E(p) ṗ of body @p b (zero for the ground).
+  Vec3 angular_velocity(const Vec& q, const Vec& v, int b) const { return 2.0 * e_matrix(euler(q, b)) * euler_rate(v, b); }
   Vec3 origin(const Vec& q, int b) const { return b == kGround ? Vec3::Zero() : Vec3(q.segment<3>(off_[b])); }
   /// Elastic coordinates η of body @p b (empty for rigid bodies).
   Vec elastic(const Vec& q, int b) const { return q.segment(off_[b] + 7, n_elastic(b)); }
