@@ -36,6 +36,7 @@ void galerkin_keys(const io::Config& cfg, const std::string& key, std::uint64_t 
   e.tol = cfg.get<double>(key + ".tol", e.tol);
   e.max_it = cfg.get<int>(key + ".max_it", e.max_it);
   e.guard = cfg.get<int>(key + ".guard", e.guard);
+  e.ritz = cfg.get<bool>(key + ".rayleigh_ritz", e.ritz);
   e.assemble = cfg.get<bool>(key + ".assemble", e.assemble);
   e.memory_limit_bytes = cfg.get<double>(key + ".memory_limit_mb", 0.0) * 1048576.0;
   FLEXUQ_REQUIRE(e.tol > 0 && e.max_it >= 1 && e.memory_limit_bytes >= 0,

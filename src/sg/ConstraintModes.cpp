@@ -22,7 +22,7 @@ void split_terms(const std::vector<Mat>& terms, IS interior, IS boundary, std::v
 
 ConstraintModeResult solve_constraint_modes(const BlockSpace& space, std::shared_ptr<const TripleTensor> tensor,
                                             const std::vector<Mat>& Kii, const std::vector<Mat>& Kib,
-                                            const ConstraintModeOptions& opt) {
+                                            const ConstraintModeOptions& opt, Mat mean) {
   FLEXUQ_REQUIRE(!Kii.empty() && Kii.size() == Kib.size() &&
                      static_cast<int>(Kii.size()) == tensor->n_operator && tensor->n_solution == space.n_blocks(),
                  "sg: constraint modes need P_alpha = " << tensor->n_operator << " K_ii and K_ib terms and P_beta = "
@@ -30,7 +30,7 @@ ConstraintModeResult solve_constraint_modes(const BlockSpace& space, std::shared
                                                         << Kib.size() << ", " << space.n_blocks() << ")");
   const MPI_Comm world = space.layout().world();
   const GalerkinOperator K(space, tensor, Kii);
-  const MeanPreconditioner pre(space, Kii[0], "K_ii^(0) (interior stiffness at the mean)", opt.prefix + "mean_");
+  const MeanPreconditioner pre(space, mean ? mean : Kii[0], "K_ii^(0) (interior stiffness at the mean)", opt.prefix + "mean_");
   KspH ksp;
   FLEXUQ_PETSC(KSPCreate(world, ksp.out()));
   FLEXUQ_PETSC(KSPSetOptionsPrefix(ksp.get(), opt.prefix.c_str()));

@@ -63,6 +63,35 @@ TripleTensor triple_tensor(const std::vector<uq::PolynomialFamily>& families, co
   return t;
 }
 
+TripleTensor regroup_by_terms(const TripleTensor& t, const Eigen::MatrixXd& C) {
+  FLEXUQ_REQUIRE(C.rows() == t.n_operator && C.cols() > 0,
+                 "sg: regroup: " << C.rows() << " x " << C.cols() << " coefficients for " << t.n_operator
+                                 << " expansion terms");
+  const int n = t.n_solution, T = static_cast<int>(C.cols());
+  TripleTensor r;
+  r.n_operator = T;
+  r.n_solution = n;
+  r.rows.assign(n, std::vector<std::vector<std::pair<int, double>>>(T));
+  Eigen::MatrixXd D(n, n); // D_t(k, b)
+  for (int term = 0; term < T; ++term) {
+    D.setZero();
+    for (int k = 0; k < n; ++k)
+      for (int a = 0; a < t.n_operator; ++a) {
+        const double ca = C(a, term);
+        if (ca == 0.0) continue;
+        for (const auto& [b, c] : t.rows[k][a]) D(k, b) += ca * c;
+      }
+    const double drop = 1e-15 * D.cwiseAbs().maxCoeff();
+    for (int k = 0; k < n; ++k)
+      for (int b = 0; b < n; ++b)
+        if (std::abs(D(k, b)) > drop) {
+          r.rows[k][term].emplace_back(b, D(k, b));
+          ++r.nonzeros;
+        }
+  }
+  return r;
+}
+
 // ---------------------------------------------------------------- block space
 BlockSpace::BlockSpace(const StochasticLayout& layout, int n_blocks, Mat fingerprint_mat)
     : layout_(&layout), n_blocks_(n_blocks) {

@@ -188,25 +188,37 @@ GalerkinCbResult galerkin_cb(const StochasticLayout& layout, fe::Component& comp
   const auto coef = expand_coefficients(space, map, opt.expansion);
   res.projection = coef.used;
   res.operator_terms = coef.basis.size();
-  auto to_working = [&](const fe::AffineOperator& terms, const Eigen::MatrixXd& c) {
+  // The Galerkin products run on the affine terms (regroup_by_terms); of the expansion only the mean
+  // K^(0) (and M^(0)) is assembled, for the mean problem and the preconditioner.
+  auto to_working = [&](const std::vector<MatH>& in) {
     std::vector<MatH> w;
-    for (const auto& A : expand_operator(terms, c)) w.push_back(ws.to_working(A.get()));
+    for (const auto& A : in) w.push_back(ws.to_working(A.get()));
     return w;
   };
-  const std::vector<MatH> Kw = to_working(comp.stiffness_terms(), coef.stiffness);
-  std::vector<MatH> Mw;
+  auto terms_working = [&](const fe::AffineOperator& terms) {
+    std::vector<MatH> w;
+    for (Mat A : terms.terms()) w.push_back(ws.to_working(A));
+    return w;
+  };
+  const std::vector<MatH> Kw = to_working(expand_operator(comp.stiffness_terms(), coef.stiffness.topRows(1)));
+  const std::vector<MatH> Ktw = terms_working(comp.stiffness_terms());
+  std::vector<MatH> Mw, Mtw;
   if (map.n_mass > 0) {
-    Mw = to_working(comp.mass_terms(), coef.mass);
+    Mw = to_working(expand_operator(comp.mass_terms(), coef.mass.topRows(1)));
+    Mtw = terms_working(comp.mass_terms());
   } else {
     Mw.emplace_back();
     FLEXUQ_PETSC(MatDuplicate(ws.M(), MAT_COPY_VALUES, Mw.back().out()));
   }
-  std::vector<MatH> Kii, Kib, Mii, Mib;
+  std::vector<MatH> Kii, Kib, Mii, Mib, Ktii, Ktib, Mtii, Mtib;
   split_terms(raw(Kw), ws.is_i(), ws.is_b(), Kii, Kib);
   split_terms(raw(Mw), ws.is_i(), ws.is_b(), Mii, Mib);
+  split_terms(raw(Ktw), ws.is_i(), ws.is_b(), Ktii, Ktib);
+  if (!Mtw.empty()) split_terms(raw(Mtw), ws.is_i(), ws.is_b(), Mtii, Mtib);
 
   // Fixed-interface modes: the SG eigen solver on (K_ii(ξ), M_ii(ξ)).
   EigenSolver solver(layout, space.families(), coef.basis, raw(Kii), raw(Mii), opt.eigen);
+  solver.set_terms(raw(Ktii), coef.stiffness, raw(Mtii), coef.mass);
   EigenResult er = [&] {
     try {
       return solver.solve();
@@ -221,9 +233,10 @@ GalerkinCbResult galerkin_cb(const StochasticLayout& layout, fe::Component& comp
 
   // Constraint modes: (Σ Δ⊗K_ii^(a)) Ψ̄ = −(Σ Δ⊗K_ib^(a)) (e_0 ⊗ I_b), on the same solution basis.
   const int P = er.basis.size();
-  auto tensor = std::make_shared<const TripleTensor>(triple_tensor(space.families(), coef.basis, er.basis));
+  auto tensor = std::make_shared<const TripleTensor>(
+      regroup_by_terms(triple_tensor(space.families(), coef.basis, er.basis), coef.stiffness));
   const BlockSpace blocks(layout, P, Kii[0].get());
-  const auto cm = solve_constraint_modes(blocks, tensor, raw(Kii), raw(Kib), opt.constraint);
+  const auto cm = solve_constraint_modes(blocks, tensor, raw(Ktii), raw(Ktib), opt.constraint, Kii[0].get());
   res.constraint_pcg_iterations = cm.pcg_iterations;
   res.constraint_residual = cm.max_relative_residual;
 

@@ -22,6 +22,12 @@ public:
   Mat term(std::size_t k) const { return terms_.at(k).get(); }
   const std::string& name(std::size_t k) const { return names_.at(k); }
   const std::vector<std::string>& names() const { return names_; }
+  /// The terms' handles (owned by this object), e.g. for operators built on the terms.
+  std::vector<Mat> terms() const {
+    std::vector<Mat> out;
+    for (const auto& t : terms_) out.push_back(t.get());
+    return out;
+  }
 
   /// A new matrix with the common pattern, holding A(θ). @note Collective.
   MatH evaluate(const std::vector<double>& theta) const;

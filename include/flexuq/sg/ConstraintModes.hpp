@@ -42,9 +42,11 @@ void split_terms(const std::vector<Mat>& terms, IS interior, IS boundary, std::v
 /// Solve for the SG constraint modes. @p Kii, @p Kib: the P_α operator terms on the group
 /// communicator (same operator basis as @p tensor's a); @p space: P_β blocks over the interior
 /// layout (BlockSpace built from Kii[0]). Throws InputError if K_ii^(0) is singular or indefinite,
-/// Error if a PCG solve fails. @note Collective (world).
+/// Error if a PCG solve fails. The terms may also be the affine terms with a regrouped tensor
+/// (regroup_by_terms); then @p mean must be K_ii^(0) (default: Kii[0], the expansion's first term).
+/// @note Collective (world).
 ConstraintModeResult solve_constraint_modes(const BlockSpace& space, std::shared_ptr<const TripleTensor> tensor,
                                             const std::vector<Mat>& Kii, const std::vector<Mat>& Kib,
-                                            const ConstraintModeOptions& opt = {});
+                                            const ConstraintModeOptions& opt = {}, Mat mean = nullptr);
 
 } // namespace flexuq::sg

@@ -60,6 +60,14 @@ struct TripleTensor {
 TripleTensor triple_tensor(const std::vector<uq::PolynomialFamily>& families, const uq::MultiIndexSet& operator_basis,
                            const uq::MultiIndexSet& solution_basis, double drop_tol = 1e-14);
 
+/// The same operator Σ_a Δ^(a) ⊗ A^(a) regrouped by the affine terms behind the expansion,
+/// A^(a) = Σ_t C(a, t) B_t: Σ_t D_t ⊗ B_t with D_t = Σ_a C(a, t) Δ^(a) (entries below 1e-15 of the
+/// term's largest are dropped). A GalerkinOperator on the terms B_t and this tensor applies the
+/// same operator with one sparse product per term and block instead of one per expansion term: K(θ)
+/// has a few affine terms (one per material set and Lamé part), while P_α grows as C(d + p_α, d).
+/// Not collective.
+TripleTensor regroup_by_terms(const TripleTensor& tensor, const Eigen::MatrixXd& C);
+
 /// @brief P_β blocks of a spatial layout (n_local rows here, N in all) on a StochasticLayout.
 class BlockSpace {
 public:
