@@ -16,6 +16,7 @@
 #include "flexuq/sg/EigenSolver.hpp"
 
 #include <cmath>
+#include <cstdio>
 #include <sstream>
 
 namespace flexuq::app {
@@ -142,7 +143,6 @@ void write_mode_shapes(const std::string& path, const sg::StochasticLayout& layo
 
 void run_galerkin_campaign(MPI_Comm comm, const GalerkinJob& job, bool resume) {
   const auto& o = job.options;
-  if (resume) log::info(comm, "flexuq campaign: --resume has nothing to continue for method.type: galerkin; solving");
   log::Phase phase(comm, "galerkin campaign");
   const sg::StochasticLayout layout(comm, o.ranks_per_sample);
   uq::StochasticSpace space;
@@ -155,9 +155,13 @@ void run_galerkin_campaign(MPI_Comm comm, const GalerkinJob& job, bool resume) {
   const fe::Component comp(layout.group(), job.mesh, job.component);
   const fe::MaterialParametrisation par(comp, job.parameters);
   const auto map = sg::parametrisation_map(par);
+  // The sweeps are checkpointed beside the output; --resume continues from the last one.
+  sg::EigenOptions eo = job.eigen;
+  eo.checkpoint = o.output + ".sg_checkpoint.h5";
+  eo.resume = resume;
   const auto r = [&] {
     try {
-      return sg::solve_component(layout, comp, space, map, job.expansion, job.eigen);
+      return sg::solve_component(layout, comp, space, map, job.expansion, eo);
     } catch (const InputError& e) { // name the job: sg's messages name keys, not files
       throw InputError(o.source + ": " + e.what());
     }
@@ -188,6 +192,7 @@ void run_galerkin_campaign(MPI_Comm comm, const GalerkinJob& job, bool resume) {
   }
   FLEXUQ_MPI(MPI_Barrier(comm));
   if (job.mode_shapes) write_mode_shapes(o.output, layout, comp, r);
+  if (rank == 0 && r.converged) std::remove(eo.checkpoint.c_str()); // the results are written: nothing to resume
   if (rank == 0) {
     std::ostringstream os;
     os << "flexuq campaign: stochastic Galerkin done (" << r.iterations << " sweeps, " << r.pcg_iterations

@@ -28,6 +28,7 @@
 #include <hdf5.h>
 
 #include <chrono>
+#include <cstdio>
 #include <functional>
 #include <iomanip>
 #include <memory>
@@ -284,7 +285,10 @@ void run_galerkin_body(MPI_Comm c, const io::Config& cfg, const ReduceJob& job, 
   go.free_free = so.free_free;
   go.basis = so.basis;
   cfg.check_all_used();
-  if (resume) log::info(c, "flexuq reduce: --resume has nothing to continue for method galerkin (no journal); solving");
+  // The SG eigen sweeps are checkpointed beside the output; --resume continues from the last one
+  // (the constraint modes and the nodes are recomputed: they cost a few sweeps' worth).
+  go.eigen.checkpoint = plan.output + ".sg_checkpoint.h5";
+  go.eigen.resume = resume;
   const sg::StochasticLayout layout(c, o.ranks_per_sample);
   copts.keep_affine = true;
   fe::Component comp(layout.group(), mesh, copts);
@@ -358,6 +362,7 @@ void run_galerkin_body(MPI_Comm c, const io::Config& cfg, const ReduceJob& job, 
     };
     { io::H5File created(MPI_COMM_SELF, plan.output, io::H5File::Mode::create); } // no campaign wrote it
     std::string summary = fit_and_write(plan, mesh, r.nominal, r.nominal_basis, records, so, extra);
+    if (r.eigen.converged) std::remove(go.eigen.checkpoint.c_str()); // written: nothing to resume
     std::ostringstream os;
     os << "  stochastic Galerkin: " << r.eigen.iterations << " sweeps (" << r.eigen.pcg_iterations
        << " PCG iterations) for " << r.eigen.eigenvalues.cols() << " fixed-interface modes, " << r.constraint_pcg_iterations << " PCG iterations for "

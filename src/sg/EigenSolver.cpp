@@ -8,7 +8,11 @@
 #include "flexuq/la/Subspace.hpp"
 #include "flexuq/uq/Quadrature.hpp"
 
+#include <petscviewerhdf5.h>
+
 #include <algorithm>
+#include <cstdio>
+#include <filesystem>
 #include <cmath>
 #include <memory>
 #include <numeric>
@@ -62,6 +66,122 @@ std::shared_ptr<TripleTensor> identity_tensor(int P) {
   for (int k = 0; k < P; ++k) t->rows[k][0].emplace_back(k, 1.0);
   t->nonzeros = P;
   return t;
+}
+
+// Checkpoint of the inverse subspace iteration (EigenOptions::checkpoint): the iterated block
+// vectors and the scalars the next sweep depends on (sweep, sine → PCG tolerance, λ^(0) → initial
+// guesses), so a resumed solve continues bit for bit. The file only fits the same job on the same
+// layout: its fingerprint (sizes, layout, options that change the iteration, mean eigenvalues) is
+// checked, and a mismatch means solving anew.
+struct Checkpoint {
+  int iteration = 0;
+  double change = 1.0;
+  long long pcg = 0;
+  std::vector<double> lam0;
+};
+
+std::vector<double> checkpoint_fingerprint(const std::vector<VecH>& U, const StochasticLayout& L, int P,
+                                           const EigenOptions& o, const std::vector<double>& mean) {
+  PetscInt N = 0;
+  FLEXUQ_PETSC(VecGetSize(U.at(0).get(), &N));
+  int size = 0;
+  MPI_Comm_size(L.world(), &size);
+  std::vector<double> f{static_cast<double>(N), static_cast<double>(P), static_cast<double>(U.size()),
+                        static_cast<double>(L.n_groups()), static_cast<double>(L.ranks_per_group()),
+                        static_cast<double>(size), static_cast<double>(o.order), o.ritz ? 1.0 : 0.0};
+  f.insert(f.end(), mean.begin(), mean.end());
+  return f;
+}
+
+void write_checkpoint(const std::string& path, MPI_Comm world, const std::vector<VecH>& U, const Checkpoint& c,
+                      const std::vector<double>& fingerprint) {
+  const std::string tmp = path + ".tmp";
+  {
+    ViewerH v;
+    FLEXUQ_PETSC(PetscViewerHDF5Open(world, tmp.c_str(), FILE_MODE_WRITE, v.out()));
+    for (std::size_t s = 0; s < U.size(); ++s) {
+      FLEXUQ_PETSC(PetscObjectSetName(reinterpret_cast<PetscObject>(U[s].get()), ("u" + std::to_string(s)).c_str()));
+      FLEXUQ_PETSC(VecView(U[s].get(), v.get()));
+    }
+    std::vector<double> scalars{static_cast<double>(c.iteration), c.change, static_cast<double>(c.pcg)};
+    scalars.insert(scalars.end(), c.lam0.begin(), c.lam0.end());
+    // Small arrays as one sequential dataset each (written by rank 0's copy, identical on all).
+    const std::pair<const char*, const std::vector<double>*> arrays[] = {{"state", &scalars},
+                                                                          {"fingerprint", &fingerprint}};
+    for (const auto& [name, data] : arrays) {
+      VecH a;
+      FLEXUQ_PETSC(VecCreateMPI(world, PETSC_DECIDE, static_cast<PetscInt>(data->size()), a.out()));
+      PetscInt lo = 0, hi = 0;
+      FLEXUQ_PETSC(VecGetOwnershipRange(a.get(), &lo, &hi));
+      for (PetscInt i = lo; i < hi; ++i) FLEXUQ_PETSC(VecSetValue(a.get(), i, (*data)[i], INSERT_VALUES));
+      FLEXUQ_PETSC(VecAssemblyBegin(a.get()));
+      FLEXUQ_PETSC(VecAssemblyEnd(a.get()));
+      FLEXUQ_PETSC(PetscObjectSetName(reinterpret_cast<PetscObject>(a.get()), name));
+      FLEXUQ_PETSC(VecView(a.get(), v.get()));
+    }
+  }
+  int rank = 0;
+  MPI_Comm_rank(world, &rank);
+  int err = 0;
+  if (rank == 0) err = std::rename(tmp.c_str(), path.c_str()) != 0;
+  FLEXUQ_MPI(MPI_Bcast(&err, 1, MPI_INT, 0, world));
+  FLEXUQ_REQUIRE(!err, "sg: cannot move the checkpoint " << tmp << " to " << path);
+}
+
+std::vector<double> read_small(PetscViewer v, MPI_Comm world, const char* name) {
+  VecH a;
+  FLEXUQ_PETSC(VecCreate(world, a.out()));
+  FLEXUQ_PETSC(PetscObjectSetName(reinterpret_cast<PetscObject>(a.get()), name));
+  FLEXUQ_PETSC(VecLoad(a.get(), v));
+  PetscInt n = 0;
+  FLEXUQ_PETSC(VecGetSize(a.get(), &n));
+  ScatterH sc;
+  VecH all;
+  FLEXUQ_PETSC(VecScatterCreateToAll(a.get(), sc.out(), all.out()));
+  FLEXUQ_PETSC(VecScatterBegin(sc.get(), a.get(), all.get(), INSERT_VALUES, SCATTER_FORWARD));
+  FLEXUQ_PETSC(VecScatterEnd(sc.get(), a.get(), all.get(), INSERT_VALUES, SCATTER_FORWARD));
+  const PetscScalar* p = nullptr;
+  FLEXUQ_PETSC(VecGetArrayRead(all.get(), &p));
+  std::vector<double> out(p, p + n);
+  FLEXUQ_PETSC(VecRestoreArrayRead(all.get(), &p));
+  return out;
+}
+
+// True when @p path held a matching checkpoint (then U and c are set).
+bool read_checkpoint(const std::string& path, MPI_Comm world, std::vector<VecH>& U, Checkpoint& c,
+                     const std::vector<double>& fingerprint) {
+  int rank = 0, exists = 0;
+  MPI_Comm_rank(world, &rank);
+  if (rank == 0) exists = std::filesystem::exists(path) ? 1 : 0;
+  FLEXUQ_MPI(MPI_Bcast(&exists, 1, MPI_INT, 0, world));
+  if (!exists) {
+    log::info(world, "sg: --resume: no checkpoint " + path + "; solving from the mean modes");
+    return false;
+  }
+  ViewerH v;
+  FLEXUQ_PETSC(PetscViewerHDF5Open(world, path.c_str(), FILE_MODE_READ, v.out()));
+  const auto f = read_small(v.get(), world, "fingerprint");
+  bool same = f.size() == fingerprint.size();
+  for (std::size_t i = 0; same && i < f.size(); ++i)
+    same = std::abs(f[i] - fingerprint[i]) <= 1e-12 * std::max(1.0, std::abs(fingerprint[i]));
+  if (!same) {
+    log::warn(world, "sg: --resume: the checkpoint " + path +
+                         " is from another job or rank layout (sizes, ranks per group, order or mean "
+                         "eigenvalues differ); solving anew");
+    return false;
+  }
+  for (std::size_t s = 0; s < U.size(); ++s) {
+    FLEXUQ_PETSC(PetscObjectSetName(reinterpret_cast<PetscObject>(U[s].get()), ("u" + std::to_string(s)).c_str()));
+    FLEXUQ_PETSC(VecLoad(U[s].get(), v.get()));
+  }
+  const auto st = read_small(v.get(), world, "state");
+  FLEXUQ_REQUIRE(st.size() == 3 + U.size(), "sg: the checkpoint " << path << " is damaged (state of " << st.size()
+                                                                   << " values)");
+  c.iteration = static_cast<int>(st[0]);
+  c.change = st[1];
+  c.pcg = static_cast<long long>(st[2]);
+  c.lam0.assign(st.begin() + 3, st.end());
+  return true;
 }
 
 } // namespace
@@ -399,9 +519,25 @@ EigenResult EigenSolver::solve() {
     std::vector<double> lam0(n);
     for (int s = 0; s < n; ++s) lam0[s] = mean.eigenvalues[s];
     double change = 1.0;
+    int first = 1;
+    const auto fingerprint = checkpoint_fingerprint(U, L, P, opt_, lam0);
+    if (opt_.resume && !opt_.checkpoint.empty()) {
+      Checkpoint c;
+      if (read_checkpoint(opt_.checkpoint, world, U, c, fingerprint)) {
+        first = c.iteration + 1;
+        change = c.change;
+        res.pcg_iterations = c.pcg;
+        res.iterations = c.iteration;
+        res.change = c.change;
+        lam0 = c.lam0;
+        log::info(world, FLEXUQ_MSG("sg: resumed from " << opt_.checkpoint << " after sweep " << c.iteration
+                                                        << " (subspace sine " << c.change << ")"));
+        res.converged = change < std::max(opt_.tol, 1e-7);
+      }
+    }
     MatrixXd H;
     MatrixXd Uold_all = w.gather(U), MUold_all = w.gather(w.apply(*w.Mop, U));
-    for (int it = 1; it <= opt_.max_it; ++it) {
+    for (int it = first; it <= opt_.max_it && !res.converged; ++it) {
       // Inexact inverse iteration keeps its rate when the inner tolerance follows the eigen-residual
       // linearly (the subspace sine stands for it); 10⁻²·sine² over-solved the late sweeps by ~40 %
       // of the PCG iterations for the same results (docs/performance.md).
@@ -461,6 +597,8 @@ EigenResult EigenSolver::solve() {
       res.change = change;
       const MatrixXd lam = w.eigenvalue_coefficients(U);
       for (int s = 0; s < n; ++s) lam0[s] = lam(0, s);
+      if (!opt_.checkpoint.empty())
+        write_checkpoint(opt_.checkpoint, world, U, Checkpoint{it, change, res.pcg_iterations, lam0}, fingerprint);
       log::print(world, opt_.progress ? log::Level::info : log::Level::debug,
                  FLEXUQ_MSG("sg inverse subspace: iteration " << it << "  subspace sine " << change << "  PCG rtol "
                                   << rtol << "  PCG iterations so far " << res.pcg_iterations));

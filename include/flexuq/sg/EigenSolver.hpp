@@ -47,6 +47,11 @@ struct EigenOptions {
   /// Pointwise Rayleigh–Ritz step after each orthonormalisation (inverse-subspace): every mode
   /// converges at the rate of the whole iterated set, so far fewer sweeps (docs/sg.md).
   bool ritz = true;
+  /// Inverse-subspace checkpoint file written after every sweep (empty: none): the iterated
+  /// vectors and the iteration's state. With @p resume, a matching checkpoint (same job and rank
+  /// layout) is continued bit for bit; otherwise the solve starts from the mean modes.
+  std::string checkpoint;
+  bool resume = false;
   double tol = 1e-7;     ///< subspace sine per multiplet (inverse-subspace); values below 1e-7 act as 1e-7
   int max_it = 200;
   double pcg_rtol_max = 1e-6, pcg_rtol_min = 1e-13;
