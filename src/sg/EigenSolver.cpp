@@ -69,15 +69,15 @@ std::shared_ptr<TripleTensor> identity_tensor(int P) {
 }
 
 // Checkpoint of the inverse subspace iteration (EigenOptions::checkpoint): the iterated block
-// vectors and the scalars the next sweep depends on (sweep, sine → PCG tolerance, λ^(0) → initial
-// guesses), so a resumed solve continues bit for bit. The file only fits the same job on the same
+// vectors and the scalars the next sweep depends on (sweep, sine → PCG tolerance, the eigenvalue
+// coefficients → initial guesses), so a resumed solve continues bit for bit. The file only fits the same job on the same
 // layout: its fingerprint (sizes, layout, options that change the iteration, mean eigenvalues) is
 // checked, and a mismatch means solving anew.
 struct Checkpoint {
   int iteration = 0;
   double change = 1.0;
   long long pcg = 0;
-  std::vector<double> lam0;
+  std::vector<double> lam; // P × n eigenvalue coefficients, column-major
 };
 
 std::vector<double> checkpoint_fingerprint(const std::vector<VecH>& U, const StochasticLayout& L, int P,
@@ -104,7 +104,7 @@ void write_checkpoint(const std::string& path, MPI_Comm world, const std::vector
       FLEXUQ_PETSC(VecView(U[s].get(), v.get()));
     }
     std::vector<double> scalars{static_cast<double>(c.iteration), c.change, static_cast<double>(c.pcg)};
-    scalars.insert(scalars.end(), c.lam0.begin(), c.lam0.end());
+    scalars.insert(scalars.end(), c.lam.begin(), c.lam.end());
     // Small arrays as one sequential dataset each (written by rank 0's copy, identical on all).
     const std::pair<const char*, const std::vector<double>*> arrays[] = {{"state", &scalars},
                                                                           {"fingerprint", &fingerprint}};
@@ -175,12 +175,12 @@ bool read_checkpoint(const std::string& path, MPI_Comm world, std::vector<VecH>&
     FLEXUQ_PETSC(VecLoad(U[s].get(), v.get()));
   }
   const auto st = read_small(v.get(), world, "state");
-  FLEXUQ_REQUIRE(st.size() == 3 + U.size(), "sg: the checkpoint " << path << " is damaged (state of " << st.size()
-                                                                   << " values)");
+  FLEXUQ_REQUIRE(st.size() > 3 && (st.size() - 3) % U.size() == 0,
+                 "sg: the checkpoint " << path << " is damaged (state of " << st.size() << " values)");
   c.iteration = static_cast<int>(st[0]);
   c.change = st[1];
   c.pcg = static_cast<long long>(st[2]);
-  c.lam0.assign(st.begin() + 3, st.end());
+  c.lam.assign(st.begin() + 3, st.end());
   return true;
 }
 
@@ -314,6 +314,34 @@ struct EigenSolver::Impl {
       s0 = s1;
     }
     return Z;
+  }
+
+  // The PCG's initial guess for 𝒦W_s = 𝓜U_s: for an eigenvector W_s = U_s/λ_s(ξ), taken as the
+  // Galerkin product of U_s with the PCE of 1/λ_s (projected from the Gauss nodes; λ from @p lam,
+  // P × n). The PCG then starts from the residual of the subspace error instead of that of the
+  // eigenvalue's spread (a mean 1/λ̄_s leaves ~ the CoV of λ_s). A node with λ ≤ 0 (a truncation
+  // artefact) falls back to 1/λ_s^(0).
+  void inverse_eigenvalue_guess(const std::vector<VecH>& U, const MatrixXd& lam, std::vector<VecH>& W) const {
+    const int n = static_cast<int>(U.size());
+    const MatrixXd Ua = gather(U);
+    MatrixXd Wa(nl(), static_cast<Index>(n) * P);
+    const MatrixXd lq = psi_q * lam; // λ_s(ξ_q)
+    for (int s = 0; s < n; ++s) {
+      VectorXd mu = VectorXd::Zero(P);
+      for (int q = 0; q < rule.size(); ++q) {
+        if (!(lq(q, s) > 0)) {
+          mu = VectorXd::Unit(P, 0) / lam(0, s);
+          break;
+        }
+        mu += (rule.weights[q] / lq(q, s)) * psi_q.row(q).transpose();
+      }
+      MatrixXd T = MatrixXd::Zero(P, P); // W_s^(j) = Σ_b T(j, b) U_s^(b), T(j, b) = Σ_k μ^(k) c_kbj
+      for (int k = 0; k < P; ++k)
+        for (int b = 0; b < P; ++b)
+          for (const auto& [j, c] : lambda_tensor->rows[k][b]) T(j, b) += mu(k) * c;
+      Wa.middleCols(static_cast<Index>(s) * P, P).noalias() = Ua.middleCols(static_cast<Index>(s) * P, P) * T.transpose();
+    }
+    scatter(Wa, W);
   }
 
   // Thesis heuristic per mode: unit blocks, modified Gram–Schmidt across blocks (M-inner product).
@@ -518,6 +546,8 @@ EigenResult EigenSolver::solve() {
     VecH rhs = w.space->create_vec();
     std::vector<double> lam0(n);
     for (int s = 0; s < n; ++s) lam0[s] = mean.eigenvalues[s];
+    MatrixXd lam_all = MatrixXd::Zero(P, n); // eigenvalue coefficients of the current vectors
+    for (int s = 0; s < n; ++s) lam_all(0, s) = lam0[s];
     double change = 1.0;
     int first = 1;
     const auto fingerprint = checkpoint_fingerprint(U, L, P, opt_, lam0);
@@ -529,7 +559,9 @@ EigenResult EigenSolver::solve() {
         res.pcg_iterations = c.pcg;
         res.iterations = c.iteration;
         res.change = c.change;
-        lam0 = c.lam0;
+        FLEXUQ_REQUIRE(c.lam.size() == static_cast<std::size_t>(P) * n, "sg: the checkpoint " << opt_.checkpoint
+                                                                      << " holds " << c.lam.size() << " eigenvalue coefficients");
+        lam_all = Eigen::Map<const MatrixXd>(c.lam.data(), P, n);
         log::info(world, FLEXUQ_MSG("sg: resumed from " << opt_.checkpoint << " after sweep " << c.iteration
                                                         << " (subspace sine " << c.change << ")"));
         res.converged = change < std::max(opt_.tol, 1e-7);
@@ -543,10 +575,9 @@ EigenResult EigenSolver::solve() {
       // of the PCG iterations for the same results (docs/performance.md).
       const double rtol = std::clamp(1e-2 * change, opt_.pcg_rtol_min, opt_.pcg_rtol_max);
       FLEXUQ_PETSC(KSPSetTolerances(ksp.get(), rtol, 0.0, PETSC_DEFAULT, opt_.pcg_max_it));
+      w.inverse_eigenvalue_guess(U, lam_all, W);
       for (int s = 0; s < n; ++s) {
         w.Mop->apply(U[s].get(), rhs.get());
-        FLEXUQ_PETSC(VecCopy(U[s].get(), W[s].get()));
-        FLEXUQ_PETSC(VecScale(W[s].get(), 1.0 / lam0[s]));
         FLEXUQ_PETSC(KSPSolve(ksp.get(), rhs.get(), W[s].get()));
         KSPConvergedReason reason;
         FLEXUQ_PETSC(KSPGetConvergedReason(ksp.get(), &reason));
@@ -595,10 +626,12 @@ EigenResult EigenSolver::solve() {
       U = std::move(Unew);
       res.iterations = it;
       res.change = change;
-      const MatrixXd lam = w.eigenvalue_coefficients(U);
-      for (int s = 0; s < n; ++s) lam0[s] = lam(0, s);
+      lam_all = w.eigenvalue_coefficients(U);
       if (!opt_.checkpoint.empty())
-        write_checkpoint(opt_.checkpoint, world, U, Checkpoint{it, change, res.pcg_iterations, lam0}, fingerprint);
+        write_checkpoint(opt_.checkpoint, world, U,
+                         Checkpoint{it, change, res.pcg_iterations,
+                                    std::vector<double>(lam_all.data(), lam_all.data() + lam_all.size())},
+                         fingerprint);
       log::print(world, opt_.progress ? log::Level::info : log::Level::debug,
                  FLEXUQ_MSG("sg inverse subspace: iteration " << it << "  subspace sine " << change << "  PCG rtol "
                                   << rtol << "  PCG iterations so far " << res.pcg_iterations));
