@@ -1,10 +1,32 @@
 # SPDX-License-Identifier: MIT
+# ---- precompiled third-party headers (FLEXUQ_PCH) --------------------------------------------
+# Parsing Eigen, PETSc/SLEPc, MPI and the standard headers took 3-4 s of CPU in every translation
+# unit, about half of a clean build (docs/performance.md, "The whole CI run"). They are compiled once
+# into flexuq_pch (libraries: -fPIC) and flexuq_pch_test (test programs: + GoogleTest), and every
+# library and test reuses that. GCC only: its PCH falls back to parsing when flags differ; clang's
+# is an error, so clang builds (preset fuzz) parse as before.
+set(FLEXUQ_PCH_HEADERS <algorithm> <array> <cmath> <cstdint> <fstream> <functional> <iomanip> <limits> <map>
+    <memory> <numeric> <optional> <set> <sstream> <string> <utility> <vector>
+    <mpi.h> <petscsys.h> <petscmat.h> <petscksp.h> <slepceps.h> <slepcsvd.h> <Eigen/Dense>)
+if(FLEXUQ_PCH AND CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+  set(FLEXUQ_PCH_ACTIVE ON)
+  add_library(flexuq_pch STATIC ${PROJECT_SOURCE_DIR}/cmake/pch.cpp)
+  target_link_libraries(flexuq_pch PUBLIC flexuq_deps)
+  set_target_properties(flexuq_pch PROPERTIES CXX_EXTENSIONS OFF POSITION_INDEPENDENT_CODE ON)
+  target_precompile_headers(flexuq_pch PRIVATE ${FLEXUQ_PCH_HEADERS})
+else()
+  set(FLEXUQ_PCH_ACTIVE OFF)
+endif()
+
 # flexuq_add_library(<module> SOURCES ... DEPENDS ...): one static library per module.
 function(flexuq_add_library module)
   cmake_parse_arguments(A "" "" "SOURCES;DEPENDS" ${ARGN})
   add_library(flexuq_${module} STATIC ${A_SOURCES})
   target_link_libraries(flexuq_${module} PUBLIC flexuq_deps ${A_DEPENDS})
   set_target_properties(flexuq_${module} PROPERTIES CXX_EXTENSIONS OFF POSITION_INDEPENDENT_CODE ON)
+  if(FLEXUQ_PCH_ACTIVE)
+    target_precompile_headers(flexuq_${module} REUSE_FROM flexuq_pch)
+  endif()
 endfunction()
 
 # flexuq_add_mpi_test(<name> SOURCES ... LIBS ... NP 1 2 [LABELS ...] [TIMEOUT s])
@@ -20,6 +42,9 @@ function(flexuq_add_mpi_test name)
   endif()
   add_executable(${name} ${A_SOURCES})
   target_link_libraries(${name} PRIVATE flexuq_test_main ${A_LIBS} GTest::gtest)
+  if(FLEXUQ_PCH_ACTIVE)
+    target_precompile_headers(${name} REUSE_FROM flexuq_pch_test)
+  endif()
   set_target_properties(${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/tests)
   foreach(np IN LISTS A_NP)
     if(np GREATER MPIEXEC_MAX_NUMPROCS)
