@@ -14,4 +14,5 @@ awk '
   !skip { print }
 ' "$tmp/raw.inp" > crank.inp
 rm -rf "$tmp"
+/usr/bin/python3 add_crank_sets.py crank.inp   # element sets WEB and BOSS (issue #7 example)
 echo "wrote configs/crank.inp (h = $h)"

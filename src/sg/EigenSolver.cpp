@@ -105,7 +105,7 @@ void write_checkpoint(const std::string& path, MPI_Comm world, const std::vector
     }
     std::vector<double> scalars{static_cast<double>(c.iteration), c.change, static_cast<double>(c.pcg)};
     scalars.insert(scalars.end(), c.lam.begin(), c.lam.end());
-    // Small arrays as one sequential dataset each (written by rank 0's copy, identical on all).
+    // Small arrays as one distributed vector each (every rank writes its range of its identical copy).
     const std::pair<const char*, const std::vector<double>*> arrays[] = {{"state", &scalars},
                                                                           {"fingerprint", &fingerprint}};
     for (const auto& [name, data] : arrays) {
@@ -250,7 +250,14 @@ struct EigenSolver::Impl {
   // identity of the current vectors: each mean multiplet takes the Ritz vectors with the largest
   // overlap, aligned by an orthogonal Procrustes rotation (a single mode: its sign), so a mode
   // stays the continuation of its mean mode at every node, and a multiplet is a subspace.
-  MatrixXd orthonormalise(const MatrixXd& H, int n, const MatrixXd* Hk = nullptr) const {
+  //
+  // With @p HcT (nP × nP, W_t^(c)ᵀ(𝓜 V_s)^(b) for reference vectors V: the previous sweep's), the
+  // identity and the Procrustes alignment refer to V(ξ_q) instead of W(ξ_q). Within a stochastic
+  // multiplet this freezes the rotation: W has already turned by λ_s(ξ)/λ_{s+1}(ξ) towards the
+  // pointwise sorted eigenvectors, which are not smooth where the modes cross, and aligning with W
+  // passed that turn on sweep after sweep (the sine fell by only λ̄_8/λ̄_9 = 0.992 per sweep on the
+  // crank). Aligned with V, the multiplet's vectors are fixed once its subspace is.
+  MatrixXd orthonormalise(const MatrixXd& H, int n, const MatrixXd* Hk = nullptr, const MatrixXd* HcT = nullptr) const {
     const Index nP = static_cast<Index>(n) * P;
     MatrixXd X = MatrixXd::Zero(nP, nP);
     MatrixXd A = MatrixXd::Zero(nP, n);
@@ -263,7 +270,11 @@ struct EigenSolver::Impl {
                     " (the modes became linearly dependent); try fewer modes or a smaller order");
       // R = Lᵀ, U(q) = W(q) R⁻¹.
       MatrixXd Rinv = llt.matrixU().solve(MatrixXd::Identity(n, n));
-      if (Hk) Rinv *= ritz_rotation(Rinv.transpose() * (A.transpose() * *Hk * A) * Rinv);
+      if (Hk) {
+        MatrixXd B; // coordinates of V(ξ_q) in the orthonormal basis W(ξ_q)R⁻¹
+        if (HcT) B = Rinv.transpose() * (A.transpose() * *HcT * A);
+        Rinv *= ritz_rotation(Rinv.transpose() * (A.transpose() * *Hk * A) * Rinv, HcT ? &B : nullptr);
+      }
       const double w = rule.weights[q];
       for (int t = 0; t < n; ++t)
         for (int s = 0; s < n; ++s) {
@@ -278,12 +289,14 @@ struct EigenSolver::Impl {
   }
 
   // The rotation Z (n × n, orthogonal) of the Ritz step for the orthonormal-basis Rayleigh matrix
-  // S (see orthonormalise): column s of Z is the Ritz vector standing for current vector s.
-  MatrixXd ritz_rotation(const MatrixXd& S) const {
+  // S (see orthonormalise): column s of Z is the Ritz vector standing for current vector s, or
+  // for reference vector s when @p B (B(i, s) = ⟨basis i, reference s⟩) is given.
+  MatrixXd ritz_rotation(const MatrixXd& S, const MatrixXd* B = nullptr) const {
     const int n = static_cast<int>(S.rows());
     const Eigen::SelfAdjointEigenSolver<MatrixXd> es(0.5 * (S + S.transpose()));
     if (es.info() != Eigen::Success) return MatrixXd::Identity(n, n);
-    const MatrixXd& Y = es.eigenvectors(); // Y(i, j) = ⟨current i, Ritz j⟩
+    const MatrixXd& Y = es.eigenvectors(); // Y(i, j) = ⟨basis i, Ritz j⟩
+    const MatrixXd T = B ? MatrixXd(B->transpose() * Y) : Y; // T(s, j) = ⟨current or reference s, Ritz j⟩
     MatrixXd Z = MatrixXd::Zero(n, n);
     std::vector<bool> taken(n, false);
     for (int s0 = 0; s0 < n;) {
@@ -297,7 +310,7 @@ struct EigenSolver::Impl {
         double bw = -1;
         for (int j = 0; j < n; ++j) {
           if (taken[j]) continue;
-          const double wgt = Y.block(s0, j, m, 1).squaredNorm();
+          const double wgt = T.block(s0, j, m, 1).squaredNorm();
           if (wgt > bw) {
             bw = wgt;
             best = j;
@@ -308,8 +321,10 @@ struct EigenSolver::Impl {
       }
       std::sort(J.begin(), J.end());
       MatrixXd YJ(n, m), C(m, m);
-      for (int k = 0; k < m; ++k) YJ.col(k) = Y.col(J[k]);
-      C = YJ.middleRows(s0, m); // ⟨current s0..s1−1, Ritz J⟩
+      for (int k = 0; k < m; ++k) {
+        YJ.col(k) = Y.col(J[k]);
+        C.col(k) = T.block(s0, J[k], m, 1); // ⟨current or reference s0..s1−1, Ritz J⟩
+      }
       Z.middleCols(s0, m) = YJ * la::procrustes_rotation(C);
       s0 = s1;
     }
@@ -321,9 +336,8 @@ struct EigenSolver::Impl {
   // P × n). The PCG then starts from the residual of the subspace error instead of that of the
   // eigenvalue's spread (a mean 1/λ̄_s leaves ~ the CoV of λ_s). A node with λ ≤ 0 (a truncation
   // artefact) falls back to 1/λ_s^(0).
-  void inverse_eigenvalue_guess(const std::vector<VecH>& U, const MatrixXd& lam, std::vector<VecH>& W) const {
-    const int n = static_cast<int>(U.size());
-    const MatrixXd Ua = gather(U);
+  // @p Ua is gather(U) (the caller holds it for the convergence test already).
+  void inverse_eigenvalue_guess(const MatrixXd& Ua, int n, const MatrixXd& lam, std::vector<VecH>& W) const {
     MatrixXd Wa(nl(), static_cast<Index>(n) * P);
     const MatrixXd lq = psi_q * lam; // λ_s(ξ_q)
     for (int s = 0; s < n; ++s) {
@@ -371,6 +385,60 @@ struct EigenSolver::Impl {
   }
 
   // (6.47): λ_s^(k) = Σ_ij c_kij u_s^(i)·(𝒦u_s)^(j).
+  // Groups of neighbouring modes (ids like @p mean_cluster, which they merge) that the pointwise
+  // Ritz step would mix: at every Gauss node ξ_q, the Rayleigh–Ritz problem of (K(ξ_q), M(ξ_q)) on
+  // the mean modes φ̄ (the block-0 vectors of @p U) is solved; when a Ritz vector holds more than
+  // @p tau of two mean modes' M-weight, those modes and the ones between them form a group.
+  std::vector<int> stochastic_multiplets(const std::vector<VecH>& U, const std::vector<int>& mean_cluster,
+                                         double tau) const {
+    const int n = static_cast<int>(U.size());
+    const MatrixXd Ua = gather(U), KU = gather(apply(*Kop, U)), MU = gather(apply(*Mop, U));
+    MatrixXd Phi(Ua.rows(), n); // φ̄_s: block 0 of vector s
+    for (int s = 0; s < n; ++s) Phi.col(s) = Ua.col(static_cast<Index>(s) * P);
+    // a((s,t), k) = φ̄_sᵀ(𝒦(e_0⊗φ̄_t))^(k) = φ̄_sᵀK^(k)φ̄_t (and M likewise).
+    MatrixXd a(static_cast<Index>(n) * n, P), m(static_cast<Index>(n) * n, P);
+    for (int k = 0; k < P; ++k) {
+      MatrixXd Kk(Ua.rows(), n), Mk(Ua.rows(), n);
+      for (int t = 0; t < n; ++t) {
+        Kk.col(t) = KU.col(static_cast<Index>(t) * P + k);
+        Mk.col(t) = MU.col(static_cast<Index>(t) * P + k);
+      }
+      const MatrixXd ak = Phi.transpose() * Kk, mk = Phi.transpose() * Mk;
+      a.col(k) = Eigen::Map<const VectorXd>(ak.data(), ak.size());
+      m.col(k) = Eigen::Map<const VectorXd>(mk.data(), mk.size());
+    }
+    FLEXUQ_MPI(MPI_Allreduce(MPI_IN_PLACE, a.data(), static_cast<int>(a.size()), MPI_DOUBLE, MPI_SUM, L.group()));
+    FLEXUQ_MPI(MPI_Allreduce(MPI_IN_PLACE, m.data(), static_cast<int>(m.size()), MPI_DOUBLE, MPI_SUM, L.group()));
+    std::vector<int> join_to(n); // join_to[s]: the largest mode index that s must share a group with
+    for (int s = 0; s < n; ++s) join_to[s] = s;
+    for (int q = 0; q < rule.size(); ++q) {
+      const VectorXd kv = a * psi_q.row(q).transpose(), mv = m * psi_q.row(q).transpose();
+      MatrixXd Kq = Eigen::Map<const MatrixXd>(kv.data(), n, n), Mq = Eigen::Map<const MatrixXd>(mv.data(), n, n);
+      Kq = 0.5 * (Kq + Kq.transpose()).eval();
+      Mq = 0.5 * (Mq + Mq.transpose()).eval();
+      const Eigen::GeneralizedSelfAdjointEigenSolver<MatrixXd> es(Kq, Mq);
+      if (es.info() != Eigen::Success) continue;
+      const MatrixXd O = Mq * es.eigenvectors(); // O(s, j) = φ̄_sᵀM(ξ_q)y_j; Σ_j O(s,j)² = φ̄_sᵀM(ξ_q)φ̄_s
+      for (int j = 0; j < n; ++j) {
+        int lo = n, hi = -1;
+        for (int s = 0; s < n; ++s)
+          if (O(s, j) * O(s, j) > tau * Mq(s, s)) {
+            lo = std::min(lo, s);
+            hi = std::max(hi, s);
+          }
+        if (lo < hi) join_to[lo] = std::max(join_to[lo], hi);
+      }
+    }
+    std::vector<int> group(n, 0);
+    int reach = 0; // modes up to here join the current group
+    for (int s = 1; s < n; ++s) {
+      reach = std::max(reach, join_to[s - 1]);
+      const bool join = mean_cluster[s] == mean_cluster[s - 1] || s <= reach;
+      group[s] = group[s - 1] + (join ? 0 : 1);
+    }
+    return group;
+  }
+
   MatrixXd eigenvalue_coefficients(const std::vector<VecH>& U) const {
     const int n = static_cast<int>(U.size());
     const MatrixXd Ua = gather(U), Va = gather(apply(*Kop, U));
@@ -389,14 +457,21 @@ struct EigenSolver::Impl {
 
   // Normalise (galerkin or thesis) the vectors in place; returns the final block Gram. @p ritz:
   // with the pointwise Rayleigh–Ritz step (galerkin only).
-  MatrixXd normalise(std::vector<VecH>& U, Normalization how, bool ritz = false) const {
+  // @p reference: gather() of the vectors the Ritz step aligns with (see orthonormalise).
+  MatrixXd normalise(std::vector<VecH>& U, Normalization how, bool ritz = false,
+                     const MatrixXd* reference = nullptr) const {
     const int n = static_cast<int>(U.size());
     const MatrixXd W = gather(U), MW = gather(apply(*Mop, U));
     const MatrixXd H = gram(W, MW);
-    MatrixXd Hk;
+    MatrixXd Hk, HcT;
     if (ritz) Hk = gram(W, gather(apply(*Kop, U)));
-    const MatrixXd X = how == Normalization::Galerkin ? orthonormalise(H, n, ritz ? &Hk : nullptr)
-                                                      : thesis_normalise(H, n);
+    if (ritz && reference) {
+      HcT = MW.transpose() * *reference; // (𝓜W_t)^(c)ᵀ V_s^(b) = W_t^(c)ᵀ(𝓜V_s)^(b) (𝓜 symmetric)
+      FLEXUQ_MPI(MPI_Allreduce(MPI_IN_PLACE, HcT.data(), static_cast<int>(HcT.size()), MPI_DOUBLE, MPI_SUM, L.group()));
+    }
+    const MatrixXd X = how == Normalization::Galerkin
+                           ? orthonormalise(H, n, ritz ? &Hk : nullptr, ritz && reference ? &HcT : nullptr)
+                           : thesis_normalise(H, n);
     scatter(W * X, U);
     return X.transpose() * H * X;
   }
@@ -551,6 +626,25 @@ EigenResult EigenSolver::solve() {
     double change = 1.0;
     int first = 1;
     const auto fingerprint = checkpoint_fingerprint(U, L, P, opt_, lam0);
+    // Stochastic multiplets: neighbouring mean modes whose eigenvalues may cross (or veer) over the
+    // inputs' range are iterated and tested as one subspace, like a mean multiplet. Taken one by
+    // one, such a pair has no smooth individual modes: the pointwise Ritz step re-assigns the pair
+    // differently from node to node, and the sweeps cycled without converging (the crank of
+    // configs/crank-sg.yaml: modes 8 and 9, 0.8 % apart in λ̄, stalled at sine ~1e-5 in a 3-cycle).
+    // Criterion, from the mean modes alone (so a resumed run groups alike): the Ritz step's own
+    // problem, Rayleigh–Ritz of (K(ξ_q), M(ξ_q)) on the mean modes at the normalisation's Gauss
+    // nodes; modes that share a Ritz vector with more than 10 % of their weight each are grouped.
+    const std::vector<int> group = w.stochastic_multiplets(U, cluster, 0.1);
+    for (int s0 = 0; s0 < n_wanted;) {
+      int s1 = s0;
+      while (s1 < n && group[s1] == group[s0]) ++s1;
+      if (s1 - s0 > 1 && cluster[s1 - 1] != cluster[s0])
+        log::info(world, FLEXUQ_MSG("sg: modes " << s0 + 1 << "-" << s1 << " (mean eigenvalues " << mean.eigenvalues[s0]
+                                    << " ... " << mean.eigenvalues[s1 - 1]
+                                    << ") may cross over the inputs' range: iterated and tested as one subspace"));
+      s0 = s1;
+    }
+    w.cluster = group;
     if (opt_.resume && !opt_.checkpoint.empty()) {
       Checkpoint c;
       if (read_checkpoint(opt_.checkpoint, world, U, c, fingerprint)) {
@@ -575,7 +669,10 @@ EigenResult EigenSolver::solve() {
       // of the PCG iterations for the same results (docs/performance.md).
       const double rtol = std::clamp(1e-2 * change, opt_.pcg_rtol_min, opt_.pcg_rtol_max);
       FLEXUQ_PETSC(KSPSetTolerances(ksp.get(), rtol, 0.0, PETSC_DEFAULT, opt_.pcg_max_it));
-      w.inverse_eigenvalue_guess(U, lam_all, W);
+      w.inverse_eigenvalue_guess(Uold_all, n, lam_all, W); // Uold_all = gather(U)
+      // A sweep of a large job takes minutes: its progress over the modes, with an ETA, on rank 0
+      // (at most every 10 s, so a short sweep prints nothing more).
+      log::Progress progress(world, FLEXUQ_MSG("sg inverse subspace: sweep " << it << ", PCG per mode"), n, 10.0);
       for (int s = 0; s < n; ++s) {
         w.Mop->apply(U[s].get(), rhs.get());
         FLEXUQ_PETSC(KSPSolve(ksp.get(), rhs.get(), W[s].get()));
@@ -588,6 +685,7 @@ EigenResult EigenSolver::solve() {
           throw Error(FLEXUQ_MSG("sg: PCG on the Galerkin system failed (reason " << reason << " after " << its
                                  << " iterations, mode " << s + 1 << "); the operator may be indefinite: lower "
                                  << opt_.key << ".order or the input spread"));
+        if (s + 1 < n) progress.update(s + 1); // the sweep's own log line closes it
       }
       // New orthonormal subspace and its overlap with the old one.
       std::vector<VecH> Unew;
@@ -595,7 +693,7 @@ EigenResult EigenSolver::solve() {
         Unew.push_back(w.space->create_vec());
         FLEXUQ_PETSC(VecCopy(W[s].get(), Unew[s].get()));
       }
-      H = w.normalise(Unew, Normalization::Galerkin, opt_.ritz);
+      H = w.normalise(Unew, Normalization::Galerkin, opt_.ritz, &Uold_all);
       // Principal angles between the old and new subspaces of every wanted multiplet in the inner
       // product E[uᵀMv] = ūᵀ𝓜v̄: Σ cos² = tr(G_o⁻¹ C G_n⁻¹ Cᵀ) (the bases are orthonormal only to
       // quadrature accuracy, so the Grams are kept).
@@ -611,13 +709,18 @@ EigenResult EigenSolver::solve() {
       };
       const MatrixXd Eo = expect_gram(Uold_all, MUold_all), En = expect_gram(Un, MUn), Ec = expect_gram(Uold_all, MUn);
       change = 0;
+      std::pair<int, int> worst{1, 1}; // the multiplet with the largest sine (modes, 1-based), for the log
       for (int s0 = 0; s0 < n_wanted;) {
         int s1 = s0;
-        while (s1 < n_wanted && cluster[s1] == cluster[s0]) ++s1;
+        while (s1 < n_wanted && group[s1] == group[s0]) ++s1;
         const int m = s1 - s0;
         const MatrixXd Go = Eo.block(s0, s0, m, m), Gn = En.block(s0, s0, m, m), C = Ec.block(s0, s0, m, m);
         const double cos2 = (Go.llt().solve(C) * Gn.llt().solve(C.transpose())).trace();
-        change = std::max(change, std::sqrt(std::max(0.0, static_cast<double>(m) - cos2)));
+        const double sine = std::sqrt(std::max(0.0, static_cast<double>(m) - cos2));
+        if (sine > change) {
+          change = sine;
+          worst = {s0 + 1, s1};
+        }
         s0 = s1;
       }
       Uold_all = Un;
@@ -633,7 +736,9 @@ EigenResult EigenSolver::solve() {
                                     std::vector<double>(lam_all.data(), lam_all.data() + lam_all.size())},
                          fingerprint);
       log::print(world, opt_.progress ? log::Level::info : log::Level::debug,
-                 FLEXUQ_MSG("sg inverse subspace: iteration " << it << "  subspace sine " << change << "  PCG rtol "
+                 FLEXUQ_MSG("sg inverse subspace: iteration " << it << "  subspace sine " << change << " (mode"
+                                  << (worst.first == worst.second ? " " : "s ") << worst.first
+                                  << (worst.first == worst.second ? "" : "-" + std::to_string(worst.second)) << ")  PCG rtol "
                                   << rtol << "  PCG iterations so far " << res.pcg_iterations));
       // The sine comes from cosines (√(m − Σcos²)), so rounding bounds it below at ~√ε ≈ 1.5e-8.
       if (change < std::max(opt_.tol, 1e-7)) {
