@@ -53,6 +53,9 @@ struct EigenOptions {
   std::string checkpoint;
   bool resume = false;
   double tol = 1e-7;     ///< subspace sine per multiplet (inverse-subspace); values below 1e-7 act as 1e-7
+  /// Stagnation (inverse-subspace): no new best sine (< 0.9 × the best) in 5 sweeps while the best
+  /// is below this ends the iteration as converged (at the truncation level; eigenvalues ~ sine²).
+  double stagnation_tol = 1e-5;
   int max_it = 200;
   double pcg_rtol_max = 1e-6, pcg_rtol_min = 1e-13;
   int pcg_max_it = 1000;
