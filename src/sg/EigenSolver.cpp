@@ -774,7 +774,7 @@ EigenResult EigenSolver::solve() {
         res.converged = true;
         log::info(world, FLEXUQ_MSG("sg inverse subspace: no progress in 5 sweeps below sine " << best << " (tol "
                                     << opt_.tol << "; stagnation accepted below " << opt_.stagnation_tol
-                                    << "): the modes are converged to this order's truncation level"));
+                                    << "): stopping, the subspace no longer improves (eigenvalue errors go as sine²)"));
         break;
       }
     }
