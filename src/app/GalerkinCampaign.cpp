@@ -21,16 +21,6 @@
 
 namespace flexuq::app {
 
-fe::ComponentOptions galerkin_component_options(const sg::StochasticLayout& layout, fe::ComponentOptions o) {
-  if (o.partitioner.empty() && layout.n_groups() > 1 && layout.ranks_per_group() > 1) {
-    o.partitioner = "average";
-    log::info(layout.world(), "flexuq: stochastic Galerkin on " + std::to_string(layout.n_groups()) + " groups of " +
-                                  std::to_string(layout.ranks_per_group()) +
-                                  " ranks: model.partitioner average (every group must number the DOFs alike)");
-  }
-  return o;
-}
-
 void galerkin_keys(const io::Config& cfg, const std::string& key, std::uint64_t seed, sg::EigenOptions& e,
                    sg::ExpansionOptions& x) {
   e.key = x.key = key;
@@ -162,7 +152,7 @@ void run_galerkin_campaign(MPI_Comm comm, const GalerkinJob& job, bool resume) {
                                                                        << job.expansion.order << ", "
                                                                        << layout.n_groups() << " block group(s) of "
                                                                        << layout.ranks_per_group() << " rank(s)"));
-  const fe::Component comp(layout.group(), job.mesh, galerkin_component_options(layout, job.component));
+  const fe::Component comp(layout.group(), job.mesh, job.component);
   const fe::MaterialParametrisation par(comp, job.parameters);
   const auto map = sg::parametrisation_map(par);
   // The sweeps are checkpointed beside the output; --resume continues from the last one.

@@ -291,7 +291,7 @@ void run_galerkin_body(MPI_Comm c, const io::Config& cfg, const ReduceJob& job, 
   go.eigen.resume = resume;
   const sg::StochasticLayout layout(c, o.ranks_per_sample);
   copts.keep_affine = true;
-  fe::Component comp(layout.group(), mesh, galerkin_component_options(layout, copts));
+  fe::Component comp(layout.group(), mesh, copts);
   const fe::MaterialParametrisation par(comp, so.parameters);
   uq::StochasticSpace space;
   for (const auto& p : plan.params) space.add(p.name, p.dist);

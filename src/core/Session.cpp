@@ -13,6 +13,11 @@
 namespace flexuq {
 
 Session::Session(int* argc, char*** argv, const char* help) {
+  // Scotch 7 runs parts of a partition on threads, and their timing changed the result from run
+  // to run (fe/DofMap.cpp partitions the node graph with it). One thread makes it reproducible;
+  // a graph partition takes well under a second. Reproducibility is promised, so this overrides
+  // the environment.
+  setenv("SCOTCH_PTHREAD_NUMBER", "1", 1);
   PetscErrorCode ierr = SlepcInitialize(argc, argv, nullptr, help);
   if (ierr) {
     throw Error("SlepcInitialize failed with code " + std::to_string(static_cast<int>(ierr)));

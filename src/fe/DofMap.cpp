@@ -3,6 +3,7 @@
 
 #include "flexuq/core/Error.hpp"
 #include "flexuq/core/Handle.hpp"
+#include "flexuq/core/RootTask.hpp"
 
 #include <petscmat.h>
 
@@ -11,7 +12,7 @@
 #include <numeric>
 #include <sstream>
 
-// PT-Scotch keeps one random generator per process; reset it before each partition so the same
+// Scotch keeps one random generator per process; reset it before each partition so the same
 // mesh gets the same partition every time (reproducible DOF numbering within and across runs).
 extern "C" void SCOTCH_randomReset(void);
 
@@ -110,43 +111,82 @@ std::vector<PetscInt> DofMap::build(int n, const NeighbourFn& neighbours_of, con
   std::vector<PetscInt> new_number(static_cast<std::size_t>(n));
   std::iota(new_number.begin(), new_number.end(), 0);
   if (size > 1) {
-    const PetscInt lo = static_cast<PetscInt>(static_cast<long long>(n) * rank / size);
-    const PetscInt hi = static_cast<PetscInt>(static_cast<long long>(n) * (rank + 1) / size);
-    PetscInt *ia = nullptr, *ja = nullptr;
-    std::vector<PetscInt> cols;
-    std::vector<PetscInt> rowptr{0};
-    for (PetscInt v = lo; v < hi; ++v) {
-      neighbours_of(static_cast<int>(v), nb);
-      std::sort(nb.begin(), nb.end());
-      cols.insert(cols.end(), nb.begin(), nb.end());
-      rowptr.push_back(static_cast<PetscInt>(cols.size()));
+    // Graph partitioners (PT-Scotch, ParMETIS…) running on several processes are not reproducible:
+    // their parallel matching depends on message arrival order, so the same mesh got a different
+    // partition - hence a different DOF order and MUMPS pivot sequence, results differing in the
+    // last bits - from one run to the next (2-rank crank modes: 1e-10 Hz). The whole graph is on
+    // every rank anyway, so rank 0 partitions it alone into `size` parts and broadcasts the result:
+    // the same mesh and rank count now always give the same numbering. Distribution-based types
+    // ("average", "current", "square") are deterministic and keep the parallel call.
+    std::string type = partitioner.empty() ? std::string(MATPARTITIONINGPTSCOTCH) : partitioner;
+    {
+      char opt[64] = {0};
+      PetscBool set = PETSC_FALSE;
+      FLEXUQ_PETSC(PetscOptionsGetString(nullptr, nullptr, "-mat_partitioning_type", opt, sizeof opt, &set));
+      if (set) type = opt;
     }
-    FLEXUQ_PETSC(PetscMalloc1(rowptr.size(), &ia));
-    FLEXUQ_PETSC(PetscMalloc1(std::max<std::size_t>(cols.size(), 1), &ja));
-    std::copy(rowptr.begin(), rowptr.end(), ia);
-    std::copy(cols.begin(), cols.end(), ja);
-    MatH adj;
-    FLEXUQ_PETSC(MatCreateMPIAdj(comm_.get(), hi - lo, n, ia, ja, nullptr, adj.out())); // takes ia, ja
-    PartitioningH part;
-    FLEXUQ_PETSC(MatPartitioningCreate(comm_.get(), part.out()));
-    FLEXUQ_PETSC(MatPartitioningSetAdjacency(part.get(), adj.get()));
-    FLEXUQ_PETSC(MatPartitioningSetType(part.get(), partitioner.empty() ? MATPARTITIONINGPTSCOTCH : partitioner.c_str()));
-    FLEXUQ_PETSC(MatPartitioningSetFromOptions(part.get()));
-    SCOTCH_randomReset();
-    IsH is_part, is_num, is_all_num, is_all_part;
-    FLEXUQ_PETSC(MatPartitioningApply(part.get(), is_part.out()));
-    FLEXUQ_PETSC(ISPartitioningToNumbering(is_part.get(), is_num.out()));
-    FLEXUQ_PETSC(ISAllGather(is_num.get(), is_all_num.out()));
-    FLEXUQ_PETSC(ISAllGather(is_part.get(), is_all_part.out()));
-    const PetscInt *num = nullptr, *prt = nullptr;
-    FLEXUQ_PETSC(ISGetIndices(is_all_num.get(), &num));
-    FLEXUQ_PETSC(ISGetIndices(is_all_part.get(), &prt));
+    const bool sequential = type == MATPARTITIONINGPTSCOTCH || type == MATPARTITIONINGPARMETIS ||
+                            type == MATPARTITIONINGCHACO || type == MATPARTITIONINGPARTY;
+    const int prows = sequential ? (rank == 0 ? n : 0) : 0;
+    const PetscInt lo = sequential ? 0 : static_cast<PetscInt>(static_cast<long long>(n) * rank / size);
+    const PetscInt hi = sequential ? prows : static_cast<PetscInt>(static_cast<long long>(n) * (rank + 1) / size);
+    std::vector<PetscInt> all_num, all_part;
+    const auto partition = [&] {
+      std::vector<PetscInt> cols;
+      std::vector<PetscInt> rowptr{0};
+      for (PetscInt v = lo; v < hi; ++v) {
+        neighbours_of(static_cast<int>(v), nb);
+        std::sort(nb.begin(), nb.end());
+        cols.insert(cols.end(), nb.begin(), nb.end());
+        rowptr.push_back(static_cast<PetscInt>(cols.size()));
+      }
+      PetscInt *ia = nullptr, *ja = nullptr;
+      FLEXUQ_PETSC(PetscMalloc1(rowptr.size(), &ia));
+      FLEXUQ_PETSC(PetscMalloc1(std::max<std::size_t>(cols.size(), 1), &ja));
+      std::copy(rowptr.begin(), rowptr.end(), ia);
+      std::copy(cols.begin(), cols.end(), ja);
+      const MPI_Comm pcomm = sequential ? PETSC_COMM_SELF : comm_.get();
+      MatH adj;
+      FLEXUQ_PETSC(MatCreateMPIAdj(pcomm, hi - lo, n, ia, ja, nullptr, adj.out())); // takes ia, ja
+      PartitioningH part;
+      FLEXUQ_PETSC(MatPartitioningCreate(pcomm, part.out()));
+      FLEXUQ_PETSC(MatPartitioningSetAdjacency(part.get(), adj.get()));
+      FLEXUQ_PETSC(MatPartitioningSetType(part.get(), type.c_str()));
+      FLEXUQ_PETSC(MatPartitioningSetNParts(part.get(), size));
+      FLEXUQ_PETSC(MatPartitioningSetFromOptions(part.get()));
+      SCOTCH_randomReset();
+      IsH is_part, is_num, is_all_num, is_all_part;
+      FLEXUQ_PETSC(MatPartitioningApply(part.get(), is_part.out()));
+      FLEXUQ_PETSC(ISPartitioningToNumbering(is_part.get(), is_num.out()));
+      if (sequential) {
+        FLEXUQ_PETSC(ISDuplicate(is_num.get(), is_all_num.out()));
+        FLEXUQ_PETSC(ISDuplicate(is_part.get(), is_all_part.out()));
+      } else {
+        FLEXUQ_PETSC(ISAllGather(is_num.get(), is_all_num.out()));
+        FLEXUQ_PETSC(ISAllGather(is_part.get(), is_all_part.out()));
+      }
+      const PetscInt *num = nullptr, *prt = nullptr;
+      FLEXUQ_PETSC(ISGetIndices(is_all_num.get(), &num));
+      FLEXUQ_PETSC(ISGetIndices(is_all_part.get(), &prt));
+      all_num.assign(num, num + n);
+      all_part.assign(prt, prt + n);
+      FLEXUQ_PETSC(ISRestoreIndices(is_all_num.get(), &num));
+      FLEXUQ_PETSC(ISRestoreIndices(is_all_part.get(), &prt));
+    };
+    if (sequential)
+      on_root(comm_.get(), partition); // a failure on rank 0 is raised on every rank, no hang
+    else
+      partition();
+    if (sequential) {
+      all_num.resize(static_cast<std::size_t>(n));
+      all_part.resize(static_cast<std::size_t>(n));
+      FLEXUQ_MPI(MPI_Bcast(all_num.data(), n, MPIU_INT, 0, comm_.get()));
+      FLEXUQ_MPI(MPI_Bcast(all_part.data(), n, MPIU_INT, 0, comm_.get()));
+    }
     for (int v = 0; v < n; ++v) {
-      new_number[static_cast<std::size_t>(v)] = num[v];
-      owner_[static_cast<std::size_t>(v)] = static_cast<int>(prt[v]);
+      new_number[static_cast<std::size_t>(v)] = all_num[static_cast<std::size_t>(v)];
+      owner_[static_cast<std::size_t>(v)] = static_cast<int>(all_part[static_cast<std::size_t>(v)]);
     }
-    FLEXUQ_PETSC(ISRestoreIndices(is_all_num.get(), &num));
-    FLEXUQ_PETSC(ISRestoreIndices(is_all_part.get(), &prt));
   }
 
   // 2. Number free DOFs: nodes in new order; each rank's nodes are contiguous in that order.

@@ -126,8 +126,9 @@ BlockSpace::BlockSpace(const StochasticLayout& layout, int n_blocks, Mat fingerp
   const double fmin = allreduce_min(layout.world(), fp), fmax = allreduce_max(layout.world(), fp);
   const bool same = nmin == nmax && std::abs(fmax - fmin) <= 1e-10 * std::max(scale, 1e-300);
   if (allreduce_or(layout.world(), !same))
-    throw Error("sg: the rank groups hold the spatial operators in different numberings (partitions differ "
-                "between groups); use a deterministic partitioner (model.partitioner: average) or one rank per group");
+    throw Error("sg: the rank groups hold the spatial operators in different numberings (their partitions "
+                "differ: was SCOTCH_PTHREAD_NUMBER or -mat_partitioning_type changed?); use model.partitioner: "
+                "average or one rank per group");
 
   const int G = layout.n_groups();
   first_of_group_.assign(G + 1, 0);

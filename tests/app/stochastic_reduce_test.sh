@@ -59,8 +59,9 @@ run 2 reduce scb_bar.yaml --set output=s2.h5 > s2.log
 compare 0 s1.h5 s2.h5
 run 2 reduce scb_bar.yaml --set output=s22.h5 --set campaign.ranks_per_sample=2 > s22.log
 run 4 reduce scb_bar.yaml --set output=s42.h5 --set campaign.ranks_per_sample=2 > s42.log
-# Same group size: the same to round-off of a PT-Scotch partition that may vary under load
-# (docs/architecture.md "Reproducibility"); another group size: round-off.
+# Same group size: the same partition, but MUMPS's parallel factorisation schedules dynamically and
+# differs at round-off from run to run (docs/architecture.md "Reproducibility"); another group
+# size: round-off.
 compare 1e-8 s22.h5 s42.h5
 compare 1e-7 s1.h5 s22.h5
 

@@ -157,6 +157,48 @@ TEST(Component, FixedSetsEliminateDofsAndOwnershipIsContiguous) {
   EXPECT_EQ(allreduce_sum(MPI_COMM_WORLD, n_local), static_cast<long long>(m.num_elements()));
 }
 
+TEST(Component, GraphPartitionIsTheSameEveryTime) {
+  // The same mesh on the same rank count must give the same partition, call after call and run
+  // after run: a PT-Scotch partition computed in parallel (or with Scotch's threads) depended on
+  // message and thread timing, so a 2-rank `flexuq modes` of the crank differed from run to run
+  // in the DOF order (and by 1e-10 Hz). Twelve partitions of a 3-D graph large enough for Scotch
+  // to coarsen (hex20 box, 3 800 nodes), each against the first: same owner, same DOF number for
+  // every node, on every rank; and the partition is a real one (every rank owns nodes, and it cuts no more
+  // edges than slabs of consecutive nodes, which are good for this x-major box).
+  io::BoxSpec s;
+  s.size = {1.0, 0.4, 0.3};
+  s.cells = {20, 8, 6};
+  s.order = 2;
+  const auto mesh = io::generate_box(s);
+  const int n = static_cast<int>(mesh.num_nodes());
+  const std::vector<int> fixed = mesh.node_sets.at("XMIN");
+  std::vector<PetscInt> dof0;
+  std::vector<int> owner0;
+  for (int rep = 0; rep < 12; ++rep) {
+    fe::DofMap d(MPI_COMM_WORLD, mesh, 3, fixed);
+    std::vector<PetscInt> dof(static_cast<std::size_t>(n));
+    std::vector<int> owner(static_cast<std::size_t>(n));
+    for (int v = 0; v < n; ++v) {
+      dof[static_cast<std::size_t>(v)] = d.node_dof(v);
+      owner[static_cast<std::size_t>(v)] = d.node_owner(v);
+    }
+    if (rep == 0) {
+      dof0 = dof;
+      owner0 = owner;
+      const double mine = static_cast<double>(d.owned_nodes().size());
+      EXPECT_GT(allreduce_min(MPI_COMM_WORLD, mine), 0.0);
+      const fe::DofMap slabs(MPI_COMM_WORLD, mesh, 3, fixed, "average"); // contiguous node ranges
+      const long long cut = allreduce_sum(MPI_COMM_WORLD, d.cut_edges());
+      const long long cut_slabs = allreduce_sum(MPI_COMM_WORLD, slabs.cut_edges());
+      EXPECT_LE(static_cast<double>(cut), 1.2 * static_cast<double>(cut_slabs)) << d.balance_summary();
+      continue;
+    }
+    int same = dof == dof0 && owner == owner0 ? 1 : 0;
+    same = static_cast<int>(allreduce_min(MPI_COMM_WORLD, static_cast<long long>(same)));
+    ASSERT_EQ(same, 1) << "partition " << rep << " differs from the first: " << d.balance_summary();
+  }
+}
+
 TEST(Component, BadInputsThrowOnEveryRank) {
   // Missing set, no material, invalid ν, negative density: InputError on every rank (collective
   // consistency: the mesh and config are identical everywhere, so every rank fails the same way).

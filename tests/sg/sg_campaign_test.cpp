@@ -232,7 +232,7 @@ TEST(GalerkinCampaign, RankCountsGiveTheSameResults) {
   if (world_rank() == 0) run(MPI_COMM_SELF, job(small), ref);
   MPI_Barrier(MPI_COMM_WORLD);
   // N groups of 1, one group of N, and on 4 ranks 2 groups of 2 (the partitions must agree between
-  // groups: the default partitioner of a Galerkin job with several multi-rank groups is `average`).
+  // groups: the default Scotch partition is computed on one process, the same in every group).
   std::vector<int> layouts{1};
   if (world_size() == 4) layouts.push_back(2);
   if (world_size() > 1) layouts.push_back(world_size());

@@ -33,12 +33,6 @@ struct GalerkinJob {
   bool mode_shapes = true; ///< outputs.mode_shapes: write the mode-shape coefficients
 };
 
-/// The component options of a Galerkin job on @p layout: every block group must number its spatial
-/// DOFs alike, and PT-Scotch's parallel partitions are not reproducible between groups, so with
-/// several groups of several ranks and no `model.partitioner` given, the deterministic `average`
-/// partitioner is used (logged). An explicit partitioner is kept (a mismatch is then an error).
-/// @note Collective (logs on the world).
-fe::ComponentOptions galerkin_component_options(const sg::StochasticLayout& layout, fe::ComponentOptions o);
 
 /// The keys of one Galerkin solve under @p key (`method.galerkin` or `reduce.stochastic.galerkin`):
 /// order, operator_order, solver, normalization, tol, max_it, guard, rayleigh_ritz, assemble, memory_limit_mb,

@@ -50,6 +50,9 @@ public:
   /// Per-row nonzero counts in the diagonal and off-diagonal blocks (exact).
   const std::vector<PetscInt>& d_nnz() const { return d_nnz_; }
   const std::vector<PetscInt>& o_nnz() const { return o_nnz_; }
+  /// Edges of the free-node graph from a node owned here to a node owned elsewhere (each cut
+  /// edge counts once on each side). Not collective.
+  long long cut_edges() const { return cut_edges_; }
   /// Summary of the partition: DOFs per rank (min/max) and the edge cut. @note Collective.
   std::string balance_summary() const;
 
