@@ -207,12 +207,76 @@ void on_rank0(MPI_Comm c, const std::function<std::string()>& fn) {
   log::info(c, summary);
 }
 
+/// Shape of a body's basis: nodes × dofs per node × columns (input node order).
+std::vector<std::uint64_t> basis_dims(const io::Mesh& mesh, const cms::ReducedBody& body) {
+  return {static_cast<std::uint64_t>(mesh.num_nodes()), static_cast<std::uint64_t>(body.dofs_per_node),
+          static_cast<std::uint64_t>(body.n_columns())};
+}
+
+/// The successful points' bases on disk beside the output (`<output>.basis_scratch`: one raw block
+/// per point, in sample order), so that the expansion reads a block of nodes of every point at a
+/// time (cms::fit_and_write_by_blocks) instead of holding every basis: rank 0 held 30 bases and
+/// several copies of their table (4.4 GB peak at 127 k DOF, 5.6× one reduction). Removed when done.
+class BasisScratch {
+public:
+  BasisScratch(std::string path, std::vector<std::uint64_t> dims) : path_(std::move(path)), dims_(std::move(dims)) {
+    entries_ = 1;
+    for (auto d : dims_) entries_ *= d;
+    f_ = std::fopen(path_.c_str(), "w+b");
+    FLEXUQ_REQUIRE(f_ != nullptr, path_ << ": cannot create the scratch file of the point bases");
+  }
+  ~BasisScratch() {
+    if (f_) std::fclose(f_);
+    std::remove(path_.c_str());
+  }
+  BasisScratch(const BasisScratch&) = delete;
+  BasisScratch& operator=(const BasisScratch&) = delete;
+
+  const std::vector<std::uint64_t>& dims() const { return dims_; }
+
+  /// Move record @p r's basis here (a successful record must have one of the right size); the
+  /// record keeps its small outputs only.
+  void take(campaign::SampleRecord& r) {
+    const auto it = r.outputs.find("basis");
+    if (r.status == 0) {
+      FLEXUQ_REQUIRE(it != r.outputs.end() && it->second.size() == entries_,
+                     "journal: point " << r.index << " has " << (it == r.outputs.end() ? 0 : it->second.size())
+                                       << " values of 'basis', expected " << entries_);
+      FLEXUQ_REQUIRE(std::fseek(f_, static_cast<long>(points_ * entries_ * sizeof(double)), SEEK_SET) == 0 &&
+                         std::fwrite(it->second.data(), sizeof(double), entries_, f_) == entries_,
+                     path_ << ": cannot write the basis of point " << r.index << " (disk full?)");
+      ++points_;
+    }
+    if (it != r.outputs.end()) r.outputs.erase(it);
+  }
+
+  /// cms::RowBlockReader: rows [first, first + count) of every point's basis.
+  void read_rows(std::uint64_t first, std::uint64_t count, Eigen::MatrixXd& Y) {
+    const std::uint64_t per_row = entries_ / dims_[0], n = count * per_row;
+    FLEXUQ_ASSERT(static_cast<std::uint64_t>(Y.rows()) == points_ && static_cast<std::uint64_t>(Y.cols()) == n,
+                  "basis block of the wrong shape");
+    std::vector<double> buf(n);
+    for (std::uint64_t i = 0; i < points_; ++i) {
+      FLEXUQ_REQUIRE(std::fseek(f_, static_cast<long>((i * entries_ + first * per_row) * sizeof(double)), SEEK_SET) == 0 &&
+                         std::fread(buf.data(), sizeof(double), n, f_) == n,
+                     path_ << ": cannot read back the basis of point " << i);
+      Y.row(static_cast<Eigen::Index>(i)) = Eigen::Map<const Eigen::RowVectorXd>(buf.data(), static_cast<Eigen::Index>(n));
+    }
+  }
+
+private:
+  std::string path_;
+  std::vector<std::uint64_t> dims_;
+  std::uint64_t entries_ = 0, points_ = 0;
+  std::FILE* f_ = nullptr;
+};
+
 /// Rank 0: the expansions fitted to the successful points, written with the mesh, the body at the
 /// means and its basis, the points and an .xdmf; @p extra adds method-specific datasets. Returns the
 /// summary.
 std::string fit_and_write(const campaign::Plan& plan, const io::Mesh& mesh, const cms::ReducedBody& nominal_body,
                           const std::vector<double>& nominal_basis, const std::vector<campaign::SampleRecord>& records,
-                          const cms::StochasticReduceOptions& so,
+                          BasisScratch* bases, const cms::StochasticReduceOptions& so,
                           const std::function<void(io::H5File&, const cms::StochasticBody&)>& extra) {
   const auto t0 = std::chrono::steady_clock::now();
   const auto n = static_cast<std::uint64_t>(nominal_body.n_columns());
@@ -223,8 +287,8 @@ std::string fit_and_write(const campaign::Plan& plan, const io::Mesh& mesh, cons
   if (so.free_free > 0) dims["free_free_frequencies"] = {static_cast<std::uint64_t>(so.free_free)};
   const auto nn = static_cast<std::uint64_t>(mesh.num_nodes());
   const auto dpn = static_cast<std::uint64_t>(nominal_body.dofs_per_node);
-  if (so.basis) dims["basis"] = {nn, dpn, n};
-  const auto samples = collect(plan, records, dims);
+  FLEXUQ_ASSERT(!so.basis || bases, "the point bases are not in a scratch file");
+  const auto samples = collect(plan, records, dims); // the small quantities; the bases stream from *bases
   cms::StochasticFitOptions fo;
   fo.fit = plan.fit;
   fo.order = plan.order;
@@ -243,6 +307,12 @@ std::string fit_and_write(const campaign::Plan& plan, const io::Mesh& mesh, cons
     body.nominal.write(f);
     if (so.basis) f.write_replicated("/reduced/basis", {nn, dpn, n}, nominal_basis.data());
     body.write(f);
+    if (so.basis)
+      cms::fit_and_write_by_blocks(body, samples, "basis", bases->dims(),
+                                   [&](std::uint64_t first, std::uint64_t count, Eigen::MatrixXd& Y) {
+                                     bases->read_rows(first, count, Y);
+                                   },
+                                   f);
     write_points(f, samples);
     if (extra) extra(f, body);
   }
@@ -315,6 +385,8 @@ void run_galerkin_body(MPI_Comm c, const io::Config& cfg, const ReduceJob& job, 
   }();
   on_rank0(c, [&] {
     std::vector<campaign::SampleRecord> records;
+    std::unique_ptr<BasisScratch> bases;
+    if (so.basis) bases = std::make_unique<BasisScratch>(plan.output + ".basis_scratch", basis_dims(mesh, r.nominal));
     std::ostringstream failed;
     for (std::size_t q = 0; q < r.nodes.size(); ++q) {
       campaign::SampleRecord rec;
@@ -322,6 +394,7 @@ void run_galerkin_body(MPI_Comm c, const io::Config& cfg, const ReduceJob& job, 
       rec.status = r.nodes[q].ok ? 0 : 1;
       rec.reason = r.nodes[q].reason;
       rec.outputs = r.nodes[q].outputs;
+      if (bases) bases->take(rec);
       if (!r.nodes[q].ok) failed << "\n    node " << q << ": " << r.nodes[q].reason;
       records.push_back(std::move(rec));
     }
@@ -361,7 +434,7 @@ void run_galerkin_body(MPI_Comm c, const io::Config& cfg, const ReduceJob& job, 
       f.write_attribute(G, "constraint_residual", r.constraint_residual);
     };
     { io::H5File created(MPI_COMM_SELF, plan.output, io::H5File::Mode::create); } // no campaign wrote it
-    std::string summary = fit_and_write(plan, mesh, r.nominal, r.nominal_basis, records, so, extra);
+    std::string summary = fit_and_write(plan, mesh, r.nominal, r.nominal_basis, records, bases.get(), so, extra);
     if (r.eigen.converged) std::remove(go.eigen.checkpoint.c_str()); // written: nothing to resume
     std::ostringstream os;
     os << "  stochastic Galerkin: " << r.eigen.iterations << " sweeps (" << r.eigen.pcg_iterations
@@ -455,8 +528,15 @@ void run_stochastic_reduce(MPI_Comm comm_in, const io::Config& cfg, bool resume)
   // The expansions, on rank 0 from the journal (in sample order, so independent of the scheduling).
   on_rank0(c, [&] {
     FLEXUQ_ASSERT(nominal->set, "no nominal body on rank 0");
-    const auto records = campaign::Journal::read_all(plan.output + ".journal");
-    return fit_and_write(plan, *mesh, nominal->body, nominal->basis, records, so, {});
+    // One record in memory at a time: its basis goes to the scratch file, its small outputs stay.
+    std::unique_ptr<BasisScratch> bases;
+    if (so.basis) bases = std::make_unique<BasisScratch>(plan.output + ".basis_scratch", basis_dims(*mesh, nominal->body));
+    std::vector<campaign::SampleRecord> records;
+    for (const auto& where : campaign::Journal::locate(plan.output + ".journal")) {
+      records.push_back(campaign::Journal::read_at(where));
+      if (bases) bases->take(records.back());
+    }
+    return fit_and_write(plan, *mesh, nominal->body, nominal->basis, records, bases.get(), so, {});
   });
 }
 

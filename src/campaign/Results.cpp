@@ -23,29 +23,18 @@ void write_vector(io::H5File& f, const std::string& dset, const std::vector<doub
   f.write_replicated(dset, {v.size()}, v.data());
 }
 
-/// A node field (aligned mode shapes): mean and std per entry, in sample order (Welford). Per-sample
+/// A node field (aligned mode shapes): mean and std per entry, from its running moments. Per-sample
 /// fields stay in the journal (they would dwarf everything else here).
 void write_field(io::H5File& f, const std::string& name, std::size_t n_out, const std::vector<std::uint64_t>& dims,
-                 const std::vector<SampleRecord>& records) {
-  std::vector<double> mean(n_out, 0.0), m2(n_out, 0.0);
-  std::int64_t n = 0;
-  for (const auto& r : records) {
-    if (r.status != 0) continue;
-    const auto it = r.outputs.find(name);
-    if (it == r.outputs.end() || it->second.size() != n_out) continue;
-    ++n;
-    for (std::size_t k = 0; k < n_out; ++k) {
-      const double d = it->second[k] - mean[k];
-      mean[k] += d / static_cast<double>(n);
-      m2[k] += d * (it->second[k] - mean[k]);
-    }
-  }
-  std::vector<double> sd(n_out, 0.0);
-  for (std::size_t k = 0; k < n_out; ++k) sd[k] = n > 1 ? std::sqrt(m2[k] / static_cast<double>(n - 1)) : 0.0;
+                 const FieldMoments& m) {
+  std::vector<double> mean = m.mean, sd(n_out, 0.0);
+  mean.resize(n_out, 0.0);
+  for (std::size_t k = 0; k < n_out && k < m.m2.size(); ++k)
+    sd[k] = m.n > 1 ? std::sqrt(m.m2[k] / static_cast<double>(m.n - 1)) : 0.0;
   const std::string g = "/statistics/" + name;
   f.write_replicated(g + "/mean", dims, mean.data());
   f.write_replicated(g + "/std", dims, sd.data());
-  f.write_attribute(g, "samples_used", n);
+  f.write_attribute(g, "samples_used", m.n);
   f.write_attribute(g, "layout", std::string("nodes x dofs_per_node x tracked modes, input node order; each "
                                               "sample's modes aligned with the reference (Procrustes per multiplet)"));
 }
@@ -92,6 +81,37 @@ void write_parameters(io::H5File& f, const std::vector<ParameterSpec>& params) {
 
 } // namespace
 
+void FieldMoments::add(const std::vector<double>& v) {
+  if (n == 0) {
+    mean.assign(v.size(), 0.0);
+    m2.assign(v.size(), 0.0);
+  }
+  ++n;
+  for (std::size_t k = 0; k < v.size(); ++k) {
+    const double d = v[k] - mean[k];
+    mean[k] += d / static_cast<double>(n);
+    m2[k] += d * (v[k] - mean[k]);
+  }
+}
+
+std::vector<SampleRecord> read_records(const std::string& dir, const FieldInfo& fields,
+                                       std::map<std::string, FieldMoments>& moments) {
+  std::vector<SampleRecord> records;
+  for (const auto& where : Journal::locate(dir)) {
+    records.push_back(Journal::read_at(where));
+    auto& r = records.back();
+    for (const auto& [name, dims] : fields.dims) {
+      const auto it = r.outputs.find(name);
+      if (it == r.outputs.end()) continue;
+      std::size_t n_out = 1;
+      for (auto d : dims) n_out *= static_cast<std::size_t>(d);
+      if (r.status == 0 && it->second.size() == n_out) moments[name].add(it->second);
+      r.outputs.erase(it);
+    }
+  }
+  return records;
+}
+
 void write_expansion_results(io::H5File& f, const std::vector<ParameterSpec>& params, const std::string& method,
                              const std::map<std::string, uq::OutputSummary>& summaries) {
   write_parameters(f, params);
@@ -112,7 +132,8 @@ void write_expansion_results(io::H5File& f, const std::vector<ParameterSpec>& pa
 std::map<std::string, uq::OutputSummary> write_results(const std::string& path, const Plan& plan,
                                                        const std::vector<SampleRecord>& records,
                                                        const std::map<std::string, std::size_t>& sizes, bool final,
-                                                       const FieldInfo& fields) {
+                                                       const FieldInfo& fields,
+                                                       const std::map<std::string, FieldMoments>& moments) {
   std::map<std::string, uq::OutputSummary> summaries;
   std::vector<std::pair<std::string, std::string>> field_means; // (field, dataset) written
   const std::size_t N = plan.size(), d = plan.params.size();
@@ -158,7 +179,18 @@ std::map<std::string, uq::OutputSummary> write_results(const std::string& path, 
     for (const auto& [name, n_out] : sizes) {
       const auto field = fields.dims.find(name);
       if (field != fields.dims.end()) {
-        write_field(f, name, n_out, field->second, records);
+        const auto m = moments.find(name);
+        if (m != moments.end()) {
+          write_field(f, name, n_out, field->second, m->second);
+        } else {
+          FieldMoments fm;
+          for (const auto& r : records) {
+            if (r.status != 0) continue;
+            const auto it = r.outputs.find(name);
+            if (it != r.outputs.end() && it->second.size() == n_out) fm.add(it->second);
+          }
+          write_field(f, name, n_out, field->second, fm);
+        }
         field_means.emplace_back(name, "/statistics/" + name + "/mean");
         continue;
       }

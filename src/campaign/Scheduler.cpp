@@ -194,7 +194,11 @@ void run_campaign(MPI_Comm comm_in, const Plan& plan, const ModelFactory& factor
     if (rank == 0) {
       progress.update(std::max(0LL, pos + 1 - (n_groups - 1)));
       // Checkpoint: a readable partial result file from every journal written so far.
-      if (mine % plan.checkpoint_every == 0) write_results(plan.output, plan, Journal::read_all(dir), sizes, false, fields);
+      if (mine % plan.checkpoint_every == 0) {
+        std::map<std::string, FieldMoments> moments;
+        const auto records = read_records(dir, fields, moments);
+        write_results(plan.output, plan, records, sizes, false, fields, moments);
+      }
     }
   }
   journal.reset();
@@ -206,8 +210,9 @@ void run_campaign(MPI_Comm comm_in, const Plan& plan, const ModelFactory& factor
   const bool complete = n_done + evaluated == static_cast<long long>(plan.size());
   if (!complete) signals::mark_stopped_early(); // only a stop signal ends the loop early
   if (rank == 0) {
-    const auto records = Journal::read_all(dir);
-    const auto summaries = write_results(plan.output, plan, records, sizes, complete, fields);
+    std::map<std::string, FieldMoments> moments; // field outputs folded in as the records are read
+    const auto records = read_records(dir, fields, moments);
+    const auto summaries = write_results(plan.output, plan, records, sizes, complete, fields, moments);
     long long total_failed = 0;
     for (const auto& r : records) total_failed += r.status != 0;
     std::ostringstream os;

@@ -394,4 +394,41 @@ StochasticBody fit_stochastic_body(const std::vector<std::string>& names, const 
   return b;
 }
 
+void fit_and_write_by_blocks(const StochasticBody& b, const StochasticSamples& s, const std::string& name,
+                             const std::vector<std::uint64_t>& dims, const RowBlockReader& read_rows, io::H5File& f,
+                             std::size_t block_bytes) {
+  FLEXUQ_REQUIRE(!dims.empty() && dims[0] > 0, "stochastic body: " << name << " has no rows to expand");
+  const auto N = static_cast<std::uint64_t>(s.germ.rows());
+  const auto P = static_cast<std::uint64_t>(b.multi_indices.size());
+  std::uint64_t per_row = 1;
+  for (std::size_t k = 1; k < dims.size(); ++k) per_row *= dims[k];
+  const std::uint64_t bytes_per_row = std::max<std::uint64_t>(1, std::max(N, P) * per_row * sizeof(double));
+  const std::uint64_t rows = std::max<std::uint64_t>(1, std::min<std::uint64_t>(dims[0], block_bytes / bytes_per_row));
+  const auto fam = families_of(b.dists);
+  const bool projection = b.fit == "projection";
+  const std::string Q = "/stochastic_body/pce/" + name;
+  Dims cd{P};
+  cd.insert(cd.end(), dims.begin(), dims.end());
+  Eigen::MatrixXd Y;
+  for (std::uint64_t first = 0; first < dims[0]; first += rows) {
+    const std::uint64_t count = std::min(rows, dims[0] - first);
+    Y.resize(static_cast<Eigen::Index>(N), static_cast<Eigen::Index>(count * per_row));
+    read_rows(first, count, Y);
+    Dims bd = dims;
+    bd[0] = count;
+    const ExpandedQuantity q = fit_quantity(fam, b.multi_indices, s, Y, bd, projection);
+    const RowMat C = q.coefficients;
+    Dims start(cd.size(), 0), cnt = cd;
+    start[1] = first;
+    cnt[1] = count;
+    f.write_slab(Q + "/coefficients", cd, start, cnt, C.data());
+    if (q.loo.size() > 0) {
+      Dims s1(dims.size(), 0);
+      s1[0] = first;
+      f.write_slab(Q + "/loo", dims, s1, bd, q.loo.data());
+      f.write_slab(Q + "/loo_rms", dims, s1, bd, q.loo_rms.data());
+    }
+  }
+}
+
 } // namespace flexuq::cms

@@ -104,6 +104,47 @@ void H5File::write_rows_impl(const std::string& dset, const std::vector<std::uin
         "write dataset " + dset, path_);
 }
 
+void H5File::write_slab(const std::string& dset, const std::vector<std::uint64_t>& dims,
+                        const std::vector<std::uint64_t>& start, const std::vector<std::uint64_t>& count,
+                        const double* data) {
+  FLEXUQ_REQUIRE(start.size() == dims.size() && count.size() == dims.size(),
+                 path_ << ": " << dset << ": a block needs one start and one count per dimension");
+  auto hd = to_h(dims);
+  H5Id ds;
+  if (exists(dset)) {
+    FLEXUQ_REQUIRE(shape(dset) == dims, path_ << ": " << dset << " exists with another shape");
+    ds = H5Id(check_id(H5Dopen2(file_.get(), dset.c_str(), H5P_DEFAULT), "open dataset " + dset, path_), H5Dclose);
+  } else {
+    const auto slash = dset.find_last_of('/');
+    if (slash != std::string::npos && slash > 0) ensure_group(dset.substr(0, slash));
+    H5Id space(check_id(H5Screate_simple(static_cast<int>(hd.size()), hd.data(), nullptr), "H5Screate", path_), H5Sclose);
+    ds = H5Id(check_id(H5Dcreate2(file_.get(), dset.c_str(), H5T_IEEE_F64LE, space.get(), H5P_DEFAULT, H5P_DEFAULT,
+                                  H5P_DEFAULT),
+                       "create dataset " + dset, path_),
+              H5Dclose);
+  }
+  H5Id space(check_id(H5Dget_space(ds.get()), "H5Dget_space", path_), H5Sclose);
+  std::vector<hsize_t> st(start.begin(), start.end()), ct(count.begin(), count.end());
+  bool empty = false;
+  for (std::size_t k = 0; k < hd.size(); ++k) {
+    FLEXUQ_REQUIRE(start[k] + count[k] <= dims[k], path_ << ": " << dset << ": block outside the dataset in dimension " << k);
+    empty = empty || count[k] == 0;
+  }
+  if (empty)
+    check(H5Sselect_none(space.get()), "H5Sselect_none", path_);
+  else
+    check(H5Sselect_hyperslab(space.get(), H5S_SELECT_SET, st.data(), nullptr, ct.data(), nullptr),
+          "select hyperslab of " + dset, path_);
+  std::vector<hsize_t> mct = ct;
+  for (auto& x : mct) x = std::max<hsize_t>(x, 1);
+  H5Id mem(check_id(H5Screate_simple(static_cast<int>(mct.size()), mct.data(), nullptr), "H5Screate", path_), H5Sclose);
+  if (empty) check(H5Sselect_none(mem.get()), "H5Sselect_none", path_);
+  H5Id dxpl(check_id(H5Pcreate(H5P_DATASET_XFER), "H5Pcreate", path_), H5Pclose);
+  check(H5Pset_dxpl_mpio(dxpl.get(), H5FD_MPIO_COLLECTIVE), "H5Pset_dxpl_mpio", path_);
+  check(H5Dwrite(ds.get(), H5T_NATIVE_DOUBLE, mem.get(), space.get(), dxpl.get(), empty ? nullptr : data),
+        "write dataset " + dset, path_);
+}
+
 void H5File::write_rows(const std::string& dset, const std::vector<std::uint64_t>& dims, std::uint64_t row_start,
                         std::uint64_t row_count, const double* data) {
   write_rows_impl(dset, dims, row_start, row_count, data, H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE);

@@ -55,6 +55,8 @@ PY
 # --- 1. rank counts and groups ---
 run 1 reduce scb_bar.yaml --set output=s1.h5 > s1.log
 grep -q "stochastic body: regression PCE" s1.log || { echo "no stochastic body in s1.log"; cat s1.log; exit 1; }
+# The point bases are streamed through a scratch file beside the output; it must not be left behind.
+[ ! -e s1.h5.basis_scratch ] || { echo "s1.h5.basis_scratch left behind"; exit 1; }
 run 2 reduce scb_bar.yaml --set output=s2.h5 > s2.log
 compare 0 s1.h5 s2.h5
 run 2 reduce scb_bar.yaml --set output=s22.h5 --set campaign.ranks_per_sample=2 > s22.log

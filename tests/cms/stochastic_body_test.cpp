@@ -350,6 +350,91 @@ TEST(StochasticBody, UpdatedReducerEqualsAFreshOne) {
   }
 }
 
+TEST(StochasticBody, BasisExpandedByBlocksEqualsTheWholeFit) {
+  // The basis is expanded a block of nodes at a time (cms::fit_and_write_by_blocks) so that no rank
+  // holds every point's basis. Every entry's fit is independent, so the coefficients, LOO and RMS
+  // LOO errors written block by block must equal the fit of the whole table: a block written at the
+  // wrong offset, a row mixed between points, or a block's LOO normalised by the wrong entries shows.
+  // 37 nodes × 3 × 4 columns, 14 points in 2 inputs, blocks of 5 nodes (the last one of 2), values
+  // polynomial of degree 3 in the germ plus a non-polynomial part (non-zero LOO), some entries
+  // constant (LOO 0 by convention).
+  const std::vector<uq::Distribution> dists{uq::Distribution::normal(0, 1), uq::Distribution::uniform(-1, 1)};
+  const Eigen::Index N = 14;
+  const std::vector<std::uint64_t> dims{37, 3, 4};
+  const Eigen::Index E = 37 * 3 * 4;
+  cms::StochasticSamples s;
+  s.germ.resize(N, 2);
+  for (Eigen::Index i = 0; i < N; ++i) {
+    s.germ(i, 0) = std::sin(1.7 * static_cast<double>(i) + 0.3) * 1.6;
+    s.germ(i, 1) = std::cos(2.3 * static_cast<double>(i) + 0.1) * 0.95;
+    s.index.push_back(static_cast<std::uint64_t>(i));
+  }
+  Eigen::MatrixXd lam(N, 2), Y(N, E);
+  for (Eigen::Index i = 0; i < N; ++i) {
+    const double x = s.germ(i, 0), y = s.germ(i, 1);
+    lam(i, 0) = 10 + x + 0.2 * y * y;
+    lam(i, 1) = 20 + 0.5 * x * y + 0.1 * x * x * x;
+    for (Eigen::Index k = 0; k < E; ++k) {
+      const double c = static_cast<double>(k);
+      Y(i, k) = k % 7 == 3 ? 0.25 * c
+                           : std::sin(0.1 * c) + x * std::cos(0.07 * c) + 0.01 * c * y * y - 0.02 * x * x * y +
+                                 1e-3 * std::exp(0.5 * x) * std::cos(0.3 * c);
+    }
+  }
+  s.values["mode_eigenvalues"] = lam;
+  s.dims["mode_eigenvalues"] = {2};
+  s.values["basis"] = Y;
+  s.dims["basis"] = dims;
+  cms::StochasticFitOptions fo;
+  fo.points_total = static_cast<std::size_t>(N);
+  const auto whole = cms::fit_stochastic_body({"a", "b"}, dists, s, cms::ReducedBody{}, fo);
+  ASSERT_TRUE(whole.has("basis"));
+  const auto& ref = whole.pce.at("basis");
+  ASSERT_EQ(ref.loo.size(), E);
+  EXPECT_GT(ref.loo.maxCoeff(), 0.0);
+  auto small = s;
+  small.values.erase("basis");
+  small.dims.erase("basis");
+  const auto body = cms::fit_stochastic_body({"a", "b"}, dists, small, cms::ReducedBody{}, fo);
+  ASSERT_EQ(body.order, whole.order);
+  const std::string path = "/tmp/flexuq-basis-blocks-" + std::to_string(world_rank()) + ".h5";
+  int reads = 0;
+  {
+    io::H5File f(MPI_COMM_SELF, path, io::H5File::Mode::create);
+    const auto P = static_cast<std::size_t>(body.multi_indices.size());
+    const std::size_t block = 5 * 12 * std::max<std::size_t>(P, static_cast<std::size_t>(N)) * sizeof(double);
+    cms::fit_and_write_by_blocks(body, small, "basis", dims,
+                                 [&](std::uint64_t first, std::uint64_t count, Eigen::MatrixXd& B) {
+                                   ++reads;
+                                   B = Y.middleCols(static_cast<Eigen::Index>(first * 12), static_cast<Eigen::Index>(count * 12));
+                                 },
+                                 f, block);
+  }
+  EXPECT_EQ(reads, 8); // 7 blocks of 5 nodes and one of 2
+  io::H5File f(MPI_COMM_SELF, path, io::H5File::Mode::read);
+  const auto shape = f.shape("/stochastic_body/pce/basis/coefficients");
+  EXPECT_EQ(shape, (std::vector<std::uint64_t>{static_cast<std::uint64_t>(body.multi_indices.size()), 37, 3, 4}));
+  const auto C = f.read_all("/stochastic_body/pce/basis/coefficients");
+  const auto loo = f.read_all("/stochastic_body/pce/basis/loo");
+  const auto rms = f.read_all("/stochastic_body/pce/basis/loo_rms");
+  const double cmax = ref.coefficients.cwiseAbs().maxCoeff();
+  double dc = 0, dl = 0, dr = 0;
+  for (Eigen::Index t = 0; t < ref.coefficients.rows(); ++t)
+    for (Eigen::Index k = 0; k < E; ++k)
+      dc = std::max(dc, std::abs(C[static_cast<std::size_t>(t * E + k)] - ref.coefficients(t, k)));
+  for (Eigen::Index k = 0; k < E; ++k) {
+    dl = std::max(dl, std::abs(loo[static_cast<std::size_t>(k)] - ref.loo(k)) / std::max(ref.loo(k), 1e-300));
+    dr = std::max(dr, std::abs(rms[static_cast<std::size_t>(k)] - ref.loo_rms(k)) / std::max(ref.loo_rms(k), 1e-300));
+    if (k % 7 == 3) {
+      EXPECT_EQ(loo[static_cast<std::size_t>(k)], 0.0) << "constant entry " << k;
+    }
+  }
+  EXPECT_LE(dc, 1e-13 * cmax);
+  EXPECT_LE(dl, 1e-9);
+  EXPECT_LE(dr, 1e-9);
+  std::remove(path.c_str());
+}
+
 TEST(StochasticBody, NoSuccessfulPointIsAClearError) {
   cms::StochasticSamples s;
   s.germ.resize(0, 1);

@@ -26,12 +26,30 @@ struct FieldInfo {
   std::function<void(const std::string& path, const std::string& field, const std::string& mean_dataset)> support;
 };
 
-/// Statistics, PCE and Sobol' indices of all @p records, written to @p path (replaced). Returns the
-/// summaries of the non-field outputs that have statistics. Rank-local: call on one rank.
+/// Running mean and sum of squared deviations of a field output over the successful samples, in
+/// sample order (Welford), so a field's statistics need one sample in memory at a time.
+struct FieldMoments {
+  std::vector<double> mean, m2;
+  std::int64_t n = 0;
+  void add(const std::vector<double>& v);
+};
+
+/// Every record of the journal folder @p dir, in sample order (as Journal::read_all), decoded one
+/// at a time: the field outputs named in @p fields are folded into @p moments (entries of the
+/// expected size from successful samples) and dropped from the records returned, which keep the
+/// small outputs. A stochastic body's per-point bases (30 × 75 MB at 300 k DOF) are never all in
+/// memory. Rank-local.
+std::vector<SampleRecord> read_records(const std::string& dir, const FieldInfo& fields,
+                                       std::map<std::string, FieldMoments>& moments);
+
+/// Statistics, PCE and Sobol' indices of all @p records, written to @p path (replaced). A field
+/// output's mean and std come from @p moments when it has the field, else from the records.
+/// Returns the summaries of the non-field outputs that have statistics. Rank-local: call on one rank.
 std::map<std::string, uq::OutputSummary> write_results(const std::string& path, const Plan& plan,
                                                        const std::vector<SampleRecord>& records,
                                                        const std::map<std::string, std::size_t>& output_sizes,
-                                                       bool final, const FieldInfo& fields = {});
+                                                       bool final, const FieldInfo& fields = {},
+                                                       const std::map<std::string, FieldMoments>& moments = {});
 
 /// The same layout for a method that yields expansions instead of samples (stochastic Galerkin):
 /// /parameters, the /samples attributes (total 0, final 1, @p method; no sample datasets), and per

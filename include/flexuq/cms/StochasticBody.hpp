@@ -23,6 +23,7 @@
 #include <Eigen/Dense>
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -108,5 +109,22 @@ struct StochasticFitOptions {
 StochasticBody fit_stochastic_body(const std::vector<std::string>& names, const std::vector<uq::Distribution>& dists,
                                    const StochasticSamples& s, const ReducedBody& nominal,
                                    const StochasticFitOptions& opt);
+
+/// Reads rows [first, first + count) of a large quantity (its first dimension; e.g. nodes of the
+/// basis) at every point of a StochasticSamples, into Y (N × count · entries per row, points in the
+/// samples' row order).
+using RowBlockReader = std::function<void(std::uint64_t first, std::uint64_t count, Eigen::MatrixXd& Y)>;
+
+/// Expand quantity @p name of shape @p dims (e.g. "basis": nodes × dofs per node × columns) on
+/// @p b's multi-indices and fit, like fit_stochastic_body does for the quantities it holds, but a
+/// block of rows at a time, and write its coefficients, LOO and RMS LOO errors to @p f under
+/// /stochastic_body/pce/<name>/ in the layout of StochasticBody::write. Memory holds N × block
+/// values (at most @p block_bytes, at least one row), never the whole quantity: the basis of 30
+/// points of a 300 k-DOF body (32 columns) is 2.3 GB, of which a block of 16 MB is read at a time.
+/// Every entry's fit is independent of the others, and the blocks depend only on the sizes, so the
+/// result does not depend on the ranks. Rank-local; @p f is a file on MPI_COMM_SELF.
+void fit_and_write_by_blocks(const StochasticBody& b, const StochasticSamples& s, const std::string& name,
+                             const std::vector<std::uint64_t>& dims, const RowBlockReader& read_rows, io::H5File& f,
+                             std::size_t block_bytes = std::size_t{16} << 20);
 
 } // namespace flexuq::cms

@@ -56,6 +56,12 @@ public:
                   std::uint64_t row_count, const double* data);
   void write_rows(const std::string& dset, const std::vector<std::uint64_t>& dims, std::uint64_t row_start,
                   std::uint64_t row_count, const std::int64_t* data);
+  /// Write the block [start, start + count) (one entry per dimension) of dataset @p dset of shape
+  /// @p dims, creating the dataset (and its groups) when it does not exist yet; @p data holds the
+  /// block row-major. Lets a large dataset be written a piece at a time. A rank with nothing to
+  /// write passes a zero count. @note Collective.
+  void write_slab(const std::string& dset, const std::vector<std::uint64_t>& dims, const std::vector<std::uint64_t>& start,
+                  const std::vector<std::uint64_t>& count, const double* data);
   /// Write a dataset every rank holds entirely (rank 0's copy is written). @note Collective.
   void write_replicated(const std::string& dset, const std::vector<std::uint64_t>& dims, const double* data);
   void write_replicated(const std::string& dset, const std::vector<std::uint64_t>& dims, const std::int64_t* data);
