@@ -179,6 +179,23 @@ void H5File::write_strings(const std::string& dset, const std::vector<std::strin
   write_rows_impl(dset, {values.size()}, 0, rank == 0 ? values.size() : 0, buf.data(), type.get(), type.get());
 }
 
+std::vector<std::string> H5File::members(const std::string& group) const {
+  std::vector<std::string> out;
+  if (!exists(group)) return out;
+  H5Id g(check_id(H5Gopen2(file_.get(), group.c_str(), H5P_DEFAULT), "open group " + group, path_), H5Gclose);
+  H5G_info_t info;
+  check(H5Gget_info(g.get(), &info), "H5Gget_info " + group, path_);
+  for (hsize_t i = 0; i < info.nlinks; ++i) {
+    const ssize_t len = H5Lget_name_by_idx(g.get(), ".", H5_INDEX_NAME, H5_ITER_INC, i, nullptr, 0, H5P_DEFAULT);
+    FLEXUQ_REQUIRE(len >= 0, path_ << ": cannot list " << group);
+    std::string name(static_cast<std::size_t>(len) + 1, '\0');
+    H5Lget_name_by_idx(g.get(), ".", H5_INDEX_NAME, H5_ITER_INC, i, name.data(), name.size(), H5P_DEFAULT);
+    name.resize(static_cast<std::size_t>(len));
+    out.push_back(std::move(name));
+  }
+  return out;
+}
+
 H5Id H5File::open_object(const std::string& object) const {
   return H5Id(check_id(H5Oopen(file_.get(), object.c_str(), H5P_DEFAULT), "open " + object, path_), H5Oclose);
 }

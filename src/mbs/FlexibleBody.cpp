@@ -52,12 +52,57 @@ std::map<std::string, InterfaceColumns> interface_columns(const cms::ReducedBody
   return out;
 }
 
+/// One node of a set: position and its translation (and rotation) rows in elastic coordinates.
+struct NodeMotion {
+  Vec3 x;
+  Mat u, r; ///< 3 × n_e
+  bool has_rot = false;
+};
+
+/// A node set's attachment: the mean translation ū of its nodes and their least-squares small
+/// rotation θ of u_i − ū ≈ θ × r_i about the centroid, (Σ |r_i|²1 − r_i r_iᵀ) θ = Σ r_i × (u_i − ū);
+/// nodal rotations (beams) where the set does not determine θ (one node, a line).
+Attachment node_set_attachment(const std::vector<NodeMotion>& nodes) {
+  Attachment at;
+  const Eigen::Index ne = nodes.front().u.cols();
+  at.translation = Mat::Zero(3, ne);
+  at.rotation = Mat::Zero(3, ne);
+  const double nn = static_cast<double>(nodes.size());
+  Mat mean_r = Mat::Zero(3, ne);
+  bool has_rot = true;
+  for (const auto& n : nodes) {
+    at.ref += n.x / nn;
+    at.translation += n.u / nn;
+    mean_r += n.r / nn;
+    has_rot = has_rot && n.has_rot;
+  }
+  Mat3 a = Mat3::Zero();
+  Mat rhs = Mat::Zero(3, ne);
+  for (const auto& n : nodes) {
+    const Vec3 r = n.x - at.ref;
+    a += r.squaredNorm() * Mat3::Identity() - r * r.transpose();
+    rhs += skew(r) * (n.u - at.translation);
+  }
+  Eigen::SelfAdjointEigenSolver<Mat3> es(a);
+  const double scale = std::max(es.eigenvalues().maxCoeff(), 1e-300);
+  if (es.eigenvalues().minCoeff() > 1e-8 * scale) at.rotation = a.ldlt().solve(rhs);
+  else if (has_rot) at.rotation = mean_r;
+  else if (es.eigenvalues().maxCoeff() > 0) { // a line of translational nodes: no spin about it
+    Mat3 pinv = Mat3::Zero();
+    for (int k = 0; k < 3; ++k)
+      if (es.eigenvalues()(k) > 1e-8 * scale)
+        pinv += es.eigenvectors().col(k) * es.eigenvectors().col(k).transpose() / es.eigenvalues()(k);
+    at.rotation = pinv * rhs;
+  }
+  return at;
+}
+
 } // namespace
 
 std::shared_ptr<FlexibleData> make_flexible_data(const cms::ReducedBody& body, const std::string& source,
                                                  const Eigen::MatrixXd& coords, const std::vector<std::int64_t>& ids,
                                                  const std::map<std::string, std::vector<std::int64_t>>& sets,
-                                                 const FlexibleOptions& o) {
+                                                 const FlexibleOptions& o, const SetBasisRows* set_rows) {
   if (!body.has_floating_frame())
     throw InputError(source + ": the reduced body has no floating-frame coordinates (/reduced/floating_frame): a "
                               "flexible multibody body must be a free body (no fixed sets, no MacNeal residual "
@@ -112,43 +157,33 @@ std::shared_ptr<FlexibleData> make_flexible_data(const cms::ReducedBody& body, c
         at.rotation.row(k) = row(ic.ref[3 + k]);
       }
     } else {
-      // Node set: mean translation ū, least-squares rotation θ of u_i − ū ≈ θ × r_i about the
-      // centroid, (Σ |r_i|²1 − r_i r_iᵀ) θ = Σ r_i × (u_i − ū); nodal rotations (beams) where
-      // the set does not determine θ (one node, a line).
-      const double nn = static_cast<double>(ic.nodes.size());
-      for (const auto& [id, cols] : ic.nodes) at.ref += node_xyz(id) / nn;
-      Mat mean_u = Mat::Zero(3, V.cols()), mean_r = Mat::Zero(3, V.cols());
-      bool has_rot = true;
-      for (const auto& [id, cols] : ic.nodes)
-        for (int k = 0; k < 3; ++k) {
-          mean_u.row(k) += row(cols[k]) / nn;
-          mean_r.row(k) += row(cols[3 + k]) / nn;
-          has_rot = has_rot && cols[3 + k] >= 0;
-        }
-      at.translation = mean_u;
-      Mat3 a = Mat3::Zero();
-      Mat rhs = Mat::Zero(3, V.cols());
+      std::vector<NodeMotion> nodes;
       for (const auto& [id, cols] : ic.nodes) {
-        const Vec3 r = node_xyz(id) - at.ref;
-        a += r.squaredNorm() * Mat3::Identity() - r * r.transpose();
-        Mat du(3, V.cols());
-        for (int k = 0; k < 3; ++k) du.row(k) = row(cols[k]) - mean_u.row(k);
-        rhs += skew(r) * du;
+        NodeMotion nm{node_xyz(id), Mat(3, V.cols()), Mat(3, V.cols()), true};
+        for (int k = 0; k < 3; ++k) {
+          nm.u.row(k) = row(cols[k]);
+          nm.r.row(k) = row(cols[3 + k]);
+          nm.has_rot = nm.has_rot && cols[3 + k] >= 0;
+        }
+        nodes.push_back(std::move(nm));
       }
-      Eigen::SelfAdjointEigenSolver<Mat3> es(a);
-      const double scale = std::max(es.eigenvalues().maxCoeff(), 1e-300);
-      if (es.eigenvalues().minCoeff() > 1e-8 * scale) at.rotation = a.ldlt().solve(rhs);
-      else if (has_rot) at.rotation = mean_r;
-      else if (es.eigenvalues().maxCoeff() > 0) { // a line of translational nodes: no spin about it
-        Mat3 pinv = Mat3::Zero();
-        for (int k = 0; k < 3; ++k)
-          if (es.eigenvalues()(k) > 1e-8 * scale)
-            pinv += es.eigenvectors().col(k) * es.eigenvectors().col(k).transpose() / es.eigenvalues()(k);
-        at.rotation = pinv * rhs;
-      }
+      at = node_set_attachment(nodes);
     }
     d->interfaces[name] = std::move(at);
   }
+  if (set_rows)
+    for (const auto& [name, rows] : *set_rows) {
+      if (d->interfaces.count(name) || rows.empty()) continue;
+      std::vector<NodeMotion> nodes;
+      for (const auto& [index, R] : rows) {
+        FLEXUQ_REQUIRE(index >= 0 && index < coords.rows() && R.cols() == V.rows() && R.rows() >= 3,
+                       source << ": the basis rows of node set " << name << " do not match the body");
+        NodeMotion nm{coords.row(index).transpose(), R.topRows(3) * V, Mat::Zero(3, V.cols()), R.rows() >= 6};
+        if (nm.has_rot) nm.r = R.middleRows(3, 3) * V;
+        nodes.push_back(std::move(nm));
+      }
+      d->interfaces[name] = node_set_attachment(nodes);
+    }
   return d;
 }
 
@@ -181,6 +216,26 @@ std::shared_ptr<const FlexibleSource> read_flexible_source(const std::string& pa
     }
   if (f.exists("/stochastic_body"))
     src->stochastic = std::make_shared<const cms::StochasticBody>(cms::StochasticBody::read(f));
+  // A deterministic body without physical interface columns (a POD body): its node sets become
+  // interfaces through the basis rows of their nodes.
+  bool has_interface_columns = false;
+  for (const auto& k : body.column_kinds) has_interface_columns = has_interface_columns || k == "boundary_dof" || k == "constraint_mode";
+  if (!has_interface_columns && !src->stochastic && f.exists("/reduced/basis")) {
+    const auto shape = f.shape("/reduced/basis");
+    FLEXUQ_REQUIRE(shape.size() == 3 && shape[0] == src->ids.size() && shape[2] == static_cast<std::uint64_t>(body.K.rows()),
+                   path << ": /reduced/basis is not nodes x dofs per node x " << body.K.rows() << " columns");
+    const auto basis = f.read_all("/reduced/basis");
+    const auto dpn = static_cast<Eigen::Index>(shape[1]), n = static_cast<Eigen::Index>(shape[2]);
+    for (const auto& name : f.members("/mesh/node_sets")) {
+      auto& rows = src->set_rows[name];
+      for (const auto i : f.read_all_int("/mesh/node_sets/" + name)) {
+        FLEXUQ_REQUIRE(i >= 0 && static_cast<std::uint64_t>(i) < shape[0],
+                       path << ": /mesh/node_sets/" << name << " holds node " << i << " outside the mesh");
+        rows.emplace_back(i, Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(
+                                 basis.data() + static_cast<std::size_t>(i) * static_cast<std::size_t>(dpn * n), dpn, n));
+      }
+    }
+  }
   return src;
 }
 
@@ -192,7 +247,7 @@ std::vector<double> FlexibleSource::means() const {
 }
 
 std::shared_ptr<FlexibleData> FlexibleSource::data(const FlexibleOptions& o, const std::vector<double>* theta) const {
-  if (!theta) return make_flexible_data(nominal, path, coords, ids, sets, o);
+  if (!theta) return make_flexible_data(nominal, path, coords, ids, sets, o, &set_rows);
   FLEXUQ_REQUIRE(stochastic, path << ": no /stochastic_body to evaluate at parameters");
   FLEXUQ_REQUIRE(theta->size() == stochastic->dim(),
                  path << ": " << theta->size() << " parameters for a stochastic body of " << stochastic->dim());

@@ -49,6 +49,9 @@ public:
   /// Create a group and its parents if absent. @note Collective.
   void ensure_group(const std::string& group);
   bool exists(const std::string& object) const;
+  /// Names of the links in group @p group, in HDF5's name order; empty when the group does not
+  /// exist. Not collective.
+  std::vector<std::string> members(const std::string& group) const;
 
   /// Write a dataset of shape @p dims (first dimension = rows) of which this rank holds rows
   /// [row_start, row_start+row_count) contiguous in @p data (row-major). @note Collective.

@@ -17,7 +17,10 @@
 /// RBE3); files without that dataset fall back to the plain centroid of `/mesh/node_sets/<SET>`.
 /// A node set: the mean translation of
 /// its nodes and their least-squares small rotation about the centroid (the nodal rotations of
-/// beams when the set is one node or a line).
+/// beams when the set is one node or a line). A body whose columns are no physical interface DOFs
+/// (a POD body) attaches at the node sets of its file's mesh in the same way, with the nodes'
+/// motion taken from the basis rows (`/reduced/basis`): exact for an RBE2 set, which every
+/// column moves rigidly.
 
 #include "flexuq/cms/ReducedBody.hpp"
 #include "flexuq/cms/StochasticBody.hpp"
@@ -33,14 +36,21 @@ struct FlexibleOptions {
   double stiffness_scale = 1.0; ///< K_e ← s K_e (a Young's-modulus factor: K̄ is linear in E)
 };
 
+/// Rows of a body's basis at the nodes of node sets: per set name, per node its index in the
+/// file's mesh and its rows (dofs per node × reduced columns, /reduced/basis).
+using SetBasisRows = std::map<std::string, std::vector<std::pair<std::int64_t, Eigen::MatrixXd>>>;
+
 /// Elastic data from a reduced body and its file's mesh (node coordinates, node sets, node ids).
+/// Interfaces come from the physical interface columns (labels); a set of @p set_rows that is no
+/// such interface becomes a node-set interface through the basis rows of its nodes: u_i = R_i V η
+/// (a POD body, whose columns mix the boundary modes of many bodies, has no interface columns).
 /// @throws InputError naming @p source when the body has no floating-frame coordinates (not a
 /// free body) or no interface can be read.
 std::shared_ptr<FlexibleData> make_flexible_data(const cms::ReducedBody& body, const std::string& source,
                                                  const Eigen::MatrixXd& node_coords,
                                                  const std::vector<std::int64_t>& node_ids,
                                                  const std::map<std::string, std::vector<std::int64_t>>& node_sets,
-                                                 const FlexibleOptions& o);
+                                                 const FlexibleOptions& o, const SetBasisRows* set_rows = nullptr);
 
 /// A body file read once: the body at the means (`/reduced`), its mesh data for the interfaces and,
 /// when the file has `/stochastic_body`, the stochastic body (cms::StochasticBody) to evaluate at θ.
@@ -51,6 +61,9 @@ struct FlexibleSource {
   std::vector<std::int64_t> ids;
   std::map<std::string, std::vector<std::int64_t>> sets;
   std::shared_ptr<const cms::StochasticBody> stochastic; ///< null for a deterministic file
+  /// For a deterministic body without physical interface columns (a POD body from `flexuq
+  /// body-at`): the basis rows at every node set of the file's mesh (make_flexible_data).
+  SetBasisRows set_rows;
   /// The stochastic body's parameter means (its θ order); empty for a deterministic file.
   std::vector<double> means() const;
   /// Elastic data of the body at the means (@p theta null) or at @p theta (stochastic files only,
