@@ -12,7 +12,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 h="${1:-0.0055}"; np="${2:-2}"; flexuq="${3:-$here/build/bin/flexuq}"
 wd=$(mktemp -d /tmp/cb_vs_modes.XXXX)
-cp "$here/configs/crank.geo" "$here/configs/make_crank_mesh.sh" "$wd/"
+cp "$here/configs/crank.geo" "$here/configs/make_crank_mesh.sh" "$here/configs/add_crank_sets.py" "$wd/"
 (cd "$wd" && sed -i 's#cd "$(dirname "$0")"#cd "'"$wd"'"#' make_crank_mesh.sh && bash make_crank_mesh.sh "$h")
 cat > "$wd/modes.yaml" <<YAML
 model: {mesh: crank.inp, material: {E: 2.1e11, nu: 0.3, rho: 7850}}

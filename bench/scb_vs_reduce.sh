@@ -17,7 +17,7 @@ wd=$(mktemp -d /tmp/scb_vs_reduce.XXXX)
 if [ -f "$mesh" ]; then
   cp "$mesh" "$wd/crank.inp"
 else
-  cp "$here/configs/crank.geo" "$here/configs/make_crank_mesh.sh" "$wd/"
+  cp "$here/configs/crank.geo" "$here/configs/make_crank_mesh.sh" "$here/configs/add_crank_sets.py" "$wd/"
   (cd "$wd" && sed -i 's#cd "$(dirname "$0")"#cd "'"$wd"'"#' make_crank_mesh.sh && bash make_crank_mesh.sh "$mesh")
 fi
 cat > "$wd/cb.yaml" <<YAML
