@@ -40,8 +40,12 @@ void galerkin_keys(const io::Config& cfg, const std::string& key, std::uint64_t 
   e.ritz = cfg.get<bool>(key + ".rayleigh_ritz", e.ritz);
   e.assemble = cfg.get<bool>(key + ".assemble", e.assemble);
   e.memory_limit_bytes = cfg.get<double>(key + ".memory_limit_mb", 0.0) * 1048576.0;
+  e.stagnation_tol = cfg.get<double>(key + ".stagnation_tol", e.stagnation_tol);
   FLEXUQ_REQUIRE(e.tol > 0 && e.max_it >= 1 && e.memory_limit_bytes >= 0,
                  cfg.source() << ": " << key << ".tol, .max_it and .memory_limit_mb must be positive");
+  FLEXUQ_REQUIRE(e.stagnation_tol >= 0 && std::isfinite(e.stagnation_tol),
+                 cfg.source() << ": " << key << ".stagnation_tol must be >= 0 (0: never stop on stagnation), got "
+                              << e.stagnation_tol);
 }
 
 void write_galerkin_solve(io::H5File& f, const std::string& group, const sg::EigenOptions& e,
