@@ -179,18 +179,8 @@ std::map<std::string, uq::OutputSummary> write_results(const std::string& path, 
     for (const auto& [name, n_out] : sizes) {
       const auto field = fields.dims.find(name);
       if (field != fields.dims.end()) {
-        const auto m = moments.find(name);
-        if (m != moments.end()) {
-          write_field(f, name, n_out, field->second, m->second);
-        } else {
-          FieldMoments fm;
-          for (const auto& r : records) {
-            if (r.status != 0) continue;
-            const auto it = r.outputs.find(name);
-            if (it != r.outputs.end() && it->second.size() == n_out) fm.add(it->second);
-          }
-          write_field(f, name, n_out, field->second, fm);
-        }
+        const auto m = moments.find(name); // none: no successful sample had the field
+        write_field(f, name, n_out, field->second, m != moments.end() ? m->second : FieldMoments{});
         field_means.emplace_back(name, "/statistics/" + name + "/mean");
         continue;
       }

@@ -106,7 +106,7 @@ std::vector<PetscInt> DofMap::build(int n, const NeighbourFn& neighbours_of, con
                                     const std::string& partitioner, const std::string& source) {
   const int size = comm_.size(), rank = comm_.rank();
   std::vector<int> nb;
-  // 1. Partition the node graph. Rank r proposes rows [r n / p, (r+1) n / p) of the adjacency.
+  // 1. Partition the node graph.
   owner_.assign(static_cast<std::size_t>(n), 0);
   std::vector<PetscInt> new_number(static_cast<std::size_t>(n));
   std::iota(new_number.begin(), new_number.end(), 0);
@@ -127,9 +127,9 @@ std::vector<PetscInt> DofMap::build(int n, const NeighbourFn& neighbours_of, con
     }
     const bool sequential = type == MATPARTITIONINGPTSCOTCH || type == MATPARTITIONINGPARMETIS ||
                             type == MATPARTITIONINGCHACO || type == MATPARTITIONINGPARTY;
-    const int prows = sequential ? (rank == 0 ? n : 0) : 0;
+    // Rows of the adjacency this rank proposes: all on rank 0 (sequential), else [r n / p, (r+1) n / p).
     const PetscInt lo = sequential ? 0 : static_cast<PetscInt>(static_cast<long long>(n) * rank / size);
-    const PetscInt hi = sequential ? prows : static_cast<PetscInt>(static_cast<long long>(n) * (rank + 1) / size);
+    const PetscInt hi = sequential ? n : static_cast<PetscInt>(static_cast<long long>(n) * (rank + 1) / size);
     std::vector<PetscInt> all_num, all_part;
     const auto partition = [&] {
       std::vector<PetscInt> cols;
@@ -173,11 +173,10 @@ std::vector<PetscInt> DofMap::build(int n, const NeighbourFn& neighbours_of, con
       FLEXUQ_PETSC(ISRestoreIndices(is_all_num.get(), &num));
       FLEXUQ_PETSC(ISRestoreIndices(is_all_part.get(), &prt));
     };
-    if (sequential)
-      on_root(comm_.get(), partition); // a failure on rank 0 is raised on every rank, no hang
-    else
+    if (!sequential) {
       partition();
-    if (sequential) {
+    } else {
+      on_root(comm_.get(), partition); // a failure on rank 0 is raised on every rank, no hang
       all_num.resize(static_cast<std::size_t>(n));
       all_part.resize(static_cast<std::size_t>(n));
       FLEXUQ_MPI(MPI_Bcast(all_num.data(), n, MPIU_INT, 0, comm_.get()));

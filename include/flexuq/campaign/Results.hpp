@@ -43,13 +43,13 @@ std::vector<SampleRecord> read_records(const std::string& dir, const FieldInfo& 
                                        std::map<std::string, FieldMoments>& moments);
 
 /// Statistics, PCE and Sobol' indices of all @p records, written to @p path (replaced). A field
-/// output's mean and std come from @p moments when it has the field, else from the records.
+/// output's mean and std come from @p moments (read_records); the records carry no fields.
 /// Returns the summaries of the non-field outputs that have statistics. Rank-local: call on one rank.
 std::map<std::string, uq::OutputSummary> write_results(const std::string& path, const Plan& plan,
                                                        const std::vector<SampleRecord>& records,
                                                        const std::map<std::string, std::size_t>& output_sizes,
-                                                       bool final, const FieldInfo& fields = {},
-                                                       const std::map<std::string, FieldMoments>& moments = {});
+                                                       bool final, const FieldInfo& fields,
+                                                       const std::map<std::string, FieldMoments>& moments);
 
 /// The same layout for a method that yields expansions instead of samples (stochastic Galerkin):
 /// /parameters, the /samples attributes (total 0, final 1, @p method; no sample datasets), and per
