@@ -5,6 +5,9 @@
 # docs/performance.md ("Stochastic CB") by hand.
 #   bench/scb_vs_reduce.sh [mesh=configs/crank.inp | h for gmsh, e.g. 0.0043 (~300 k DOF)] [points=30]
 #                          [ranks=2] [flexuq=build/bin/flexuq]
+# SCB_SET="--set reduce.stochastic.exact_scaling=false" (say) passes extra settings to the stochastic
+# run: the parameters (E and rho of the whole crank) only scale K and M, so by default every
+# point is the reference body scaled exactly; exact_scaling=false measures a reduction per point.
 # Prints: total wall time, the campaign's own "evaluated ... in X s", the mean time per point (from
 # /samples/seconds), one fresh `flexuq reduce` (same interfaces and modes, its own process), the ratio
 # per point / fresh reduction, the overhead after the points (expansion fit + HDF5 writing), and the
@@ -50,7 +53,7 @@ ranked() {
   mpirun -n "$np" bash -c 'exec /usr/bin/time -f %M -o "rss_'"$tag"'_${OMPI_COMM_WORLD_RANK:-${PMI_RANK:-0}}" "$@"' _ "$@"
 }
 t0=$(date +%s.%N); ranked cb "$flexuq" reduce cb.yaml > cb.log 2>&1; t1=$(date +%s.%N)
-ranked scb "$flexuq" reduce scb.yaml > scb.log 2>&1; t2=$(date +%s.%N)
+ranked scb "$flexuq" reduce scb.yaml ${SCB_SET:-} > scb.log 2>&1; t2=$(date +%s.%N)
 # The stochastic job's reference body has the full free-free check-out (10 modes, as `flexuq reduce`
 # does by default); a fresh reduction with that check-out is the memory peer of the whole job.
 ranked cbx "$flexuq" reduce cb.yaml --set reduce.checkout.free_free=10 --set output=cbx.h5 > cbx.log 2>&1

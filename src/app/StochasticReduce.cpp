@@ -347,6 +347,8 @@ void run_galerkin_body(MPI_Comm c, const io::Config& cfg, const ReduceJob& job, 
                  src << ": reduce.residual_vectors cannot be used with reduce.stochastic.method: galerkin");
   FLEXUQ_REQUIRE(!cfg.has("reduce.stochastic.min_mac"),
                  src << ": reduce.stochastic.min_mac does not apply to method galerkin (no alignment)");
+  FLEXUQ_REQUIRE(!cfg.has("reduce.stochastic.exact_scaling"),
+                 src << ": reduce.stochastic.exact_scaling does not apply to method galerkin (it has no points)");
   sg::GalerkinCbOptions go;
   go.interfaces = so.interfaces;
   go.reducer = so.reducer;
@@ -471,6 +473,7 @@ void run_stochastic_reduce(MPI_Comm comm_in, const io::Config& cfg, bool resume)
   FLEXUQ_REQUIRE(so.basis || !pod, cfg.source() << ": reduce.stochastic.basis: false cannot be used with method pod "
                                                    "(the point bases are its snapshots)");
   so.min_mac = cfg.get<double>("reduce.stochastic.min_mac", so.min_mac);
+  so.exact_scaling = cfg.get<bool>("reduce.stochastic.exact_scaling", so.exact_scaling);
   so.parameters = material_parameters(cfg, plan.params);
   so.nominal = plan.nominal();
   cms::validate_stochastic(so, cfg.source());
@@ -495,8 +498,14 @@ void run_stochastic_reduce(MPI_Comm comm_in, const io::Config& cfg, bool resume)
   if (galerkin) return run_galerkin_body(c, cfg, job, o, plan, so, copts, *mesh, resume);
 
   auto nominal = std::make_shared<Nominal>();
-  const ModelFactory factory = with_delay(cfg, [so, copts, mesh, nominal](MPI_Comm group) -> std::unique_ptr<Model> {
+  const ModelFactory factory = with_delay(cfg, [so, copts, mesh, nominal, c](MPI_Comm group) -> std::unique_ptr<Model> {
     auto m = std::make_unique<cms::StochasticBodyModel>(group, *mesh, copts, so);
+    int rank = 0;
+    FLEXUQ_MPI(MPI_Comm_rank(c, &rank));
+    if (rank == 0 && m->exact_scaling())
+      log::info(group, "  the parameters scale K and M as a whole: every point is the reference body scaled exactly "
+                       "(no factorization or eigensolve per point; reduce.stochastic.exact_scaling: false reduces "
+                       "every point)");
     nominal->body = m->nominal_body();
     nominal->basis = m->nominal_basis();
     nominal->set = true;

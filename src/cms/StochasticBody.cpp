@@ -163,6 +163,22 @@ std::vector<double> flatten_invariants(const Invariants& inv) {
   return v;
 }
 
+Invariants scale_invariants(const Invariants& inv, double b, const Eigen::VectorXd& d) {
+  FLEXUQ_REQUIRE(d.size() == inv.Mff.rows(), "scale_invariants: " << d.size() << " column scales for " << inv.Mff.rows() << " columns");
+  const auto D = d.asDiagonal();
+  Invariants s = inv;
+  s.mass = b * inv.mass;
+  s.inertia_origin = b * inv.inertia_origin;
+  s.inertia_com = b * inv.inertia_com;
+  s.S = b * inv.S * D;
+  s.Sr = b * inv.Sr * D;
+  for (std::size_t k = 0; k < s.Skl.size(); ++k) s.Skl[k] = b * (D * inv.Skl[k] * D);
+  s.Sbar = b * inv.Sbar * D;
+  s.Ikl = b * inv.Ikl;
+  s.Mff = b * (D * inv.Mff * D);
+  return s;
+}
+
 Invariants unflatten_invariants(const std::vector<double>& v, Eigen::Index n, bool lumped) {
   FLEXUQ_REQUIRE(v.size() == invariants_size(n),
                  "invariants: " << v.size() << " values for " << n << " columns, expected " << invariants_size(n));

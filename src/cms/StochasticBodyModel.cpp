@@ -59,11 +59,59 @@ StochasticBodyModel::StochasticBodyModel(MPI_Comm comm, io::Mesh mesh, fe::Compo
   component.keep_affine = true;
   comp_ = std::make_unique<fe::Component>(comm_.get(), std::move(mesh), component);
   params_ = std::make_unique<fe::MaterialParametrisation>(*comp_, opt_.parameters);
+  scaled_ = opt_.exact_scaling && params_->scales_uniformly() &&
+            (opt_.build.method == Method::craig_bampton || opt_.build.method == Method::guyan) &&
+            !opt_.build.residual_vectors;
+  if (scaled_) {
+    // The reference's K and M, then no more affine terms: every point is the reference scaled.
+    params_->apply(*comp_, opt_.nominal);
+    comp_->release_affine();
+  } else {
+    // Terms that stay proportional are kept as one (e.g. lambda and mu of a group whose nu no
+    // parameter sets, the groups of an E given to the whole component): fewer matrices held.
+    const auto sets = params_->proportional_terms();
+    const auto c0 = params_->coefficients(opt_.nominal); // weights inside the parameters' family
+    comp_->merge_affine_terms(sets.stiffness, sets.mass, c0.stiffness, c0.mass);
+  }
   ws_ = std::make_unique<WorkSpace>(*comp_, opt_.interfaces);
   if (opt_.basis) layout_ = std::make_unique<fe::NaturalLayout>(*comp_);
   opt_.reducer.modes.progress = false;
-  reduce_at(opt_.nominal, true);
+  Point ref = reduce_at(opt_.nominal, true);
   n_inv_ = invariants_size(static_cast<Eigen::Index>(n_columns()));
+  if (scaled_) {
+    for (auto k : ref_kinds_)
+      FLEXUQ_REQUIRE(k == ColumnKind::boundary_dof || k == ColumnKind::constraint_mode || k == ColumnKind::fixed_interface_mode,
+                     "exact scaling: a " << kind_name(k) << " column has no closed-form scaling");
+    ref.rb.columns.clear();
+    ref_point_ = std::make_unique<Point>(std::move(ref));
+    reducer_.reset(); // no point factorizes or solves: free the factorization and the eigensolver
+  }
+}
+
+StochasticBodyModel::Point StochasticBodyModel::scaled_point(const std::vector<double>& theta) const {
+  FLEXUQ_ASSERT(scaled_ && ref_point_, "scaled_point without exact scaling");
+  const auto [a, b] = params_->scale_factors(theta, opt_.nominal);
+  const ReducedBasis& r = ref_point_->rb;
+  const auto n = static_cast<Eigen::Index>(n_columns());
+  Eigen::VectorXd d = Eigen::VectorXd::Ones(n);
+  for (std::size_t j : ref_mode_cols_) d(static_cast<Eigen::Index>(j)) = 1.0 / std::sqrt(b);
+  const auto D = d.asDiagonal();
+  Point p;
+  p.rb.method = r.method;
+  p.rb.mode_interface = r.mode_interface;
+  p.rb.fixed_interfaces = r.fixed_interfaces;
+  p.rb.labels = r.labels;
+  p.rb.kinds = r.kinds;
+  p.rb.scale = r.scale;
+  p.rb.physical_boundary = r.physical_boundary;
+  p.rb.basis_rcond = r.basis_rcond; // diag-scaled M̄: unchanged by a column scaling
+  p.rb.diagnostics = r.diagnostics;
+  p.rb.K = a * (D * r.K * D);
+  p.rb.M = b * (D * r.M * D);
+  for (double l : r.mode_eigenvalues) p.rb.mode_eigenvalues.push_back(a / b * l);
+  p.inv = scale_invariants(ref_point_->inv, b, d);
+  p.min_mac = 1.0;
+  return p;
 }
 
 StochasticBodyModel::~StochasticBodyModel() = default;
@@ -98,7 +146,8 @@ std::map<std::string, std::vector<std::uint64_t>> StochasticBodyModel::field_dim
 VecH StochasticBodyModel::probe_field(int j) const { return cms::probe_field(*ws_, j); }
 
 StochasticBodyModel::Point StochasticBodyModel::reduce_at(const std::vector<double>& theta, bool reference) {
-  params_->apply(*comp_, theta);
+  FLEXUQ_ASSERT(!scaled_ || reference, "exact scaling reduces the reference only");
+  if (!scaled_) params_->apply(*comp_, theta); // exact scaling: applied before the terms were released
   ws_->refresh_operators();
   // One Reducer per group, re-targeted per point: the K_ii analysis, the submatrix structures and
   // the eigensolver set-up are kept; the numeric factorization and the solves are redone.
@@ -198,14 +247,16 @@ StochasticBodyModel::Point StochasticBodyModel::reduce_at(const std::vector<doub
   if (reference) {
     ref_eigenvalues_ = a.mode_eigenvalues;
     ref_modes_.clear();
-    for (std::size_t j : ref_mode_cols_) {
-      VecH v;
-      FLEXUQ_PETSC(VecDuplicate(a.columns[j].get(), v.out()));
-      FLEXUQ_PETSC(VecCopy(a.columns[j].get(), v.get()));
-      ref_modes_.push_back(std::move(v));
-    }
     M_ref_.reset();
-    FLEXUQ_PETSC(MatDuplicate(ws_->M(), MAT_COPY_VALUES, M_ref_.out()));
+    if (!scaled_) { // what the alignment of later points needs
+      for (std::size_t j : ref_mode_cols_) {
+        VecH v;
+        FLEXUQ_PETSC(VecDuplicate(a.columns[j].get(), v.out()));
+        FLEXUQ_PETSC(VecCopy(a.columns[j].get(), v.get()));
+        ref_modes_.push_back(std::move(v));
+      }
+      FLEXUQ_PETSC(MatDuplicate(ws_->M(), MAT_COPY_VALUES, M_ref_.out()));
+    }
     const Checkout chk = checkout(r, a, opt_.free_free);
     nominal_ = make_reduced_body(*ws_, a, p.inv, chk);
     if (opt_.basis) nominal_basis_ = gather_basis(*ws_, *layout_, a.columns);
@@ -294,6 +345,12 @@ Outputs point_outputs(const WorkSpace& ws, const ReducedBasis& rb, const Invaria
 }
 
 ReducedBody StochasticBodyModel::body_at(const std::vector<double>& theta) {
+  if (scaled_) {
+    // The reference scaled (aligned, which is as good a body as any); the check-out from the
+    // invariants, as for a body evaluated from a stochastic file.
+    const Point p = scaled_point(theta);
+    return make_reduced_body(*ws_, p.rb, p.inv, checkout_from_invariants(p.inv, p.rb.K, p.rb.M));
+  }
   // The same per-point path as reduce_at (kept analysis and solver set-up, θ alone decides the
   // result), without the alignment: a body to use, not to expand.
   params_->apply(*comp_, theta);
@@ -305,6 +362,23 @@ ReducedBody StochasticBodyModel::body_at(const std::vector<double>& theta) {
 }
 
 Outputs StochasticBodyModel::evaluate(const std::vector<double>& theta) {
+  if (scaled_) {
+    const Point p = scaled_point(theta);
+    Outputs out = point_outputs(*ws_, p.rb, p.inv, nullptr, opt_.free_free);
+    out["alignment_min_mac"] = {p.min_mac};
+    if (opt_.basis) {
+      // Φ0 D from the reference basis in input node order (columns fastest; complete on rank 0).
+      const std::size_t n = n_columns();
+      const double s = 1.0 / std::sqrt(params_->scale_factors(theta, opt_.nominal).second);
+      std::vector<char> mode(n, 0);
+      for (std::size_t j : ref_mode_cols_) mode[j] = 1;
+      auto& v = out["basis"];
+      v = nominal_basis_;
+      for (std::size_t k = 0; k < v.size(); ++k)
+        if (mode[k % n]) v[k] *= s;
+    }
+    return out;
+  }
   Point p = reduce_at(theta, false);
   Outputs out = point_outputs(*ws_, p.rb, p.inv, opt_.basis ? layout_.get() : nullptr, opt_.free_free);
   out["alignment_min_mac"] = {p.min_mac};

@@ -38,11 +38,45 @@ std::vector<double> Component::mass_theta(const std::vector<MaterialGroup>& grou
   return t;
 }
 
+namespace {
+std::vector<double> pick(std::vector<double> c, const std::vector<std::size_t>& rep) {
+  if (rep.empty()) return c;
+  std::vector<double> out;
+  for (std::size_t r : rep) out.push_back(c.at(r));
+  return out;
+}
+} // namespace
+
 std::vector<double> Component::stiffness_theta() const {
-  return external_ ? external_k_theta_ : stiffness_theta(groups_, constant_k_);
+  return external_ ? external_k_theta_ : pick(stiffness_theta(groups_, constant_k_), k_rep_);
 }
 std::vector<double> Component::mass_theta() const {
-  return external_ ? external_m_theta_ : mass_theta(groups_, constant_m_);
+  return external_ ? external_m_theta_ : pick(mass_theta(groups_, constant_m_), m_rep_);
+}
+
+void Component::merge_affine_terms(const std::vector<std::vector<std::size_t>>& stiffness,
+                                   const std::vector<std::vector<std::size_t>>& mass,
+                                   const std::vector<double>& k_coefficients, const std::vector<double>& m_coefficients) {
+  FLEXUQ_REQUIRE(!external_ && k_rep_.empty() && m_rep_.empty() && K_terms_.size() > 0,
+                 "merge_affine_terms: needs the unmerged affine terms of an assembled component");
+  const auto merge = [](AffineOperator& A, const std::vector<double>& c, std::vector<std::vector<std::size_t>> sets,
+                        std::vector<std::size_t>& rep) {
+    std::vector<double> w(c.size(), 1.0);
+    for (auto& s : sets) {
+      // The largest coefficient leads (so no weight divides by a zero coefficient, e.g. lambda at nu = 0).
+      auto r = std::max_element(s.begin(), s.end(), [&](std::size_t a, std::size_t b) { return std::abs(c.at(a)) < std::abs(c.at(b)); });
+      std::iter_swap(s.begin(), r);
+      const double cr = c.at(s[0]);
+      for (std::size_t k : s) w.at(k) = cr != 0.0 ? c.at(k) / cr : 1.0;
+      rep.push_back(s[0]);
+    }
+    A.merge(sets, w);
+  };
+  FLEXUQ_REQUIRE(k_coefficients.size() == K_terms_.size() && m_coefficients.size() == M_terms_.size(),
+                 "merge_affine_terms: " << k_coefficients.size() << " + " << m_coefficients.size() << " coefficients for "
+                                        << K_terms_.size() << " + " << M_terms_.size() << " terms");
+  merge(K_terms_, k_coefficients, stiffness, k_rep_);
+  merge(M_terms_, m_coefficients, mass, m_rep_);
 }
 
 Component::Component(io::Mesh mesh, ExternalOperators ops)

@@ -115,6 +115,63 @@ MaterialParametrisation::Coefficients MaterialParametrisation::nominal_coefficie
   return {Component::stiffness_theta(groups, constant_k_), Component::mass_theta(groups, constant_m_)};
 }
 
+bool MaterialParametrisation::scales_uniformly() const {
+  bool any_e = false, any_rho = false;
+  for (std::size_t p = 0; p < params_.size(); ++p) {
+    const auto prop = params_[p].property;
+    if (prop != MaterialProperty::E && prop != MaterialProperty::rho) return false;
+    if (groups_[p].size() != nominal_.size()) return false;
+    (prop == MaterialProperty::E ? any_e : any_rho) = true;
+  }
+  return !(any_e && constant_k_) && !(any_rho && constant_m_);
+}
+
+std::pair<double, double> MaterialParametrisation::scale_factors(const std::vector<double>& theta,
+                                                                 const std::vector<double>& theta0) const {
+  FLEXUQ_REQUIRE(scales_uniformly(), "material parametrisation: the parameters do not scale K and M uniformly");
+  const auto m = materials(theta), m0 = materials(theta0);
+  if (m.empty()) return {1.0, 1.0};
+  // Every group has the same E (the last E parameter's value) and the same ρ, or its nominal ones
+  // when no parameter sets them (ratio 1); group 0 stands for all.
+  return {m[0].E / m0[0].E, m[0].rho / m0[0].rho};
+}
+
+MaterialParametrisation::TermSets MaterialParametrisation::proportional_terms() const {
+  const std::size_t ng = nominal_.size();
+  std::vector<int> e_src(ng, -1), rho_src(ng, -1);
+  std::vector<char> fixed_ratio(ng, 1);
+  for (std::size_t p = 0; p < params_.size(); ++p)
+    for (int g : groups_[p]) switch (params_[p].property) {
+      case MaterialProperty::E: e_src[g] = static_cast<int>(p); break;
+      case MaterialProperty::rho: rho_src[g] = static_cast<int>(p); break;
+      default: fixed_ratio[g] = 0; break; // nu, G, C change lambda/mu (and E)
+      }
+  // key → set, in order of first appearance; key −2 − term: a term of its own.
+  const auto group_by = [](const std::vector<std::pair<long, std::size_t>>& keyed) {
+    std::vector<std::vector<std::size_t>> sets;
+    std::vector<long> keys;
+    for (const auto& [key, term] : keyed) {
+      const auto it = std::find(keys.begin(), keys.end(), key);
+      if (it == keys.end() || key <= -2) {
+        keys.push_back(key);
+        sets.push_back({term});
+      } else {
+        sets[static_cast<std::size_t>(it - keys.begin())].push_back(term);
+      }
+    }
+    return sets;
+  };
+  std::vector<std::pair<long, std::size_t>> k, m;
+  for (std::size_t g = 0; g < ng; ++g) {
+    for (std::size_t t = 2 * g; t < 2 * g + 2; ++t)
+      k.emplace_back(fixed_ratio[g] ? static_cast<long>(e_src[g]) : -2 - static_cast<long>(t), t);
+    m.emplace_back(static_cast<long>(rho_src[g]), g);
+  }
+  if (constant_k_) k.emplace_back(-1L, 2 * ng);
+  if (constant_m_) m.emplace_back(-1L, ng);
+  return {group_by(k), group_by(m)};
+}
+
 void MaterialParametrisation::apply(Component& c, const std::vector<double>& theta) const {
   c.set_materials(materials(theta));
 }

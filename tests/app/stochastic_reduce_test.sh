@@ -7,6 +7,7 @@
 #  2. body-at at a θ that is no point of the design against a direct `flexuq reduce` at θ: the
 #     reduced free-free frequencies agree within the LOO error the file reports, that error is below
 #     1e-6, and at.h5 has exactly the /reduced datasets (names, shapes) of the direct reduction;
+#     With global E and rho instead, exact scaling gives the file of full reductions per point;
 #  3. SIGKILL during the points + --resume: bit-identical to an uninterrupted run, nothing redone;
 #  4. bad input (gcms, an unknown element set, a method: section) fails with exit code 2 and a
 #     message naming the key before any work (no journal folder); every point failing (a lost mode
@@ -126,6 +127,35 @@ fa = h5py.File("atcol.h5", "r")["reduced/checkout/free_free_reduced_hz"][()]
 fd = h5py.File("direct.h5", "r")["reduced/checkout/free_free_reduced_hz"][()][:len(fa)]
 print("collocation body-at:", fa, "relative error", np.abs(fa - fd) / fd)
 assert np.all(np.abs(fa - fd) < 1e-6 * fd)
+PY
+
+# Global E and rho (both halves): every point is the reference body scaled exactly (no factorization
+# per point, said in the log); the file equals the one where every point is reduced
+# (reduce.stochastic.exact_scaling: false): point outputs, statistics, expansions, /reduced.
+sed -e 's/^  E_left: .*/  E_all: {dist: lognormal, mean: 2.0e11, std: 1.0e10, param: E}/' \
+    -e 's/^  rho_right: .*/  rho_all: {dist: uniform, low: 7600, high: 8000, param: rho}/' scb_bar.yaml > glob.yaml
+run 2 reduce glob.yaml --set output=glob_exact.h5 > glob_exact.log
+run 2 reduce glob.yaml --set output=glob_full.h5 --set reduce.stochastic.exact_scaling=false > glob_full.log
+grep -q "every point is the reference body scaled exactly" glob_exact.log || { echo "exact scaling not taken"; cat glob_exact.log; exit 1; }
+! grep -q "scaled exactly" glob_full.log || { echo "exact scaling taken with exact_scaling: false"; exit 1; }
+$py - <<'PY'
+import h5py, numpy as np
+a, b = h5py.File("glob_exact.h5", "r"), h5py.File("glob_full.h5", "r")
+names = [f"outputs/{o}" for o in ("K", "M", "mode_eigenvalues", "free_free_frequencies", "invariants")
+         if f"outputs/{o}" in b]
+names += [f"statistics/{o}/{m}" for o in ("mode_frequencies", "free_free_frequencies") for m in ("mean", "std")]
+names += [f"stochastic_body/pce/{o}/coefficients" for o in ("K", "M", "invariants", "basis", "mode_eigenvalues")]
+names += ["reduced/K", "reduced/M", "reduced/basis"]
+bad = 0
+for n in names:
+    if n not in b:
+        print("missing", n); bad += 1; continue
+    x, y = a[n][()], b[n][()]
+    d = np.max(np.abs(x - y)) / np.max(np.abs(y)) if y.size else 0.0
+    tol = 1e-7 if "basis" in n else 1e-9
+    print(f"{n}: {d:.2e}")
+    if x.shape != y.shape or not d <= tol: bad += 1
+assert bad == 0, f"{bad} datasets differ between exact scaling and full reductions"
 PY
 
 # --- 3. SIGKILL during the points, then --resume ---

@@ -66,7 +66,11 @@ TEST(StochasticBody, GlobalScalingGivesScaledMatricesAndAFixedBasis) {
   fe::MaterialParameter pE;
   pE.name = "E";
   pE.property = fe::MaterialProperty::E;
-  auto model = box_model(MPI_COMM_WORLD, box_options({pE}, {E0}));
+  // The full path (a reduction per point): its alignment must reproduce what exact scaling assumes.
+  auto opts = box_options({pE}, {E0});
+  opts.exact_scaling = false;
+  auto model = box_model(MPI_COMM_WORLD, opts);
+  ASSERT_FALSE(model->exact_scaling());
   const auto& K0 = model->nominal_body().K;
   const auto& M0 = model->nominal_body().M;
   const auto n = K0.rows();
@@ -146,13 +150,64 @@ TEST(StochasticBody, GlobalScalingGivesScaledMatricesAndAFixedBasis) {
     EXPECT_NEAR(b1.checkout.reduced_hz(i) / model->nominal_body().checkout.reduced_hz(i), std::sqrt(E1 / E0), 1e-3);
 }
 
+namespace {
+
+fe::MaterialParameter whole(const std::string& name, fe::MaterialProperty property) {
+  fe::MaterialParameter p;
+  p.name = name;
+  p.property = property;
+  return p;
+}
+
+double rel_diff(const std::vector<double>& a, const std::vector<double>& b) {
+  EXPECT_EQ(a.size(), b.size());
+  double d = 0, m = 0;
+  for (std::size_t k = 0; k < a.size() && k < b.size(); ++k) {
+    d = std::max(d, std::abs(a[k] - b[k]));
+    m = std::max(m, std::abs(b[k]));
+  }
+  return m > 0 ? d / m : d;
+}
+
+} // namespace
+
+// Exact scaling (E and rho of the whole component): each point is the reference body scaled in
+// closed form, no factorization. It must equal a full reduction at the point: K̄, M̄, eigenvalues,
+// free-free frequencies, every invariant and the aligned basis, at points that move E and rho
+// apart (so that a = E/E0 and b = rho/rho0 cannot stand in for each other), and body_at too. The
+// reference is away from the mesh's material, so the terms must be applied before their release.
+TEST(StochasticBody, ExactScalingEqualsAFullReduction) {
+  const auto pE = whole("E", fe::MaterialProperty::E);
+  const std::vector<double> nominal{2.1e11, 7900};
+  auto o = box_options({pE, whole("rho", fe::MaterialProperty::rho)}, nominal);
+  auto exact = box_model(MPI_COMM_WORLD, o);
+  o.exact_scaling = false;
+  auto full = box_model(MPI_COMM_WORLD, o);
+  ASSERT_TRUE(exact->exact_scaling());
+  ASSERT_FALSE(full->exact_scaling());
+  for (const std::vector<double>& th : {std::vector<double>{1.7e11, 8300}, std::vector<double>{2.6e11, 7400}}) {
+    const auto a = exact->evaluate(th), b = full->evaluate(th);
+    ASSERT_EQ(a.size(), b.size());
+    for (const auto& [name, v] : b) {
+      if (name == "basis" && world_rank() != 0) continue;
+      const double tol = name == "basis" ? 1e-7 : 1e-9; // the eigensolver's tolerance on mode shapes
+      EXPECT_LT(rel_diff(a.at(name), v), tol) << name << " at E = " << th[0] << ", rho = " << th[1];
+    }
+    // Not trivially equal to the reference: M̄'s mode block stays I, its boundary block is b M̄0.
+    EXPECT_GT(rel_diff(a.at("K"), exact->evaluate(nominal).at("K")), 0.1);
+    const auto ba = exact->body_at(th), bb = full->body_at(th);
+    ASSERT_EQ(ba.checkout.reduced_hz.size(), bb.checkout.reduced_hz.size());
+    for (Eigen::Index i = 0; i < ba.checkout.reduced_hz.size(); ++i)
+      EXPECT_NEAR(ba.checkout.reduced_hz(i) / bb.checkout.reduced_hz(i), 1.0, 1e-9) << "body_at, mode " << i;
+    EXPECT_NEAR(ba.invariants.mass / bb.invariants.mass, 1.0, 1e-12);
+  }
+  // Parameters that do not scale the whole component take the full path: nu changes lambda/mu.
+  auto o3 = box_options({pE, whole("nu", fe::MaterialProperty::nu)}, {2.0e11, 0.3});
+  EXPECT_FALSE(box_model(MPI_COMM_WORLD, o3)->exact_scaling());
+}
+
 TEST(StochasticBody, WriteReadRoundTripAndEvaluation) {
-  fe::MaterialParameter pE, prho;
-  pE.name = "E";
-  pE.property = fe::MaterialProperty::E;
-  prho.name = "rho";
-  prho.property = fe::MaterialProperty::rho;
-  auto o = box_options({pE, prho}, {2.0e11, 7800});
+  auto o = box_options({whole("E", fe::MaterialProperty::E), whole("rho", fe::MaterialProperty::rho)}, {2.0e11, 7800});
   o.basis = false;
   auto model = box_model(MPI_COMM_WORLD, o);
   const std::vector<uq::Distribution> dists{uq::Distribution::lognormal_from_moments(2.0e11, 1.0e10),

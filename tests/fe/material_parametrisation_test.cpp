@@ -113,3 +113,54 @@ TEST(MaterialParametrisation, SetsMustOwnTheirMaterial) {
   EXPECT_EQ(fe::material_property("G", "x"), fe::MaterialProperty::G);
   EXPECT_STREQ(fe::to_string(fe::MaterialProperty::nu), "nu");
 }
+
+namespace {
+
+double frobenius_difference(Mat A, Mat B) {
+  MatH D;
+  FLEXUQ_PETSC(MatDuplicate(A, MAT_COPY_VALUES, D.out()));
+  FLEXUQ_PETSC(MatAXPY(D.get(), -1.0, B, SAME_NONZERO_PATTERN));
+  return frobenius(D.get());
+}
+
+} // namespace
+
+// Terms that stay proportional are merged (fewer matrices held by a stochastic reduction), and the
+// merged component gives the unmerged one's K(θ), M(θ) at points away from the nominal ones.
+TEST(MaterialParametrisation, ProportionalTermsMergeWithoutChangingKAndM) {
+  struct Case {
+    std::vector<fe::MaterialParameter> params;
+    std::vector<std::vector<double>> points;
+    std::size_t k_terms, m_terms;
+  };
+  const std::vector<Case> cases{
+      // E of LEFT, rho of all: LEFT's lambda+mu, the rest's lambda+mu (constant); one mass term.
+      {{param("E_left", fe::MaterialProperty::E, "LEFT"), param("rho", fe::MaterialProperty::rho)},
+       {{7.5e10, 5000}, {6.0e10, 9000}}, 2, 1},
+      // nu of LEFT: its lambda and mu stay apart; the rest is constant; the two densities constant.
+      {{param("nu_left", fe::MaterialProperty::nu, "LEFT"), param("E", fe::MaterialProperty::E)},
+       {{0.27, 1.9e11}, {0.41, 2.2e11}}, 3, 1},
+      // E of all and rho of LEFT: one stiffness term, two mass terms.
+      {{param("E", fe::MaterialProperty::E), param("rho_left", fe::MaterialProperty::rho, "LEFT")},
+       {{1.9e11, 3000}, {2.3e11, 2500}}, 1, 2}};
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const auto& cs = cases[i];
+    fe::Component plain(MPI_COMM_WORLD, box(), options(7.0e10, 2700, 2.0e11, 7800));
+    fe::Component merged(MPI_COMM_WORLD, box(), options(7.0e10, 2700, 2.0e11, 7800));
+    const fe::MaterialParametrisation mp(plain, cs.params), mm(merged, cs.params);
+    const auto sets = mm.proportional_terms();
+    // The weights from a member of the parameters' family (the mesh's two materials are not one:
+    // rho of all sets both densities to one value).
+    const auto c0 = mm.coefficients(cs.points[0]);
+    merged.merge_affine_terms(sets.stiffness, sets.mass, c0.stiffness, c0.mass);
+    EXPECT_EQ(plain.stiffness_terms().size(), 4u);
+    EXPECT_EQ(merged.stiffness_terms().size(), cs.k_terms) << "case " << i;
+    EXPECT_EQ(merged.mass_terms().size(), cs.m_terms) << "case " << i;
+    for (const auto& th : cs.points) {
+      mp.apply(plain, th);
+      mm.apply(merged, th);
+      EXPECT_LT(frobenius_difference(plain.K(), merged.K()), 1e-13 * frobenius(plain.K())) << "case " << i;
+      EXPECT_LT(frobenius_difference(plain.M(), merged.M()), 1e-13 * frobenius(plain.M())) << "case " << i;
+    }
+  }
+}

@@ -40,6 +40,10 @@ namespace flexuq::cms {
 std::vector<double> flatten_invariants(const Invariants& inv);
 Invariants unflatten_invariants(const std::vector<double>& v, Eigen::Index n, bool lumped);
 std::size_t invariants_size(Eigen::Index n);
+/// The invariants of the same body with the density scaled by @p b and basis column j scaled by
+/// @p d(j): every invariant is an integral of ρ times zero, one or two basis columns, so a column
+/// index gets d and each integral gets b (the centre of mass, a ratio of two of them, is unchanged).
+Invariants scale_invariants(const Invariants& inv, double b, const Eigen::VectorXd& d);
 
 /// One PCE-expanded quantity: coefficients (P terms × entries) and LOO errors per entry.
 struct ExpandedQuantity {

@@ -17,7 +17,8 @@
 /// inner products with fixed probe fields are upper triangular with a positive diagonal), so groups
 /// of any size align to the same coordinates.
 ///
-/// Per group, once: assembly with the affine terms, the interface maps and T̂ of RBE2/RBE3
+/// Per group, once: assembly with the affine terms (those whose coefficients stay proportional
+/// merged: fe::MaterialParametrisation::proportional_terms), the interface maps and T̂ of RBE2/RBE3
 /// interfaces with the symbolic product T̂ᵀ·T̂, the submatrix structures, the MUMPS analysis of K_ii
 /// (and K_ff), the eigensolver set-up (EPS, ST), the reference reduction. Per point: K(θ), M(θ)
 /// re-evaluated from the affine terms, the numeric congruence T̂ᵀKT̂, T̂ᵀMT̂, the numeric
@@ -25,6 +26,15 @@
 /// evaluate(θ) depends on θ alone, not on the points its group evaluated before (SPD factorizations
 /// analysed from the pattern, eigensolver start vectors from a re-seeded stream, no warm start:
 /// tests/cms/stochastic_body_test.cpp, HistoryDoesNotChangeAPoint).
+///
+/// Exact scaling (StochasticReduceOptions::exact_scaling): when K(θ) = a K(θ0) and M(θ) = b M(θ0)
+/// for every θ (each parameter is E or ρ of the whole component), the constraint modes are those of
+/// θ0 (K_ii⁻¹K_ib does not see a), the fixed-interface modes are Φ0/√b with eigenvalues (a/b) λ0,
+/// so with D = diag(1 on boundary columns, 1/√b on modes): K̄ = a D K̄0 D, M̄ = b D M̄0 D, the basis
+/// Φ0 D and the invariants scale_invariants(inv0, b, D). Such a point costs no factorization and
+/// no eigensolve, and the affine terms are released after the reference (nothing re-evaluates K).
+/// A point is still a function of θ alone; tests/cms/stochastic_body_test.cpp,
+/// ExactScalingEqualsAFullReduction, checks it against the full path.
 
 #include "flexuq/cms/ReducedBody.hpp"
 #include "flexuq/cms/Reduction.hpp"
@@ -49,6 +59,11 @@ struct StochasticReduceOptions {
   int free_free = 10;      ///< reduced free-free elastic frequencies per point (reduce.checkout.free_free)
   bool basis = true;       ///< reduce.stochastic.basis: the basis (input node order) per point
   double min_mac = 0.5;    ///< reduce.stochastic.min_mac: lost-match threshold of the alignment
+  /// reduce.stochastic.exact_scaling: when the parameters only scale K and M as a whole
+  /// (fe::MaterialParametrisation::scales_uniformly) and the basis holds only boundary/constraint
+  /// columns and fixed-interface modes (craig-bampton, guyan, no residual vectors), a point's body
+  /// is the reference body scaled in closed form; false reduces every point.
+  bool exact_scaling = true;
   std::vector<fe::MaterialParameter> parameters; ///< campaign order
   std::vector<double> nominal;                   ///< the parameter means (reference body)
 };
@@ -86,10 +101,14 @@ public:
   /// Its basis in input node order (nodes × dofs per node × columns), complete on the group's rank 0.
   const std::vector<double>& nominal_basis() const { return nominal_basis_; }
   std::size_t n_columns() const { return ref_labels_.size(); }
+  /// True when the points are the reference body scaled (see exact scaling above).
+  bool exact_scaling() const { return scaled_; }
 
 private:
   struct Point;
   Point reduce_at(const std::vector<double>& theta, bool reference);
+  /// The point at @p theta as the reference scaled (exact scaling only).
+  Point scaled_point(const std::vector<double>& theta) const;
   /// Fill @p T (point columns × reference columns) and @p lambda for the normal modes of @p rb
   /// matched to the reference; returns the smallest captured share. Throws Error on a lost match.
   double align_modes(const ReducedBasis& rb, const std::vector<std::size_t>& mode_cols, Eigen::MatrixXd& T,
@@ -114,6 +133,8 @@ private:
   ReducedBody nominal_;
   std::vector<double> nominal_basis_;
   std::size_t n_inv_ = 0;
+  bool scaled_ = false;
+  std::unique_ptr<Point> ref_point_; ///< exact scaling: the aligned reference (no columns kept)
 };
 
 } // namespace flexuq::cms

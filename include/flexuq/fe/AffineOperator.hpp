@@ -34,6 +34,10 @@ public:
   /// Overwrite @p out (same pattern, e.g. from a previous evaluate) with A(θ); allocates nothing.
   /// @note Collective.
   void evaluate_into(const std::vector<double>& theta, Mat out) const;
+  /// Replace each set of terms by one: Σ_{k∈set} w_k A_k, formed in place in the set's first term
+  /// (no new matrix); the others are freed. Every term must be in exactly one set; names are
+  /// joined with '+'. @note Collective.
+  void merge(const std::vector<std::vector<std::size_t>>& sets, const std::vector<double>& weights);
 
 private:
   std::vector<std::string> names_;

@@ -107,6 +107,25 @@ public:
   /// assembled with keep_affine, in the order of the affine terms). @note Collective.
   void set_coefficients(const std::vector<double>& stiffness, const std::vector<double>& mass);
 
+  /// Merge affine terms whose coefficients stay proportional for every material this component
+  /// will be given (MaterialParametrisation::proportional_terms): each set becomes one term,
+  /// Σ_k (c_k/c_r) A_k with c the coefficients @p k_coefficients, @p m_coefficients of one member
+  /// of that family of materials (MaterialParametrisation::coefficients(θ), not the mesh's
+  /// materials, which need not be one) and r the set's largest, and the merged term's coefficient is
+  /// c_r from then on (stiffness_theta()/mass_theta() return the merged ones; set_materials keeps
+  /// working for materials of the family). Fewer matrices, the same K(θ), M(θ) to round-off.
+  /// K and M are left as they are until the next set_materials. @note Collective.
+  void merge_affine_terms(const std::vector<std::vector<std::size_t>>& stiffness,
+                          const std::vector<std::vector<std::size_t>>& mass, const std::vector<double>& k_coefficients,
+                          const std::vector<double>& m_coefficients);
+
+  /// Free the affine terms (keep K and M as they are): for a caller that will not re-evaluate the
+  /// materials again (set_materials and set_coefficients then throw).
+  void release_affine() {
+    K_terms_ = AffineOperator{};
+    M_terms_ = AffineOperator{};
+  }
+
   double assembly_seconds() const { return assembly_seconds_; }
 
 private:
@@ -126,6 +145,7 @@ private:
   std::vector<AutospcDirection> autospc_;
   long long autospc_global_ = 0;
   std::vector<double> external_k_theta_, external_m_theta_; ///< term coefficients (external only)
+  std::vector<std::size_t> k_rep_, m_rep_; ///< merged terms: the unmerged term each one's coefficient is
   double assembly_seconds_ = 0;
 };
 

@@ -17,6 +17,7 @@
 #include "flexuq/fe/Material.hpp"
 
 #include <optional>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -67,6 +68,27 @@ public:
   /// and mass (ρ per group), in the order of the component's affine terms, each followed by 1 for
   /// the component's constant term (springs, AUTOSPC; concentrated masses) when it has one.
   Coefficients coefficients(const std::vector<double>& theta) const;
+
+  /// True when every θ only scales the whole K and the whole M: K(θ) = a(θ) K(θ0), M(θ) = b(θ) M(θ0)
+  /// for any θ, θ0. That holds when each parameter sets E or ρ of every material group (ν, G, C
+  /// change λ/μ; a parameter on part of the component changes the groups unequally) and no
+  /// parameter-free term (springs, AUTOSPC, concentrated masses) sits beside a scaled operator.
+  bool scales_uniformly() const;
+  /// a = K(θ)/K(θ0) and b = M(θ)/M(θ0) when scales_uniformly() (Error otherwise): the ratios of
+  /// E and of ρ, which every group shares. Both θ are checked like materials().
+  std::pair<double, double> scale_factors(const std::vector<double>& theta, const std::vector<double>& theta0) const;
+
+  /// The affine terms (in the component's order) whose coefficients stay proportional for every θ,
+  /// as sets for Component::merge_affine_terms. λ_g and μ_g (E_g and G_g for beams) are
+  /// proportional unless a parameter sets ν, G or C of group g; the terms of groups whose E comes
+  /// from the same parameter (or from none: constant) are proportional, and so are the mass terms of
+  /// groups whose ρ comes from the same parameter (the last one in parameter order that acts on the
+  /// group, as materials() applies them); the constant spring (point-mass) term joins the constant
+  /// set. Sets in order of their first term.
+  struct TermSets {
+    std::vector<std::vector<std::size_t>> stiffness, mass;
+  };
+  TermSets proportional_terms() const;
 
   /// K(θ), M(θ) of @p c re-evaluated in place (needs keep_affine). @note Collective.
   void apply(Component& c, const std::vector<double>& theta) const;
