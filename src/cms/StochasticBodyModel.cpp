@@ -247,16 +247,13 @@ StochasticBodyModel::Point StochasticBodyModel::reduce_at(const std::vector<doub
   if (reference) {
     ref_eigenvalues_ = a.mode_eigenvalues;
     ref_modes_.clear();
-    M_ref_.reset();
-    if (!scaled_) { // what the alignment of later points needs
+    if (!scaled_) // what the alignment of later points needs
       for (std::size_t j : ref_mode_cols_) {
         VecH v;
         FLEXUQ_PETSC(VecDuplicate(a.columns[j].get(), v.out()));
         FLEXUQ_PETSC(VecCopy(a.columns[j].get(), v.get()));
         ref_modes_.push_back(std::move(v));
       }
-      FLEXUQ_PETSC(MatDuplicate(ws_->M(), MAT_COPY_VALUES, M_ref_.out()));
-    }
     const Checkout chk = checkout(r, a, opt_.free_free);
     nominal_ = make_reduced_body(*ws_, a, p.inv, chk);
     if (opt_.basis) nominal_basis_ = gather_basis(*ws_, *layout_, a.columns);
@@ -267,22 +264,32 @@ StochasticBodyModel::Point StochasticBodyModel::reduce_at(const std::vector<doub
 
 double StochasticBodyModel::align_modes(const ReducedBasis& rb, const std::vector<std::size_t>& mode_cols,
                                         Eigen::MatrixXd& T, std::vector<double>& lambda) const {
-  // C(j, k) = φ_refᵀ M_ref φ_k / ‖φ_k‖_{M_ref}: both sets mass-normalised, so C² is the MAC.
+  // C(j, k) = φ_refᵀ M φ_k / (‖φ_ref⁽ʲ⁾‖_M ‖φ_k‖_M) with the point's own mass matrix M = M(θ) (the
+  // working one): the cosine in the point's mass inner product, so C² is the MAC. No copy of the
+  // reference mass matrix is kept for it (one matrix of the component's pattern less per rank).
   const auto nr = static_cast<Eigen::Index>(ref_mode_cols_.size()), ns = static_cast<Eigen::Index>(mode_cols.size());
   if (nr == 0) return 1.0;
   FLEXUQ_REQUIRE(ns > 0, "the reduction at this point has no normal modes, the reference " << nr);
   Eigen::MatrixXd C(nr, ns);
   VecH w;
   FLEXUQ_PETSC(VecDuplicate(ref_modes_[0].get(), w.out()));
+  std::vector<double> nk(static_cast<std::size_t>(ns));
   for (Eigen::Index k = 0; k < ns; ++k) {
     Vec q = rb.columns[mode_cols[static_cast<std::size_t>(k)]].get();
-    FLEXUQ_PETSC(MatMult(M_ref_.get(), q, w.get()));
-    PetscScalar nk = 0;
-    FLEXUQ_PETSC(VecDot(w.get(), q, &nk));
-    for (Eigen::Index j = 0; j < nr; ++j) {
-      PetscScalar dj = 0;
-      FLEXUQ_PETSC(VecDot(w.get(), ref_modes_[static_cast<std::size_t>(j)].get(), &dj));
-      C(j, k) = PetscRealPart(dj) / std::sqrt(PetscRealPart(nk));
+    FLEXUQ_PETSC(MatMult(ws_->M(), q, w.get()));
+    PetscScalar v = 0;
+    FLEXUQ_PETSC(VecDot(w.get(), q, &v));
+    nk[static_cast<std::size_t>(k)] = std::sqrt(PetscRealPart(v));
+  }
+  for (Eigen::Index j = 0; j < nr; ++j) {
+    Vec r = ref_modes_[static_cast<std::size_t>(j)].get();
+    FLEXUQ_PETSC(MatMult(ws_->M(), r, w.get()));
+    PetscScalar v = 0;
+    FLEXUQ_PETSC(VecDot(w.get(), r, &v));
+    const double nj = std::sqrt(PetscRealPart(v));
+    for (Eigen::Index k = 0; k < ns; ++k) {
+      FLEXUQ_PETSC(VecDot(w.get(), rb.columns[mode_cols[static_cast<std::size_t>(k)]].get(), &v));
+      C(j, k) = PetscRealPart(v) / (nj * nk[static_cast<std::size_t>(k)]);
     }
   }
   const auto tr = fe::track_modes(C, ref_cluster_, rb.mode_eigenvalues);

@@ -9,7 +9,7 @@
 /// Alignment (docs/stochastic-cb.md): columns that are not normal modes (boundary coordinates,
 /// constraint, rigid, inertia-relief and attachment columns) are defined without a sign or order
 /// ambiguity and correspond one to one. Normal-mode columns are matched to the reference by their
-/// mass-weighted inner products (fe::track_modes: MAC per multiplet), each multiplet rotated onto
+/// inner products in the point's mass matrix M(θ) (fe::track_modes: MAC per multiplet), each multiplet rotated onto
 /// the reference subspace by orthogonal Procrustes (signs included). With the map T (point columns
 /// → reference columns), K̄' = Tᵀ K̄ T, M̄' = Tᵀ M̄ T and Φ' = Φ T are again the exact projections.
 /// A reference mode whose captured share falls below `min_mac` fails the point (reported with it).
@@ -129,7 +129,6 @@ private:
   std::vector<std::size_t> ref_mode_cols_, ref_other_cols_;
   std::vector<std::string> ref_labels_;
   std::vector<ColumnKind> ref_kinds_;
-  MatH M_ref_;
   ReducedBody nominal_;
   std::vector<double> nominal_basis_;
   std::size_t n_inv_ = 0;
