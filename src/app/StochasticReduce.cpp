@@ -507,7 +507,7 @@ void run_stochastic_reduce(MPI_Comm comm_in, const io::Config& cfg, bool resume)
                        "(no factorization or eigensolve per point; reduce.stochastic.exact_scaling: false reduces "
                        "every point)");
     nominal->body = m->nominal_body();
-    nominal->basis = m->nominal_basis();
+    nominal->basis = m->release_nominal_basis();
     nominal->set = true;
     return m;
   });

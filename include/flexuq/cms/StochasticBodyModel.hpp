@@ -43,6 +43,7 @@
 #include "flexuq/fe/MaterialParametrisation.hpp"
 
 #include <memory>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -100,6 +101,13 @@ public:
   const ReducedBody& nominal_body() const { return nominal_; }
   /// Its basis in input node order (nodes × dofs per node × columns), complete on the group's rank 0.
   const std::vector<double>& nominal_basis() const { return nominal_basis_; }
+  /// The same, handed over: moved out when the points do not need it (a reduction per point; the
+  /// model's own copy is then empty), copied under exact scaling (every point is built from it).
+  /// Spares the group's rank 0 a second copy of a full basis while the points run.
+  std::vector<double> release_nominal_basis() {
+    if (scaled_) return nominal_basis_;
+    return std::exchange(nominal_basis_, {});
+  }
   std::size_t n_columns() const { return ref_labels_.size(); }
   /// True when the points are the reference body scaled (see exact scaling above).
   bool exact_scaling() const { return scaled_; }
