@@ -116,14 +116,9 @@ MaterialParametrisation::Coefficients MaterialParametrisation::nominal_coefficie
 }
 
 bool MaterialParametrisation::scales_uniformly() const {
-  bool any_e = false, any_rho = false;
-  for (std::size_t p = 0; p < params_.size(); ++p) {
-    const auto prop = params_[p].property;
-    if (prop != MaterialProperty::E && prop != MaterialProperty::rho) return false;
-    if (groups_[p].size() != nominal_.size()) return false;
-    (prop == MaterialProperty::E ? any_e : any_rho) = true;
-  }
-  return !(any_e && constant_k_) && !(any_rho && constant_m_);
+  // K(θ) ∝ K(θ0) and M(θ) ∝ M(θ0) exactly when every term stays proportional to every other one.
+  const auto t = proportional_terms();
+  return t.stiffness.size() == 1 && t.mass.size() == 1;
 }
 
 std::pair<double, double> MaterialParametrisation::scale_factors(const std::vector<double>& theta,

@@ -70,9 +70,10 @@ public:
   Coefficients coefficients(const std::vector<double>& theta) const;
 
   /// True when every θ only scales the whole K and the whole M: K(θ) = a(θ) K(θ0), M(θ) = b(θ) M(θ0)
-  /// for any θ, θ0. That holds when each parameter sets E or ρ of every material group (ν, G, C
-  /// change λ/μ; a parameter on part of the component changes the groups unequally) and no
-  /// parameter-free term (springs, AUTOSPC, concentrated masses) sits beside a scaled operator.
+  /// for any θ, θ0: proportional_terms() has a single stiffness set and a single mass set. That
+  /// holds when every group takes its E, and its ρ, from the same parameter (or none) and no
+  /// parameter sets ν, G or C (they change λ/μ), and no parameter-free term (springs, AUTOSPC,
+  /// concentrated masses) sits beside a scaled operator.
   bool scales_uniformly() const;
   /// a = K(θ)/K(θ0) and b = M(θ)/M(θ0) when scales_uniformly() (Error otherwise): the ratios of
   /// E and of ρ, which every group shares. Both θ are checked like materials().
