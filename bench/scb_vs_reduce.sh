@@ -10,7 +10,8 @@
 # point is the reference body scaled exactly; exact_scaling=false measures a reduction per point.
 # Prints: total wall time, the campaign's own "evaluated ... in X s", the mean time per point (from
 # /samples/seconds), one fresh `flexuq reduce` (same interfaces and modes, its own process), the ratio
-# per point / fresh reduction, the overhead after the points (expansion fit + HDF5 writing), and the
+# per point / fresh reduction, the overhead after the points (expansion fit + HDF5 writing), everything
+# after the reference body beyond the points' own work (checkpoints, statistics, expansions, files), and the
 # peak resident memory of every rank (/usr/bin/time around each rank) of both runs, and of a fresh
 # reduction with the full free-free check-out the stochastic job does once for its reference body.
 set -euo pipefail
@@ -72,6 +73,15 @@ print(f"stochastic reduce:   {total:.2f} s total = {total / (n * fresh):.2f} x {
 print(f"  points loop {loop:.2f} s, per point {per_point:.2f} s = {per_point / fresh:.2f} x a fresh reduction")
 print(f"  set-up (mesh, assembly, reference reduction) + expansion and IO: {total - loop:.2f} s "
       f"({100 * (total - loop) / total:.1f} % of the total)")
+after = re.search(r"after the reference body: ([0-9.]+) s", log)
+if after:
+    # What the points add beyond their own work: checkpoints, statistics, expansions, files.
+    a = float(after.group(1)); extra = a - sec.sum()
+    exp = re.search(r"expansion and writing ([0-9.]+) s", log)
+    print(f"  after the reference body {a:.2f} s: the points' own work {sec.sum():.2f} s, the rest "
+          f"(checkpoints, statistics, expansions, files) {extra:.2f} s = {100 * extra / total:.1f} % of the total"
+          + (f"; of which the body's expansion and file {float(exp.group(1)):.2f} s = "
+             f"{100 * float(exp.group(1)) / total:.1f} %" if exp else ""))
 import glob
 def rss(tag):
     return [int(open(f).read().split()[-1]) / 1024 for f in sorted(glob.glob(f"rss_{tag}_*"))]

@@ -23,6 +23,9 @@ public:
   DelayedModel(std::unique_ptr<Model> inner, double seconds) : inner_(std::move(inner)), seconds_(seconds) {}
   std::map<std::string, std::size_t> output_sizes() const override { return inner_->output_sizes(); }
   std::map<std::string, std::vector<std::uint64_t>> field_dims() const override { return inner_->field_dims(); }
+  std::map<std::string, const std::vector<double>*> column_scaled_fields() const override {
+    return inner_->column_scaled_fields();
+  }
   void write_field_support(const std::string& path, const std::string& field, const std::string& dataset) const override {
     inner_->write_field_support(path, field, dataset);
   }

@@ -5,6 +5,7 @@
 #include "flexuq/core/Comm.hpp"
 #include "flexuq/core/Error.hpp"
 #include "flexuq/core/Log.hpp"
+#include "flexuq/core/Model.hpp"
 #include "flexuq/core/RootTask.hpp"
 #include "flexuq/io/Hdf5File.hpp"
 #include "flexuq/pod/Pod.hpp"
@@ -72,8 +73,8 @@ using RowMat = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowM
 } // namespace
 
 PodBasisSummary pod_basis(MPI_Comm comm, const std::vector<campaign::Journal::Location>& points,
-                          const cms::ReducedBody& nominal, std::uint64_t nodes, int dofs_per_node,
-                          const pod::Truncation& truncation, const std::string& output) {
+                          const cms::ReducedBody& nominal, const std::vector<double>& nominal_basis, std::uint64_t nodes,
+                          int dofs_per_node, const pod::Truncation& truncation, const std::string& output) {
   Comm world(comm);
   MPI_Comm c = world.get();
   const bool root = world.rank() == 0;
@@ -109,6 +110,8 @@ PodBasisSummary pod_basis(MPI_Comm comm, const std::vector<campaign::Journal::Lo
     campaign::SampleRecord rec; // rank 0: this point only
     if (root) {
       rec = campaign::Journal::read_at(points[static_cast<std::size_t>(p)]);
+      const auto cs = rec.outputs.find(column_scale_output("basis"));
+      if (cs != rec.outputs.end()) rec.outputs["basis"] = expand_column_scaled(nominal_basis, cs->second);
       const auto& b = rec.outputs.at("basis");
       // Every point journals the reference's columns (StochasticBodyModel::output_sizes).
       FLEXUQ_ASSERT(b.size() == static_cast<std::size_t>(rows) * n,

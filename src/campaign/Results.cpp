@@ -27,10 +27,21 @@ void write_vector(io::H5File& f, const std::string& dset, const std::vector<doub
 /// fields stay in the journal (they would dwarf everything else here).
 void write_field(io::H5File& f, const std::string& name, std::size_t n_out, const std::vector<std::uint64_t>& dims,
                  const FieldMoments& m) {
-  std::vector<double> mean = m.mean, sd(n_out, 0.0);
-  mean.resize(n_out, 0.0);
-  for (std::size_t k = 0; k < n_out && k < m.m2.size(); ++k)
-    sd[k] = m.n > 1 ? std::sqrt(m.m2[k] / static_cast<double>(m.n - 1)) : 0.0;
+  std::vector<double> mean, sd(n_out, 0.0);
+  if (m.base && !m.mean.empty() && m.base->size() == n_out) {
+    // Column-scaled: value[k] = base[k]·s_j(θ), so mean[k] = base[k]·mean(s_j), std[k] = |base[k]|·std(s_j).
+    const std::size_t n = m.mean.size();
+    mean.resize(n_out);
+    for (std::size_t k = 0; k < n_out; ++k) {
+      mean[k] = (*m.base)[k] * m.mean[k % n];
+      sd[k] = m.n > 1 ? std::abs((*m.base)[k]) * std::sqrt(m.m2[k % n] / static_cast<double>(m.n - 1)) : 0.0;
+    }
+  } else {
+    mean = m.mean;
+    mean.resize(n_out, 0.0);
+    for (std::size_t k = 0; k < n_out && k < m.m2.size(); ++k)
+      sd[k] = m.n > 1 ? std::sqrt(m.m2[k] / static_cast<double>(m.n - 1)) : 0.0;
+  }
   const std::string g = "/statistics/" + name;
   f.write_replicated(g + "/mean", dims, mean.data());
   f.write_replicated(g + "/std", dims, sd.data());
@@ -101,6 +112,21 @@ std::vector<SampleRecord> read_records(const std::string& dir, const FieldInfo& 
     records.push_back(Journal::read_at(where));
     auto& r = records.back();
     for (const auto& [name, dims] : fields.dims) {
+      const auto cs = fields.column_scaled.find(name);
+      if (cs != fields.column_scaled.end() && cs->second) {
+        // Journaled as column factors: their moments, expanded with the base when written (write_field).
+        const auto jt = r.outputs.find(column_scale_output(name));
+        if (jt == r.outputs.end()) continue;
+        std::size_t n_out = 1;
+        for (auto d : dims) n_out *= static_cast<std::size_t>(d);
+        if (r.status == 0 && !jt->second.empty() && dims.back() == jt->second.size() && cs->second->size() == n_out) {
+          auto& m = moments[name];
+          m.base = cs->second;
+          m.add(jt->second);
+        }
+        r.outputs.erase(jt);
+        continue;
+      }
       const auto it = r.outputs.find(name);
       if (it == r.outputs.end()) continue;
       std::size_t n_out = 1;

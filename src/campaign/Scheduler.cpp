@@ -139,7 +139,8 @@ void run_campaign(MPI_Comm comm_in, const Plan& plan, const ModelFactory& factor
   const FieldInfo fields{model->field_dims(),
                          [field_model](const std::string& path, const std::string& field, const std::string& dataset) {
                            field_model->write_field_support(path, field, dataset);
-                         }};
+                         },
+                         model->column_scaled_fields()};
 
   const std::string dir = plan.output + ".journal";
   RunState state;
@@ -193,8 +194,9 @@ void run_campaign(MPI_Comm comm_in, const Plan& plan, const ModelFactory& factor
     ++mine;
     if (rank == 0) {
       progress.update(std::max(0LL, pos + 1 - (n_groups - 1)));
-      // Checkpoint: a readable partial result file from every journal written so far.
-      if (mine % plan.checkpoint_every == 0) {
+      // Checkpoint: a readable partial result file from every journal written so far. Not after
+      // the last pending sample: the final results follow (and the journal has everything anyway).
+      if (mine % plan.checkpoint_every == 0 && pos + 1 < static_cast<long long>(pending.size())) {
         std::map<std::string, FieldMoments> moments;
         const auto records = read_records(dir, fields, moments);
         write_results(plan.output, plan, records, sizes, false, fields, moments);

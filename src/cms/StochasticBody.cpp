@@ -447,4 +447,55 @@ void fit_and_write_by_blocks(const StochasticBody& b, const StochasticSamples& s
   }
 }
 
+void fit_and_write_column_scaled(const StochasticBody& b, const StochasticSamples& s, const std::string& name,
+                                 const std::vector<std::uint64_t>& dims, const std::vector<double>& base,
+                                 const Eigen::MatrixXd& scales, io::H5File& f, std::size_t block_bytes) {
+  FLEXUQ_REQUIRE(dims.size() >= 2 && dims[0] > 0 && dims.back() > 0,
+                 "stochastic body: " << name << " has no rows or columns to expand");
+  const auto N = s.germ.rows();
+  const auto P = static_cast<std::uint64_t>(b.multi_indices.size());
+  const std::uint64_t n = dims.back(), total = product(dims), per_row = total / dims[0];
+  FLEXUQ_REQUIRE(base.size() == total && scales.rows() == N && static_cast<std::uint64_t>(scales.cols()) == n,
+                 "stochastic body: " << name << ": base of " << base.size() << " values and " << scales.rows() << " × "
+                                     << scales.cols() << " column scales for " << total << " values at " << N << " points");
+  // The n column factors are fitted like any quantity; every entry's fit is base[k] times its
+  // column's (least squares and projection are linear in the data, and the normalised LOO error is
+  // invariant under scaling; an entry with base[k] = 0 is constant, LOO 0).
+  const ExpandedQuantity q = fit_quantity(families_of(b.dists), b.multi_indices, s, scales, {n}, b.fit == "projection");
+  const std::uint64_t rows =
+      std::max<std::uint64_t>(1, std::min<std::uint64_t>(dims[0], block_bytes / std::max<std::uint64_t>(1, P * per_row * sizeof(double))));
+  const std::string Q = "/stochastic_body/pce/" + name;
+  Dims cd{P};
+  cd.insert(cd.end(), dims.begin(), dims.end());
+  RowMat C;
+  Eigen::VectorXd loo, rms;
+  for (std::uint64_t first = 0; first < dims[0]; first += rows) {
+    const std::uint64_t count = std::min(rows, dims[0] - first), e = count * per_row, k0 = first * per_row;
+    C.resize(static_cast<Eigen::Index>(P), static_cast<Eigen::Index>(e));
+    for (std::uint64_t t = 0; t < P; ++t)
+      for (std::uint64_t k = 0; k < e; ++k)
+        C(static_cast<Eigen::Index>(t), static_cast<Eigen::Index>(k)) =
+            base[k0 + k] * q.coefficients(static_cast<Eigen::Index>(t), static_cast<Eigen::Index>((k0 + k) % n));
+    Dims start(cd.size(), 0), cnt = cd;
+    start[1] = first;
+    cnt[1] = count;
+    f.write_slab(Q + "/coefficients", cd, start, cnt, C.data());
+    if (q.loo.size() > 0) {
+      loo.resize(static_cast<Eigen::Index>(e));
+      rms.resize(static_cast<Eigen::Index>(e));
+      for (std::uint64_t k = 0; k < e; ++k) {
+        const double v = base[k0 + k];
+        const auto j = static_cast<Eigen::Index>((k0 + k) % n);
+        loo(static_cast<Eigen::Index>(k)) = v != 0.0 ? q.loo(j) : 0.0;
+        rms(static_cast<Eigen::Index>(k)) = std::abs(v) * q.loo_rms(j);
+      }
+      Dims s1(dims.size(), 0), bd = dims;
+      s1[0] = first;
+      bd[0] = count;
+      f.write_slab(Q + "/loo", dims, s1, bd, loo.data());
+      f.write_slab(Q + "/loo_rms", dims, s1, bd, rms.data());
+    }
+  }
+}
+
 } // namespace flexuq::cms

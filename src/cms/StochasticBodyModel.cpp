@@ -143,6 +143,11 @@ std::map<std::string, std::vector<std::uint64_t>> StochasticBodyModel::field_dim
   return d;
 }
 
+std::map<std::string, const std::vector<double>*> StochasticBodyModel::column_scaled_fields() const {
+  if (scaled_ && opt_.basis) return {{"basis", &nominal_basis_}};
+  return {};
+}
+
 VecH StochasticBodyModel::probe_field(int j) const { return cms::probe_field(*ws_, j); }
 
 StochasticBodyModel::Point StochasticBodyModel::reduce_at(const std::vector<double>& theta, bool reference) {
@@ -374,15 +379,12 @@ Outputs StochasticBodyModel::evaluate(const std::vector<double>& theta) {
     Outputs out = point_outputs(*ws_, p.rb, p.inv, nullptr, opt_.free_free);
     out["alignment_min_mac"] = {p.min_mac};
     if (opt_.basis) {
-      // Φ0 D from the reference basis in input node order (columns fastest; complete on rank 0).
-      const std::size_t n = n_columns();
+      // The basis is Φ0 D: journaled as D's diagonal (column_scaled_fields), 1 on boundary and
+      // constraint columns, 1/√b on modes; expand_column_scaled rebuilds it from the reference's.
+      auto& d = out[column_scale_output("basis")];
+      d.assign(n_columns(), 1.0);
       const double s = 1.0 / std::sqrt(params_->scale_factors(theta, opt_.nominal).second);
-      std::vector<char> mode(n, 0);
-      for (std::size_t j : ref_mode_cols_) mode[j] = 1;
-      auto& v = out["basis"];
-      v = nominal_basis_;
-      for (std::size_t k = 0; k < v.size(); ++k)
-        if (mode[k % n]) v[k] *= s;
+      for (std::size_t j : ref_mode_cols_) d[j] = s;
     }
     return out;
   }

@@ -24,8 +24,48 @@ double silverman_bandwidth(const Eigen::VectorXd& s) {
   return 0.9 * spread * std::pow(static_cast<double>(s.size()), -0.2);
 }
 
+namespace {
+
+/// True when @p grid is y_g = y_0 + gΔ (Δ > 0) to 1e-12 of its span (Eigen's LinSpaced).
+bool uniform_grid(const Eigen::VectorXd& grid) {
+  const Eigen::Index G = grid.size();
+  if (G < 3 || !(grid[G - 1] > grid[0])) return false;
+  const double d = (grid[G - 1] - grid[0]) / static_cast<double>(G - 1), tol = 1e-12 * (grid[G - 1] - grid[0]);
+  for (Eigen::Index g = 0; g < G; ++g)
+    if (std::abs(grid[g] - (grid[0] + static_cast<double>(g) * d)) > tol) return false;
+  return true;
+}
+
+} // namespace
+
 Eigen::VectorXd kde_gaussian(const Eigen::VectorXd& samples, const Eigen::VectorXd& grid, double h) {
   if (h <= 0.0) h = silverman_bandwidth(samples);
+  if (uniform_grid(grid)) {
+    // Uniform grid: per sample, the kernel at consecutive grid points by a recurrence instead of an
+    // exp each. With u the scaled distance of a grid point and δ = Δ/h,
+    //   e^{-(u+δ)²/2} = e^{-u²/2} · r,   r = e^{-uδ - δ²/2},   and r itself advances by e^{-δ²};
+    // so three exp per sample instead of one per sample and grid point in its ±8h window (10⁵
+    // surrogate points on 200 grid points: ~40× fewer). The products drift by one rounding per step
+    // (≤ 200 steps: relative 1e-13 at worst, against the direct sum).
+    const Eigen::Index G = grid.size();
+    const double y0 = grid[0], D = (grid[G - 1] - y0) / static_cast<double>(G - 1), delta = D / h,
+                 q = std::exp(-delta * delta), cut = 8.0 * h;
+    Eigen::VectorXd f = Eigen::VectorXd::Zero(G);
+    for (Eigen::Index i = 0; i < samples.size(); ++i) {
+      const double x = samples[i];
+      const auto lo = static_cast<Eigen::Index>(std::max(0.0, std::ceil((x - cut - y0) / D)));
+      const auto hi = static_cast<Eigen::Index>(std::min(static_cast<double>(G - 1), std::floor((x + cut - y0) / D)));
+      if (lo > hi) continue;
+      const double u = (y0 + static_cast<double>(lo) * D - x) / h;
+      double w = std::exp(-0.5 * u * u), r = std::exp(-u * delta - 0.5 * delta * delta);
+      for (Eigen::Index g = lo; g <= hi; ++g) {
+        f[g] += w;
+        w *= r;
+        r *= q;
+      }
+    }
+    return f * (1.0 / (std::sqrt(2.0 * M_PI) * static_cast<double>(samples.size()) * h));
+  }
   std::vector<double> x(samples.data(), samples.data() + samples.size());
   std::sort(x.begin(), x.end());
   const double cut = 8.0 * h, norm = 1.0 / (static_cast<double>(x.size()) * h);

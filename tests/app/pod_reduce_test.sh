@@ -62,6 +62,32 @@ for rule, a, b, check in (("energy", "p1.h5", "p2.h5", lambda s, r: (s[r:] ** 2)
     assert d < bound
 PY
 
+# --- 1b. global E and rho: exact scaling journals each point's basis as column scales; the POD
+# rebuilds the bases from the reference and must find the subspace, spectra and body of full
+# reductions per point (reduce.stochastic.exact_scaling: false).
+sed -e 's/^  E_left: .*/  E_all: {dist: lognormal, mean: 2.0e11, std: 1.0e10, param: E}/' \
+    -e 's/^  rho_right: .*/  rho_all: {dist: uniform, low: 7600, high: 8000, param: rho}/' pod.yaml > gpod.yaml
+run 1 reduce gpod.yaml --set output=gx.h5 > gx.log
+run 1 reduce gpod.yaml --set output=gf.h5 --set reduce.stochastic.exact_scaling=false > gf.log
+grep -q "scaled exactly" gx.log || { echo "exact scaling not taken"; cat gx.log; exit 1; }
+$py - <<'PY'
+import h5py, numpy as np
+a, b = h5py.File("gx.h5", "r"), h5py.File("gf.h5", "r")
+def onb(f):
+    V = f["stochastic_body/pod/basis"][()]
+    return np.linalg.qr(V.reshape(-1, V.shape[2]))[0]
+A, B = onb(a), onb(b)
+assert A.shape == B.shape, f"exact scaling V {A.shape}, full reductions {B.shape}"
+d = np.linalg.norm(B - A @ (A.T @ B), 2)
+print(f"global E, rho: V {A.shape}, exact scaling vs full reductions: sin of the largest principal angle {d:.2e}")
+assert d < 1e-7
+for fam in ("boundary", "internal"):
+    sa, sb = a[f"stochastic_body/pod/{fam}/sigma"][()], b[f"stochastic_body/pod/{fam}/sigma"][()]
+    r = int(a[f"stochastic_body/pod/{fam}/snapshots_rank"][()][1])
+    assert r == int(b[f"stochastic_body/pod/{fam}/snapshots_rank"][()][1]), fam
+    assert np.allclose(sa[:r], sb[:r], rtol=1e-9, atol=0), f"{fam}: sigma {sa[:r]} vs {sb[:r]}"
+PY
+
 # --- 2. the body at θ ---
 E=2.073e11; RHO=7712.5
 run 2 body-at p1.h5 --set E_left=$E --set rho_right=$RHO -o at.h5 > at.log

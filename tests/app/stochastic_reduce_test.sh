@@ -145,7 +145,7 @@ names = [f"outputs/{o}" for o in ("K", "M", "mode_eigenvalues", "free_free_frequ
          if f"outputs/{o}" in b]
 names += [f"statistics/{o}/{m}" for o in ("mode_frequencies", "free_free_frequencies") for m in ("mean", "std")]
 names += [f"stochastic_body/pce/{o}/coefficients" for o in ("K", "M", "invariants", "basis", "mode_eigenvalues")]
-names += ["reduced/K", "reduced/M", "reduced/basis"]
+names += ["reduced/K", "reduced/M", "reduced/basis", "statistics/basis/mean", "statistics/basis/std"]
 bad = 0
 for n in names:
     if n not in b:
@@ -156,6 +156,17 @@ for n in names:
     print(f"{n}: {d:.2e}")
     if x.shape != y.shape or not d <= tol: bad += 1
 assert bad == 0, f"{bad} datasets differ between exact scaling and full reductions"
+PY
+# Exact scaling journals each point's basis as its column scales, not the whole basis: its journal
+# is smaller by (about) the points' bases.
+$py - <<'PY'
+import h5py, os
+def size(d): return sum(os.path.getsize(os.path.join(d, f)) for f in os.listdir(d))
+je, jf = size("glob_exact.h5.journal"), size("glob_full.h5.journal")
+b = h5py.File("glob_full.h5", "r")
+bases = int(b["samples/completed"][()] if "completed" in b["samples"] else b["samples"].attrs["completed"]) * b["reduced/basis"].size * 8
+print(f"journal: exact scaling {je} B, full reductions {jf} B, the points' bases {bases} B")
+assert jf - je >= 0.95 * bases, "the exact-scaling journal holds the bases"
 PY
 
 # --- 3. SIGKILL during the points, then --resume ---

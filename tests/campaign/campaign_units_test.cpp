@@ -67,6 +67,21 @@ private:
   Probe& probe_;
 };
 
+/// The same outputs, but the field journaled in factored form (Model::column_scaled_fields): base
+/// [1, 1, 2, 2] (2 nodes × 1 × 2 columns) and column scales [a, b] per sample.
+class ColumnScaledModel final : public Model {
+public:
+  std::map<std::string, std::size_t> output_sizes() const override { return {{"y", 1}, {"field", 4}}; }
+  std::map<std::string, std::vector<std::uint64_t>> field_dims() const override { return {{"field", {2, 1, 2}}}; }
+  std::map<std::string, const std::vector<double>*> column_scaled_fields() const override { return {{"field", &base_}}; }
+  Outputs evaluate(const std::vector<double>& t) override {
+    return {{"y", {t[0] * t[0] + t[1]}}, {column_scale_output("field"), {t[0], t[1]}}};
+  }
+
+private:
+  std::vector<double> base_{1.0, 1.0, 2.0, 2.0};
+};
+
 } // namespace
 
 TEST(CampaignPlan, ChecksRunOnceOnTypedOptions) {
@@ -180,4 +195,34 @@ TEST(CampaignScheduler, DrivesAModelItDoesNotKnow) {
     EXPECT_EQ(f.read_strings("/support/field"), (std::vector<std::string>{"/statistics/field/mean"}));
     EXPECT_FALSE(f.exists("/outputs/field")) << "per-sample fields stay in the journal";
   }
+}
+
+TEST(CampaignScheduler, ColumnScaledFieldHasTheStatisticsOfTheWholeField) {
+  // A field journaled as column factors of a base: its statistics come from the factors' moments
+  // (mean base[k]·mean(s_j), std |base[k]|·std(s_j)) and must be those of the same field journaled
+  // whole to round-off, and the factors must not appear as an output of their own.
+  const std::string whole = unique_name("field_whole") + ".h5", scaled = unique_name("field_scaled") + ".h5";
+  clean(whole);
+  clean(scaled);
+  auto o = options();
+  o.output = whole;
+  Probe probe;
+  campaign::run_campaign(MPI_COMM_WORLD, make_plan(o), [&](MPI_Comm) { return std::make_unique<TestModel>(probe); }, false);
+  o.output = scaled;
+  campaign::run_campaign(MPI_COMM_WORLD, make_plan(o), [&](MPI_Comm) { return std::make_unique<ColumnScaledModel>(); }, false);
+  if (world_rank() == 0) {
+    io::H5File a(MPI_COMM_SELF, whole, io::H5File::Mode::read), b(MPI_COMM_SELF, scaled, io::H5File::Mode::read);
+    for (const char* d : {"/statistics/field/mean", "/statistics/field/std", "/outputs/y"}) {
+      ASSERT_TRUE(b.exists(d)) << d;
+      const auto x = a.read_all(d), y = b.read_all(d);
+      ASSERT_EQ(x.size(), y.size()) << d;
+      for (std::size_t k = 0; k < x.size(); ++k) EXPECT_NEAR(x[k], y[k], 1e-14 * std::abs(x[k])) << d << "[" << k << "]";
+    }
+    EXPECT_EQ(b.read_all("/statistics/field/mean").size(), 4u);
+    EXPECT_GT(b.read_all("/statistics/field/std")[3], 0.1);
+    EXPECT_FALSE(b.exists("/outputs/field.column_scale"));
+    EXPECT_FALSE(b.exists("/statistics/field.column_scale"));
+  }
+  clean(whole);
+  clean(scaled);
 }

@@ -186,7 +186,16 @@ TEST(StochasticBody, ExactScalingEqualsAFullReduction) {
   ASSERT_TRUE(exact->exact_scaling());
   ASSERT_FALSE(full->exact_scaling());
   for (const std::vector<double>& th : {std::vector<double>{1.7e11, 8300}, std::vector<double>{2.6e11, 7400}}) {
-    const auto a = exact->evaluate(th), b = full->evaluate(th);
+    auto a = exact->evaluate(th);
+    const auto b = full->evaluate(th);
+    // The exact path journals the basis as its column scales (Model::column_scaled_fields).
+    ASSERT_EQ(a.count("basis"), 0u);
+    ASSERT_EQ(exact->column_scaled_fields().count("basis"), 1u);
+    EXPECT_TRUE(full->column_scaled_fields().empty());
+    const auto& scale = a.at(column_scale_output("basis"));
+    ASSERT_EQ(scale.size(), exact->n_columns());
+    a["basis"] = expand_column_scaled(*exact->column_scaled_fields().at("basis"), scale);
+    a.erase(column_scale_output("basis"));
     ASSERT_EQ(a.size(), b.size());
     for (const auto& [name, v] : b) {
       if (name == "basis" && world_rank() != 0) continue;
@@ -488,6 +497,88 @@ TEST(StochasticBody, BasisExpandedByBlocksEqualsTheWholeFit) {
   EXPECT_LE(dl, 1e-9);
   EXPECT_LE(dr, 1e-9);
   std::remove(path.c_str());
+}
+
+TEST(StochasticBody, ColumnScaledBasisFitEqualsTheEntryFit) {
+  // Exact scaling journals a point's basis as its column scales, value_i[k] = base[k] · s_j(ξ_i),
+  // and fits the n scale functions only (cms::fit_and_write_column_scaled). It must write what the
+  // fit of every entry writes (cms::fit_and_write_by_blocks on the expanded table): coefficients to
+  // round-off, the same LOO on varying entries, RMS LOO scaled by |base|, LOO 0 on the constant
+  // columns and on entries whose base is 0. A wrong column index (k mod n), a block at the wrong
+  // offset or an unscaled RMS shows. 23 nodes × 3 × 5 columns (two constant, three scaled as
+  // 1/√b(ξ) with different non-polynomial parts), 16 points in 2 inputs, blocks of 4 nodes.
+  const std::vector<uq::Distribution> dists{uq::Distribution::normal(0, 1), uq::Distribution::uniform(-1, 1)};
+  const Eigen::Index N = 16, n = 5;
+  const std::vector<std::uint64_t> dims{23, 3, static_cast<std::uint64_t>(n)};
+  const auto E = static_cast<Eigen::Index>(23 * 3 * n);
+  cms::StochasticSamples s;
+  s.germ.resize(N, 2);
+  Eigen::MatrixXd S(N, n), lam(N, 1);
+  for (Eigen::Index i = 0; i < N; ++i) {
+    const double x = std::sin(1.3 * static_cast<double>(i) + 0.2) * 1.5, y = std::cos(2.9 * static_cast<double>(i)) * 0.9;
+    s.germ(i, 0) = x;
+    s.germ(i, 1) = y;
+    s.index.push_back(static_cast<std::uint64_t>(i));
+    lam(i, 0) = 3 + x + 0.3 * y * y;
+    const double b = 1.0 + 0.03 * y + 0.01 * x * y;
+    for (Eigen::Index j = 0; j < n; ++j) S(i, j) = j < 2 ? 1.0 : 1.0 / std::sqrt(b) + 1e-4 * static_cast<double>(j) * std::exp(0.4 * x);
+  }
+  std::vector<double> base(static_cast<std::size_t>(E));
+  for (Eigen::Index k = 0; k < E; ++k)
+    base[static_cast<std::size_t>(k)] = k % 11 == 4 ? 0.0 : std::cos(0.37 * static_cast<double>(k)) * (1 + 0.1 * static_cast<double>(k % 7));
+  Eigen::MatrixXd Y(N, E);
+  for (Eigen::Index i = 0; i < N; ++i)
+    for (Eigen::Index k = 0; k < E; ++k) Y(i, k) = base[static_cast<std::size_t>(k)] * S(i, k % n);
+  s.values["mode_eigenvalues"] = lam;
+  s.dims["mode_eigenvalues"] = {1};
+  cms::StochasticFitOptions fo;
+  fo.points_total = static_cast<std::size_t>(N);
+  fo.order = 3;
+  const auto body = cms::fit_stochastic_body({"a", "b"}, dists, s, cms::ReducedBody{}, fo);
+  const std::string pe = "/tmp/flexuq-basis-entries-" + std::to_string(world_rank()) + ".h5";
+  const std::string pc = "/tmp/flexuq-basis-columns-" + std::to_string(world_rank()) + ".h5";
+  const auto P = static_cast<std::size_t>(body.multi_indices.size());
+  const std::size_t block = 4 * 3 * static_cast<std::size_t>(n) * std::max<std::size_t>(P, static_cast<std::size_t>(N)) * sizeof(double);
+  {
+    io::H5File f(MPI_COMM_SELF, pe, io::H5File::Mode::create);
+    cms::fit_and_write_by_blocks(body, s, "basis", dims,
+                                 [&](std::uint64_t first, std::uint64_t count, Eigen::MatrixXd& B) {
+                                   B = Y.middleCols(static_cast<Eigen::Index>(first * 3 * n), static_cast<Eigen::Index>(count * 3 * n));
+                                 },
+                                 f, block);
+  }
+  {
+    io::H5File f(MPI_COMM_SELF, pc, io::H5File::Mode::create);
+    cms::fit_and_write_column_scaled(body, s, "basis", dims, base, S, f, block);
+  }
+  io::H5File fe(MPI_COMM_SELF, pe, io::H5File::Mode::read), fc(MPI_COMM_SELF, pc, io::H5File::Mode::read);
+  const std::string Q = "/stochastic_body/pce/basis/";
+  ASSERT_EQ(fc.shape(Q + "coefficients"), fe.shape(Q + "coefficients"));
+  const auto Ce = fe.read_all(Q + "coefficients"), Cc = fc.read_all(Q + "coefficients");
+  const auto le = fe.read_all(Q + "loo"), lc = fc.read_all(Q + "loo");
+  const auto re = fe.read_all(Q + "loo_rms"), rc = fc.read_all(Q + "loo_rms");
+  double cmax = 0, dc = 0;
+  for (std::size_t k = 0; k < Ce.size(); ++k) {
+    cmax = std::max(cmax, std::abs(Ce[k]));
+    dc = std::max(dc, std::abs(Ce[k] - Cc[k]));
+  }
+  EXPECT_LE(dc, 1e-13 * cmax);
+  int varying = 0;
+  for (Eigen::Index k = 0; k < E; ++k) {
+    const auto u = static_cast<std::size_t>(k);
+    if (k % n < 2 || base[u] == 0.0) {
+      EXPECT_EQ(lc[u], 0.0) << "constant entry " << k;
+      EXPECT_EQ(le[u], 0.0) << "constant entry " << k;
+      continue;
+    }
+    ++varying;
+    ASSERT_GT(le[u], 0.0) << k;
+    EXPECT_NEAR(lc[u] / le[u], 1.0, 1e-9) << "LOO of entry " << k;
+    EXPECT_NEAR(rc[u] / re[u], 1.0, 1e-9) << "RMS LOO of entry " << k;
+  }
+  EXPECT_GT(varying, 150);
+  std::remove(pe.c_str());
+  std::remove(pc.c_str());
 }
 
 TEST(StochasticBody, NoSuccessfulPointIsAClearError) {

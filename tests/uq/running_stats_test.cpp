@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 #include <mpi.h>
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -105,4 +106,24 @@ TEST(RunningStats, QuantilesType7) {
   std::vector<double> z(40000);
   for (size_t i = 0; i < z.size(); ++i) z[i] = special::normal_quantile(philox_uniform(3, 1, i, 0));
   EXPECT_NEAR(sample_quantile(z, 0.975), 1.959964, 0.055); // 4 standard errors
+}
+
+TEST(RunningStats, QuantilesBySelectionEqualTheSortedSample) {
+  // sample_quantiles selects the order statistics (nth_element per level, levels in any order)
+  // instead of sorting: each level must be exactly the type-7 interpolation of the sorted sample,
+  // with levels unsorted, repeated, at 0 and 1, adjacent (same lo), and with ties in the sample.
+  for (std::size_t n : {1u, 2u, 7u, 1000u, 1001u}) {
+    std::vector<double> x(n);
+    for (std::size_t i = 0; i < n; ++i) x[i] = std::floor(20 * philox_uniform(8, 2, i, 0)) + (i % 3 == 0 ? 0.5 : 0.0);
+    const std::vector<double> p{0.95, 0.0, 0.5, 0.25, 0.5, 1.0, 0.01, 0.011, 0.75, 0.99, 0.999};
+    std::vector<double> s = x;
+    std::sort(s.begin(), s.end());
+    const auto q = sample_quantiles(x, p);
+    for (std::size_t i = 0; i < p.size(); ++i) {
+      const double h = (static_cast<double>(n) - 1) * p[i];
+      const auto lo = static_cast<std::size_t>(std::floor(h));
+      const std::size_t hi = std::min(lo + 1, n - 1);
+      EXPECT_EQ(q[i], s[lo] + (h - static_cast<double>(lo)) * (s[hi] - s[lo])) << "n = " << n << ", p = " << p[i];
+    }
+  }
 }

@@ -41,10 +41,11 @@ struct PodBasisSummary {
 /// @p points (the successful points' journal records, sample order) and @p nominal are read on
 /// rank 0 only; nodes × dofs per node are the rows. The records are read one at a time and each
 /// point's columns scattered by rows, so no rank holds more than one point's snapshots beyond its
-/// own rows. @note Collective.
+/// own rows. A point that journaled column scales (exact scaling, Model::column_scaled_fields) is
+/// rebuilt from @p nominal_basis (rank 0; input node order). @note Collective.
 PodBasisSummary pod_basis(MPI_Comm comm, const std::vector<campaign::Journal::Location>& points,
-                          const cms::ReducedBody& nominal, std::uint64_t nodes, int dofs_per_node,
-                          const pod::Truncation& truncation, const std::string& output);
+                          const cms::ReducedBody& nominal, const std::vector<double>& nominal_basis, std::uint64_t nodes,
+                          int dofs_per_node, const pod::Truncation& truncation, const std::string& output);
 
 /// What the projection needs besides V: the component (assembled again on @p comm with its affine
 /// terms), the parameters and the points.

@@ -8,6 +8,7 @@
 
 #include "flexuq/campaign/Journal.hpp"
 #include "flexuq/campaign/Plan.hpp"
+#include "flexuq/core/Model.hpp"
 #include "flexuq/io/Hdf5File.hpp"
 #include "flexuq/uq/Summary.hpp"
 
@@ -24,6 +25,8 @@ namespace flexuq::campaign {
 struct FieldInfo {
   std::map<std::string, std::vector<std::uint64_t>> dims;
   std::function<void(const std::string& path, const std::string& field, const std::string& mean_dataset)> support;
+  /// Fields journaled as column factors of a base (Model::column_scaled_fields; set on rank 0).
+  std::map<std::string, const std::vector<double>*> column_scaled;
 };
 
 /// Running mean and sum of squared deviations of a field output over the successful samples, in
@@ -31,6 +34,10 @@ struct FieldInfo {
 struct FieldMoments {
   std::vector<double> mean, m2;
   std::int64_t n = 0;
+  /// A column-scaled field (FieldInfo::column_scaled): mean and m2 are those of the column factors
+  /// (n values) and the field's are base[k]·mean[k mod n] and base[k]²·m2[k mod n], formed when
+  /// written — the moments of N points of a 10⁷-entry field at the cost of N × n values.
+  const std::vector<double>* base = nullptr;
   void add(const std::vector<double>& v);
 };
 

@@ -131,4 +131,15 @@ void fit_and_write_by_blocks(const StochasticBody& b, const StochasticSamples& s
                              const std::vector<std::uint64_t>& dims, const RowBlockReader& read_rows, io::H5File& f,
                              std::size_t block_bytes = std::size_t{16} << 20);
 
+/// The same for a quantity whose value at every point is a fixed @p base with its last index
+/// (columns, n = dims.back()) scaled, value_i[k] = base[k] · scales(i, k mod n) (exact scaling:
+/// the basis Φ0 D(θ)): only the n column factors are fitted, and entry k's coefficients, LOO and
+/// RMS LOO errors are base[k] times (LOO: the same as) its column's, written by row blocks in the
+/// layout of fit_and_write_by_blocks, whose result it equals to round-off — without reading or
+/// fitting N × 10⁷ values. @p scales: N × n, points in @p s's row order. Rank-local.
+void fit_and_write_column_scaled(const StochasticBody& b, const StochasticSamples& s, const std::string& name,
+                                 const std::vector<std::uint64_t>& dims, const std::vector<double>& base,
+                                 const Eigen::MatrixXd& scales, io::H5File& f,
+                                 std::size_t block_bytes = std::size_t{16} << 20);
+
 } // namespace flexuq::cms

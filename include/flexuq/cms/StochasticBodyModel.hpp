@@ -91,6 +91,9 @@ public:
   /// K, M, invariants and basis are "fields" for the campaign (mean and std per entry only; their
   /// expansions are fitted by cms::fit_stochastic_body).
   std::map<std::string, std::vector<std::uint64_t>> field_dims() const override;
+  /// Under exact scaling with the basis: {"basis" → the reference basis}; a point journals the
+  /// column scales D of its basis Φ0 D (output "basis.column_scale"), not 10⁷ values.
+  std::map<std::string, const std::vector<double>*> column_scaled_fields() const override;
   Outputs evaluate(const std::vector<double>& theta) override;
 
   /// A deterministic body reduced at @p theta on the group's kept solvers (not aligned, no full-model

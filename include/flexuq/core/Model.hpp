@@ -40,6 +40,16 @@ public:
   /// columns). Their statistics are a mean and a std per entry; they need write_field_support.
   virtual std::map<std::string, std::vector<std::uint64_t>> field_dims() const { return {}; }
 
+  /// Fields the model journals in factored form, name → base (complete on the group's rank 0, which
+  /// is world rank 0 for group 0): instead of output `name`, evaluate returns output
+  /// column_scale_output(name) with one factor per column (the last dimension of field_dims), and
+  /// the field's value is value[k] = base[k] · scale[k mod columns] (expand_column_scaled). The
+  /// stochastic body under exact scaling does this: a point's basis is the reference basis with its
+  /// mode columns scaled, so journaling 32 numbers instead of 10⁷ per point says the same. The
+  /// field keeps its entry in output_sizes (its statistics are written as for any field). The base
+  /// must not change after prepare().
+  virtual std::map<std::string, const std::vector<double>*> column_scaled_fields() const { return {}; }
+
   /// Add to the closed HDF5 result file @p result_path what a reader needs to display the field
   /// output @p field whose mean is the dataset @p mean_dataset (for FE models: the mesh under
   /// /mesh and an .xdmf beside the file). Rank-local: called on one rank, after the statistics
@@ -58,6 +68,19 @@ public:
   /// communicator: every rank of the group gets the same θ and must throw alike.
   virtual Outputs evaluate(const std::vector<double>& theta) = 0;
 };
+
+/// The output by which a model journals the column factors of field @p field (Model::column_scaled_fields).
+inline std::string column_scale_output(const std::string& field) { return field + ".column_scale"; }
+
+/// value[k] = base[k] · scale[k mod scale.size()]: a column-scaled field (Model::column_scaled_fields)
+/// rebuilt from its base and journaled factors (columns fastest, as every field's layout).
+inline std::vector<double> expand_column_scaled(const std::vector<double>& base, const std::vector<double>& scale) {
+  const std::size_t n = scale.size();
+  if (n == 0) return {};
+  std::vector<double> v(base.size());
+  for (std::size_t k = 0; k < v.size(); ++k) v[k] = base[k] * scale[k % n];
+  return v;
+}
 
 /// Builds the model of a job on the communicator of one group (called once per group, collectively
 /// on @p group_comm). The factory, not the campaign, knows the job's `model:` section.
