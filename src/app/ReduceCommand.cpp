@@ -11,8 +11,11 @@
 #include "flexuq/core/Comm.hpp"
 #include "flexuq/core/Error.hpp"
 #include "flexuq/core/Log.hpp"
+#include "flexuq/core/RootTask.hpp"
+#include "flexuq/fe/StressRecovery.hpp"
 #include "flexuq/app/ComponentConfig.hpp"
 #include "flexuq/io/ConfigCounts.hpp"
+#include "flexuq/io/Hdf5File.hpp"
 #include "flexuq/io/Limits.hpp"
 
 #include <algorithm>
@@ -118,6 +121,7 @@ ReduceJob parse_reduce_job(const io::Config& cfg) {
                  cfg.source() << ": reduce.residual_loads is given but reduce.residual_vectors is not true");
   j.build.scaling = cms::parse_scaling(cfg.get<std::string>("reduce.scaling", "none"));
   j.free_free = cfg.get<int>("reduce.checkout.free_free", 10);
+  j.stress_modes = cfg.get<bool>("reduce.stress_modes", false);
   if (cfg.has("reduce.matrix_market")) {
     const YAML::Node mm = cfg.node("reduce.matrix_market");
     bool on = false;
@@ -165,6 +169,12 @@ void run_reduce(MPI_Comm comm_in, const io::Config& cfg) {
                      cfg.source() << ": the rbe2/rbe3 interface on set " << i.set << " needs node coordinates; "
                                   << comp->mesh().source << " gives none (add x y z to the label file)");
   }
+  if (job.stress_modes) {
+    const auto& types = comp->mesh().elem_type;
+    FLEXUQ_REQUIRE(comp->has_coordinates() && std::any_of(types.begin(), types.end(), io::is_solid),
+                   cfg.source() << ": reduce.stress_modes needs solid elements with coordinates; " << comp->mesh().source
+                                << " has none (beam stresses and external matrices are not recovered)");
+  }
   std::unique_ptr<cms::WorkSpace> ws;
   {
     log::Phase p(c, "interfaces", &times);
@@ -196,6 +206,18 @@ void run_reduce(MPI_Comm comm_in, const io::Config& cfg) {
   {
     log::Phase p(c, "write results", &times);
     cms::write_reduced_file(output, *ws, rb, inv, chk, times.entries());
+    if (job.stress_modes) {
+      // Modal stress recovery: the nodal stresses of every basis column (fe/StressRecovery.hpp),
+      // from the basis just written, on rank 0 (mesh and materials are replicated).
+      on_root(c, [&] {
+        io::H5File f(MPI_COMM_SELF, output, io::H5File::Mode::append);
+        const auto shape = f.shape("/reduced/basis");
+        const auto basis = f.read_all("/reduced/basis");
+        const auto S = fe::nodal_stresses(*comp, basis.data(), static_cast<int>(shape[1]), static_cast<int>(shape[2]));
+        f.write_replicated("/reduced/stress_modes", {shape[0], 6, shape[2]}, S.data());
+        f.write_attribute("/reduced/stress_modes", "components", std::string(fe::kStressComponents));
+      });
+    }
     if (!job.matrix_market.empty()) cms::write_matrix_market(c, job.matrix_market, rb);
     if (!job.op4.empty()) {
       try {

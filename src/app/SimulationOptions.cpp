@@ -2,6 +2,7 @@
 #include "flexuq/app/SimulationOptions.hpp"
 
 #include "flexuq/core/Error.hpp"
+#include "flexuq/io/Hdf5File.hpp"
 #include "flexuq/io/Mesh.hpp"
 #include "flexuq/mbs/FlexibleBody.hpp"
 
@@ -146,12 +147,13 @@ Quantity parse_quantity(const std::string& s, const Reader& rd, const YAML::Node
       {"position", Quantity::position}, {"velocity", Quantity::velocity}, {"acceleration", Quantity::acceleration},
       {"angle", Quantity::angle},       {"reaction", Quantity::reaction}, {"energy", Quantity::energy},
       {"drift", Quantity::drift},       {"coordinates", Quantity::coordinates},
-      {"angular_velocity", Quantity::angular_velocity}, {"coordinate_rates", Quantity::coordinate_rates}};
+      {"angular_velocity", Quantity::angular_velocity}, {"coordinate_rates", Quantity::coordinate_rates},
+      {"stress", Quantity::stress}, {"von_mises", Quantity::von_mises}};
   const auto it = q.find(s);
   if (it == q.end())
     rd.fail(n, key, "unknown quantity '" + s +
                         "' (position, velocity, acceleration, angle, reaction, energy, drift, coordinates, coordinate_rates, "
-                        "angular_velocity)");
+                        "angular_velocity, stress, von_mises)");
   return it->second;
 }
 
@@ -454,7 +456,7 @@ mbs::SimulationJob read_simulation_job(const io::Config& cfg) {
     for (std::size_t i = 0; i < outs.size(); ++i) {
       const YAML::Node n = outs[i];
       const std::string key = "outputs[" + std::to_string(i) + "]";
-      rd.keys(n, key, {"name", "quantity", "body", "joint", "point", "interface"});
+      rd.keys(n, key, {"name", "quantity", "body", "joint", "point", "interface", "node", "set"});
       OutputSpec os;
       os.name = rd.text(n, key, "name");
       if (os.name.find('/') != std::string::npos) rd.fail(n["name"], key + ".name", "must not contain '/'");
@@ -464,6 +466,36 @@ mbs::SimulationJob read_simulation_job(const io::Config& cfg) {
                               os.quantity == Quantity::acceleration || os.quantity == Quantity::coordinates ||
                               os.quantity == Quantity::coordinate_rates || os.quantity == Quantity::angular_velocity;
       const bool needs_joint = os.quantity == Quantity::angle || os.quantity == Quantity::reaction;
+      const bool stress = os.quantity == Quantity::stress || os.quantity == Quantity::von_mises;
+      if (stress) {
+        // Recovered stresses: a flexible body whose file has /reduced/stress_modes, at a node (label
+        // of the body file's mesh) or, for von_mises, the largest over a node set of that mesh.
+        os.body = body_of(rd.text(n, key, "body"), "output '" + os.name + "'" + rd.at(n));
+        if (os.body == kGround || !sys.bodies()[os.body].flex) rd.fail(n, key, "stress outputs need a flexible body");
+        const auto& fd = *sys.bodies()[os.body].flex;
+        if (!fd.stress_modes)
+          rd.fail(n, key, fd.source + " has no /reduced/stress_modes (reduce it with reduce.stress_modes: true; stochastic "
+                                      "bodies carry none)");
+        if (n["point"] || n["interface"] || n["joint"]) rd.fail(n, key, "stress outputs take 'node' or 'set', not 'point', 'interface' or 'joint'");
+        if (static_cast<bool>(n["node"]) == static_cast<bool>(n["set"])) rd.fail(n, key, "give one of 'node' (a node label) and 'set'");
+        if (n["set"] && os.quantity == Quantity::stress)
+          rd.fail(n["set"], key + ".set", "a stress tensor is given at one node: use 'node', or von_mises for the largest over a set");
+        const io::H5File f(MPI_COMM_SELF, fd.source, io::H5File::Mode::read);
+        const auto ids = f.read_all_int("/mesh/node_ids");
+        if (n["node"]) {
+          const auto label = static_cast<std::int64_t>(rd.number(n, key, "node", 0.0));
+          const auto it = std::find(ids.begin(), ids.end(), label);
+          if (it == ids.end()) rd.fail(n["node"], key + ".node", "node " + std::to_string(label) + " is not in the mesh of " + fd.source);
+          os.nodes.push_back(it - ids.begin());
+        } else {
+          const std::string set = io::upper(rd.text(n, key, "set"));
+          if (!f.exists("/mesh/node_sets/" + set)) rd.fail(n["set"], key + ".set", "node set '" + set + "' is not in " + fd.source);
+          os.nodes = f.read_all_int("/mesh/node_sets/" + set);
+          if (os.nodes.empty()) rd.fail(n["set"], key + ".set", "node set '" + set + "' is empty");
+        }
+      } else if (n["node"] || n["set"]) {
+        rd.fail(n, key, "'node' and 'set' apply to stress and von_mises outputs");
+      }
       if (needs_body) {
         os.body = body_of(rd.text(n, key, "body"), "output '" + os.name + "'" + rd.at(n));
         if (os.body == kGround) rd.fail(n, key, "the ground does not move");
@@ -477,7 +509,7 @@ mbs::SimulationJob read_simulation_job(const io::Config& cfg) {
             rd.fail(n["interface"], key + ".interface", e.what());
           }
         }
-      } else if (n["body"] || n["point"] || n["interface"]) {
+      } else if (!stress && (n["body"] || n["point"] || n["interface"])) {
         rd.fail(n, key, "'body' and 'point' apply to position, velocity, acceleration, coordinates, coordinate_rates, "
                        "angular_velocity");
       }

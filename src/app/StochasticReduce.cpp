@@ -488,6 +488,8 @@ void run_stochastic_reduce(MPI_Comm comm_in, const io::Config& cfg, bool resume)
   FLEXUQ_REQUIRE(job.matrix_market.empty() && job.op4.empty(),
                  cfg.source() << ": reduce.matrix_market and reduce.op4 export one deterministic body: with "
                                  "reduce.stochastic, export a body from flexuq body-at instead");
+  FLEXUQ_REQUIRE(!job.stress_modes, cfg.source() << ": reduce.stress_modes is for a deterministic body (flexuq reduce "
+                                                    "without reduce.stochastic)");
   auto o = campaign_options(cfg);
   stochastic_method(cfg, o);
   const bool pod = cfg.get<std::string>("reduce.stochastic.method") == "pod";

@@ -115,6 +115,7 @@ std::shared_ptr<FlexibleData> make_flexible_data(const cms::ReducedBody& body, c
   d->source = source;
   const Eigen::MatrixXd& V = body.checkout.frame_V;
   d->invariants = body.frame_invariants();
+  d->V = V;
   Eigen::MatrixXd ke = V.transpose() * body.K * V;
   d->K = 0.5 * (ke + ke.transpose());
   d->K *= o.stiffness_scale;
@@ -216,6 +217,13 @@ std::shared_ptr<const FlexibleSource> read_flexible_source(const std::string& pa
     }
   if (f.exists("/stochastic_body"))
     src->stochastic = std::make_shared<const cms::StochasticBody>(cms::StochasticBody::read(f));
+  if (!src->stochastic && f.exists("/reduced/stress_modes")) {
+    const auto shape = f.shape("/reduced/stress_modes");
+    FLEXUQ_REQUIRE(shape.size() == 3 && shape[0] == src->ids.size() && shape[1] == 6 &&
+                       shape[2] == static_cast<std::uint64_t>(body.K.rows()),
+                   path << ": /reduced/stress_modes is not nodes x 6 x " << body.K.rows() << " columns");
+    src->stress_modes = std::make_shared<const std::vector<double>>(f.read_all("/reduced/stress_modes"));
+  }
   // A deterministic body without physical interface columns (a POD body): its node sets become
   // interfaces through the basis rows of their nodes.
   bool has_interface_columns = false;
@@ -247,7 +255,12 @@ std::vector<double> FlexibleSource::means() const {
 }
 
 std::shared_ptr<FlexibleData> FlexibleSource::data(const FlexibleOptions& o, const std::vector<double>* theta) const {
-  if (!theta) return make_flexible_data(nominal, path, coords, ids, sets, o, &set_rows);
+  if (!theta) {
+    auto d = make_flexible_data(nominal, path, coords, ids, sets, o, &set_rows);
+    d->stress_modes = stress_modes;
+    d->stress_scale = o.stiffness_scale;
+    return d;
+  }
   FLEXUQ_REQUIRE(stochastic, path << ": no /stochastic_body to evaluate at parameters");
   FLEXUQ_REQUIRE(theta->size() == stochastic->dim(),
                  path << ": " << theta->size() << " parameters for a stochastic body of " << stochastic->dim());
@@ -262,6 +275,7 @@ std::shared_ptr<FlexibleData> rescaled(const FlexibleData& d, double factor) {
   FLEXUQ_REQUIRE(factor > 0 && std::isfinite(factor), d.source << ": the stiffness factor must be positive, got " << factor);
   auto out = std::make_shared<FlexibleData>(d);
   out->K *= factor;
+  out->stress_scale *= factor;
   for (Eigen::Index k = 0; k < out->K.rows(); ++k)
     out->D(k, k) = 2.0 * d.damping_ratio * std::sqrt(std::max(0.0, out->K(k, k)));
   return out;

@@ -2,6 +2,7 @@
 #include "flexuq/mbs/Simulation.hpp"
 
 #include "flexuq/core/Error.hpp"
+#include "flexuq/fe/StressRecovery.hpp"
 #include "flexuq/io/Hdf5File.hpp"
 #include "flexuq/io/MeshOutput.hpp"
 #include "flexuq/mbs/Animation.hpp"
@@ -34,6 +35,10 @@ std::vector<std::string> OutputSpec::columns() const {
     return {"x", "y", "z", "e0", "e1", "e2", "e3"};
   case Quantity::coordinate_rates:
     return {"vx", "vy", "vz", "e0_dot", "e1_dot", "e2_dot", "e3_dot"};
+  case Quantity::stress:
+    return {"sxx", "syy", "szz", "sxy", "syz", "szx"};
+  case Quantity::von_mises:
+    return {"von_mises"};
   }
   return {};
 }
@@ -131,6 +136,27 @@ SimulationResult run_simulation(SimulationJob& job, const std::function<void(dou
         out.push_back(r.drift[r.drift.size() - 2]);
         out.push_back(r.drift.back());
         break;
+      case Quantity::stress:
+      case Quantity::von_mises: {
+        // σ_node = f S_node ξ with ξ = V η (modal stress recovery; the body frame's axes).
+        const auto& fd = sys.bodies()[os.body].flex;
+        FLEXUQ_REQUIRE(fd && fd->stress_modes, "output '" << os.name << "': body '" << sys.bodies()[os.body].name
+                                                          << "' has no stress modes here (a deterministic body file made "
+                                                             "with reduce.stress_modes: true is needed)");
+        const Vec xi = fd->V * st.q.segment(sys.offset(os.body) + 7, sys.n_elastic(os.body));
+        const auto n = xi.size();
+        double vm = 0.0, sig[6];
+        for (const auto node : os.nodes) {
+          const double* S = fd->stress_modes->data() + static_cast<std::size_t>(node) * 6 * static_cast<std::size_t>(n);
+          for (int c = 0; c < 6; ++c) sig[c] = fd->stress_scale * Eigen::Map<const Eigen::RowVectorXd>(S + c * n, n).dot(xi);
+          vm = std::max(vm, fe::von_mises(sig));
+        }
+        if (os.quantity == Quantity::stress)
+          out.insert(out.end(), sig, sig + 6);
+        else
+          out.push_back(vm);
+        break;
+      }
       }
     }
     first = false;

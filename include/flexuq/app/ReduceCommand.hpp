@@ -20,6 +20,7 @@ struct ReduceJob {
   cms::ReducerOptions reducer;
   cms::BuildOptions build;
   int free_free = 10;           ///< reduce.checkout.free_free
+  bool stress_modes = false;    ///< reduce.stress_modes: /reduced/stress_modes (nodal stresses of every column)
   std::string matrix_market;    ///< prefix, "" = none
   std::string op4;              ///< reduce.op4 file, "" = none
   cms::Op4ExportOptions op4_options;

@@ -64,6 +64,8 @@ struct FlexibleSource {
   /// For a deterministic body without physical interface columns (a POD body from `flexuq
   /// body-at`): the basis rows at every node set of the file's mesh (make_flexible_data).
   SetBasisRows set_rows;
+  /// `/reduced/stress_modes` of a deterministic file (nodes × 6 × columns), else null.
+  std::shared_ptr<const std::vector<double>> stress_modes;
   /// The stochastic body's parameter means (its θ order); empty for a deterministic file.
   std::vector<double> means() const;
   /// Elastic data of the body at the means (@p theta null) or at @p theta (stochastic files only,

@@ -17,7 +17,11 @@
 
 namespace flexuq::mbs {
 
-enum class Quantity { position, velocity, acceleration, angle, reaction, energy, drift, coordinates, angular_velocity, coordinate_rates };
+enum class Quantity {
+  position, velocity, acceleration, angle, reaction, energy, drift, coordinates, angular_velocity, coordinate_rates,
+  stress,   ///< recovered nodal stress of a flexible body at one node, body frame (fe/StressRecovery.hpp)
+  von_mises ///< its von Mises equivalent at one node, or the largest over a node set
+};
 
 struct OutputSpec {
   std::string name;
@@ -26,6 +30,7 @@ struct OutputSpec {
   Vec3 point = Vec3::Zero(); ///< body frame
   Mat L;                     ///< flexible body, `interface` given: the point moves with it (System::point_map)
   std::string interface;     ///< that interface (upper case; empty: none)
+  std::vector<std::int64_t> nodes; ///< stress, von_mises: node indices in the body file's mesh
   std::vector<std::string> columns() const;
 };
 

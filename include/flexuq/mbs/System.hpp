@@ -64,6 +64,11 @@ struct FlexibleData {
   Mat K, D;                           ///< n_e × n_e
   double damping_ratio = 0.0;         ///< D = diag(2 ζ √λ) with ζ = damping_ratio (K diagonal)
   std::map<std::string, Attachment> interfaces;
+  Mat V;                              ///< n × n_e: the reduced coordinates ξ = V η
+  /// Stress recovery (a deterministic body file with `/reduced/stress_modes`, else null): S, nodes ×
+  /// 6 × n (row-major), the nodal stresses of the basis columns; σ_node = stress_scale · S_node V η.
+  std::shared_ptr<const std::vector<double>> stress_modes;
+  double stress_scale = 1.0;          ///< a stiffness (Young's modulus) factor scales the stresses too
   int n_elastic() const { return static_cast<int>(K.rows()); }
   /// The interface @p name; throws InputError naming @p who and listing the interfaces.
   const Attachment& interface(const std::string& name, const std::string& who) const;

@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: MIT
+#include "flexuq/fe/StressRecovery.hpp"
+
+#include "flexuq/core/Error.hpp"
+#include "flexuq/fe/Component.hpp"
+#include "flexuq/fe/Element.hpp"
+
+#include <Eigen/Dense>
+
+#include <array>
+#include <cmath>
+
+namespace flexuq::fe {
+
+std::vector<double> nodal_stresses(const io::Mesh& mesh, const std::vector<double>& E, const std::vector<double>& nu,
+                                   const double* u, int dpn, int m, const std::string& who, std::vector<char>* covered) {
+  const std::size_t nn = mesh.num_nodes(), ne = mesh.num_elements();
+  FLEXUQ_REQUIRE(dpn >= 3, who << ": stress recovery needs translations (" << dpn << " DOFs per node)");
+  FLEXUQ_REQUIRE(E.size() == ne && nu.size() == ne, who << ": one (E, nu) per element expected");
+  std::vector<double> s(nn * 6 * static_cast<std::size_t>(m), 0.0);
+  std::vector<int> count(nn, 0);
+  std::size_t solids = 0;
+  std::vector<double> N, dN;
+  for (std::size_t e = 0; e < ne; ++e) {
+    const auto type = mesh.elem_type[e];
+    if (!io::is_solid(type)) continue;
+    ++solids;
+    const int n = mesh.element_size(e);
+    const int* nodes = mesh.element(e);
+    const double lam = E[e] * nu[e] / ((1 + nu[e]) * (1 - 2 * nu[e])), mu = E[e] / (2 * (1 + nu[e]));
+    const auto ref = reference_nodes(type);
+    N.resize(static_cast<std::size_t>(n));
+    dN.resize(static_cast<std::size_t>(3 * n));
+    Eigen::MatrixXd G(n, 3);
+    for (int a = 0; a < n; ++a) {
+      shape_functions(type, ref[static_cast<std::size_t>(a)], N.data(), dN.data());
+      Eigen::Matrix3d J = Eigen::Matrix3d::Zero(); // J_{dk} = ∂x_k/∂ξ_d
+      for (int b = 0; b < n; ++b)
+        for (int d = 0; d < 3; ++d)
+          for (int k = 0; k < 3; ++k) J(d, k) += dN[static_cast<std::size_t>(3 * b + d)] * mesh.coords[static_cast<std::size_t>(nodes[b])][static_cast<std::size_t>(k)];
+      FLEXUQ_REQUIRE(J.determinant() > 0, who << ": element " << mesh.elem_ids[e] << " has a non-positive Jacobian at its node "
+                                              << mesh.node_ids[static_cast<std::size_t>(nodes[a])]);
+      const Eigen::Matrix3d Jinv = J.inverse();
+      for (int b = 0; b < n; ++b)
+        G.row(b) = (Jinv * Eigen::Vector3d(dN[static_cast<std::size_t>(3 * b)], dN[static_cast<std::size_t>(3 * b + 1)],
+                                           dN[static_cast<std::size_t>(3 * b + 2)])).transpose();
+      const auto na = static_cast<std::size_t>(nodes[a]);
+      ++count[na];
+      for (int k = 0; k < m; ++k) {
+        Eigen::Matrix3d grad = Eigen::Matrix3d::Zero(); // grad(i, j) = ∂u_i/∂x_j
+        for (int b = 0; b < n; ++b) {
+          const auto nb = static_cast<std::size_t>(nodes[b]);
+          const double* ub = u + (nb * static_cast<std::size_t>(dpn)) * static_cast<std::size_t>(m);
+          Eigen::Vector3d ud(ub[k], ub[m + k], ub[2 * m + k]);
+          if (!mesh.node_frames.empty() && mesh.node_frames[nb].system != 0) {
+            // Components in the node's displacement frame (Nastran CD): u_global = axesᵀ u_local.
+            const auto& A = mesh.node_frames[nb].axes;
+            Eigen::Vector3d g = Eigen::Vector3d::Zero();
+            for (int i = 0; i < 3; ++i)
+              for (int j = 0; j < 3; ++j) g(j) += A[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)] * ud(i);
+            ud = g;
+          }
+          grad.noalias() += ud * G.row(b);
+        }
+        const Eigen::Matrix3d eps = 0.5 * (grad + grad.transpose());
+        const double tr = eps.trace();
+        double* o = s.data() + na * 6 * static_cast<std::size_t>(m);
+        o[0 * m + k] += lam * tr + 2 * mu * eps(0, 0);
+        o[1 * m + k] += lam * tr + 2 * mu * eps(1, 1);
+        o[2 * m + k] += lam * tr + 2 * mu * eps(2, 2);
+        o[3 * m + k] += 2 * mu * eps(0, 1);
+        o[4 * m + k] += 2 * mu * eps(1, 2);
+        o[5 * m + k] += 2 * mu * eps(2, 0);
+      }
+    }
+  }
+  FLEXUQ_REQUIRE(solids > 0, who << ": stress recovery needs solid elements (the mesh has none)");
+  for (std::size_t i = 0; i < nn; ++i)
+    if (count[i] > 1)
+      for (std::size_t k = 0; k < 6 * static_cast<std::size_t>(m); ++k) s[i * 6 * static_cast<std::size_t>(m) + k] /= count[i];
+  if (covered) {
+    covered->assign(nn, 0);
+    for (std::size_t i = 0; i < nn; ++i) (*covered)[i] = count[i] > 0;
+  }
+  return s;
+}
+
+std::vector<double> nodal_stresses(const Component& c, const double* u, int dpn, int m) {
+  const auto& mesh = c.mesh();
+  std::vector<double> E(mesh.num_elements()), nu(mesh.num_elements());
+  for (std::size_t e = 0; e < mesh.num_elements(); ++e) {
+    const auto& mat = c.groups()[static_cast<std::size_t>(c.element_group()[e])].material;
+    E[e] = mat.E;
+    nu[e] = mat.nu;
+  }
+  return nodal_stresses(mesh, E, nu, u, dpn, m, mesh.source);
+}
+
+double von_mises(const double* s) {
+  const double a = s[0] - s[1], b = s[1] - s[2], c = s[2] - s[0];
+  return std::sqrt(0.5 * (a * a + b * b + c * c) + 3.0 * (s[3] * s[3] + s[4] * s[4] + s[5] * s[5]));
+}
+
+} // namespace flexuq::fe
