@@ -133,7 +133,15 @@ ModelFactory simulation_factory(const io::Config& cfg, const std::vector<campaig
     }
   }
   try {
-    mbs::SimulationModel check(read_simulation_job(*sim_cfg), stiffness, outputs, times, names, names_only);
+    auto job0 = read_simulation_job(*sim_cfg);
+    // Stress modes are those of the body file: a body reduced again per sample has none.
+    for (const auto& os : job0.outputs)
+      if (os.quantity == mbs::Quantity::stress || os.quantity == mbs::Quantity::von_mises)
+        for (const auto& rf : reduce_files)
+          FLEXUQ_REQUIRE(job0.system.bodies()[static_cast<std::size_t>(os.body)].name != rf.first,
+                         "output '" << os.name << "': the stresses of a body reduced again per sample (model.reduce."
+                                    << rf.first << ") are not recovered");
+    mbs::SimulationModel check(std::move(job0), stiffness, outputs, times, names, names_only);
     for (std::size_t k : check.stochastic_parameters()) used[k] = true;
     sim_cfg->mark_used("command");
     sim_cfg->check_all_used();

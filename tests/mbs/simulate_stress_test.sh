@@ -10,8 +10,9 @@
 #  2. plumbing: every output row equals f·S_node·V·η recomputed from /bodies/bar/elastic, the body
 #     file's /reduced/stress_modes and /reduced/floating_frame/V (1e-10), and a body with
 #     stiffness_scale s gives s times the stress modes' part of the same η;
-#  3. bad input: a stress output on a body file without stress modes, a node the mesh lacks, and a
-#     stress tensor over a set fail with exit 2 naming the output;
+#  3. bad input: a stress output on a body file without stress modes, a node the mesh lacks, a
+#     stress tensor over a set, and stresses of a body a campaign reduces again per sample fail
+#     with exit 2 naming the output, before any work;
 #  4. reduce.stress_modes on a beam mesh fails before the reduction.
 #   simulate_stress_test.sh FLEXUQ MPIEXEC
 set -euo pipefail
@@ -102,6 +103,22 @@ set +e; timeout 60 "$mpiexec" -n 1 "$flexuq" simulate badnode.yaml > bad.log 2>&
 sed 's/{name: s_mid, quantity: stress, body: bar, node: [0-9]*}/{name: s_mid, quantity: stress, body: bar, set: ALL}/' sim.yaml > badset.yaml
 set +e; timeout 60 "$mpiexec" -n 1 "$flexuq" simulate badset.yaml > bad.log 2>&1; rc=$?; set -e
 [ "$rc" -eq 2 ] && grep -q "a stress tensor is given at one node" bad.log || { echo "FAIL: stress over a set: exit $rc"; cat bad.log; exit 1; }
+# A campaign that reduces the bar again per sample cannot recover its stresses: refused before any sample.
+cat > rered.yaml <<'YAML'
+command: campaign
+model:
+  simulation: sim.yaml
+  reduce: {bar: bar.yaml}
+parameters:
+  E: {dist: uniform, low: 2.0e11, high: 2.2e11, param: E}
+outputs: {simulation: [vm_mid], times: [0.01]}
+method: {type: monte-carlo, samples: 4}
+campaign: {ranks_per_sample: 1, seed: 7}
+output: rered.h5
+YAML
+set +e; timeout 60 "$mpiexec" -n 1 "$flexuq" campaign rered.yaml > bad.log 2>&1; rc=$?; set -e
+[ "$rc" -eq 2 ] && grep -q "reduced again per sample (model.reduce.bar) are not recovered" bad.log && [ ! -e rered.h5.journal ] ||
+  { echo "FAIL: stresses of a re-reduced body: exit $rc"; cat bad.log; exit 1; }
 # --- 4. stress modes of a beam mesh: refused before any work ---
 cat > beam.yaml <<'YAML'
 command: reduce
