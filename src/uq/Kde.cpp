@@ -11,17 +11,22 @@
 
 namespace flexuq::uq {
 
+double silverman_bandwidth(double std, double q25, double q75, std::size_t n) {
+  FLEXUQ_REQUIRE(n >= 2, "KDE: need at least 2 samples");
+  double spread = std;
+  const double iqr = (q75 - q25) / 1.34;
+  if (iqr > 0.0) spread = std::min(spread, iqr);
+  FLEXUQ_REQUIRE(spread > 0.0, "KDE: sample has zero spread");
+  return 0.9 * spread * std::pow(static_cast<double>(n), -0.2);
+}
+
 double silverman_bandwidth(const Eigen::VectorXd& s) {
   FLEXUQ_REQUIRE(s.size() >= 2, "KDE: need at least 2 samples");
   RunningStats st;
   for (Eigen::Index i = 0; i < s.size(); ++i) st.add(s[i]);
   const std::vector<double> v(s.data(), s.data() + s.size());
   const auto q = sample_quantiles(v, {0.25, 0.75});
-  double spread = st.std();
-  const double iqr = (q[1] - q[0]) / 1.34;
-  if (iqr > 0.0) spread = std::min(spread, iqr);
-  FLEXUQ_REQUIRE(spread > 0.0, "KDE: sample has zero spread");
-  return 0.9 * spread * std::pow(static_cast<double>(s.size()), -0.2);
+  return silverman_bandwidth(st.std(), q[0], q[1], static_cast<std::size_t>(s.size()));
 }
 
 namespace {

@@ -62,7 +62,14 @@ void describe(OutputSummary& s, const Eigen::MatrixXd& S, bool surrogate, const 
     const double lo = total.min(), hi = total.max(), pad = 0.1 * (hi - lo + 1e-300);
     const Eigen::VectorXd gr = Eigen::VectorXd::LinSpaced(np, lo - pad, hi + pad);
     s.pdf_grid.col(kk) = gr;
-    s.pdf.col(kk) = s.std[k] > 0 ? kde_gaussian(S.col(kk), gr) : Eigen::VectorXd::Zero(np);
+    // Silverman's bandwidth from the sample std and quartiles computed above (when the levels hold them).
+    double h = 0.0;
+    const auto l25 = std::find(opt.quantile_levels.begin(), opt.quantile_levels.end(), 0.25);
+    const auto l75 = std::find(opt.quantile_levels.begin(), opt.quantile_levels.end(), 0.75);
+    if (s.std[k] > 0 && l25 != opt.quantile_levels.end() && l75 != opt.quantile_levels.end())
+      h = silverman_bandwidth(total.std(), q[static_cast<std::size_t>(l25 - opt.quantile_levels.begin())],
+                              q[static_cast<std::size_t>(l75 - opt.quantile_levels.begin())], col.size());
+    s.pdf.col(kk) = s.std[k] > 0 ? kde_gaussian(S.col(kk), gr, h) : Eigen::VectorXd::Zero(np);
   }
   s.moments_from = surrogate ? "pce surrogate (1e5 points; mean/std exact)" : "samples";
   if (s.has_pce) {
