@@ -2,6 +2,7 @@
 #include "flexuq/mbs/Animation.hpp"
 
 #include "flexuq/core/Error.hpp"
+#include "flexuq/fe/StressRecovery.hpp"
 #include "flexuq/mbs/EulerParameters.hpp"
 
 #include <fstream>
@@ -14,6 +15,7 @@ namespace {
 struct BodyMesh {
   std::string name;
   std::size_t nodes = 0, cells = 0, mixed = 0;
+  bool von_mises = false; ///< the body has stress modes: a nodal von Mises field per frame
 };
 
 } // namespace
@@ -48,12 +50,27 @@ int write_animation(io::H5File& f, const std::string& h5_name, const std::string
         const Eigen::Map<const Eigen::RowVectorXd> row(basis.data() + (i * dpn + c) * n, n);
         psi.row(static_cast<Eigen::Index>(3 * i + c)) = row * V;
       }
+    // Recovered stresses (a body file with /reduced/stress_modes): SV (6 nn × n_e) = f · S V.
+    const bool stresses = body.flex->stress_modes && body.flex->stress_modes->size() == nn * 6 * n;
+    Mat sv;
+    if (stresses) {
+      sv.resize(static_cast<Eigen::Index>(6 * nn), ne);
+      const Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>> S(
+          body.flex->stress_modes->data(), static_cast<Eigen::Index>(6 * nn), static_cast<Eigen::Index>(n));
+      sv.noalias() = body.flex->stress_scale * (S * V);
+    }
+    std::vector<double> vm(stresses ? nt * nn : 0);
     std::vector<double> pos(nt * nn * 3), disp(nt * nn * 3);
     for (std::size_t k = 0; k < nt; ++k) {
       const double* qb = r.coordinates[b].data() + 7 * k;
       const Vec3 origin(qb[0], qb[1], qb[2]);
       const Mat3 a = rotation(Vec4(qb[3], qb[4], qb[5], qb[6]));
-      const Vec u = psi * Eigen::Map<const Vec>(r.elastic[b].data() + static_cast<std::size_t>(ne) * k, ne);
+      const Eigen::Map<const Vec> eta(r.elastic[b].data() + static_cast<std::size_t>(ne) * k, ne);
+      const Vec u = psi * eta;
+      if (stresses) {
+        const Vec sig = sv * eta;
+        for (std::size_t i = 0; i < nn; ++i) vm[k * nn + i] = fe::von_mises(sig.data() + 6 * i);
+      }
       for (std::size_t i = 0; i < nn; ++i) {
         const Vec3 x0(geo[3 * i], geo[3 * i + 1], geo[3 * i + 2]);
         const Vec3 ui = u.segment<3>(static_cast<Eigen::Index>(3 * i));
@@ -69,11 +86,12 @@ int write_animation(io::H5File& f, const std::string& h5_name, const std::string
     f.ensure_group(g);
     f.write_replicated(g + "/geometry", {nt, nn, 3}, pos.data());
     f.write_replicated(g + "/displacement", {nt, nn, 3}, disp.data());
+    if (stresses) f.write_replicated(g + "/von_mises", {nt, nn}, vm.data());
     f.write_replicated(g + "/topology_mixed", {mixed.size()}, mixed.data());
     const auto cells = static_cast<std::size_t>(src.read_attribute_int("/mesh", "num_elements"));
     f.write_attribute(g, "num_elements", static_cast<std::int64_t>(cells));
     f.write_attribute(g, "body_file", file_it->second);
-    meshes.push_back({body.name, nn, cells, mixed.size()});
+    meshes.push_back({body.name, nn, cells, mixed.size(), stresses});
   }
   if (meshes.empty()) return 0;
   std::ofstream x(xdmf_path);
@@ -101,6 +119,12 @@ int write_animation(io::H5File& f, const std::string& h5_name, const std::string
       x << "     <Geometry GeometryType=\"XYZ\">\n" << slab("geometry") << "     </Geometry>\n";
       x << "     <Attribute Name=\"displacement\" AttributeType=\"Vector\" Center=\"Node\">\n"
         << slab("displacement") << "     </Attribute>\n";
+      if (m.von_mises)
+        x << "     <Attribute Name=\"von_mises\" AttributeType=\"Scalar\" Center=\"Node\">\n"
+          << "      <DataItem ItemType=\"HyperSlab\" Dimensions=\"" << m.nodes << "\" Type=\"HyperSlab\">\n"
+          << "       <DataItem Dimensions=\"3 2\" Format=\"XML\">" << k << " 0 1 1 1 " << m.nodes << "</DataItem>\n"
+          << "       <DataItem Dimensions=\"" << nt << " " << m.nodes << "\" NumberType=\"Float\" Precision=\"8\" "
+          << "Format=\"HDF\">" << g << "/von_mises</DataItem>\n      </DataItem>\n     </Attribute>\n";
       x << "    </Grid>\n";
     }
     x << "   </Grid>\n";
