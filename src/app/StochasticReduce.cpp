@@ -244,7 +244,10 @@ public:
       if (r.status == 0) {
         FLEXUQ_REQUIRE(points_ == 0 && cs->second.size() == dims_.back(),
                        "journal: point " << r.index << " has " << cs->second.size() << " basis column scales, expected "
-                                         << dims_.back() << (points_ ? " (and other points journaled whole bases)" : ""));
+                                         << dims_.back()
+                                         << (points_ ? " (and other points journaled whole bases: a journal resumed across "
+                                                       "flexuq versions; run again without --resume)"
+                                                     : ""));
         scales_.push_back(std::move(cs->second));
       }
       r.outputs.erase(cs);
@@ -252,7 +255,8 @@ public:
     }
     const auto it = r.outputs.find("basis");
     if (r.status == 0) {
-      FLEXUQ_REQUIRE(scales_.empty(), "journal: point " << r.index << " has a whole basis, other points column scales");
+      FLEXUQ_REQUIRE(scales_.empty(), "journal: point " << r.index << " has a whole basis, other points column scales (a "
+                                                            "journal resumed across flexuq versions; run again without --resume)");
       if (!f_) {
         f_ = std::fopen(path_.c_str(), "w+b");
         FLEXUQ_REQUIRE(f_ != nullptr, path_ << ": cannot create the scratch file of the point bases");

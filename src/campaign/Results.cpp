@@ -116,7 +116,10 @@ std::vector<SampleRecord> read_records(const std::string& dir, const FieldInfo& 
       if (cs != fields.column_scaled.end() && cs->second) {
         // Journaled as column factors: their moments, expanded with the base when written (write_field).
         const auto jt = r.outputs.find(column_scale_output(name));
-        if (jt == r.outputs.end()) continue;
+        if (jt == r.outputs.end()) {
+          r.outputs.erase(name); // a whole field from another build's journal: not mixed into the factors' moments
+          continue;
+        }
         std::size_t n_out = 1;
         for (auto d : dims) n_out *= static_cast<std::size_t>(d);
         if (r.status == 0 && !jt->second.empty() && dims.back() == jt->second.size() && cs->second->size() == n_out) {
