@@ -49,24 +49,34 @@ Eigen::VectorXd kde_gaussian(const Eigen::VectorXd& samples, const Eigen::Vector
     // Uniform grid: per sample, the kernel at consecutive grid points by a recurrence instead of an
     // exp each. With u the scaled distance of a grid point and δ = Δ/h,
     //   e^{-(u+δ)²/2} = e^{-u²/2} · r,   r = e^{-uδ - δ²/2},   and r itself advances by e^{-δ²};
-    // so three exp per sample instead of one per sample and grid point in its ±8h window (10⁵
+    // so two exp per sample (vectorised) instead of one per sample and grid point in its ±8h window (10⁵
     // surrogate points on 200 grid points: ~40× fewer). The products drift by one rounding per step
     // (≤ 200 steps: relative 1e-13 at worst, against the direct sum).
     const Eigen::Index G = grid.size();
     const double y0 = grid[0], D = (grid[G - 1] - y0) / static_cast<double>(G - 1), delta = D / h,
                  q = std::exp(-delta * delta), cut = 8.0 * h;
     Eigen::VectorXd f = Eigen::VectorXd::Zero(G);
-    for (Eigen::Index i = 0; i < samples.size(); ++i) {
-      const double x = samples[i];
-      const auto lo = static_cast<Eigen::Index>(std::max(0.0, std::ceil((x - cut - y0) / D)));
-      const auto hi = static_cast<Eigen::Index>(std::min(static_cast<double>(G - 1), std::floor((x + cut - y0) / D)));
-      if (lo > hi) continue;
-      const double u = (y0 + static_cast<double>(lo) * D - x) / h;
-      double w = std::exp(-0.5 * u * u), r = std::exp(-u * delta - 0.5 * delta * delta);
-      for (Eigen::Index g = lo; g <= hi; ++g) {
-        f[g] += w;
-        w *= r;
-        r *= q;
+    // Blocks of samples: the two exp of each start point as one vectorised array exp per block.
+    constexpr Eigen::Index B = 1024;
+    Eigen::ArrayXd u(B), w0(B), r0(B);
+    Eigen::Array<Eigen::Index, Eigen::Dynamic, 1> lo(B), hi(B);
+    for (Eigen::Index b = 0; b < samples.size(); b += B) {
+      const Eigen::Index nb = std::min(B, samples.size() - b);
+      for (Eigen::Index j = 0; j < nb; ++j) {
+        const double x = samples[b + j];
+        lo(j) = static_cast<Eigen::Index>(std::max(0.0, std::ceil((x - cut - y0) / D)));
+        hi(j) = static_cast<Eigen::Index>(std::min(static_cast<double>(G - 1), std::floor((x + cut - y0) / D)));
+        u(j) = lo(j) <= hi(j) ? (y0 + static_cast<double>(lo(j)) * D - x) / h : 0.0;
+      }
+      w0.head(nb) = (-0.5 * u.head(nb).square()).exp();
+      r0.head(nb) = (-delta * u.head(nb) - 0.5 * delta * delta).exp();
+      for (Eigen::Index j = 0; j < nb; ++j) {
+        double w = w0(j), r = r0(j);
+        for (Eigen::Index g = lo(j); g <= hi(j); ++g) {
+          f[g] += w;
+          w *= r;
+          r *= q;
+        }
       }
     }
     return f * (1.0 / (std::sqrt(2.0 * M_PI) * static_cast<double>(samples.size()) * h));
