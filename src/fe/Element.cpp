@@ -283,6 +283,19 @@ bool straight_tet10(const double* X) {
 }
 } // namespace
 
+Eigen::Matrix3d solid_jacobian(ElementType type, const double* dN, const double* X, long label) {
+  const int n = io::nodes_per_element(type);
+  Eigen::Matrix3d J = Eigen::Matrix3d::Zero(); // J_{dk} = ∂x_k/∂ξ_d
+  for (int a = 0; a < n; ++a)
+    for (int d = 0; d < 3; ++d)
+      for (int k = 0; k < 3; ++k) J(d, k) += dN[3 * a + d] * X[3 * a + k];
+  const double detJ = J.determinant();
+  FLEXUQ_REQUIRE(detJ > 0, "element " << label << " (" << io::element_name(type)
+                                      << ") has a non-positive Jacobian determinant (" << detJ
+                                      << "): inverted node order or a degenerate element");
+  return J;
+}
+
 SolidTerms solid_terms(ElementType type, const double* X, long label) {
   const int n = io::nodes_per_element(type);
   // Full integration of every term. Hexahedra: 2³ / 3³ Gauss points for both. Tetrahedra: the
@@ -312,15 +325,8 @@ SolidTerms solid_terms(ElementType type, const double* X, long label) {
   Eigen::VectorXd v(3 * n);
   auto jacobian = [&](const QPoint& q) {
     shape_functions(type, q.xi, N.data(), dN.data());
-    Eigen::Matrix3d J = Eigen::Matrix3d::Zero(); // J_{dk} = ∂x_k/∂ξ_d
-    for (int a = 0; a < n; ++a)
-      for (int d = 0; d < 3; ++d)
-        for (int k = 0; k < 3; ++k) J(d, k) += dN[3 * a + d] * X[3 * a + k];
-    const double detJ = J.determinant();
-    FLEXUQ_REQUIRE(detJ > 0, "element " << label << " (" << io::element_name(type)
-                                        << ") has a non-positive Jacobian determinant (" << detJ
-                                        << "): inverted node order or a degenerate element");
-    return std::make_pair(J, detJ);
+    const Eigen::Matrix3d J = solid_jacobian(type, dN.data(), X, label);
+    return std::make_pair(J, J.determinant());
   };
   for (const auto& q : *k_rule) {
     const auto [J, detJ] = jacobian(q);

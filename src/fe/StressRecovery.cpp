@@ -20,7 +20,7 @@ std::vector<double> nodal_stresses(const io::Mesh& mesh, const std::vector<doubl
   std::vector<double> s(nn * 6 * static_cast<std::size_t>(m), 0.0);
   std::vector<int> count(nn, 0);
   std::size_t solids = 0;
-  std::vector<double> N, dN;
+  std::vector<double> N, dN, X;
   for (std::size_t e = 0; e < ne; ++e) {
     const auto type = mesh.elem_type[e];
     if (!io::is_solid(type)) continue;
@@ -32,15 +32,18 @@ std::vector<double> nodal_stresses(const io::Mesh& mesh, const std::vector<doubl
     N.resize(static_cast<std::size_t>(n));
     dN.resize(static_cast<std::size_t>(3 * n));
     Eigen::MatrixXd G(n, 3);
+    X.resize(static_cast<std::size_t>(3 * n));
+    for (int b = 0; b < n; ++b)
+      for (int k = 0; k < 3; ++k)
+        X[static_cast<std::size_t>(3 * b + k)] = mesh.coords[static_cast<std::size_t>(nodes[b])][static_cast<std::size_t>(k)];
     for (int a = 0; a < n; ++a) {
       shape_functions(type, ref[static_cast<std::size_t>(a)], N.data(), dN.data());
-      Eigen::Matrix3d J = Eigen::Matrix3d::Zero(); // J_{dk} = ∂x_k/∂ξ_d
-      for (int b = 0; b < n; ++b)
-        for (int d = 0; d < 3; ++d)
-          for (int k = 0; k < 3; ++k) J(d, k) += dN[static_cast<std::size_t>(3 * b + d)] * mesh.coords[static_cast<std::size_t>(nodes[b])][static_cast<std::size_t>(k)];
-      FLEXUQ_REQUIRE(J.determinant() > 0, who << ": element " << mesh.elem_ids[e] << " has a non-positive Jacobian at its node "
-                                              << mesh.node_ids[static_cast<std::size_t>(nodes[a])]);
-      const Eigen::Matrix3d Jinv = J.inverse();
+      Eigen::Matrix3d Jinv;
+      try {
+        Jinv = solid_jacobian(type, dN.data(), X.data(), mesh.elem_ids[e]).inverse();
+      } catch (const InputError& err) {
+        throw InputError(who + ": " + err.what());
+      }
       for (int b = 0; b < n; ++b)
         G.row(b) = (Jinv * Eigen::Vector3d(dN[static_cast<std::size_t>(3 * b)], dN[static_cast<std::size_t>(3 * b + 1)],
                                            dN[static_cast<std::size_t>(3 * b + 2)])).transpose();

@@ -25,6 +25,11 @@ struct SolidTerms {
 };
 SolidTerms solid_terms(io::ElementType type, const double* coords /* npe×3 row-major */, long label);
 
+/// J_{dk} = ∂x_k/∂ξ_d of a solid element from the natural derivatives @p dN (npe×3) of its shape
+/// functions at a point and its node coordinates @p coords (npe×3 row-major); physical gradients
+/// are J⁻¹ ∂N/∂ξ. Throws InputError naming element @p label if det J ≤ 0.
+Eigen::Matrix3d solid_jacobian(io::ElementType type, const double* dN, const double* coords, long label);
+
 /// Two-node 3-D Euler–Bernoulli frame element (seed 000 App. E.1 as in the digest), 6 DOF per node
 /// (u, v, w, θx, θy, θz), global axes. K_E holds axial and bending (E = 1), K_G torsion (G = 1),
 /// M_1 the consistent mass for ρ = 1 with torsional inertia I_x = I11 + I22 (no rotary inertia), or
