@@ -112,6 +112,8 @@ std::vector<SampleRecord> read_records(const std::string& dir, const FieldInfo& 
     records.push_back(Journal::read_at(where));
     auto& r = records.back();
     for (const auto& [name, dims] : fields.dims) {
+      std::size_t n_out = 1;
+      for (auto d : dims) n_out *= static_cast<std::size_t>(d);
       const auto cs = fields.column_scaled.find(name);
       if (cs != fields.column_scaled.end() && cs->second) {
         // Journaled as column factors: their moments, expanded with the base when written (write_field).
@@ -120,8 +122,6 @@ std::vector<SampleRecord> read_records(const std::string& dir, const FieldInfo& 
           r.outputs.erase(name); // a whole field from another build's journal: not mixed into the factors' moments
           continue;
         }
-        std::size_t n_out = 1;
-        for (auto d : dims) n_out *= static_cast<std::size_t>(d);
         if (r.status == 0 && !jt->second.empty() && dims.back() == jt->second.size() && cs->second->size() == n_out) {
           auto& m = moments[name];
           m.base = cs->second;
@@ -132,8 +132,6 @@ std::vector<SampleRecord> read_records(const std::string& dir, const FieldInfo& 
       }
       const auto it = r.outputs.find(name);
       if (it == r.outputs.end()) continue;
-      std::size_t n_out = 1;
-      for (auto d : dims) n_out *= static_cast<std::size_t>(d);
       if (r.status == 0 && it->second.size() == n_out) moments[name].add(it->second);
       r.outputs.erase(it);
     }

@@ -92,7 +92,8 @@ std::vector<double> sample_quantiles(std::vector<double> x, const std::vector<do
       from = lo + 1;
     }
     const double xl = x[lo];
-    const double xh = hi == lo ? xl : hi < from ? x[hi] : *std::min_element(x.begin() + static_cast<std::ptrdiff_t>(hi), x.end());
+    // hi = lo + 1 = from here: x_(lo+1) is the smallest value right of the last selected one.
+    const double xh = hi == lo ? xl : *std::min_element(x.begin() + static_cast<std::ptrdiff_t>(hi), x.end());
     q[i] = xl + (h - static_cast<double>(lo)) * (xh - xl);
   }
   return q;
