@@ -7,7 +7,9 @@
 # is an error, so clang builds (preset fuzz) parse as before.
 set(FLEXUQ_PCH_HEADERS <algorithm> <array> <cmath> <cstdint> <fstream> <functional> <iomanip> <limits> <map>
     <memory> <numeric> <optional> <set> <sstream> <string> <utility> <vector>
-    <mpi.h> <petscsys.h> <petscmat.h> <petscksp.h> <slepceps.h> <slepcsvd.h> <Eigen/Dense>)
+    <mpi.h> <petscsys.h> <petscmat.h> <petscksp.h> <slepceps.h> <slepcsvd.h> <Eigen/Dense>
+    # Eigen's decompositions declared extern, instantiated once in flexuq_core (its header says why).
+    ${PROJECT_SOURCE_DIR}/include/flexuq/core/EigenInstances.hpp)
 if(FLEXUQ_PCH AND CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
   set(FLEXUQ_PCH_ACTIVE ON)
   add_library(flexuq_pch STATIC ${PROJECT_SOURCE_DIR}/cmake/pch.cpp)
