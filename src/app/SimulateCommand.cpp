@@ -45,7 +45,8 @@ void run_simulate(MPI_Comm comm, const io::Config& cfg) {
     mbs::write_simulation(job.output_path, job, result);
     std::ostringstream done;
     done << "simulate: " << result.stats.steps << " steps (" << result.stats.rejected << " rejected), "
-         << result.stats.newton_iterations << " Newton iterations, max constraint drift " << result.stats.max_drift
+         << result.stats.newton_iterations << " Newton iterations, " << (result.sparse ? "sparse" : "dense")
+         << " linear algebra, max constraint drift " << result.stats.max_drift
          << ", " << result.wall_seconds << " s -> " << job.output_path;
     log::info(MPI_COMM_SELF, done.str());
   }

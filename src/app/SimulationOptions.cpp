@@ -415,7 +415,7 @@ mbs::SimulationJob read_simulation_job(const io::Config& cfg) {
     const YAML::Node s = cfg.node("solver");
     rd.keys(s, "solver", {"type", "alpha", "rho_inf", "step", "start", "end", "tol", "max_iter", "adaptive", "rtol",
                           "atol", "min_step", "max_step", "output_step", "project", "quadratic_velocity", "matrix",
-                          "project_velocities"});
+                          "project_velocities", "linear_algebra"});
     try {
       o.scheme = mbs::parse_scheme(rd.text(s, "solver", "type", "hht"));
     } catch (const InputError& e) {
@@ -440,6 +440,11 @@ mbs::SimulationJob read_simulation_job(const io::Config& cfg) {
     if (matrix != "blocks" && matrix != "finite-difference")
       rd.fail(s["matrix"], "solver.matrix", "must be blocks or finite-difference, got '" + matrix + "'");
     o.fd_matrix = matrix == "finite-difference";
+    try {
+      o.linear_algebra = mbs::parse_linear_algebra(rd.text(s, "solver", "linear_algebra", "auto"));
+    } catch (const InputError& e) {
+      rd.fail(s["linear_algebra"], "solver.linear_algebra", e.what());
+    }
     sys.set_quadratic_velocity(rd.flag(s, "solver", "quadratic_velocity", true));
   }
   try {

@@ -42,7 +42,11 @@ void SolverOptions::validate() const {
                  "solver: more than 1e8 output steps requested (end - start = " << end - start << ")");
 }
 
-Integrator::Integrator(System& sys, SolverOptions o) : sys_(sys), o_(o) { o_.validate(); }
+Integrator::Integrator(System& sys, SolverOptions o)
+    : sys_(sys), o_(o), lu_(o.linear_algebra == LinearAlgebra::sparse), acc_lu_(o.linear_algebra == LinearAlgebra::sparse),
+      sparse_(o.linear_algebra == LinearAlgebra::sparse) {
+  o_.validate();
+}
 
 std::string Integrator::worst_row(const Vec& q, double t) const {
   const Vec c = sys_.phi_all(q, t);
@@ -82,15 +86,14 @@ void Integrator::accelerations(double t, const Vec& q, const Vec& v, Vec& a, Vec
   Vec rhs(n + m);
   rhs.head(n) = sys_.forces(q, v, t);
   rhs.tail(m) = sys_.gamma(q, v, t);
-  Eigen::PartialPivLU<Mat> lu(k);
-  if (!(lu.rcond() > 1e-14)) {
+  if (acc_lu_.sparse() != sparse_) acc_lu_.set_sparse(sparse_);
+  Vec x;
+  if (!acc_lu_.compute(k) || !acc_lu_.solve_checked(k, rhs, x)) {
     const std::string b = singular_body(k);
     throw InputError(FLEXUQ_MSG("the mass matrix is singular at t = " << t << (b.empty() ? "" : " on body '" + b + "'")
                                 << ": M + constraints do not determine the accelerations (a massless or inertia-free body "
                                    "that the joints do not hold?)"));
   }
-  const Vec x = lu.solve(rhs);
-  if (!x.allFinite()) throw InputError(FLEXUQ_MSG("the mass matrix is singular at t = " << t));
   a = x.head(n);
   lambda = x.tail(m);
 }
@@ -99,10 +102,7 @@ int Integrator::project_positions(double t, Vec& q) const {
   for (int it = 0; it < 50; ++it) {
     const Vec c = sys_.phi(q, t);
     if (c.lpNorm<Eigen::Infinity>() <= o_.tol) return it;
-    const Mat cq = sys_.jacobian(q, t);
-    const Mat g = cq * cq.transpose();
-    Eigen::LDLT<Mat> ldlt(g);
-    q -= cq.transpose() * ldlt.solve(c);
+    q += min_norm_correction(sys_.jacobian(q, t), c, sparse_);
     if (!q.allFinite()) break;
   }
   const Vec c = sys_.phi(q, t);
@@ -113,8 +113,7 @@ int Integrator::project_positions(double t, Vec& q) const {
 void Integrator::project_velocities(double t, const Vec& q, Vec& v) const {
   const Mat cq = sys_.jacobian(q, t);
   const Vec r = cq * v + sys_.phi_t(q, t);
-  Eigen::LDLT<Mat> ldlt(cq * cq.transpose());
-  v -= cq.transpose() * ldlt.solve(r);
+  v += min_norm_correction(cq, r, sparse_);
 }
 
 std::vector<std::string> Integrator::initialise(State& s) {
@@ -154,6 +153,12 @@ std::vector<std::string> Integrator::initialise(State& s) {
     // check once here, the steps then rely on the LU and a finite solution.
     const int n = sys_.n(), m = sys_.m();
     const Mat k = saddle(t0, q);
+    if (o_.linear_algebra == LinearAlgebra::automatic) {
+      const bool every_stage = o_.scheme == Scheme::rk45 || o_.scheme == Scheme::euler;
+      sparse_ = choose_sparse(k, every_stage ? kSparseMinSizeFactorEveryStage : kSparseMinSizeKeptLu);
+    }
+    lu_.set_sparse(sparse_);
+    jac_h_ = -1;
     Eigen::FullPivLU<Mat> lu(k);
     lu.setThreshold(1e-10);
     if (lu.rank() < n + m) {
@@ -434,7 +439,9 @@ RunStats Integrator::run(State& s, const std::function<void(const State&, double
           const Mat a = saddle(next.t, next.q);
           Vec rhs = Vec::Zero(n + m);
           rhs.tail(m) = -(a.bottomLeftCorner(m, n) * next.v + sys_.phi_t(next.q, next.t));
-          next.v += Eigen::PartialPivLU<Mat>(a).solve(rhs).head(n);
+          SaddleLu lu(sparse_);
+          lu.compute(a); // regular: initialise() checked the rank of this saddle matrix
+          next.v += lu.solve(rhs).head(n);
         }
         aux_ = aux_next_;
         if (o_.scheme == Scheme::hht) {

@@ -56,6 +56,7 @@ SimulationResult run_simulation(SimulationJob& job, const std::function<void(dou
   Integrator integ(sys, job.solver);
   State s;
   r.redundant_rows = integ.initialise(s);
+  r.sparse = integ.sparse();
   r.outputs.resize(job.outputs.size());
   r.reactions.resize(sys.joints().size());
   r.coordinates.resize(sys.bodies().size());
@@ -207,6 +208,7 @@ void write_simulation(const std::string& path, const SimulationJob& job, const S
   f.write_attribute("/solver", "jacobians", static_cast<std::int64_t>(r.stats.jacobians));
   f.write_attribute("/solver", "max_drift", r.stats.max_drift);
   f.write_attribute("/solver", "wall_seconds", r.wall_seconds);
+  f.write_attribute("/solver", "linear_algebra", std::string(r.sparse ? "sparse" : "dense"));
   if (job.animation) {
     const auto slash = path.find_last_of('/');
     write_animation(f, slash == std::string::npos ? path : path.substr(slash + 1), io::xdmf_path_for(path), job, r);

@@ -19,3 +19,9 @@ flexuq_app_case(simulate_bad_force_interface JOB bad/simulate_interface_on_rigid
                 EXPECT "forces[0].interface (line 7)" "applies to a force on a flexible body")
 flexuq_app_case(simulate_bad_damper JOB bad/simulate_bad_damper.yaml VERB simulate EXIT_CODE 2
                 EXPECT "forces[0].damping (line 7)" "must be >= 0")
+flexuq_app_case(simulate_bad_linear_algebra JOB bad/simulate_singular_mass.yaml VERB simulate EXIT_CODE 2
+                ARGS --set solver.linear_algebra=banded
+                EXPECT "solver.linear_algebra" "must be auto, dense or sparse, got 'banded'")
+flexuq_app_case(simulate_bad_singular_mass_sparse JOB bad/simulate_singular_mass.yaml VERB simulate EXIT_CODE 2
+                ARGS --set solver.linear_algebra=sparse
+                EXPECT "singular at t = 0" "body 'ghost'")

@@ -305,6 +305,119 @@ TEST(MbsDynamics, RedundantFourBarMatchesPlanarEquivalent) {
 
 namespace {
 
+/// A chain of @p links rod pendulums (revolutes about z, each link hanging from the previous
+/// one's end), released from a bent configuration under gravity: 7 coordinates and 6 rows per
+/// link, so the saddle matrix of 20 links is 260 × 260 and a few per cent full.
+System chain(int links) {
+  System s;
+  const double l = 0.5;
+  Vec3 top(0, 0, 0);
+  for (int i = 0; i < links; ++i) {
+    const double th = 0.3 + 0.05 * i; // bent: the links fall at different rates
+    const Vec3 dir(std::sin(th), -std::cos(th), 0);
+    RigidBody b;
+    b.name = "link" + std::to_string(i);
+    b.mass = 1.0 + 0.1 * i;
+    b.inertia = Vec3(0.01, b.mass * l * l / 12, b.mass * l * l / 12).asDiagonal();
+    b.position = top + 0.5 * l * dir;
+    b.orientation = from_axis_angle(Vec3::UnitZ(), th - M_PI / 2);
+    const int id = s.add_body(b);
+    JointSpec j;
+    j.name = "pin" + std::to_string(i);
+    j.type = JointType::revolute;
+    j.body_i = i == 0 ? kGround : id - 1;
+    j.body_j = id;
+    j.point = top;
+    j.axis = Vec3::UnitZ();
+    s.add_joint(j);
+    top += l * dir;
+  }
+  ForceSpec g;
+  g.direction = Vec3(0, -kG, 0);
+  s.add_force(g);
+  return s;
+}
+
+} // namespace
+
+// solver.linear_algebra: the sparse saddle LU and projections give the dense solution to round-off
+// for every scheme and its velocity projection, and `auto` picks sparse for the long chain only.
+TEST(MbsDynamics, SparseAndDenseLinearAlgebraAgree) {
+  for (Scheme sc : {Scheme::hht, Scheme::generalized_alpha, Scheme::rk45}) {
+    for (int links : {3, 20}) {
+      SolverOptions o = hht(2e-3, 0.2);
+      o.scheme = sc;
+      o.project_velocities = true;
+      o.output_step = 0.05;
+      flexuq::mbs::test::Run rd, rs, ra;
+      bool auto_sparse = false;
+      for (LinearAlgebra la : {LinearAlgebra::dense, LinearAlgebra::sparse, LinearAlgebra::automatic}) {
+        System sys = chain(links);
+        o.linear_algebra = la;
+        Integrator integ(sys, o);
+        State s;
+        flexuq::mbs::test::Run r;
+        r.dropped = integ.initialise(s);
+        EXPECT_EQ(integ.sparse(), la == LinearAlgebra::sparse || (la == LinearAlgebra::automatic && links == 20))
+            << linear_algebra_name(la) << ", " << links << " links";
+        if (la == LinearAlgebra::automatic) auto_sparse = integ.sparse();
+        r.stats = integ.run(s, [&](const State& st, double) { r.states.push_back(st); });
+        (la == LinearAlgebra::dense ? rd : la == LinearAlgebra::sparse ? rs : ra) = r;
+      }
+      EXPECT_EQ(auto_sparse, links == 20);
+      ASSERT_EQ(rd.states.size(), rs.states.size());
+      double diff = 0, moved = 0;
+      for (std::size_t k = 0; k < rd.states.size(); ++k) {
+        diff = std::max(diff, (rd.states[k].q - rs.states[k].q).lpNorm<Eigen::Infinity>());
+        diff = std::max(diff, (rd.states[k].v - rs.states[k].v).lpNorm<Eigen::Infinity>());
+        moved = std::max(moved, (rd.states[k].q - rd.states[0].q).lpNorm<Eigen::Infinity>());
+      }
+      EXPECT_LT(diff, 1e-9) << scheme_name(sc) << ", " << links << " links";
+      EXPECT_GT(moved, 0.01) << "the chain must move";
+      EXPECT_LT(rs.stats.max_drift, 1e-9) << scheme_name(sc);
+    }
+  }
+}
+
+TEST(MbsLinearAlgebra, AutoRuleAndSingularSparseMatrices) {
+  // The rule: small or fuller matrices stay dense.
+  for (int min : {kSparseMinSizeFactorEveryStage, kSparseMinSizeKeptLu}) {
+    EXPECT_FALSE(choose_sparse(Mat::Identity(min - 1, min - 1), min));
+    EXPECT_TRUE(choose_sparse(Mat::Identity(min, min), min));
+    EXPECT_FALSE(choose_sparse(Mat::Ones(min, min), min));
+  }
+  // A saddle matrix whose mass block misses a rotation (zero row and column) is singular: the
+  // sparse LU reports it, as the dense rcond does.
+  Mat k = Mat::Zero(4, 4);
+  k(0, 0) = 2.0;
+  k(1, 1) = 3.0;
+  k(0, 3) = k(3, 0) = 1.0; // one constraint row on the first coordinate; coordinate 2 is free and massless
+  for (bool sparse : {false, true}) {
+    SaddleLu lu(sparse);
+    Vec x;
+    const Vec b = Vec::Ones(4);
+    EXPECT_FALSE(lu.compute(k) && lu.solve_checked(k, b, x)) << (sparse ? "sparse" : "dense");
+  }
+  // A regular one gives the dense solution; a changed pattern (an entry that vanishes) is analysed again.
+  k(2, 2) = 1.5;
+  SaddleLu dense(false), sparse(true);
+  ASSERT_TRUE(dense.compute(k));
+  ASSERT_TRUE(sparse.compute(k));
+  Vec xs;
+  const Vec b = Vec::LinSpaced(4, 1.0, 4.0);
+  ASSERT_TRUE(sparse.solve_checked(k, b, xs));
+  EXPECT_LT((xs - dense.solve(b)).norm(), 1e-14);
+  k(1, 1) = 0.0;
+  k(1, 2) = k(2, 1) = 2.0;
+  ASSERT_TRUE(dense.compute(k));
+  ASSERT_TRUE(sparse.compute(k));
+  ASSERT_TRUE(sparse.solve_checked(k, b, xs));
+  EXPECT_LT((xs - dense.solve(b)).norm(), 1e-13);
+  EXPECT_LT((k * xs - b).norm(), 1e-13);
+}
+
+namespace {
+
 /// Seed 004 §3.2 slider-crank in 3-D: crank (half-length 1) and rod (half-length 1.5) with
 /// revolutes about z at A and B, the rod end C on the global x axis (point-on-line, one row
 /// redundant with the planar revolutes), torque +1 / −1 / 0 smoothed over ±0.01 s.

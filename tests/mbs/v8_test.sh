@@ -7,7 +7,8 @@
 #     Euler-parameter (68 rows) snapshots are the digest's independent reconstruction (seed-003.md
 #     §4.6: 7.05e-1, 7.03e-1, 9.62e-2, 1.07e-3 | 6.14e-1, 6.11e-1, 3.53e-1, 3.52e-1, 3.63e-2, 5.04e-4,
 #     to the 3 digits given) and the ranks are the thesis's 4 + 6 (the next σ below 1e-13);
-#     24 redundant rows reported, position drift < 1e-9, velocity drift at round-off (projection);
+#     24 redundant rows reported, position drift < 1e-9, velocity drift at round-off (projection),
+#     and solver.linear_algebra: auto solves it sparse;
 #  2. torque-driven against the rotational damper (configs/v8-rigid.yaml, 1 s): the idle speed's
 #     mean over 0.5–1 s within 2 % below T/c (mean(Tω − cω²) = 0 over a cycle gives mean ω ≤ T/c);
 #     configs/v8-rigid.yaml is what make_v8.py writes.
@@ -24,6 +25,8 @@ diff -q torque.yaml "$src/configs/v8-rigid.yaml" > /dev/null ||
   { echo "FAIL: configs/v8-rigid.yaml is not what configs/make_v8.py writes"; diff torque.yaml "$src/configs/v8-rigid.yaml" | head; exit 1; }
 timeout 300 "$mpiexec" -n 1 "$flexuq" simulate driven.yaml > driven.log 2>&1 || { echo "FAIL: driven V8"; cat driven.log; exit 1; }
 grep -q "^24 redundant constraint row" driven.log || { echo "FAIL: expected 24 redundant rows"; cat driven.log; exit 1; }
+# 119 coordinates + 119 active rows, a few per cent full: solver.linear_algebra auto must take the sparse LU.
+grep -q "sparse linear algebra" driven.log || { echo "FAIL: auto did not choose sparse linear algebra"; tail -3 driven.log; exit 1; }
 timeout 300 "$mpiexec" -n 1 "$flexuq" simulate torque.yaml --set solver.end=1.0 > torque.log 2>&1 ||
   { echo "FAIL: torque-driven V8"; cat torque.log; exit 1; }
 $py - <<'PY'

@@ -24,6 +24,7 @@
 /// Variable steps for hht / generalized-alpha use the Newmark local-error estimate
 /// (β − 1/6) h² ‖q̈_{n+1} − q̈_n‖ (Zienkiewicz & Xie) in a weighted RMS norm.
 
+#include "flexuq/mbs/SaddleSolver.hpp"
 #include "flexuq/mbs/System.hpp"
 
 #include <functional>
@@ -52,6 +53,9 @@ struct SolverOptions {
   /// hht / generalized-alpha: project q̇ onto C_q q̇ + C_t = 0 after every step (index-3 schemes hold
   /// the positions only; their velocities drift by O(h²)). Off: the textbook schemes.
   bool project_velocities = false;
+  /// `solver.linear_algebra`: the saddle LU and the projections dense or sparse (SaddleSolver.hpp);
+  /// auto decides at the initial configuration by size and fill.
+  LinearAlgebra linear_algebra = LinearAlgebra::automatic;
   void validate() const;   ///< throws InputError naming the key
 };
 
@@ -87,6 +91,8 @@ public:
   int project_positions(double t, Vec& q) const;
   void project_velocities(double t, const Vec& q, Vec& v) const;
   const SolverOptions& options() const { return o_; }
+  /// Whether the saddle solves are sparse (decided by initialise(); before it, by the option only).
+  bool sparse() const { return sparse_; }
 
 private:
   bool newmark_step(State& s, double h, State& out, double& err, RunStats& st);
@@ -101,7 +107,9 @@ private:
   Vec aux_next_;
   Vec force_n_; ///< hht: (C_qᵀλ − Q) at t_n
   Mat jac_;     ///< Newton iteration matrix (kept between steps when h does not change)
-  Eigen::PartialPivLU<Mat> lu_; ///< its factors (kept with it)
+  SaddleLu lu_;  ///< its factors (kept with it)
+  mutable SaddleLu acc_lu_; ///< accelerations(): its sparse pattern analysis is kept across calls
+  bool sparse_ = false;
   double jac_h_ = -1;
 };
 

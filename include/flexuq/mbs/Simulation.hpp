@@ -55,6 +55,7 @@ struct SimulationResult {
   std::vector<std::vector<double>> coordinates; ///< per body: n_t × 7
   std::vector<std::vector<double>> elastic;     ///< per body: n_t × n_e (flexible bodies; empty otherwise)
   std::vector<std::string> redundant_rows;
+  bool sparse = false; ///< the saddle solves were sparse (solver.linear_algebra, auto's choice)
   RunStats stats;
   double wall_seconds = 0;
 };
