@@ -24,6 +24,7 @@ set_tests_properties(test_mbs_v8 PROPERTIES TIMEOUT 600 LABELS "mbs;np1"
 # Recovered stresses: reduce.stress_modes, stress / von_mises outputs of flexuq simulate (physics,
 # consistency with the body file, stiffness scaling, bad input).
 add_test(NAME test_mbs_simulate_stress
-         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/simulate_stress_test.sh $<TARGET_FILE:flexuq> ${MPIEXEC_EXECUTABLE})
+         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/simulate_stress_test.sh $<TARGET_FILE:flexuq> ${MPIEXEC_EXECUTABLE}
+                 ${PROJECT_SOURCE_DIR})
 set_tests_properties(test_mbs_simulate_stress PROPERTIES PROCESSORS 2 TIMEOUT 300 LABELS "mbs;np2"
                      ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OPENBLAS_NUM_THREADS=1")

@@ -15,25 +15,15 @@
 #     stress tensor over a set, and stresses of a body a campaign reduces again per sample fail
 #     with exit 2 naming the output, before any work;
 #  4. reduce.stress_modes on a beam mesh fails before the reduction.
-#   simulate_stress_test.sh FLEXUQ MPIEXEC
+#  5. configs/bar-stress.yaml (the example simulation) runs on that body and writes its outputs.
+#   simulate_stress_test.sh FLEXUQ MPIEXEC SOURCE_DIR
 set -euo pipefail
-flexuq="$1"; mpiexec="$2"
+flexuq="$1"; mpiexec="$2"; src="$3"
 wd=$(mktemp -d)
 trap 'rm -rf "$wd"' EXIT
 cd "$wd"
-cat > bar.yaml <<'YAML'
-command: reduce
-model:
-  generator: {type: box, size: [1.0, 0.05, 0.05], cells: [20, 2, 2], origin: [-0.5, -0.025, -0.025]}
-  material: {E: 2.1e11, nu: 0.3, rho: 7850}
-reduce:
-  method: craig-bampton
-  interfaces: [{set: XMIN, kind: rbe2}, {set: XMAX, kind: rbe2}]
-  modes: {count: 4}
-  stress_modes: true
-  checkout: {free_free: 6}
-output: bar.h5
-YAML
+# The body of configs/bar-stress-cb.yaml (the example job users copy), written to bar.h5.
+sed 's/bar-stress-cb.h5/bar.h5/' "$src/configs/bar-stress-cb.yaml" > bar.yaml
 timeout 120 "$mpiexec" -n 2 "$flexuq" reduce bar.yaml > reduce.log 2>&1 || { echo "FAIL: reduce"; cat reduce.log; exit 1; }
 timeout 120 "$mpiexec" -n 1 "$flexuq" reduce bar.yaml --set reduce.stress_modes=false --set output=plain.h5 > plain.log 2>&1 ||
   { echo "FAIL: reduce without stress modes"; cat plain.log; exit 1; }
@@ -149,4 +139,17 @@ YAML
 set +e; timeout 60 "$mpiexec" -n 1 "$flexuq" reduce beam.yaml > beam.log 2>&1; rc=$?; set -e
 [ "$rc" -eq 2 ] && grep -q "reduce.stress_modes needs solid elements" beam.log && [ ! -e beam.h5 ] ||
   { echo "FAIL: stress modes of a beam: exit $rc"; cat beam.log; exit 1; }
+# --- 5. the example simulation (configs/bar-stress.yaml) on this body, its first 2 ms ---
+sed 's/bar-stress-cb.h5/bar.h5/' "$src/configs/bar-stress.yaml" > example.yaml
+timeout 120 "$mpiexec" -n 1 "$flexuq" simulate example.yaml --set solver.end=0.002 --set output=example.h5 > example.log 2>&1 ||
+  { echo "FAIL: configs/bar-stress.yaml"; cat example.log; exit 1; }
+/usr/bin/python3 - <<'PY'
+import h5py, numpy as np
+f = h5py.File("example.h5", "r")
+vm, tip = f["outputs/vm_max"][()], f["outputs/tip_x"][()]
+assert vm.shape == (f["time"].shape[0], 1) and tip.shape[1] == 3, (vm.shape, tip.shape)
+assert np.all(np.isfinite(vm)) and vm[0, 0] < 1e-6 * vm.max() and vm.max() > 1e6, vm[:, 0]
+assert "von_mises" in f["animation/bar"], list(f["animation/bar"])
+print(f"configs/bar-stress.yaml: von Mises max over the bar {vm.max() / 1e6:.1f} MPa after 2 ms")
+PY
 echo "PASS"
