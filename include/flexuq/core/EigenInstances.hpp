@@ -7,9 +7,9 @@
 /// Instantiating JacobiSVD/BDCSVD, the self-adjoint eigensolvers and the QR/LU/Cholesky classes took
 /// most of the compile time of the files that use them: tests/pod/kernels_test.cpp compiled in 77 s,
 /// 29 s with the two SVDs declared extern (docs/performance.md, "The whole CI run"). The precompiled
-/// header (FLEXUQ_PCH, cmake/flexuq_helpers.cmake) includes this file, so every flexuq library and test
-/// sees the declarations; without the PCH (clang) each file instantiates what it uses, as before, and
-/// the linker keeps one copy.
+/// header includes this file when FLEXUQ_PCH and FLEXUQ_EIGEN_INSTANCES are on (GCC; not in preset
+/// asan), so every flexuq library and test sees the declarations; otherwise each file instantiates
+/// what it uses, as before, and the instantiation files are not built.
 
 #include <Eigen/Dense>
 
