@@ -13,7 +13,7 @@ if(FLEXUQ_PCH AND CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
   # Eigen's decompositions declared extern in the PCH and instantiated once in flexuq_core
   # (include/flexuq/core/EigenInstances.hpp says why). Off in preset asan: its build compiles only
   # core, io and uq, which use few of them, and the three instantiation files under ASan cost more
-  # than they save there (asan build 322 s -> 619 s with them).
+  # than they save there (clean-clone asan builds the same day: 619 s with them, 513 s without).
   if(FLEXUQ_EIGEN_INSTANCES)
     set(FLEXUQ_EIGEN_INSTANCES_ACTIVE ON)
     list(APPEND FLEXUQ_PCH_HEADERS ${PROJECT_SOURCE_DIR}/include/flexuq/core/EigenInstances.hpp)
