@@ -43,8 +43,9 @@ void SolverOptions::validate() const {
 }
 
 Integrator::Integrator(System& sys, SolverOptions o)
-    : sys_(sys), o_(o), lu_(o.linear_algebra == LinearAlgebra::sparse), acc_lu_(o.linear_algebra == LinearAlgebra::sparse),
-      sparse_(o.linear_algebra == LinearAlgebra::sparse) {
+    : sys_(sys), o_(o), sparse_(o.linear_algebra == LinearAlgebra::sparse) {
+  lu_.set_sparse(sparse_);
+  acc_lu_.set_sparse(sparse_);
   o_.validate();
 }
 
@@ -86,7 +87,6 @@ void Integrator::accelerations(double t, const Vec& q, const Vec& v, Vec& a, Vec
   Vec rhs(n + m);
   rhs.head(n) = sys_.forces(q, v, t);
   rhs.tail(m) = sys_.gamma(q, v, t);
-  if (acc_lu_.sparse() != sparse_) acc_lu_.set_sparse(sparse_);
   Vec x;
   if (!acc_lu_.compute(k) || !acc_lu_.solve_checked(k, rhs, x)) {
     const std::string b = singular_body(k);
@@ -158,6 +158,7 @@ std::vector<std::string> Integrator::initialise(State& s) {
       sparse_ = choose_sparse(k, every_stage ? kSparseMinSizeFactorEveryStage : kSparseMinSizeKeptLu);
     }
     lu_.set_sparse(sparse_);
+    acc_lu_.set_sparse(sparse_);
     jac_h_ = -1;
     Eigen::FullPivLU<Mat> lu(k);
     lu.setThreshold(1e-10);
@@ -439,9 +440,10 @@ RunStats Integrator::run(State& s, const std::function<void(const State&, double
           const Mat a = saddle(next.t, next.q);
           Vec rhs = Vec::Zero(n + m);
           rhs.tail(m) = -(a.bottomLeftCorner(m, n) * next.v + sys_.phi_t(next.q, next.t));
-          SaddleLu lu(sparse_);
-          lu.compute(a); // regular: initialise() checked the rank of this saddle matrix
-          next.v += lu.solve(rhs).head(n);
+          // The accelerations' factors object: the same saddle pattern, so a sparse LU keeps its
+          // ordering instead of analysing it again every step. Regular: initialise() checked the rank.
+          acc_lu_.compute(a);
+          next.v += acc_lu_.solve(rhs).head(n);
         }
         aux_ = aux_next_;
         if (o_.scheme == Scheme::hht) {

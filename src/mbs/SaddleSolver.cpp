@@ -32,13 +32,11 @@ bool choose_sparse(const Eigen::MatrixXd& k, int min_size) {
 
 void SaddleLu::set_sparse(bool sparse) {
   sparse_ = sparse;
-  n_ = 0;
   pattern_outer_.clear();
   pattern_inner_.clear();
 }
 
 bool SaddleLu::compute(const Eigen::MatrixXd& k) {
-  n_ = k.rows();
   if (!sparse_) {
     dense_.compute(k);
     return dense_.rcond() > 1e-14;

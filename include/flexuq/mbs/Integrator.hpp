@@ -108,7 +108,7 @@ private:
   Vec force_n_; ///< hht: (C_qᵀλ − Q) at t_n
   Mat jac_;     ///< Newton iteration matrix (kept between steps when h does not change)
   SaddleLu lu_;  ///< its factors (kept with it)
-  mutable SaddleLu acc_lu_; ///< accelerations(): its sparse pattern analysis is kept across calls
+  mutable SaddleLu acc_lu_; ///< accelerations() and the velocity projection: its sparse ordering is kept across calls
   bool sparse_ = false;
   double jac_h_ = -1;
 };

@@ -52,11 +52,9 @@ public:
   /// solve() plus the backward-error check ‖k x − b‖∞ ≤ 1e-8 (‖k‖∞‖x‖∞ + ‖b‖∞) on the matrix of the
   /// last compute(); false (x unspecified) when it fails or x is not finite.
   bool solve_checked(const Eigen::MatrixXd& k, const Eigen::VectorXd& b, Eigen::VectorXd& x) const;
-  Eigen::Index rows() const { return n_; }
 
 private:
   bool sparse_;
-  Eigen::Index n_ = 0;
   Eigen::PartialPivLU<Eigen::MatrixXd> dense_;
   Eigen::SparseMatrix<double> s_;
   Eigen::SparseLU<Eigen::SparseMatrix<double>, Eigen::COLAMDOrdering<int>> lu_;
