@@ -61,10 +61,34 @@ std::string Integrator::worst_row(const Vec& q, double t) const {
   return os.str();
 }
 
+namespace {
+/// The saddle matrix equilibrated symmetrically (Ruiz: D k D, D from the rows' largest entries, a few
+/// sweeps) for the rank test: its entries span many decades (a slider's 1e-9 kg m² inertia, the unit
+/// modal masses of a body's elastic coordinates, the constraint rows), and a threshold relative
+/// to the largest pivot would call a regular but badly scaled matrix singular. Scaling rows and
+/// columns does not change the rank.
+Mat equilibrated(const Mat& k, Vec* scale = nullptr) {
+  Mat a = k;
+  Vec total = Vec::Ones(k.rows());
+  for (int sweep = 0; sweep < 5; ++sweep) {
+    Vec d(a.rows());
+    for (Eigen::Index i = 0; i < a.rows(); ++i) {
+      const double r = a.row(i).cwiseAbs().maxCoeff();
+      d(i) = r > 0 ? 1.0 / std::sqrt(r) : 1.0;
+    }
+    a = d.asDiagonal() * a * d.asDiagonal();
+    total = total.cwiseProduct(d);
+  }
+  if (scale) *scale = total;
+  return a;
+}
+} // namespace
+
 std::string Integrator::singular_body(const Mat& saddle) const {
-  Eigen::FullPivLU<Mat> lu(saddle);
+  Vec d;
+  Eigen::FullPivLU<Mat> lu(equilibrated(saddle, &d));
   lu.setThreshold(1e-10);
-  const Mat ker = lu.kernel();
+  const Mat ker = d.asDiagonal() * lu.kernel(); // a null vector of saddle = D × one of D saddle D
   if (ker.cols() == 0 || ker.norm() == 0) return {};
   Eigen::Index k = 0;
   ker.col(0).head(sys_.n()).cwiseAbs().maxCoeff(&k);
@@ -160,7 +184,7 @@ std::vector<std::string> Integrator::initialise(State& s) {
     lu_.set_sparse(sparse_);
     acc_lu_.set_sparse(sparse_);
     jac_h_ = -1;
-    Eigen::FullPivLU<Mat> lu(k);
+    Eigen::FullPivLU<Mat> lu(equilibrated(k));
     lu.setThreshold(1e-10);
     if (lu.rank() < n + m) {
       const std::string b = singular_body(k);
