@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <set>
 #include <sstream>
 
 namespace flexuq::mbs {
@@ -49,6 +50,36 @@ std::map<std::string, InterfaceColumns> interface_columns(const cms::ReducedBody
       it->second[component(w[3])] = static_cast<int>(j);
     }
   }
+  return out;
+}
+
+/// The interface (set) a boundary label `REF <SET> <c>` or `<SET> node <id> <c>` belongs to, or "".
+std::string interface_of_label(const std::string& label) {
+  std::istringstream is(label);
+  std::vector<std::string> w;
+  for (std::string t; is >> t;) w.push_back(t);
+  if (w.size() == 3 && w[0] == "REF" && component(w[2]) >= 0) return w[1];
+  if (w.size() == 4 && w[1] == "node" && component(w[3]) >= 0) return w[0];
+  return {};
+}
+
+/// Interfaces whose boundary coordinates (/reduced/interface_labels) are not all columns of the
+/// basis: Hurty's statically determinate boundary DOFs are rigid-body amplitudes, not columns. Their
+/// motion is taken from the basis rows of their nodes instead (make_flexible_data's set_rows).
+std::set<std::string> incomplete_interfaces(const cms::ReducedBody& b) {
+  std::map<std::string, int> labels, columns;
+  for (const auto& l : b.interface_labels) {
+    const auto name = interface_of_label(l);
+    if (!name.empty()) ++labels[name];
+  }
+  for (std::size_t j = 0; j < b.dof_labels.size(); ++j)
+    if (b.column_kinds[j] == "boundary_dof" || b.column_kinds[j] == "constraint_mode") {
+      const auto name = interface_of_label(b.dof_labels[j]);
+      if (!name.empty()) ++columns[name];
+    }
+  std::set<std::string> out;
+  for (const auto& [name, count] : labels)
+    if (columns[name] < count) out.insert(name);
   return out;
 }
 
@@ -136,7 +167,9 @@ std::shared_ptr<FlexibleData> make_flexible_data(const cms::ReducedBody& body, c
     if (j < 0) return Eigen::RowVectorXd::Zero(V.cols());
     return body.column_scale(j) * V.row(j);
   };
+  const auto incomplete = incomplete_interfaces(body);
   for (const auto& [name, ic] : interface_columns(body)) {
+    if (incomplete.count(name)) continue; // from the basis rows of its nodes (set_rows), below
     Attachment at;
     at.translation = Mat::Zero(3, V.cols());
     at.rotation = Mat::Zero(3, V.cols());
@@ -225,16 +258,20 @@ std::shared_ptr<const FlexibleSource> read_flexible_source(const std::string& pa
     src->stress_modes = std::make_shared<const std::vector<double>>(f.read_all("/reduced/stress_modes"));
   }
   // A deterministic body without physical interface columns (a POD body): its node sets become
-  // interfaces through the basis rows of their nodes.
+  // interfaces through the basis rows of their nodes. So do the interfaces whose boundary
+  // coordinates are not all columns (Hurty): an RBE2 set's nodes move rigidly with its reference
+  // node, whose motion their least-squares fit recovers exactly (RBE3: the unweighted fit).
   bool has_interface_columns = false;
   for (const auto& k : body.column_kinds) has_interface_columns = has_interface_columns || k == "boundary_dof" || k == "constraint_mode";
-  if (!has_interface_columns && !src->stochastic && f.exists("/reduced/basis")) {
+  const auto incomplete = incomplete_interfaces(body);
+  if ((!has_interface_columns || !incomplete.empty()) && !src->stochastic && f.exists("/reduced/basis")) {
     const auto shape = f.shape("/reduced/basis");
     FLEXUQ_REQUIRE(shape.size() == 3 && shape[0] == src->ids.size() && shape[2] == static_cast<std::uint64_t>(body.K.rows()),
                    path << ": /reduced/basis is not nodes x dofs per node x " << body.K.rows() << " columns");
     const auto basis = f.read_all("/reduced/basis");
     const auto dpn = static_cast<Eigen::Index>(shape[1]), n = static_cast<Eigen::Index>(shape[2]);
     for (const auto& name : f.members("/mesh/node_sets")) {
+      if (has_interface_columns && !incomplete.count(name)) continue;
       auto& rows = src->set_rows[name];
       for (const auto i : f.read_all_int("/mesh/node_sets/" + name)) {
         FLEXUQ_REQUIRE(i >= 0 && static_cast<std::uint64_t>(i) < shape[0],
