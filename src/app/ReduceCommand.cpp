@@ -84,9 +84,12 @@ ReduceJob parse_reduce_job(const io::Config& cfg) {
     }
   }
   // Guyan keeps no modes: any count is accepted, and at least one is asked of the solvers (as before).
+  // The other methods accept count 0 as well (not gcms, which is built from its modes): Craig–Bampton
+  // is then Guyan's basis, the free-interface methods keep the rigid-body (or inertia-relief) modes
+  // and the attachment modes only, as seed 002's slider-crank runs them ("0 free-interface modes").
   const bool guyan = j.build.method == cms::Method::guyan;
   auto& mo = j.reducer.modes;
-  mo = parse_mode_options(cfg, "reduce.modes", ModeKeys{false, guyan});
+  mo = parse_mode_options(cfg, "reduce.modes", ModeKeys{false, j.build.method != cms::Method::gcms});
   if (guyan && !mo.band_hz) mo.count = std::max(mo.count, 1);
   if (cfg.has("reduce.modes.interface")) {
     const auto s = cfg.get<std::string>("reduce.modes.interface");
