@@ -157,6 +157,31 @@ Quantity parse_quantity(const std::string& s, const Reader& rd, const YAML::Node
   return it->second;
 }
 
+/// The translation rows (3 × n) of node @p label in @p path's /reduced/basis, and its mesh-frame
+/// position in @p x. Reads those rows only (a basis can be large). Throws InputError naming the file.
+mbs::Mat read_node_rows(const std::string& path, std::int64_t label, Eigen::Index n, Vec3& x) {
+  const io::H5File f(MPI_COMM_SELF, path, io::H5File::Mode::read);
+  if (!f.exists("/mesh/node_ids") || !f.exists("/mesh/geometry") || !f.exists("/reduced/basis"))
+    throw InputError(path + " has no mesh with a basis on it (/mesh/node_ids, /mesh/geometry, /reduced/basis): "
+                            "a body given by matrices has no nodes");
+  const auto ids = f.read_all_int("/mesh/node_ids");
+  const auto it = std::find(ids.begin(), ids.end(), label);
+  if (it == ids.end()) throw InputError("node " + std::to_string(label) + " is not in the mesh of " + path);
+  const auto i = static_cast<std::uint64_t>(it - ids.begin());
+  // /reduced/basis is (n_nodes, dofs per node, n) (docs/hdf5-schema.md); (n_nodes · dofs, n) is read too.
+  const auto shape = f.shape("/reduced/basis");
+  const auto nn = static_cast<std::uint64_t>(ids.size()), nc = static_cast<std::uint64_t>(n);
+  const bool by_node = shape.size() == 3 && shape[0] == nn && shape[1] >= 3 && shape[2] == nc;
+  const bool flat = shape.size() == 2 && shape[1] == nc && shape[0] % nn == 0 && shape[0] / nn >= 3;
+  if (!by_node && !flat)
+    throw InputError(path + ": /reduced/basis does not match its mesh (" + std::to_string(nn) + " nodes) and " +
+                     std::to_string(n) + " reduced coordinates");
+  const auto geo = f.read_rows("/mesh/geometry", i, 1);
+  x = Vec3(geo.at(0), geo.at(1), geo.at(2));
+  const auto rows = by_node ? f.read_rows("/reduced/basis", i, 1) : f.read_rows("/reduced/basis", i * (shape[0] / nn), 3);
+  return Eigen::Map<const Eigen::Matrix<double, 3, Eigen::Dynamic, Eigen::RowMajor>>(rows.data(), 3, n);
+}
+
 } // namespace
 
 mbs::SimulationJob read_simulation_job(const io::Config& cfg) {
@@ -472,6 +497,8 @@ mbs::SimulationJob read_simulation_job(const io::Config& cfg) {
                               os.quantity == Quantity::coordinate_rates || os.quantity == Quantity::angular_velocity;
       const bool needs_joint = os.quantity == Quantity::angle || os.quantity == Quantity::reaction;
       const bool stress = os.quantity == Quantity::stress || os.quantity == Quantity::von_mises;
+      const bool needs_point = os.quantity == Quantity::position || os.quantity == Quantity::velocity ||
+                               os.quantity == Quantity::acceleration;
       if (stress) {
         // Recovered stresses: a flexible body whose file has /reduced/stress_modes, at a node (label
         // of the body file's mesh) or, for von_mises, the largest over a node set of that mesh.
@@ -498,14 +525,34 @@ mbs::SimulationJob read_simulation_job(const io::Config& cfg) {
           os.nodes = f.read_all_int("/mesh/node_sets/" + set);
           if (os.nodes.empty()) rd.fail(n["set"], key + ".set", "node set '" + set + "' is empty");
         }
-      } else if (n["node"] || n["set"]) {
-        rd.fail(n, key, "'node' and 'set' apply to stress and von_mises outputs");
+      } else if (n["set"] || (n["node"] && !needs_point)) {
+        rd.fail(n, key, "'node' applies to position, velocity, acceleration, stress and von_mises outputs, 'set' to "
+                        "von_mises");
       }
       if (needs_body) {
         os.body = body_of(rd.text(n, key, "body"), "output '" + os.name + "'" + rd.at(n));
         if (os.body == kGround) rd.fail(n, key, "the ground does not move");
         os.point = rd.vec3(n, key, "point", Vec3::Zero());
-        if (n["interface"]) {
+        if (n["node"]) {
+          // A node of a flexible body's mesh, deformed: its mesh-frame position plus the translation
+          // rows of /reduced/basis at that node (Φ_node ξ = Φ_node V η); rigid bodies have no mesh.
+          if (n["point"] || n["interface"]) rd.fail(n, key, "give 'node' or 'point' (with 'interface'), not both");
+          const auto& body = sys.bodies()[os.body];
+          if (!body.flex) rd.fail(n["node"], key + ".node", "body '" + body.name + "' is not flexible");
+          const auto src = job.sources.find(body.name);
+          if (src != job.sources.end() && src->second && src->second->stochastic)
+            rd.fail(n["node"], key + ".node",
+                    "body '" + body.name + "' is stochastic: its basis changes with θ and its file holds the nominal one; "
+                    "give a point on an interface instead");
+          const auto label = static_cast<std::int64_t>(rd.number(n, key, "node", 0.0));
+          try {
+            os.node_rows = read_node_rows(body.flex->source, label, body.flex->V.rows(), os.point);
+          } catch (const InputError& e) {
+            rd.fail(n["node"], key + ".node", e.what());
+          }
+          os.node = label;
+          os.L = os.node_rows * body.flex->V;
+        } else if (n["interface"]) {
           if (!sys.bodies()[os.body].flex) rd.fail(n["interface"], key + ".interface", "body is not flexible");
           try {
             os.interface = io::upper(rd.text(n, key, "interface"));

@@ -47,6 +47,7 @@ void rebuild_with(SimulationJob& job, const std::vector<std::shared_ptr<const Fl
   job.system = job.system.with_flexible(flex);
   for (auto& os : job.outputs)
     if (!os.interface.empty()) os.L = job.system.point_map(os.body, os.interface, os.point, "output '" + os.name + "'");
+    else if (os.node >= 0) os.L = os.node_rows * job.system.bodies()[static_cast<std::size_t>(os.body)].flex->V;
 }
 
 SimulationResult run_simulation(SimulationJob& job, const std::function<void(double)>& progress) {

@@ -19,6 +19,13 @@ SimulationModel::SimulationModel(SimulationJob job, std::vector<StiffnessParamet
     const int b = sys.body_index(p.body, "simulation model: model.reduce");
     FLEXUQ_REQUIRE(b >= 0 && sys.bodies()[static_cast<std::size_t>(b)].flex,
                    "simulation model: model.reduce." << p.body << ": the body is not flexible");
+    // A body reduced again per sample has another basis at its interior nodes: a node output would
+    // read the nominal file's rows. Interface points follow the new body's interfaces.
+    for (const auto& os : job_.outputs)
+      if (os.node >= 0 && os.body == b)
+        throw InputError(FLEXUQ_MSG("simulation model: output '" << os.name << "' is at node " << os.node << " of body '"
+                                    << p.body << "', which model.reduce reduces again per sample: give a point on an "
+                                    "interface instead"));
     providers_.emplace_back(b, std::move(p));
   }
   for (const auto& [name, src] : job_.sources) {

@@ -31,6 +31,10 @@ struct OutputSpec {
   Mat L;                     ///< flexible body, `interface` given: the point moves with it (System::point_map)
   std::string interface;     ///< that interface (upper case; empty: none)
   std::vector<std::int64_t> nodes; ///< stress, von_mises: node indices in the body file's mesh
+  /// position, velocity, acceleration at a mesh node of a flexible body (`node`: its label, else −1):
+  /// point = its mesh-frame position, node_rows (3 × n) its translation rows of /reduced/basis, L = node_rows V.
+  std::int64_t node = -1;
+  Mat node_rows;
   std::vector<std::string> columns() const;
 };
 
