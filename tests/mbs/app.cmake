@@ -28,3 +28,11 @@ add_test(NAME test_mbs_simulate_stress
                  ${PROJECT_SOURCE_DIR})
 set_tests_properties(test_mbs_simulate_stress PROPERTIES PROCESSORS 2 TIMEOUT 300 LABELS "mbs;np2"
                      ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OPENBLAS_NUM_THREADS=1")
+
+# Seed 002's 2-D flexible slider-crank: every compared basis, one and two connector bodies (G1-G4),
+# node outputs, postproc/plot_deflection.py.
+add_test(NAME test_mbs_simulate_seed002
+         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/simulate_seed002_test.sh $<TARGET_FILE:flexuq> ${MPIEXEC_EXECUTABLE}
+                 ${PROJECT_SOURCE_DIR})
+set_tests_properties(test_mbs_simulate_seed002 PROPERTIES TIMEOUT 300 LABELS "mbs;np1"
+                     ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OPENBLAS_NUM_THREADS=1")
