@@ -36,3 +36,7 @@ add_test(NAME test_mbs_simulate_seed002
                  ${PROJECT_SOURCE_DIR})
 set_tests_properties(test_mbs_simulate_seed002 PROPERTIES TIMEOUT 300 LABELS "mbs;np1"
                      ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OPENBLAS_NUM_THREADS=1")
+# Long tests start first on a clean clone (tests/slurm/CMakeLists.txt); seconds on a 2-core machine.
+set_tests_properties(test_mbs_simulate_seed002 PROPERTIES COST 24)
+set_tests_properties(test_mbs_simulate_flexible PROPERTIES COST 16)
+set_tests_properties(test_mbs_simulate_stress PROPERTIES COST 15)
