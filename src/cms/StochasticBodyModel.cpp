@@ -51,6 +51,8 @@ struct StochasticBodyModel::Point {
   Invariants inv;
   double min_mac = 1.0;
   Eigen::VectorXd free_free_hz;
+  /// Exact scaling: D's diagonal (the basis is Φ0 D; 1 on boundary/constraint columns, 1/√b on modes).
+  std::vector<double> column_scale;
 };
 
 StochasticBodyModel::StochasticBodyModel(MPI_Comm comm, io::Mesh mesh, fe::ComponentOptions component,
@@ -110,6 +112,7 @@ StochasticBodyModel::Point StochasticBodyModel::scaled_point(const std::vector<d
   p.rb.M = b * (D * r.M * D);
   for (double l : r.mode_eigenvalues) p.rb.mode_eigenvalues.push_back(a / b * l);
   p.inv = scale_invariants(ref_point_->inv, b, d);
+  p.column_scale.assign(d.data(), d.data() + d.size());
   p.min_mac = 1.0;
   return p;
 }
@@ -381,10 +384,7 @@ Outputs StochasticBodyModel::evaluate(const std::vector<double>& theta) {
     if (opt_.basis) {
       // The basis is Φ0 D: journaled as D's diagonal (column_scaled_fields), 1 on boundary and
       // constraint columns, 1/√b on modes; expand_column_scaled rebuilds it from the reference's.
-      auto& d = out[column_scale_output("basis")];
-      d.assign(n_columns(), 1.0);
-      const double s = 1.0 / std::sqrt(params_->scale_factors(theta, opt_.nominal).second);
-      for (std::size_t j : ref_mode_cols_) d[j] = s;
+      out[column_scale_output("basis")] = p.column_scale; // the factors scaled_point computed
     }
     return out;
   }
