@@ -151,7 +151,7 @@ SimulationResult run_simulation(SimulationJob& job, const std::function<void(dou
         for (const auto node : os.nodes) {
           const double* S = fd->stress_modes->data() + static_cast<std::size_t>(node) * 6 * static_cast<std::size_t>(n);
           for (int c = 0; c < 6; ++c) sig[c] = fd->stress_scale * Eigen::Map<const Eigen::RowVectorXd>(S + c * n, n).dot(xi);
-          vm = std::max(vm, fe::von_mises(sig));
+          if (os.quantity == Quantity::von_mises) vm = std::max(vm, fe::von_mises(sig)); // a stress output has one node
         }
         if (os.quantity == Quantity::stress)
           out.insert(out.end(), sig, sig + 6);
