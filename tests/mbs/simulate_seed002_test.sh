@@ -10,6 +10,7 @@
 #       at Newton tolerance 1e-13 (the seed's 1e-10 assumes the same integrator path; ours differs in
 #       the elastic coordinates, measured 3e-10 … 5e-9);
 #   G3  Herting = Rubin–Martinez (equivalent bases): 1e-6 of max |d| (digest: 1e-3);
+#   G6  modes scaled to max |value| = 1 (reduce.scaling: max): the same d(φ), 1e-6 (measured 1.7e-9);
 #   G4  two bodies, 12 internal modes: Craig–Bampton, Rubin–Martinez, Herting within 1e-3 of max |d|
 #       (digest: 5 %; measured 1.3e-5);
 #   and the seed's statements: the Guyan body (no internal modes) is inaccurate; one body with 18
@@ -35,6 +36,10 @@ for v in craig-bampton:6 hurty:6 craig-chang:0 rubin-martinez:0 herting:0 hintz-
   run "one-$m-$c.log" simulate seed002-slider-crank.yaml --set bodies.rod.body=rod-$m-$c.h5 --set solver.tol=1e-13 \
       --set output=one-$m-$c.h5
 done
+# G6: the internal modes scaled to max |value| = 1 (reduce.scaling: max) do not change the results.
+run reduce-scaled.log reduce seed002-rod.yaml --set reduce.modes.count=6 --set reduce.scaling=max --set output=rod-scaled.h5
+run one-scaled.log simulate seed002-slider-crank.yaml --set bodies.rod.body=rod-scaled.h5 --set solver.tol=1e-13 \
+    --set output=one-craig-bampton-6-scaled.h5
 for v in craig-bampton:6 rubin-martinez:0 herting:0 craig-bampton:12 rubin-martinez:6 herting:6; do
   m=${v%:*}; c=${v#*:}
   run "reduce-half-$m-$c.log" reduce seed002-rod.yaml "${half[@]}" --set reduce.method=$m --set reduce.modes.count=$c \
@@ -71,7 +76,7 @@ bend = f1[f1 > 1.0][0]
 check(abs(bend / 299.18 - 1) < 5e-3, f"G1 first free-free bending {bend:.2f} Hz (Euler-Bernoulli 299.18)")
 d = {k: deflection(f"{k}.h5")[2] for k in
      ["one-craig-bampton-6", "one-hurty-6", "one-craig-chang-0", "one-rubin-martinez-0", "one-herting-0",
-      "one-hintz-constraint-0", "one-craig-bampton-0", "one-craig-bampton-18", "two-craig-bampton-6",
+      "one-hintz-constraint-0", "one-craig-bampton-6-scaled", "one-craig-bampton-0", "one-craig-bampton-18", "two-craig-bampton-6",
       "two-rubin-martinez-0", "two-herting-0", "two-craig-bampton-12", "two-rubin-martinez-6", "two-herting-6"]}
 def rel(a, b):
     return np.max(np.abs(d[a] - d[b])) / np.max(np.abs(d[b]))
@@ -80,6 +85,8 @@ check(0.012 < peak < 0.02, f"two bodies, 12 modes: max |d| = {peak:.5f} (plausib
 for a, b in [("one-hurty-6", "one-craig-bampton-6"), ("one-craig-chang-0", "one-rubin-martinez-0"),
              ("one-hintz-constraint-0", "one-herting-0")]:
     check(rel(a, b) < 2e-8, f"G2 {a} = {b}: {rel(a, b):.3g}")
+check(rel("one-craig-bampton-6-scaled", "one-craig-bampton-6") < 1e-6,
+      f"G6 modes scaled to max 1: {rel('one-craig-bampton-6-scaled', 'one-craig-bampton-6'):.3g}")
 check(rel("one-herting-0", "one-rubin-martinez-0") < 1e-6, f"G3 Herting = Rubin-Martinez: {rel('one-herting-0', 'one-rubin-martinez-0'):.3g}")
 for a in ["two-rubin-martinez-6", "two-herting-6"]:
     check(rel(a, "two-craig-bampton-12") < 1e-3, f"G4 {a} vs two-craig-bampton-12: {rel(a, 'two-craig-bampton-12'):.3g}")
