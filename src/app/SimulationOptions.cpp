@@ -295,6 +295,37 @@ mbs::SimulationJob read_simulation_job(const io::Config& cfg) {
     return grounds.count(name) ? kGround : sys.body_index(name, cfg.source() + ": " + who);
   };
 
+  // ---- plane: every rigid body held in one plane (2-D mechanisms with the *-2d joints) ----
+  // A planar joint to the ground per body, named "<body>.plane" (3 rows: on the plane, no tilt).
+  if (cfg.has("plane")) {
+    const YAML::Node pl = cfg.node("plane");
+    if (!pl.IsMap()) rd.fail(pl, "plane", "must be a map {normal, point}");
+    rd.keys(pl, "plane", {"normal", "point"});
+    const Vec3 normal = rd.vec3(pl, "plane", "normal", Vec3::UnitZ());
+    const Vec3 origin = rd.vec3(pl, "plane", "point", Vec3::Zero());
+    if (!(normal.norm() > 1e-12)) rd.fail(pl, "plane.normal", "must not be zero");
+    for (std::size_t b = 0; b < sys.bodies().size(); ++b) {
+      const auto& body = sys.bodies()[b];
+      if (body.flex)
+        rd.fail(pl, "plane", "body '" + body.name + "' is flexible: hold it with a planar joint on one of its interfaces");
+      const double off = normal.normalized().dot(body.position - origin);
+      if (std::abs(off) > 1e-9 * std::max(1.0, body.position.norm()))
+        rd.fail(pl, "plane", "body '" + body.name + "' is " + std::to_string(off) + " m off the plane");
+      JointSpec js;
+      js.name = body.name + ".plane";
+      js.type = JointType::planar;
+      js.body_i = kGround;
+      js.body_j = static_cast<int>(b);
+      js.point = body.position;
+      js.axis = normal;
+      try {
+        sys.add_joint(js);
+      } catch (const InputError& e) {
+        throw InputError(cfg.source() + ": plane" + rd.at(pl) + ": " + e.what());
+      }
+    }
+  }
+
   // ---- joints ----
   if (cfg.has("joints")) {
     const YAML::Node joints = cfg.node("joints");
@@ -572,8 +603,9 @@ mbs::SimulationJob read_simulation_job(const io::Config& cfg) {
         if (os.joint < 0) rd.fail(n, key, "joint '" + jn + "' does not exist");
         if (os.quantity == Quantity::angle) {
           const JointType t = sys.joints()[os.joint].type;
-          if (t != JointType::revolute && t != JointType::cylindrical && t != JointType::angle_driver)
-            rd.fail(n, key, "an angle needs a revolute, cylindrical or angle-driver joint ('" + jn + "' is " +
+          if (t != JointType::revolute && t != JointType::cylindrical && t != JointType::angle_driver &&
+              t != JointType::revolute_2d)
+            rd.fail(n, key, "an angle needs a revolute, revolute-2d, cylindrical or angle-driver joint ('" + jn + "' is " +
                                 mbs::joint_type_name(t) + ")");
         }
       } else if (n["joint"]) {

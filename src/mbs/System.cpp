@@ -23,7 +23,8 @@ constexpr TypeName kTypes[] = {
     {JointType::planar, "planar"},           {JointType::dot1, "dot1"},
     {JointType::dot2, "dot2"},               {JointType::distance, "distance"},
     {JointType::point_on_line, "point-on-line"}, {JointType::angle_driver, "angle-driver"},
-    {JointType::translation_driver, "translation-driver"}};
+    {JointType::translation_driver, "translation-driver"}, {JointType::revolute_2d, "revolute-2d"},
+    {JointType::prismatic_2d, "prismatic-2d"},   {JointType::point_on_line_2d, "point-on-line-2d"}};
 
 /// A unit vector perpendicular to @p h, chosen deterministically (the global axis least aligned).
 Vec3 perpendicular(const Vec3& h) {
@@ -260,7 +261,33 @@ void System::add_joint(const JointSpec& spec) {
     add_dot_row(jid, spec.name + ".line-g", gi(), d);
   };
 
+  // 2-D joints with a sliding direction: the plane's normal (axis2, default z) and the in-plane
+  // normal b = n × a of the line (point, a) on body i.
+  auto line_normal_2d = [&]() -> Vec3 {
+    const Vec3 n = spec.has_axis2 ? Vec3(spec.axis2.normalized()) : Vec3::UnitZ();
+    FLEXUQ_REQUIRE(std::abs(n.dot(h)) < 1e-9, who << ": the sliding axis must lie in the plane (axis2, the plane's normal, "
+                                                    "default [0, 0, 1]; cos = " << n.dot(h) << ")");
+    return n.cross(h).normalized();
+  };
+
   switch (spec.type) {
+  case JointType::revolute_2d: { // the points coincide in the plane ⊥ axis (free along it)
+    const int d = sep(p1, p1);
+    add_dot_row(jid, spec.name + ".point-f", fi(), d);
+    add_dot_row(jid, spec.name + ".point-g", gi(), d);
+    break;
+  }
+  case JointType::prismatic_2d: {
+    const Vec3 b = line_normal_2d();
+    add_dot_row(jid, spec.name + ".turn", body_axis(bi, b, ati), axis_j(h));
+    add_dot_row(jid, spec.name + ".line", body_axis(bi, b, ati), sep(p1, p2));
+    break;
+  }
+  case JointType::point_on_line_2d: {
+    const Vec3 b = line_normal_2d();
+    add_dot_row(jid, spec.name + ".line", body_axis(bi, b, ati), sep(p1, p2));
+    break;
+  }
   case JointType::spherical:
     spherical();
     break;

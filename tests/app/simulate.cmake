@@ -25,3 +25,10 @@ flexuq_app_case(simulate_bad_linear_algebra JOB bad/simulate_singular_mass.yaml 
 flexuq_app_case(simulate_bad_singular_mass_sparse JOB bad/simulate_singular_mass.yaml VERB simulate EXIT_CODE 2
                 ARGS --set solver.linear_algebra=sparse
                 EXPECT "singular at t = 0" "body 'ghost'")
+# plane: (2-D mechanisms): a body off the plane, a zero normal.
+flexuq_app_case(simulate_bad_plane_offset JOB ../../configs/slider-crank-seed004-2d.yaml VERB simulate EXIT_CODE 2
+                ARGS --set "plane.point=[0, 0, 0.5]"
+                EXPECT "slider-crank-seed004-2d.yaml" "plane" "body 'crank' is -0.500000 m off the plane")
+flexuq_app_case(simulate_bad_plane_normal JOB ../../configs/slider-crank-seed004-2d.yaml VERB simulate EXIT_CODE 2
+                ARGS --set "plane.normal=[0, 0, 0]"
+                EXPECT "plane.normal" "must not be zero")

@@ -111,12 +111,14 @@ System two_bodies(JointType type, bool to_ground, std::mt19937& rng) {
   j.axis = random3(rng).normalized();
   Vec3 w = random3(rng);
   j.axis2 = (w - j.axis * j.axis.dot(w)).normalized();
-  j.has_axis2 = type == JointType::dot1 || type == JointType::universal;
+  // 2-D joints with a sliding axis: axis2 is the plane's normal (⊥ axis).
+  j.has_axis2 = type == JointType::dot1 || type == JointType::universal || type == JointType::prismatic_2d ||
+                type == JointType::point_on_line_2d;
   if (type == JointType::dot2 || type == JointType::distance || type == JointType::point_on_line ||
-      type == JointType::translation_driver) {
+      type == JointType::translation_driver || type == JointType::point_on_line_2d) {
     j.has_point2 = true;
     if (type == JointType::dot2) j.point2 = j.point + 0.7 * j.axis2;        // ⊥ axis
-    else if (type == JointType::point_on_line) j.point2 = j.point + 0.8 * j.axis; // on the line
+    else if (type == JointType::point_on_line || type == JointType::point_on_line_2d) j.point2 = j.point + 0.8 * j.axis; // on the line
     else j.point2 = j.point + random3(rng);
   }
   j.motion = TimeFunction::harmonic(0.3, 1.7); // zero at t = 0: drivers hold at the assembly
@@ -175,7 +177,8 @@ INSTANTIATE_TEST_SUITE_P(
                                          JointType::cylindrical, JointType::universal, JointType::fixed,
                                          JointType::planar, JointType::dot1, JointType::dot2, JointType::distance,
                                          JointType::point_on_line, JointType::angle_driver,
-                                         JointType::translation_driver),
+                                         JointType::translation_driver, JointType::revolute_2d,
+                                         JointType::prismatic_2d, JointType::point_on_line_2d),
                        ::testing::Bool()),
     [](const auto& info) {
       std::string s = joint_type_name(std::get<0>(info.param));
@@ -190,7 +193,8 @@ TEST(MbsKinematics, JointEquationCounts) {
       {JointType::revolute, 5}, {JointType::spherical, 3}, {JointType::prismatic, 5}, {JointType::cylindrical, 4},
       {JointType::universal, 4}, {JointType::fixed, 6}, {JointType::planar, 3}, {JointType::dot1, 1},
       {JointType::dot2, 1}, {JointType::distance, 1}, {JointType::point_on_line, 2}, {JointType::angle_driver, 1},
-      {JointType::translation_driver, 1}};
+      {JointType::translation_driver, 1}, {JointType::revolute_2d, 2}, {JointType::prismatic_2d, 2},
+      {JointType::point_on_line_2d, 1}};
   for (const auto& [type, rows] : counts) {
     System sys = two_bodies(type, false, rng);
     EXPECT_EQ(sys.m(), rows + 2) << joint_type_name(type);

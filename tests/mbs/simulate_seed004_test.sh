@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# `flexuq simulate` on configs/slider-crank-seed004.yaml and configs/slider-crank.yaml, the HDF5
+# `flexuq simulate` on configs/slider-crank-seed004.yaml (and its 2-D-joint twin) and configs/slider-crank.yaml, the HDF5
 # result checked with h5py against seed 004's θ1(t) (independent reference integration of Ryan 2018 Sec. 3.7, 2e-6), the energy balance and
 # the drift; then postproc/plot_simulation.py must write its three plots.
 #   simulate_seed004_test.sh FLEXUQ MPIEXEC SOURCE_DIR
@@ -38,6 +38,24 @@ if np.max(np.abs(x[:, 1])) > 1e-10:
 if abs(x[0, 0] - 4.0599649) > 1e-6:
     print("FAIL: x_C(0)", x[0, 0]); ok = False
 sys.exit(0 if ok else 1)
+PY
+# The same mechanism in 2-D joints (plane + revolute-2d + point-on-line-2d): no redundant row, the
+# same θ1(t) (measured 2e-8 apart, different constraint rows in the HHT iteration) and reactions at A.
+timeout 120 "$mpiexec" -n 1 "$flexuq" simulate "$src/configs/slider-crank-seed004-2d.yaml" > run2d.log 2>&1 ||
+  { echo "FAIL: flexuq simulate (seed 004, 2-D joints)"; cat run2d.log; exit 1; }
+grep -q "redundant" run2d.log && { echo "FAIL: 2-D joints left a redundant row"; cat run2d.log; exit 1; }
+grep -q "13 constraint rows" run2d.log || { echo "FAIL: expected 2 norm + 6 plane + 5 joint rows"; cat run2d.log; exit 1; }
+/usr/bin/python3 - <<'PY'
+import sys
+import h5py, numpy as np
+with h5py.File("slider-crank-seed004.h5", "r") as a, h5py.File("slider-crank-seed004-2d.h5", "r") as b:
+    dth = np.max(np.abs(a["outputs/theta"][()] - b["outputs/theta"][()]))
+    dx = np.max(np.abs(a["outputs/slider_x"][()] - b["outputs/slider_x"][()]))
+    ra, rb = a["outputs/reaction_A"][()], b["outputs/reaction_A"][()]
+    dr = np.max(np.abs(ra - rb)) / np.max(np.abs(ra))
+    z = np.max(np.abs(b["bodies/rod/q"][()][:, 2]))
+print(f"2-D vs 3-D joints: theta {dth:.3g} rad, slider {dx:.3g} m, reaction at A {dr:.3g} of its max, rod z {z:.2g}")
+sys.exit(0 if dth < 1e-6 and dx < 1e-6 and dr < 1e-3 and z < 1e-12 else 1)
 PY
 # The issue's example (slider body, 3 redundant rows, gravity) at 2 ranks: runs, balances energy.
 timeout 120 "$mpiexec" -n 2 "$flexuq" simulate "$src/configs/slider-crank.yaml" --set solver.end=0.5 > run2.log 2>&1 ||

@@ -89,7 +89,12 @@ struct RigidBody {
 
 enum class JointType {
   revolute, spherical, prismatic, cylindrical, universal, fixed, planar, dot1, dot2, distance,
-  point_on_line, angle_driver, translation_driver
+  point_on_line, angle_driver, translation_driver,
+  // 2-D joints (seed 004 §2.8's planar library) for bodies held in a plane (normal n): revolute-2d
+  // (axis = n; the points coincide in the plane, 2 rows), prismatic-2d (axis = the sliding direction a
+  // in the plane, axis2 = n, default z: no relative turn about n and body j's point on body i's line,
+  // 2 rows), point-on-line-2d (body j's point on body i's line (point, a) in the plane, 1 row).
+  revolute_2d, prismatic_2d, point_on_line_2d
 };
 JointType parse_joint_type(const std::string& s); ///< throws InputError listing the types
 const char* joint_type_name(JointType t);
