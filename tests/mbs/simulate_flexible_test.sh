@@ -152,6 +152,11 @@ runs scb-scaled.log --set bodies.rod.stiffness_scale=1.05 --set output=scb-scale
 runs scb-mean.log --set output=scb-mean.h5
 "$src/tests/app/expect_error.sh" --exit-code 2 "bodies.rod.parameters" "'nu' is not a parameter of the stochastic body (E)" -- \
   "$mpiexec" -n 1 "$flexuq" simulate slider-crank-scb.yaml --set bodies.rod.parameters.nu=0.3
+# A node output on a stochastic body (its basis changes with θ; the file holds the nominal one): refused.
+sed 's/{name: x_B, body: rod, point: \[0.15, 0, 0\], interface: END1,/{name: x_B, body: rod, node: 11,/' slider-crank-scb.yaml > scb-node.yaml
+grep -q "node: 11" scb-node.yaml || { echo "FAIL: the node-output job was not written"; exit 1; }
+"$src/tests/app/expect_error.sh" --exit-code 2 "outputs[2].node" "body 'rod' is stochastic" -- \
+  "$mpiexec" -n 1 "$flexuq" simulate scb-node.yaml
 timeout 200 "$mpiexec" -n 2 "$flexuq" campaign slider-crank-scb-uq.yaml > scb-campaign.log 2>&1 ||
   { echo "FAIL: flexuq campaign slider-crank-scb-uq.yaml"; cat scb-campaign.log; exit 1; }
 e2=$(/usr/bin/python3 -c "import h5py; print(repr(float(h5py.File('slider-crank-scb-uq.h5')['samples/parameters'][2, 0])))")
