@@ -157,28 +157,23 @@ Quantity parse_quantity(const std::string& s, const Reader& rd, const YAML::Node
   return it->second;
 }
 
-/// The translation rows (3 × n) of node @p label in @p path's /reduced/basis, and its mesh-frame
-/// position in @p x. Reads those rows only (a basis can be large). Throws InputError naming the file.
-mbs::Mat read_node_rows(const std::string& path, std::int64_t label, Eigen::Index n, Vec3& x) {
-  const io::H5File f(MPI_COMM_SELF, path, io::H5File::Mode::read);
-  if (!f.exists("/mesh/node_ids") || !f.exists("/mesh/geometry") || !f.exists("/reduced/basis"))
-    throw InputError(path + " has no mesh with a basis on it (/mesh/node_ids, /mesh/geometry, /reduced/basis): "
-                            "a body given by matrices has no nodes");
-  const auto ids = f.read_all_int("/mesh/node_ids");
-  const auto it = std::find(ids.begin(), ids.end(), label);
-  if (it == ids.end()) throw InputError("node " + std::to_string(label) + " is not in the mesh of " + path);
-  const auto i = static_cast<std::uint64_t>(it - ids.begin());
-  // /reduced/basis is (n_nodes, dofs per node, n) (docs/hdf5-schema.md); (n_nodes · dofs, n) is read too.
+/// The translation rows (3 × n) of node @p label of body file @p src in its /reduced/basis
+/// ((n_nodes, dofs per node, n), docs/hdf5-schema.md), and the node's mesh-frame position in @p x
+/// (from the mesh the source holds). Reads those rows only (a basis can be large). Throws InputError
+/// naming the file.
+mbs::Mat read_node_rows(const mbs::FlexibleSource& src, std::int64_t label, Eigen::Index n, Vec3& x) {
+  const auto it = std::find(src.ids.begin(), src.ids.end(), label);
+  if (it == src.ids.end()) throw InputError("node " + std::to_string(label) + " is not in the mesh of " + src.path);
+  const auto i = static_cast<Eigen::Index>(it - src.ids.begin());
+  x = src.coords.row(i).transpose();
+  const io::H5File f(MPI_COMM_SELF, src.path, io::H5File::Mode::read);
+  if (!f.exists("/reduced/basis"))
+    throw InputError(src.path + " has no /reduced/basis: a body given by matrices has no nodes to follow");
   const auto shape = f.shape("/reduced/basis");
-  const auto nn = static_cast<std::uint64_t>(ids.size()), nc = static_cast<std::uint64_t>(n);
-  const bool by_node = shape.size() == 3 && shape[0] == nn && shape[1] >= 3 && shape[2] == nc;
-  const bool flat = shape.size() == 2 && shape[1] == nc && shape[0] % nn == 0 && shape[0] / nn >= 3;
-  if (!by_node && !flat)
-    throw InputError(path + ": /reduced/basis does not match its mesh (" + std::to_string(nn) + " nodes) and " +
-                     std::to_string(n) + " reduced coordinates");
-  const auto geo = f.read_rows("/mesh/geometry", i, 1);
-  x = Vec3(geo.at(0), geo.at(1), geo.at(2));
-  const auto rows = by_node ? f.read_rows("/reduced/basis", i, 1) : f.read_rows("/reduced/basis", i * (shape[0] / nn), 3);
+  if (shape.size() != 3 || shape[0] != src.ids.size() || shape[1] < 3 || shape[2] != static_cast<std::uint64_t>(n))
+    throw InputError(src.path + ": /reduced/basis is not nodes (" + std::to_string(src.ids.size()) +
+                     ") x dofs per node x " + std::to_string(n) + " columns");
+  const auto rows = f.read_rows("/reduced/basis", static_cast<std::uint64_t>(i), 1); // dofs per node × n
   return Eigen::Map<const Eigen::Matrix<double, 3, Eigen::Dynamic, Eigen::RowMajor>>(rows.data(), 3, n);
 }
 
@@ -570,14 +565,14 @@ mbs::SimulationJob read_simulation_job(const io::Config& cfg) {
           if (n["point"] || n["interface"]) rd.fail(n, key, "give 'node' or 'point' (with 'interface'), not both");
           const auto& body = sys.bodies()[os.body];
           if (!body.flex) rd.fail(n["node"], key + ".node", "body '" + body.name + "' is not flexible");
-          const auto src = job.sources.find(body.name);
-          if (src != job.sources.end() && src->second && src->second->stochastic)
+          const auto& src = *job.sources.at(body.name); // every flexible body has one
+          if (src.stochastic)
             rd.fail(n["node"], key + ".node",
                     "body '" + body.name + "' is stochastic: its basis changes with θ and its file holds the nominal one; "
                     "give a point on an interface instead");
           const auto label = static_cast<std::int64_t>(rd.number(n, key, "node", 0.0));
           try {
-            os.node_rows = read_node_rows(body.flex->source, label, body.flex->V.rows(), os.point);
+            os.node_rows = read_node_rows(src, label, body.flex->V.rows(), os.point);
           } catch (const InputError& e) {
             rd.fail(n["node"], key + ".node", e.what());
           }

@@ -29,14 +29,14 @@ int component(const std::string& c) {
   return -1;
 }
 
-/// Parse the boundary labels `REF <SET> <c>` and `<SET> node <id> <c>` of columns that are physical
-/// interface DOFs (kinds boundary_dof / constraint_mode).
-std::map<std::string, InterfaceColumns> interface_columns(const cms::ReducedBody& b) {
+/// Parse the boundary labels `REF <SET> <c>` and `<SET> node <id> <c>` of @p labels (index = column),
+/// skipping those @p keep refuses.
+template <class Keep>
+std::map<std::string, InterfaceColumns> parse_interface_labels(const std::vector<std::string>& labels, Keep keep) {
   std::map<std::string, InterfaceColumns> out;
-  for (std::size_t j = 0; j < b.dof_labels.size(); ++j) {
-    const auto& kind = b.column_kinds[j];
-    if (kind != "boundary_dof" && kind != "constraint_mode") continue;
-    std::istringstream is(b.dof_labels[j]);
+  for (std::size_t j = 0; j < labels.size(); ++j) {
+    if (!keep(j)) continue;
+    std::istringstream is(labels[j]);
     std::vector<std::string> w;
     for (std::string t; is >> t;) w.push_back(t);
     if (w.size() == 3 && w[0] == "REF" && component(w[2]) >= 0) {
@@ -53,33 +53,30 @@ std::map<std::string, InterfaceColumns> interface_columns(const cms::ReducedBody
   return out;
 }
 
-/// The interface (set) a boundary label `REF <SET> <c>` or `<SET> node <id> <c>` belongs to, or "".
-std::string interface_of_label(const std::string& label) {
-  std::istringstream is(label);
-  std::vector<std::string> w;
-  for (std::string t; is >> t;) w.push_back(t);
-  if (w.size() == 3 && w[0] == "REF" && component(w[2]) >= 0) return w[1];
-  if (w.size() == 4 && w[1] == "node" && component(w[3]) >= 0) return w[0];
-  return {};
+/// The columns that are physical interface DOFs (kinds boundary_dof / constraint_mode), by interface.
+std::map<std::string, InterfaceColumns> interface_columns(const cms::ReducedBody& b) {
+  return parse_interface_labels(b.dof_labels, [&](std::size_t j) {
+    return b.column_kinds[j] == "boundary_dof" || b.column_kinds[j] == "constraint_mode";
+  });
 }
 
 /// Interfaces whose boundary coordinates (/reduced/interface_labels) are not all columns of the
-/// basis: Hurty's statically determinate boundary DOFs are rigid-body amplitudes, not columns. Their
-/// motion is taken from the basis rows of their nodes instead (make_flexible_data's set_rows).
-std::set<std::string> incomplete_interfaces(const cms::ReducedBody& b) {
-  std::map<std::string, int> labels, columns;
-  for (const auto& l : b.interface_labels) {
-    const auto name = interface_of_label(l);
-    if (!name.empty()) ++labels[name];
-  }
-  for (std::size_t j = 0; j < b.dof_labels.size(); ++j)
-    if (b.column_kinds[j] == "boundary_dof" || b.column_kinds[j] == "constraint_mode") {
-      const auto name = interface_of_label(b.dof_labels[j]);
-      if (!name.empty()) ++columns[name];
-    }
+/// basis (@p columns, from interface_columns): Hurty's statically determinate boundary DOFs are
+/// rigid-body amplitudes, not columns. Their motion is taken from the basis rows of their nodes
+/// instead (make_flexible_data's set_rows).
+std::set<std::string> incomplete_interfaces(const cms::ReducedBody& b, const std::map<std::string, InterfaceColumns>& columns) {
+  auto count = [](const InterfaceColumns& ic) {
+    int k = 0;
+    for (int c : ic.ref) k += c >= 0;
+    for (const auto& [id, cols] : ic.nodes)
+      for (int c : cols) k += c >= 0;
+    return k;
+  };
   std::set<std::string> out;
-  for (const auto& [name, count] : labels)
-    if (columns[name] < count) out.insert(name);
+  for (const auto& [name, ic] : parse_interface_labels(b.interface_labels, [](std::size_t) { return true; })) {
+    const auto it = columns.find(name);
+    if (it == columns.end() || count(it->second) < count(ic)) out.insert(name);
+  }
   return out;
 }
 
@@ -167,8 +164,9 @@ std::shared_ptr<FlexibleData> make_flexible_data(const cms::ReducedBody& body, c
     if (j < 0) return Eigen::RowVectorXd::Zero(V.cols());
     return body.column_scale(j) * V.row(j);
   };
-  const auto incomplete = incomplete_interfaces(body);
-  for (const auto& [name, ic] : interface_columns(body)) {
+  const auto columns = interface_columns(body);
+  const auto incomplete = incomplete_interfaces(body, columns);
+  for (const auto& [name, ic] : columns) {
     if (incomplete.count(name)) continue; // from the basis rows of its nodes (set_rows), below
     Attachment at;
     at.translation = Mat::Zero(3, V.cols());
@@ -263,7 +261,7 @@ std::shared_ptr<const FlexibleSource> read_flexible_source(const std::string& pa
   // node, whose motion their least-squares fit recovers exactly (RBE3: the unweighted fit).
   bool has_interface_columns = false;
   for (const auto& k : body.column_kinds) has_interface_columns = has_interface_columns || k == "boundary_dof" || k == "constraint_mode";
-  const auto incomplete = incomplete_interfaces(body);
+  const auto incomplete = incomplete_interfaces(body, interface_columns(body));
   if ((!has_interface_columns || !incomplete.empty()) && !src->stochastic && f.exists("/reduced/basis")) {
     const auto shape = f.shape("/reduced/basis");
     FLEXUQ_REQUIRE(shape.size() == 3 && shape[0] == src->ids.size() && shape[2] == static_cast<std::uint64_t>(body.K.rows()),

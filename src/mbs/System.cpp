@@ -255,10 +255,12 @@ void System::add_joint(const JointSpec& spec) {
     add_dot_row(jid, spec.name + ".axis-g", gi(), hj);
   };
   auto no_spin = [&] { add_dot_row(jid, spec.name + ".spin", fi(), axis_j(g)); };
-  auto on_line = [&] { // the point of body j stays on the line (point, h) of body i
-    const int d = sep(p1, p2);
-    add_dot_row(jid, spec.name + ".line-f", fi(), d);
-    add_dot_row(jid, spec.name + ".line-g", gi(), d);
+  // Body j's point pj stays on the line (point, h) of body i: f_i·d = g_i·d = 0. With pj = the joint
+  // point this is also the 2-D revolute (the points coincide in the plane ⊥ h).
+  auto on_line = [&](const Vec3& pj, const std::string& tag) {
+    const int d = sep(p1, pj);
+    add_dot_row(jid, spec.name + "." + tag + "-f", fi(), d);
+    add_dot_row(jid, spec.name + "." + tag + "-g", gi(), d);
   };
 
   // 2-D joints with a sliding direction: the plane's normal (axis2, default z) and the in-plane
@@ -271,23 +273,18 @@ void System::add_joint(const JointSpec& spec) {
   };
 
   switch (spec.type) {
-  case JointType::revolute_2d: { // the points coincide in the plane ⊥ axis (free along it)
-    const int d = sep(p1, p1);
-    add_dot_row(jid, spec.name + ".point-f", fi(), d);
-    add_dot_row(jid, spec.name + ".point-g", gi(), d);
+  case JointType::revolute_2d: // the points coincide in the plane ⊥ axis (free along it)
+    on_line(p1, "point");
     break;
-  }
   case JointType::prismatic_2d: {
-    const Vec3 b = line_normal_2d();
-    add_dot_row(jid, spec.name + ".turn", body_axis(bi, b, ati), axis_j(h));
-    add_dot_row(jid, spec.name + ".line", body_axis(bi, b, ati), sep(p1, p2));
+    const int b = body_axis(bi, line_normal_2d(), ati); // one body vector for both rows
+    add_dot_row(jid, spec.name + ".turn", b, axis_j(h));
+    add_dot_row(jid, spec.name + ".line", b, sep(p1, p2));
     break;
   }
-  case JointType::point_on_line_2d: {
-    const Vec3 b = line_normal_2d();
-    add_dot_row(jid, spec.name + ".line", body_axis(bi, b, ati), sep(p1, p2));
+  case JointType::point_on_line_2d:
+    add_dot_row(jid, spec.name + ".line", body_axis(bi, line_normal_2d(), ati), sep(p1, p2));
     break;
-  }
   case JointType::spherical:
     spherical();
     break;
@@ -297,11 +294,11 @@ void System::add_joint(const JointSpec& spec) {
     break;
   case JointType::cylindrical:
     parallel_axes();
-    on_line();
+    on_line(p2, "line");
     break;
   case JointType::prismatic:
     parallel_axes();
-    on_line();
+    on_line(p2, "line");
     no_spin();
     break;
   case JointType::fixed:
@@ -342,7 +339,7 @@ void System::add_joint(const JointSpec& spec) {
     break;
   }
   case JointType::point_on_line:
-    on_line();
+    on_line(p2, "line");
     break;
   case JointType::angle_driver: { // sin(θ − θ_d(t)) = cos θ_d (g_i·f_j) − sin θ_d (f_i·f_j)
     motions_.push_back(spec.motion);
