@@ -3,7 +3,7 @@
 # Multibody benchmark (issue #8, not a test): seed 000's 3-D flexible slider-crank with two CB bars
 # (configs/slider-crank-flexible.yaml, 0.25 s) — wall time per run (fastest of 3) for HHT at several steps, RK45,
 # and x_A(0.25 s) against the HHT h = 2e-5 run; then the simulation campaign's throughput
-# (configs/slider-crank-uq.yaml, 2 ranks, x_A(0.1 s)).
+# (configs/slider-crank-uq.yaml, 2 ranks, x_A(0.1 s)); last, SciPy on the same equations side by side.
 #   bench/mbs_flexible_slider_crank.sh [--out bench/results] [--flexuq PATH]
 set -euo pipefail
 source "$(dirname "$0")/mbs_common.sh"
@@ -42,3 +42,36 @@ mpirun -n 2 "$flexuq" campaign slider-crank-uq.yaml --set method.pce.points=40 >
 end=$(date +%s.%N)
 echo; grep "evaluated" campaign.log
 echo "campaign wall time incl. start-up: $(echo "$end - $start" | bc) s"
+
+# Side by side with SciPy on the same equations (tests/oracle/ffrf_slider_crank.py: an independent
+# Python model of the floating-frame equations from the same body files, the λ-eliminated index-1
+# form by solve_ivp BDF, rtol 1e-8, atol 1e-11, its own finite-difference Jacobian), over the first
+# SCIPY_SPAN seconds (default the whole 0.25 s: ~10–20 min of SciPy), against flexuq over the same span.
+span=${SCIPY_SPAN:-0.25}
+echo; echo "SciPy side by side over $span s"
+OPENBLAS_NUM_THREADS=1 /usr/bin/python3 "$here/tests/oracle/ffrf_slider_crank.py" bar1-cb.h5 rod-cb.h5 --end "$span" \
+  --out scipy-flex.txt > scipy-flex.log 2>&1 || { cat scipy-flex.log; exit 1; }
+echo "| integrator | steps / RHS evaluations | max drift | max over t of |x_A − x_A(SciPy)| [m] | wall time [s] |"
+echo "|---|---|---|---|---|"
+for r in "hht 1e-4" "hht 2e-5" "generalized-alpha 1e-4"; do
+  set -- $r
+  name="bench-flex-span-$1-$2.h5"
+  walls=()
+  for ((i = 0; i < 3; ++i)); do
+    "$flexuq" simulate slider-crank-flexible.yaml --set solver.type=$1 --set solver.step=$2 --set solver.end="$span" \
+      --set animation=false --set output=$name > "$name.log" 2>&1 || { cat "$name.log"; exit 1; }
+    walls+=("$(/usr/bin/python3 -c "import h5py, sys; print(float(h5py.File(sys.argv[1], 'r')['solver'].attrs['wall_seconds']))" "$name")")
+  done
+  /usr/bin/python3 - "$name" "$1 $2" "${walls[@]}" <<'PY'
+import sys, h5py, numpy as np
+s = np.loadtxt("scipy-flex.txt")
+with h5py.File(sys.argv[1], "r") as f:
+    a = f["solver"].attrs
+    x = f["outputs/x_A"][()]
+    d = np.max(np.abs(x[:, :2] - s[:, 1:3]))
+    w = min(float(v) for v in sys.argv[3:])
+    print(f"| flexuq {sys.argv[2]} | {int(a['steps'])} steps | {float(a['max_drift']):.1e} | {d:.1e} | {w:.3f} |")
+PY
+done
+awk '/scipy_rhs_evaluations/ {n=$2} /scipy_drift/ {d=$2} /scipy_wall_seconds/ {w=$2}
+     END {printf "| SciPy solve_ivp BDF (rtol 1e-8) | %s RHS | %s | 0 (reference) | %s |\n", n, d, w}' scipy-flex.log

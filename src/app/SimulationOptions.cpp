@@ -205,8 +205,12 @@ mbs::SimulationJob read_simulation_job(const io::Config& cfg) {
     body.name = name;
     if (type == "flexible") {
       rd.keys(b, key, {"type", "body", "position", "orientation", "velocity", "angular_velocity", "damping", "stiffness_scale",
-                       "parameters"});
+                       "parameters", "frame"});
       FlexibleOptions fo;
+      if (b["frame"]) { // the body frame held at an interface (seed 000's CB bars); default the mean axes
+        rd.keys(b["frame"], key + ".frame", {"interface"});
+        fo.frame_interface = rd.text(b["frame"], key + ".frame", "interface");
+      }
       if (b["damping"]) {
         rd.keys(b["damping"], key + ".damping", {"ratio"});
         fo.damping_ratio = rd.required(b["damping"], key + ".damping", "ratio");

@@ -6,6 +6,7 @@
 #include "flexuq/io/Hdf5File.hpp"
 #include "flexuq/io/Mesh.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <set>
@@ -125,13 +126,63 @@ Attachment node_set_attachment(const std::vector<NodeMotion>& nodes) {
   return at;
 }
 
+/// Elastic coordinates of a frame held at interface @p held (FlexibleOptions::frame_interface):
+/// V = P W, P the selection of every column but the interface's six, W the normal modes of
+/// (PᵀK̄P, PᵀM̄P) with WᵀPᵀM̄PW = 1. Refuses a basis whose other columns need not vanish at the
+/// interface (anything but constraint modes, boundary DOFs and fixed-interface modes).
+Mat held_frame_coordinates(const cms::ReducedBody& b, const std::string& source,
+                           const std::map<std::string, InterfaceColumns>& columns, const std::string& held) {
+  const auto it = columns.find(held);
+  FLEXUQ_REQUIRE(it != columns.end(), source << ": frame.interface " << held
+                                              << " is not an interface of the body (its columns are "
+                                                 "'REF <SET> ux' … or '<SET> node <id> ux' …); list it under reduce.interfaces");
+  std::vector<int> drop;
+  for (int c : it->second.ref)
+    if (c >= 0) drop.push_back(c);
+  for (const auto& [id, cols] : it->second.nodes)
+    for (int c : cols)
+      if (c >= 0) drop.push_back(c);
+  FLEXUQ_REQUIRE(drop.size() == 6, source << ": frame.interface " << held << " has " << drop.size()
+                                          << " boundary columns; the frame holds one node or reference node (6)");
+  const Eigen::Index n = b.K.rows();
+  std::vector<Eigen::Index> keep;
+  for (Eigen::Index j = 0; j < n; ++j) {
+    if (std::find(drop.begin(), drop.end(), static_cast<int>(j)) != drop.end()) continue;
+    const auto& k = b.column_kinds[static_cast<std::size_t>(j)];
+    FLEXUQ_REQUIRE(k == "boundary_dof" || k == "constraint_mode" || k == "fixed_interface_mode",
+                   source << ": frame.interface needs a fixed-interface Craig-Bampton basis (column " << j << ", '"
+                          << b.dof_labels[static_cast<std::size_t>(j)] << "', kind " << k
+                          << ", need not vanish at " << held << ")");
+    keep.push_back(j);
+  }
+  FLEXUQ_REQUIRE(!keep.empty(), source << ": frame.interface " << held << " leaves no elastic coordinate");
+  const auto m = static_cast<Eigen::Index>(keep.size());
+  Mat P = Mat::Zero(n, m);
+  for (Eigen::Index q = 0; q < m; ++q) P(keep[static_cast<std::size_t>(q)], q) = 1.0;
+  const Mat Ks = P.transpose() * b.K * P, Ms = P.transpose() * b.M * P;
+  Eigen::GeneralizedSelfAdjointEigenSolver<Mat> es(0.5 * (Ks + Ks.transpose()), 0.5 * (Ms + Ms.transpose()));
+  FLEXUQ_REQUIRE(es.info() == Eigen::Success, source << ": the reduced mass matrix without " << held
+                                                     << " is not positive definite");
+  const double top = std::max(std::abs(es.eigenvalues().maxCoeff()), 1e-300);
+  FLEXUQ_REQUIRE(es.eigenvalues().minCoeff() > 1e-10 * top,
+                 source << ": with " << held << " held the body still has a zero-energy mode (eigenvalue "
+                        << es.eigenvalues().minCoeff() << "): the interface does not hold the body");
+  Mat V = P * es.eigenvectors();
+  for (Eigen::Index j = 0; j < m; ++j) { // deterministic signs: the largest-magnitude entry positive
+    Eigen::Index i = 0;
+    V.col(j).cwiseAbs().maxCoeff(&i);
+    if (V(i, j) < 0) V.col(j) *= -1;
+  }
+  return V;
+}
+
 } // namespace
 
 std::shared_ptr<FlexibleData> make_flexible_data(const cms::ReducedBody& body, const std::string& source,
                                                  const Eigen::MatrixXd& coords, const std::vector<std::int64_t>& ids,
                                                  const std::map<std::string, std::vector<std::int64_t>>& sets,
                                                  const FlexibleOptions& o, const SetBasisRows* set_rows) {
-  if (!body.has_floating_frame())
+  if (!body.has_floating_frame() && o.frame_interface.empty())
     throw InputError(source + ": the reduced body has no floating-frame coordinates (/reduced/floating_frame): a "
                               "flexible multibody body must be a free body (no fixed sets, no MacNeal residual "
                               "flexibility) whose reduced pair has exactly 6 rigid-body modes");
@@ -141,8 +192,9 @@ std::shared_ptr<FlexibleData> make_flexible_data(const cms::ReducedBody& body, c
                  source << ": damping.ratio must be >= 0, got " << o.damping_ratio);
   auto d = std::make_shared<FlexibleData>();
   d->source = source;
-  const Eigen::MatrixXd& V = body.checkout.frame_V;
-  d->invariants = body.frame_invariants();
+  const auto columns = interface_columns(body);
+  const Eigen::MatrixXd V = o.frame_interface.empty() ? body.checkout.frame_V : held_frame_coordinates(body, source, columns, o.frame_interface);
+  d->invariants = o.frame_interface.empty() ? body.frame_invariants() : cms::transform_invariants(body.invariants, V);
   d->V = V;
   Eigen::MatrixXd ke = V.transpose() * body.K * V;
   d->K = 0.5 * (ke + ke.transpose());
@@ -164,7 +216,6 @@ std::shared_ptr<FlexibleData> make_flexible_data(const cms::ReducedBody& body, c
     if (j < 0) return Eigen::RowVectorXd::Zero(V.cols());
     return body.column_scale(j) * V.row(j);
   };
-  const auto columns = interface_columns(body);
   const auto incomplete = incomplete_interfaces(body, columns);
   for (const auto& [name, ic] : columns) {
     if (incomplete.count(name)) continue; // from the basis rows of its nodes (set_rows), below

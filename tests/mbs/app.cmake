@@ -40,3 +40,20 @@ set_tests_properties(test_mbs_simulate_seed002 PROPERTIES TIMEOUT 300 LABELS "mb
 set_tests_properties(test_mbs_simulate_seed002 PROPERTIES COST 24)
 set_tests_properties(test_mbs_simulate_flexible PROPERTIES COST 16)
 set_tests_properties(test_mbs_simulate_stress PROPERTIES COST 15)
+
+# Seed 000's flexible slider-crank against an independent SciPy model of the same floating-frame
+# equations (tests/oracle/ffrf_slider_crank.py): convergence in h from rest, and a turning loop
+# where the quadratic-velocity vectors act.
+add_test(NAME test_mbs_simulate_vs_scipy
+         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/simulate_vs_scipy_test.sh $<TARGET_FILE:flexuq> ${MPIEXEC_EXECUTABLE}
+                 ${PROJECT_SOURCE_DIR})
+set_tests_properties(test_mbs_simulate_vs_scipy PROPERTIES PROCESSORS 2 TIMEOUT 400 LABELS "mbs;np2;oracle" COST 30
+                     ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OPENBLAS_NUM_THREADS=1;OMP_NUM_THREADS=1")
+
+# Seed 000's own CB bars (CoM node held by the body frame, bodies.<b>.frame): T6 counts, the digest's
+# internal spectrum, the slider-crank against the mean-axis frame, bad frame interfaces.
+add_test(NAME test_mbs_simulate_seed000_cb
+         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/simulate_seed000_cb_test.sh $<TARGET_FILE:flexuq> ${MPIEXEC_EXECUTABLE}
+                 ${PROJECT_SOURCE_DIR})
+set_tests_properties(test_mbs_simulate_seed000_cb PROPERTIES PROCESSORS 2 TIMEOUT 300 LABELS "mbs;np2"
+                     ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OPENBLAS_NUM_THREADS=1;OMP_NUM_THREADS=1")

@@ -21,6 +21,15 @@
 /// (a POD body) attaches at the node sets of its file's mesh in the same way, with the nodes'
 /// motion taken from the basis rows (`/reduced/basis`): exact for an RBE2 set, which every
 /// column moves rigidly.
+///
+/// A frame held at an interface (FlexibleOptions::frame_interface, `frame: {interface: SET}`): the
+/// body frame moves with that interface — seed 000's own Craig–Bampton bars, whose CoM node is held.
+/// The interface's six columns are dropped; the other columns of a fixed-interface Craig–Bampton
+/// basis vanish there (constraint modes are zero at the other boundary DOFs, fixed-interface modes at
+/// all of them), so the span is that of the seed's reduction with the node held. ξ = V η with V the
+/// selection of the remaining columns times the normal modes of their pair (VᵀM̄V = 1, VᵀK̄V
+/// diagonal and regular); the invariants of Φ V are not mean-axis (S, Sr ≠ 0), which
+/// cms/FloatingFrame.hpp handles in general.
 
 #include "flexuq/cms/ReducedBody.hpp"
 #include "flexuq/cms/StochasticBody.hpp"
@@ -34,6 +43,11 @@ namespace flexuq::mbs {
 struct FlexibleOptions {
   double damping_ratio = 0.0;   ///< modal damping ratio ζ of every elastic coordinate
   double stiffness_scale = 1.0; ///< K_e ← s K_e (a Young's-modulus factor: K̄ is linear in E)
+  /// Empty: the mean-axis frame (free-free modes of the reduced pair). Else an interface of the body
+  /// held by the frame (seed 000's Craig–Bampton variant with the CoM node held): its six columns are
+  /// dropped, the other columns of a fixed-interface Craig–Bampton basis vanish there, and the
+  /// elastic coordinates are the normal modes of the remaining pair (positive definite).
+  std::string frame_interface;
 };
 
 /// Rows of a body's basis at the nodes of node sets: per set name, per node its index in the
