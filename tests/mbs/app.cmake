@@ -47,7 +47,7 @@ set_tests_properties(test_mbs_simulate_stress PROPERTIES COST 15)
 add_test(NAME test_mbs_simulate_vs_scipy
          COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/simulate_vs_scipy_test.sh $<TARGET_FILE:flexuq> ${MPIEXEC_EXECUTABLE}
                  ${PROJECT_SOURCE_DIR})
-set_tests_properties(test_mbs_simulate_vs_scipy PROPERTIES PROCESSORS 2 TIMEOUT 400 LABELS "mbs;np2;oracle" COST 30
+set_tests_properties(test_mbs_simulate_vs_scipy PROPERTIES PROCESSORS 2 TIMEOUT 400 LABELS "mbs;np2;oracle" COST 50
                      ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OPENBLAS_NUM_THREADS=1;OMP_NUM_THREADS=1")
 
 # Seed 000's own CB bars (CoM node held by the body frame, bodies.<b>.frame): T6 counts, the digest's

@@ -79,10 +79,12 @@ def axis_angle(axis, angle):
 class Body:
     """A flexible body from a `flexuq reduce` file: invariants of Φ V, K_e, interface rows."""
 
-    def __init__(self, path, r0, p0):
+    def __init__(self, path, r0, p0, frame=None):
         with h5py.File(path, "r") as f:
             ff = f["reduced/floating_frame"]
-            inv = ff["invariants"]
+            # frame: the interface the body frame holds (flexuq's bodies.<b>.frame): the invariants of
+            # the whole basis, congruent with V = P W below, instead of the mean-axis ones.
+            inv = f["reduced/invariants"] if frame else ff["invariants"]
             self.m = float(np.asarray(inv["mass"]).reshape(-1)[0])
             self.S = np.asarray(inv["S"])            # (3, n)   ∫ρΦ
             self.Skl = np.asarray(inv["Skl"])        # (3, 3, n, n) ∫ρ Φ_kᵀ Φ_l
@@ -97,10 +99,26 @@ class Body:
             self.Mff = np.asarray(inv["Mff"])
             V = np.asarray(ff["V"])                  # (n_red, n_e)
             Kbar = np.asarray(f["reduced/K"])
+            f_M = np.asarray(f["reduced/M"])
             labels = [x.decode() if isinstance(x, bytes) else x for x in f["reduced/dof_labels"][:]]
             scale = np.asarray(f["reduced/column_scale"])
             sets = [x.decode() if isinstance(x, bytes) else x for x in f["reduced/interface_point_sets"][:]]
             points = np.asarray(f["reduced/interface_points"])
+        if frame:
+            # Drop the interface's six columns; the rest (fixed-interface CB) vanish there. Elastic
+            # coordinates: the normal modes W of the remaining pair, V = P W (WᵀPᵀM̄PW = 1).
+            Mbar = np.asarray(f_M)
+            keep = [j for j, l in enumerate(labels) if not l.startswith(f"REF {frame} ")]
+            assert len(keep) == len(labels) - 6, f"{path}: REF {frame} needs six columns"
+            P = np.eye(len(labels))[:, keep]
+            lam, W = np.linalg.eigh(np.linalg.solve(np.linalg.cholesky(P.T @ Mbar @ P), np.eye(len(keep))) @ (P.T @ Kbar @ P)
+                                    @ np.linalg.solve(np.linalg.cholesky(P.T @ Mbar @ P), np.eye(len(keep))).T)
+            W = np.linalg.solve(np.linalg.cholesky(P.T @ Mbar @ P).T, W)
+            V = P @ W
+            self.S, self.Sr = self.S @ V, self.Sr @ V
+            self.Sbar = np.einsum("kln,nm->klm", self.Sbar, V)
+            self.Skl = np.einsum("na,klnm,mb->klab", V, self.Skl, V)
+            self.Mff = V.T @ self.Mff @ V
         self.n = V.shape[1]
         ke = V.T @ Kbar @ V
         self.K = 0.5 * (ke + ke.T)
@@ -168,15 +186,15 @@ class Body:
 
 
 class Model:
-    def __init__(self, bar1, rod, qvt=True):
+    def __init__(self, bar1, rod, qvt=True, frame=None):
         # Poses at t = 0 as in configs/slider-crank-flexible.yaml (mesh frames at the bars' centres).
         a = math.pi / 4
         lc, lr = 0.15, 0.3
         A = np.array([lc * math.cos(a), lc * math.sin(a), 0.0])
         xb = A[0] + math.sqrt(lr * lr - A[1] ** 2)
         phi = -math.asin(A[1] / lr)
-        self.crank = Body(bar1, A / 2, axis_angle([0, 0, 1], a))
-        self.rod = Body(rod, (A + np.array([xb, 0, 0])) / 2, axis_angle([0, 0, 1], phi))
+        self.crank = Body(bar1, A / 2, axis_angle([0, 0, 1], a), frame)
+        self.rod = Body(rod, (A + np.array([xb, 0, 0])) / 2, axis_angle([0, 0, 1], phi), frame)
         self.bodies = [self.crank, self.rod]
         self.qvt = qvt
         z = np.array([0.0, 0.0, 1.0])
@@ -349,11 +367,13 @@ def main():
     ap.add_argument("--rtol", type=float, default=1e-8)
     ap.add_argument("--atol", type=float, default=1e-11)
     ap.add_argument("--no-qvt", action="store_true")
+    ap.add_argument("--frame", help="the interface both bodies' frames hold (flexuq's bodies.<b>.frame); "
+                    "default the mean axes")
     ap.add_argument("--omega", type=float, default=0.0, help="initial angular velocity of the crank about z")
     ap.add_argument("--out", default="scipy-flex-x_A.txt")
     ap.add_argument("--check", action="store_true")
     a = ap.parse_args()
-    model = Model(a.bar1, a.rod, qvt=not a.no_qvt)
+    model = Model(a.bar1, a.rod, qvt=not a.no_qvt, frame=a.frame)
     if a.check and not check(model):
         sys.exit("the analytic C_q or γ disagrees with finite differences")
     q0 = model.q0()
