@@ -7,7 +7,8 @@
 # file (an interface the file does not have) must fail with exit 2 naming it, the .xdmf animation
 # parses and its datasets exist with the stated shapes, and the simulation
 # campaign configs/slider-crank-uq.yaml (T19) must reproduce direct runs at its samples; a stochastic
-# rod (tests/mbs/rod-scb.yaml) at E equals its nominal body with K̄ scaled, and a campaign over it runs;
+# rod (tests/mbs/rod-scb.yaml) at E equals its nominal body with K̄ scaled (also with its frame held at
+# END0, bodies.<b>.frame), and a campaign over it runs;
 # a campaign that reduces the rod again per sample (tests/mbs/slider-crank-reduce-uq.yaml, model.reduce)
 # equals reduce + simulate by hand at its samples.
 #   simulate_flexible_test.sh FLEXUQ MPIEXEC SOURCE_DIR
@@ -150,6 +151,9 @@ runs() { # runs <log> <args...>: simulate the stochastic-rod job to 0.05 s
 runs scb-at.log --set bodies.rod.parameters.E=2.1e11 --set output=scb-at.h5
 runs scb-scaled.log --set bodies.rod.stiffness_scale=1.05 --set output=scb-scaled.h5
 runs scb-mean.log --set output=scb-mean.h5
+# The frame held at END0 (bodies.<b>.frame) on the stochastic rod: the same identity.
+runs scb-held-at.log --set bodies.rod.parameters.E=2.1e11 --set "bodies.rod.frame={interface: END0}" --set output=scb-held-at.h5
+runs scb-held-scaled.log --set bodies.rod.stiffness_scale=1.05 --set "bodies.rod.frame={interface: END0}" --set output=scb-held-scaled.h5
 "$src/tests/app/expect_error.sh" --exit-code 2 "bodies.rod.parameters" "'nu' is not a parameter of the stochastic body (E)" -- \
   "$mpiexec" -n 1 "$flexuq" simulate slider-crank-scb.yaml --set bodies.rod.parameters.nu=0.3
 # A node output on a stochastic body (its basis changes with θ; the file holds the nominal one): refused.
@@ -173,6 +177,11 @@ for k in a:
     d, effect = np.max(np.abs(a[k] - b[k])), np.max(np.abs(a[k] - m[k]))
     print(f"{k}: stochastic at E vs scaled nominal {d:.3g}, effect of E {effect:.3g}")
     ok = ok and d < 1e-12 * max(1.0, np.max(np.abs(a[k]))) and effect > 1e-9
+(ha, _), (hb, _) = out("scb-held-at.h5"), out("scb-held-scaled.h5")
+for k in ha:
+    d, frame = np.max(np.abs(ha[k] - hb[k])), np.max(np.abs(ha[k] - a[k]))
+    print(f"{k}, frame held at END0: stochastic at E vs scaled nominal {d:.3g}, effect of the frame {frame:.3g}")
+    ok = ok and d < 1e-12 * max(1.0, np.max(np.abs(ha[k]))) and frame > 1e-10  # measured 8e-10 (x_A) … 7e-9 (theta)
 (d2, t2) = out("scb-direct.h5")
 with h5py.File("slider-crank-scb-uq.h5", "r") as f:
     x = f["outputs/x_A"][()]; st = f["samples/status"][()]
