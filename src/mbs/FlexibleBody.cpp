@@ -159,7 +159,11 @@ Mat held_frame_coordinates(const cms::ReducedBody& b, const std::string& source,
   const auto m = static_cast<Eigen::Index>(keep.size());
   Mat P = Mat::Zero(n, m);
   for (Eigen::Index q = 0; q < m; ++q) P(keep[static_cast<std::size_t>(q)], q) = 1.0;
-  const Mat Ks = P.transpose() * b.K * P, Ms = P.transpose() * b.M * P;
+  // Symmetric scaling by diag(M̄)^(-1/2) first, as cms::elastic_coordinates: the columns mix metres,
+  // radians and modal units.
+  const Vec d = (P.transpose() * b.M.diagonal()).cwiseAbs().cwiseMax(1e-300).cwiseSqrt().cwiseInverse();
+  const Mat Ks = d.asDiagonal() * (P.transpose() * b.K * P) * d.asDiagonal();
+  const Mat Ms = d.asDiagonal() * (P.transpose() * b.M * P) * d.asDiagonal();
   Eigen::GeneralizedSelfAdjointEigenSolver<Mat> es(0.5 * (Ks + Ks.transpose()), 0.5 * (Ms + Ms.transpose()));
   FLEXUQ_REQUIRE(es.info() == Eigen::Success, source << ": the reduced mass matrix without " << held
                                                      << " is not positive definite");
@@ -167,7 +171,7 @@ Mat held_frame_coordinates(const cms::ReducedBody& b, const std::string& source,
   FLEXUQ_REQUIRE(es.eigenvalues().minCoeff() > 1e-10 * top,
                  source << ": with " << held << " held the body still has a zero-energy mode (eigenvalue "
                         << es.eigenvalues().minCoeff() << "): the interface does not hold the body");
-  Mat V = P * es.eigenvectors();
+  Mat V = P * d.asDiagonal() * es.eigenvectors();
   for (Eigen::Index j = 0; j < m; ++j) { // deterministic signs: the largest-magnitude entry positive
     Eigen::Index i = 0;
     V.col(j).cwiseAbs().maxCoeff(&i);
