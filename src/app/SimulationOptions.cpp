@@ -415,8 +415,8 @@ mbs::SimulationJob read_simulation_job(const io::Config& cfg) {
         fs.body_frame = frame == "body";
         Vec3 default_point = fs.body == kGround ? Vec3::Zero() : sys.bodies()[fs.body].position;
         if (f["interface"]) {
-          if (type != "force" || fs.body == kGround || !sys.bodies()[fs.body].flex)
-            rd.fail(f["interface"], key + ".interface", "applies to a force on a flexible body");
+          if (fs.body == kGround || !sys.bodies()[fs.body].flex)
+            rd.fail(f["interface"], key + ".interface", "applies to a force or torque on a flexible body");
           fs.interface = io::upper(rd.text(f, key, "interface"));
           try { // default point: the interface's reference point at t = 0
             const auto& body = sys.bodies()[fs.body];

@@ -375,7 +375,7 @@ void System::add_force(const ForceSpec& f) {
   force_input_.push_back(f);
   ForceSpec s = f;
   Vec3 l1 = Vec3::Zero(), l2 = Vec3::Zero();
-  Mat L;
+  Mat L, R;
   double len = 0;
   if (s.type == ForceType::torque || s.type == ForceType::force) {
     FLEXUQ_REQUIRE(s.direction.norm() > 1e-12, "a " << (s.type == ForceType::torque ? "torque" : "force") << " needs a non-zero axis");
@@ -383,9 +383,9 @@ void System::add_force(const ForceSpec& f) {
     if (s.body_frame) s.direction = to_local_axis(s.body, s.direction);
     l1 = to_local_point(s.body, s.point);
     if (!s.interface.empty()) {
-      FLEXUQ_REQUIRE(s.type == ForceType::force && s.body != kGround && bodies_[s.body].flex,
-                     "'interface' applies to a force on a flexible body");
-      L = point_map(s.body, s.interface, l1, "force on body '" + bodies_[s.body].name + "'");
+      FLEXUQ_REQUIRE(s.body != kGround && bodies_[s.body].flex, "'interface' applies to a force or torque on a flexible body");
+      if (s.type == ForceType::force) L = point_map(s.body, s.interface, l1, "force on body '" + bodies_[s.body].name + "'");
+      else R = bodies_[s.body].flex->interface(s.interface, "torque on body '" + bodies_[s.body].name + "'").rotation;
     }
   } else if (s.type == ForceType::rotational_damper) {
     FLEXUQ_REQUIRE(s.direction.norm() > 1e-12, "a rotational damper needs a non-zero axis");
@@ -401,6 +401,7 @@ void System::add_force(const ForceSpec& f) {
   }
   forces_.push_back(s);
   force_L_.push_back(L);
+  force_R_.push_back(R);
   force_local_.push_back(l1);
   force_local2_.push_back(l2);
   spring_length_.push_back(len);
@@ -796,6 +797,8 @@ Vec System::forces(const Vec& q, const Vec& v, double t) const {
       if (s.type == ForceType::torque) {
         apply_torque(s.body, val);
         apply_torque(s.body2, -val);
+        if (const Mat& R = force_R_[k]; R.size() > 0) // the interface's elastic rotation R_I η does work too
+          f.segment(off_[s.body] + 7, R.cols()) += R.transpose() * (rotation(euler(q, s.body)).transpose() * val);
       } else {
         apply_force(s.body, force_local_[k], val, force_L_[k]);
       }
@@ -870,7 +873,11 @@ double System::nonconservative_power(const Vec& q, const Vec& v, double t) const
       Vec3 dir = s.direction;
       if (s.body_frame && s.body != kGround) dir = rotation(euler(q, s.body)) * dir;
       const Vec3 val = s.value(t) * dir;
-      if (s.type == ForceType::torque) p += val.dot(angular_velocity(q, v, s.body) - angular_velocity(q, v, s.body2));
+      if (s.type == ForceType::torque) {
+        p += val.dot(angular_velocity(q, v, s.body) - angular_velocity(q, v, s.body2));
+        if (const Mat& R = force_R_[k]; R.size() > 0)
+          p += val.dot(rotation(euler(q, s.body)) * (R * v.segment(off_[s.body] + 7, R.cols())));
+      }
       else p += val.dot(point_velocity(q, v, s.body, force_local_[k], force_L_[k]));
     } else if (s.type == ForceType::rotational_damper) {
       p -= s.damping * std::pow(damper_rate(s, q, v), 2);

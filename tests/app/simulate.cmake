@@ -16,7 +16,7 @@ flexuq_app_case(simulate_bad_alpha JOB bad/simulate_bad_alpha.yaml VERB simulate
 flexuq_app_case(simulate_bad_flexible_missing_file JOB bad/simulate_flexible_missing_file.yaml VERB simulate EXIT_CODE 2
                 EXPECT "bodies.rod.body (line 3)" "no-such-rod-cb.h5' does not exist")
 flexuq_app_case(simulate_bad_force_interface JOB bad/simulate_interface_on_rigid.yaml VERB simulate EXIT_CODE 2
-                EXPECT "forces[0].interface (line 7)" "applies to a force on a flexible body")
+                EXPECT "forces[0].interface (line 7)" "applies to a force or torque on a flexible body")
 flexuq_app_case(simulate_bad_damper JOB bad/simulate_bad_damper.yaml VERB simulate EXIT_CODE 2
                 EXPECT "forces[0].damping (line 7)" "must be >= 0")
 flexuq_app_case(simulate_bad_linear_algebra JOB bad/simulate_singular_mass.yaml VERB simulate EXIT_CODE 2

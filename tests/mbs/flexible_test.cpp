@@ -464,7 +464,8 @@ TEST(MbsFlexible, BlocksIterationMatrixMatchesFiniteDifferences) {
 // A force on an interface follows the deformation: its generalized force is the virtual work of F
 // at the moving particle, Q = J_iᵀF with J_i the particle's velocity Jacobian [1, B(p, x_i + Φ_iη),
 // AΦ_i], and its power is F·v_i. Without `interface` the point stays in the floating frame (no
-// elastic part): the two differ, so the check can fail.
+// elastic part): the two differ, so the check can fail. A torque on an interface adds R_Iᵀ Aᵀ n to
+// the elastic coordinates and n·A R_I η̇ to the power.
 TEST(MbsFlexible, InterfaceForceFollowsTheDeformation) {
   const auto pt = Particles::make(4, 3, 0.6, 5);
   auto build = [&](bool follow) {
@@ -501,11 +502,30 @@ TEST(MbsFlexible, InterfaceForceFollowsTheDeformation) {
   const Vec Qf = fixed.forces(q, v, 0.0) - Q0;
   EXPECT_LT(Qf.tail(n).norm(), 1e-14);
   EXPECT_GT((Qf - J).norm(), 1e-3 * J.norm());
-  // An interface on a torque, or on a rigid body, is refused.
-  ForceSpec bad;
-  bad.type = ForceType::torque;
-  bad.body = 0;
-  bad.direction = Vec3::UnitZ();
-  bad.interface = "P1";
-  EXPECT_THROW(sys.add_force(bad), flexuq::InputError);
+  // A torque on the interface turns it: Q = [0; 2Eᵀn; R_Iᵀ Aᵀ n], and its power n·(ω + A R_I η̇) is Qᵀv
+  // (the elastic part is what a torque on the floating frame lacks).
+  auto turning = pt.data(); // point masses turn nothing: give interface P2 a small rotation R_I
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < n; ++c) turning->interfaces["P2"].rotation(r, c) = 0.1 * (r + 1) - 0.07 * c;
+  System turned;
+  turned.add_body(flexible_body("beam", turning, Vec3(0.1, -0.2, 0.3), from_axis_angle(Vec3(1, -1, 2), 0.7)));
+  ForceSpec torque;
+  torque.type = ForceType::torque;
+  torque.body = 0;
+  torque.direction = Vec3(0.3, -0.4, 0.866).normalized();
+  torque.interface = "P2";
+  turned.add_force(torque);
+  const Vec Qt = turned.forces(q, v, 0.0) - Q0;  // same body and state as `none`
+  const Mat& R = turned.bodies()[0].flex->interface("P2", "test").rotation;
+  Vec Jt = Vec::Zero(Qt.size());
+  Jt.segment<4>(3) = 2.0 * e_matrix(p).transpose() * torque.direction;
+  Jt.tail(n) = R.transpose() * (rotation(p).transpose() * torque.direction);
+  EXPECT_GT(Jt.tail(n).norm(), 1e-3 * Jt.norm()); // the interface does turn with η
+  EXPECT_LT((Qt - Jt).norm(), 1e-12 * Jt.norm());
+  EXPECT_NEAR(turned.nonconservative_power(q, v, 0.0) - none.nonconservative_power(q, v, 0.0), Qt.dot(v),
+              1e-12 * Qt.norm() * v.norm());
+  // An interface the body does not have is refused.
+  ForceSpec bad = torque;
+  bad.interface = "NOPE";
+  EXPECT_THROW(none.add_force(bad), flexuq::InputError);
 }

@@ -130,6 +130,8 @@ struct ForceSpec {
   double stiffness = 0, damping = 0, length = -1.0; ///< spring (length < 0 = initial length); damper: damping
   /// force on a flexible body: the interface whose motion the point follows (translation and small
   /// rotation of the interface, as a joint on it); empty: the point is fixed in the floating frame.
+  /// torque on a flexible body: the interface it turns (ω + A R_I η̇: Q = [0; 2Eᵀn; R_Iᵀ Aᵀ n]); empty:
+  /// the floating frame (a load the elastic coordinates do not feel, which depends on the frame).
   std::string interface;
 };
 
@@ -310,6 +312,7 @@ private:
   std::vector<ForceSpec> force_input_; ///< as given to add_force (with_flexible adds them again)
   std::vector<Vec3> force_local_, force_local2_; ///< body-frame points of force/spring ends
   std::vector<Mat> force_L_;                     ///< per force: its point's map of η (ForceSpec::interface), else empty
+  std::vector<Mat> force_R_;                     ///< per torque on an interface: its small rotation R_I (3 × n_e), else empty
   std::vector<double> spring_length_;
   std::vector<BodyVector> vectors_;
   std::vector<Row> rows_;
