@@ -159,25 +159,17 @@ Mat held_frame_coordinates(const cms::ReducedBody& b, const std::string& source,
   const auto m = static_cast<Eigen::Index>(keep.size());
   Mat P = Mat::Zero(n, m);
   for (Eigen::Index q = 0; q < m; ++q) P(keep[static_cast<std::size_t>(q)], q) = 1.0;
-  // Symmetric scaling by diag(M̄)^(-1/2) first, as cms::elastic_coordinates: the columns mix metres,
-  // radians and modal units.
-  const Vec d = (P.transpose() * b.M.diagonal()).cwiseAbs().cwiseMax(1e-300).cwiseSqrt().cwiseInverse();
-  const Mat Ks = d.asDiagonal() * (P.transpose() * b.K * P) * d.asDiagonal();
-  const Mat Ms = d.asDiagonal() * (P.transpose() * b.M * P) * d.asDiagonal();
-  Eigen::GeneralizedSelfAdjointEigenSolver<Mat> es(0.5 * (Ks + Ks.transpose()), 0.5 * (Ms + Ms.transpose()));
-  FLEXUQ_REQUIRE(es.info() == Eigen::Success, source << ": the reduced mass matrix without " << held
-                                                     << " is not positive definite");
-  const double top = std::max(std::abs(es.eigenvalues().maxCoeff()), 1e-300);
-  FLEXUQ_REQUIRE(es.eigenvalues().minCoeff() > 1e-10 * top,
-                 source << ": with " << held << " held the body still has a zero-energy mode (eigenvalue "
-                        << es.eigenvalues().minCoeff() << "): the interface does not hold the body");
-  Mat V = P * d.asDiagonal() * es.eigenvectors();
-  for (Eigen::Index j = 0; j < m; ++j) { // deterministic signs: the largest-magnitude entry positive
-    Eigen::Index i = 0;
-    V.col(j).cwiseAbs().maxCoeff(&i);
-    if (V(i, j) < 0) V.col(j) *= -1;
+  // The normal modes of the remaining pair: cms::elastic_coordinates (diag(M̄) scaling, deterministic
+  // signs), which must find no zero-energy mode once the interface is held.
+  cms::ElasticCoordinates e;
+  try {
+    e = cms::elastic_coordinates(P.transpose() * b.K * P, P.transpose() * b.M * P);
+  } catch (const Error& err) {
+    throw InputError(source + ": with " + held + " held the body is not held: " + err.what());
   }
-  return V;
+  FLEXUQ_REQUIRE(e.rigid == 0, source << ": with " << held << " held the body still has " << e.rigid
+                                      << " zero-energy modes: the interface does not hold the body");
+  return P * e.V;
 }
 
 } // namespace
