@@ -199,11 +199,11 @@ mbs::SimulationJob read_simulation_job(const io::Config& cfg) {
       grounds.insert(name);
       continue;
     }
-    if (type != "rigid" && type != "flexible")
-      rd.fail(b["type"], key + ".type", "unknown body type '" + type + "' (rigid, ground, flexible)");
+    if (type != "rigid" && type != "flexible" && type != "gcms")
+      rd.fail(b["type"], key + ".type", "unknown body type '" + type + "' (rigid, ground, flexible, gcms)");
     RigidBody body;
     body.name = name;
-    if (type == "flexible") {
+    if (type == "flexible" || type == "gcms") { // gcms: a flexible body whose file must be a GCMS body
       rd.keys(b, key, {"type", "body", "position", "orientation", "velocity", "angular_velocity", "damping", "stiffness_scale",
                        "parameters", "frame"});
       FlexibleOptions fo;
@@ -225,6 +225,11 @@ mbs::SimulationJob read_simulation_job(const io::Config& cfg) {
       } catch (const InputError& e) {
         rd.fail(b["body"], key + ".body", e.what());
       }
+      if (type == "gcms" && src->nominal.method != "gcms")
+        rd.fail(b["type"], key + ".type", file + " is a " + src->nominal.method + " body, not gcms (reduce.method: gcms)");
+      fo.gcms = type == "gcms";
+      if (fo.gcms && (b["damping"] || b["frame"] || b["parameters"]))
+        rd.fail(b, key, "a gcms body takes no damping, frame or parameters (seed 001's formulation has none)");
       if (b["parameters"]) { // a stochastic body evaluated at these parameters (the others at their means)
         const std::string pk = key + ".parameters";
         rd.require_map(b["parameters"], pk);
@@ -247,7 +252,11 @@ mbs::SimulationJob read_simulation_job(const io::Config& cfg) {
           rd.fail(b["parameters"], pk, e.what());
         }
       } else {
-        body.flex = src->data(fo);
+        try {
+          body.flex = src->data(fo);
+        } catch (const InputError& e) {
+          rd.fail(b, key, e.what());
+        }
       }
       job.flexible_files[name] = file;
       job.sources[name] = src;
@@ -471,12 +480,15 @@ mbs::SimulationJob read_simulation_job(const io::Config& cfg) {
     rd.keys(s, "solver", {"type", "alpha", "rho_inf", "step", "start", "end", "tol", "max_iter", "adaptive", "rtol",
                           "atol", "min_step", "max_step", "output_step", "project", "quadratic_velocity", "matrix",
                           "project_velocities", "linear_algebra"});
+    // newmark: seed 001's Newmark (β = 1/4, γ = 1/2), i.e. the index-3 HHT scheme with α = 0.
+    const bool newmark = rd.text(s, "solver", "type", "hht") == "newmark";
     try {
-      o.scheme = mbs::parse_scheme(rd.text(s, "solver", "type", "hht"));
+      o.scheme = newmark ? mbs::Scheme::hht : mbs::parse_scheme(rd.text(s, "solver", "type", "hht"));
     } catch (const InputError& e) {
-      rd.fail(s["type"], "solver.type", e.what());
+      rd.fail(s["type"], "solver.type", std::string(e.what()) + " or newmark (hht with alpha 0)");
     }
-    o.alpha = rd.number(s, "solver", "alpha", o.alpha);
+    if (newmark && s["alpha"]) rd.fail(s["alpha"], "solver.alpha", "newmark is hht with alpha 0; give type: hht to choose alpha");
+    o.alpha = rd.number(s, "solver", "alpha", newmark ? 0.0 : o.alpha);
     o.rho_inf = rd.number(s, "solver", "rho_inf", o.rho_inf);
     o.step = rd.number(s, "solver", "step", o.step);
     o.start = rd.number(s, "solver", "start", o.start);
@@ -534,6 +546,8 @@ mbs::SimulationJob read_simulation_job(const io::Config& cfg) {
         // of the body file's mesh) or, for von_mises, the largest over a node set of that mesh.
         os.body = body_of(rd.text(n, key, "body"), "output '" + os.name + "'" + rd.at(n));
         if (os.body == kGround || !sys.bodies()[os.body].flex) rd.fail(n, key, "stress outputs need a flexible body");
+        if (sys.gcms(os.body))
+          rd.fail(n, key, "stresses of a GCMS body are not recovered (they need the co-rotated q_flx, not q)");
         const auto& fd = *sys.bodies()[os.body].flex;
         if (!fd.stress_modes)
           rd.fail(n, key, fd.source + " has no /reduced/stress_modes (reduce it with reduce.stress_modes: true; stochastic "
@@ -586,11 +600,25 @@ mbs::SimulationJob read_simulation_job(const io::Config& cfg) {
           if (!sys.bodies()[os.body].flex) rd.fail(n["interface"], key + ".interface", "body is not flexible");
           try {
             os.interface = io::upper(rd.text(n, key, "interface"));
+            if (sys.gcms(os.body)) { // only the reference point moves linearly with the amplitudes
+              const Vec3 ref = sys.bodies()[os.body].flex->interface(os.interface, "output '" + os.name + "'").ref;
+              if (!n["point"]) os.point = ref;
+              if ((os.point - ref).norm() > 1e-9 * std::max(1.0, ref.norm()))
+                rd.fail(n["point"], key + ".point", "on the GCMS body '" + sys.bodies()[os.body].name +
+                                                        "' a point of an interface is its reference point (mesh frame; the "
+                                                        "default), or give a 'node'");
+            }
             os.L = sys.point_map(os.body, os.interface, os.point, "output '" + os.name + "'");
           } catch (const InputError& e) {
             rd.fail(n["interface"], key + ".interface", e.what());
           }
         }
+        if (sys.gcms(os.body) && needs_point && !n["node"] && !n["interface"])
+          rd.fail(n, key, "body '" + sys.bodies()[os.body].name + "' is a GCMS body, whose frame does not move: give a 'node' "
+                          "or an 'interface' (its reference point)");
+        if (sys.gcms(os.body) && os.quantity == Quantity::angular_velocity)
+          rd.fail(n, key, "body '" + sys.bodies()[os.body].name + "' is a GCMS body: its frame does not turn (use node "
+                          "velocities or the coordinates)");
       } else if (!stress && (n["body"] || n["point"] || n["interface"])) {
         rd.fail(n, key, "'body' and 'point' apply to position, velocity, acceleration, coordinates, coordinate_rates, "
                        "angular_velocity");
@@ -602,6 +630,8 @@ mbs::SimulationJob read_simulation_job(const io::Config& cfg) {
         if (os.joint < 0) rd.fail(n, key, "joint '" + jn + "' does not exist");
         if (os.quantity == Quantity::angle) {
           const JointType t = sys.joints()[os.joint].type;
+          for (int jb : {sys.joints()[os.joint].body_i, sys.joints()[os.joint].body_j})
+            if (sys.gcms(jb)) rd.fail(n, key, "joint '" + jn + "' is on the GCMS body '" + sys.bodies()[jb].name + "', which has no angle");
           if (t != JointType::revolute && t != JointType::cylindrical && t != JointType::angle_driver &&
               t != JointType::revolute_2d)
             rd.fail(n, key, "an angle needs a revolute, revolute-2d, cylindrical or angle-driver joint ('" + jn + "' is " +

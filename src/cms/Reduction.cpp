@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 
 namespace flexuq::cms {
@@ -898,6 +899,19 @@ void finish_basis(Reducer& r, ReducedBasis& rb, Scaling scaling) {
     FLEXUQ_REQUIRE(rb.basis_rcond > 1e-13, method_name(rb.method) << " basis is rank-deficient (reciprocal condition of "
                                                                      "the scaled reduced mass " << rb.basis_rcond
                                                                   << "): remove duplicate residual loads or modes");
+  }
+  // Seed 001 Eq. 70 / B14: the matrix Newmark (β = 1/4) factors, M̂ + τ²/4 K̂, is far worse conditioned
+  // than Φ. τ is not given in the seed, so a few steps are reported: rows (τ, cond₂), τ = 0 is M̂.
+  if (rb.method == Method::gcms && rb.M.rows() > 0) {
+    const double taus[] = {0.0, 1e-5, 1e-4, 1e-3};
+    Eigen::MatrixXd t(4, 2);
+    for (int k = 0; k < 4; ++k) {
+      const Eigen::MatrixXd j = rb.M + 0.25 * taus[k] * taus[k] * rb.K;
+      const Eigen::VectorXd ev = blas::syev_values(0.5 * (j + j.transpose()));
+      t(k, 0) = taus[k];
+      t(k, 1) = ev.minCoeff() > 0 ? ev.maxCoeff() / ev.minCoeff() : std::numeric_limits<double>::infinity();
+    }
+    rb.diagnostics["gcms_cond_newmark"] = t;
   }
 }
 

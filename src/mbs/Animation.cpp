@@ -31,19 +31,19 @@ int write_animation(io::H5File& f, const std::string& h5_name, const std::string
     const auto file_it = job.flexible_files.find(body.name);
     if (file_it == job.flexible_files.end()) continue;
     const io::H5File src(MPI_COMM_SELF, file_it->second, io::H5File::Mode::read);
-    if (!src.exists("/mesh/topology_mixed") || !src.exists("/reduced/basis") || !src.exists("/reduced/floating_frame/V"))
+    if (!src.exists("/mesh/topology_mixed") || !src.exists("/reduced/basis"))
       continue; // a body given by matrices has no mesh to show
     const auto geo = src.read_all("/mesh/geometry");
     const auto mixed = src.read_all_int("/mesh/topology_mixed");
     const auto basis = src.read_all("/reduced/basis");
-    const auto vflat = src.read_all("/reduced/floating_frame/V");
+    // ξ = V η with the body's own V (mean axes, a held frame, or 1 for a GCMS body), not the file's.
+    const Mat& V = body.flex->V;
     const int ne = sys.n_elastic(static_cast<int>(b));
-    const std::size_t nn = geo.size() / 3, n = vflat.size() / static_cast<std::size_t>(ne);
+    const std::size_t nn = geo.size() / 3, n = static_cast<std::size_t>(V.rows());
     FLEXUQ_REQUIRE(n > 0 && basis.size() % (nn * n) == 0, file_it->second << ": /reduced/basis does not match /mesh and V");
     const std::size_t dpn = basis.size() / (nn * n);
     FLEXUQ_REQUIRE(dpn >= 3, file_it->second << ": /reduced/basis has " << dpn << " components per node");
     // Ψ (3 nn × n_e): node translations of the elastic coordinates, Ψ = Φ_t V.
-    const Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>> V(vflat.data(), n, ne);
     Mat psi(3 * nn, ne);
     for (std::size_t i = 0; i < nn; ++i)
       for (std::size_t c = 0; c < 3; ++c) {

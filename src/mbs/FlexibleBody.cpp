@@ -177,8 +177,20 @@ Mat held_frame_coordinates(const cms::ReducedBody& b, const std::string& source,
 std::shared_ptr<FlexibleData> make_flexible_data(const cms::ReducedBody& body, const std::string& source,
                                                  const Eigen::MatrixXd& coords, const std::vector<std::int64_t>& ids,
                                                  const std::map<std::string, std::vector<std::int64_t>>& sets,
-                                                 const FlexibleOptions& o, const SetBasisRows* set_rows) {
-  if (!body.has_floating_frame() && o.frame_interface.empty())
+                                                 const FlexibleOptions& o, const SetBasisRows* set_rows,
+                                                 const GcmsNode* gcms_node) {
+  const bool gcms = o.gcms;
+  if (gcms) {
+    FLEXUQ_REQUIRE(body.method == "gcms", source << ": a " << body.method << " body is not a GCMS body (reduce.method: gcms); "
+                                                    "move it as type: flexible");
+    FLEXUQ_REQUIRE(o.frame_interface.empty(), source << ": a GCMS body has no frame to hold at an interface (its frame is "
+                                                         "the global frame; the rotation is in its coordinates)");
+    FLEXUQ_REQUIRE(o.damping_ratio == 0.0, source << ": modal damping needs modal coordinates; a GCMS body's coordinates are "
+                                                      "the amplitudes of its fields (seed 001 has no damping)");
+    FLEXUQ_REQUIRE(gcms_node && gcms_node->rows.rows() == 3,
+                   source << ": the GCMS body's layout needs /reduced/basis (its rows at a node)");
+  }
+  if (!gcms && !body.has_floating_frame() && o.frame_interface.empty())
     throw InputError(source + ": the reduced body has no floating-frame coordinates (/reduced/floating_frame): a "
                               "flexible multibody body must be a free body (no fixed sets, no MacNeal residual "
                               "flexibility) whose reduced pair has exactly 6 rigid-body modes");
@@ -189,8 +201,17 @@ std::shared_ptr<FlexibleData> make_flexible_data(const cms::ReducedBody& body, c
   auto d = std::make_shared<FlexibleData>();
   d->source = source;
   const auto columns = interface_columns(body);
-  const Eigen::MatrixXd V = o.frame_interface.empty() ? body.checkout.frame_V : held_frame_coordinates(body, source, columns, o.frame_interface);
-  d->invariants = o.frame_interface.empty() ? body.frame_invariants() : cms::transform_invariants(body.invariants, V);
+  const Eigen::MatrixXd V = gcms ? Eigen::MatrixXd(Eigen::MatrixXd::Identity(body.K.rows(), body.K.rows()))
+                             : o.frame_interface.empty() ? body.checkout.frame_V
+                                                         : held_frame_coordinates(body, source, columns, o.frame_interface);
+  d->invariants = gcms ? body.invariants
+                  : o.frame_interface.empty() ? body.frame_invariants()
+                                              : cms::transform_invariants(body.invariants, V);
+  if (gcms) {
+    auto g = std::make_shared<GcmsData>(gcms_layout(body.dof_labels, body.K, gcms_node->rows, gcms_node->x, source));
+    g->K *= o.stiffness_scale;
+    d->gcms = std::move(g);
+  }
   d->V = V;
   Eigen::MatrixXd ke = V.transpose() * body.K * V;
   d->K = 0.5 * (ke + ke.transpose());
@@ -315,6 +336,12 @@ std::shared_ptr<const FlexibleSource> read_flexible_source(const std::string& pa
                    path << ": /reduced/basis is not nodes x dofs per node x " << body.K.rows() << " columns");
     const auto basis = f.read_all("/reduced/basis");
     const auto dpn = static_cast<Eigen::Index>(shape[1]), n = static_cast<Eigen::Index>(shape[2]);
+    if (body.method == "gcms" && shape[0] > 0 && shape[1] >= 3) {
+      auto gn = std::make_shared<GcmsNode>();
+      gn->x = src->coords.row(0).transpose();
+      gn->rows = Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(basis.data(), dpn, n).topRows(3);
+      src->gcms_node = std::move(gn);
+    }
     for (const auto& name : f.members("/mesh/node_sets")) {
       if (has_interface_columns && !incomplete.count(name)) continue;
       auto& rows = src->set_rows[name];
@@ -338,7 +365,7 @@ std::vector<double> FlexibleSource::means() const {
 
 std::shared_ptr<FlexibleData> FlexibleSource::data(const FlexibleOptions& o, const std::vector<double>* theta) const {
   if (!theta) {
-    auto d = make_flexible_data(nominal, path, coords, ids, sets, o, &set_rows);
+    auto d = make_flexible_data(nominal, path, coords, ids, sets, o, &set_rows, gcms_node.get());
     d->stress_modes = stress_modes;
     d->stress_scale = o.stiffness_scale;
     return d;

@@ -100,8 +100,44 @@ int System::add_body(const RigidBody& b) {
   n_ += 7 + (b.flex ? b.flex->n_elastic() : 0);
   bodies_.push_back(b);
   bodies_.back().orientation.normalize();
+  const int id = static_cast<int>(bodies_.size()) - 1;
+  eta0_.emplace_back();
+  eta_rate0_.emplace_back();
+  if (b.flex && b.flex->gcms) {
+    const auto& g = *b.flex->gcms;
+    FLEXUQ_REQUIRE(g.n() == b.flex->n_elastic(), "body '" << b.name << "': the GCMS layout does not match its elastic data");
+    const Mat3 a0 = rotation(bodies_.back().orientation);
+    eta0_.back() = gcms_pose(g, b.position, a0);
+    eta_rate0_.back() = gcms_pose_rates(g, a0, b.flex->invariants.com, b.velocity, b.angular_velocity);
+    // The frame is the global frame: the amplitudes carry every motion (seed 001 Eq. 58).
+    JointSpec hold;
+    hold.name = b.name + ".frame";
+    hold.type = JointType::fixed;
+    hold.body_i = kGround;
+    hold.body_j = id;
+    holding_frame_ = id;
+    try {
+      add_joint(hold);
+    } catch (...) {
+      holding_frame_ = -2;
+      throw;
+    }
+    holding_frame_ = -2;
+    internal_joint_.back() = true;
+  }
   reset_active();
-  return static_cast<int>(bodies_.size()) - 1;
+  return id;
+}
+
+void System::check_gcms_point(int b, const Vec3& s, const Attachment* at) const {
+  if (!is_gcms(b) || b == holding_frame_) return;
+  FLEXUQ_REQUIRE(at, who_ << ": body '" << bodies_[b].name << "' is a GCMS body: give the interface the point is on");
+  const double tol = 1e-9 * std::max(1.0, at->ref.norm());
+  FLEXUQ_REQUIRE((s - at->ref).norm() <= tol,
+                 who_ << ": on the GCMS body '" << bodies_[b].name << "' a point must be its interface's reference point "
+                      << "(the mean of the set's nodes, mesh frame [" << at->ref.transpose() << "], i.e. that point placed by "
+                      << "the body's pose), " << (s - at->ref).norm() << " m away here: a GCMS body's points are linear "
+                      << "in its coordinates only there (seed 001: constraints G c on node translations)");
 }
 
 void System::replace_flexible(int b, std::shared_ptr<const FlexibleData> d) {
@@ -125,7 +161,8 @@ System System::with_flexible(const std::vector<std::shared_ptr<const FlexibleDat
     }
     s.add_body(body);
   }
-  for (const auto& j : joints_) s.add_joint(j);
+  for (std::size_t j = 0; j < joints_.size(); ++j)
+    if (!internal_joint_[j]) s.add_joint(joints_[j]); // add_body added the GCMS frame joints
   for (const auto& f : force_input_) s.add_force(f);
   return s;
 }
@@ -160,12 +197,12 @@ int System::body_index(const std::string& name, const std::string& who) const {
 }
 
 Vec3 System::to_local_point(int b, const Vec3& g) const {
-  if (b == kGround) return g;
+  if (b == kGround || b == holding_frame_) return g;
   return rotation(bodies_[b].orientation).transpose() * (g - bodies_[b].position);
 }
 
 Vec3 System::to_local_axis(int b, const Vec3& g) const {
-  if (b == kGround) return g;
+  if (b == kGround || b == holding_frame_) return g;
   return rotation(bodies_[b].orientation).transpose() * g;
 }
 
@@ -175,6 +212,11 @@ int System::add_vector(BodyVector bv) {
 }
 
 int System::body_axis(int b, const Vec3& global_axis, const Attachment* at) {
+  FLEXUQ_REQUIRE(!is_gcms(b) || b == holding_frame_,
+                 who_ << " needs an axis fixed in the GCMS body '" << bodies_[b].name
+                      << "', which has none (its rotation is not linear in its coordinates): GCMS bodies take point "
+                         "constraints (spherical, distance, and point-on-line, revolute-2d, point-on-line-2d, dot2 or "
+                         "translation-driver with the GCMS body second); hold an axis with two spherical joints");
   const Vec3 a = to_local_axis(b, global_axis);
   return add_vector(BodyVector{{{b, a, 1.0, false, attach_axis(at, a)}}});
 }
@@ -184,6 +226,8 @@ int System::constant_vector(const Vec3& w) { return add_vector(BodyVector{{{kGro
 int System::separation(int bi, const Vec3& pi, int bj, const Vec3& pj, const Attachment* ai, const Attachment* aj) {
   BodyVector bv;
   const Vec3 sj = to_local_point(bj, pj), si = to_local_point(bi, pi);
+  check_gcms_point(bj, sj, aj);
+  check_gcms_point(bi, si, ai);
   bv.parts.push_back({bj, sj, 1.0, true, attach_point(aj, sj)});
   bv.parts.push_back({bi, si, -1.0, true, attach_point(ai, si)});
   return add_vector(std::move(bv));
@@ -200,6 +244,7 @@ void System::add_dot_row(int joint, const std::string& label, int u, int v, doub
 
 void System::add_joint(const JointSpec& spec) {
   const std::string who = "joint '" + spec.name + "' (" + joint_type_name(spec.type) + ")";
+  who_ = who;
   for (const auto& o : joints_) FLEXUQ_REQUIRE(o.name != spec.name, "joint '" << spec.name << "' is defined twice");
   FLEXUQ_REQUIRE(spec.body_i != spec.body_j, who << " joins body '"
                                                  << (spec.body_i == kGround ? "ground" : bodies_[spec.body_i].name)
@@ -209,7 +254,7 @@ void System::add_joint(const JointSpec& spec) {
   const int bi = spec.body_i, bj = spec.body_j;
   // Flexible bodies: the joint sits on one of their interfaces and moves with the deformation.
   auto attachment = [&](int b, const std::string& iface) -> const Attachment* {
-    const bool flexible = b != kGround && bodies_[b].flex;
+    const bool flexible = b != kGround && bodies_[b].flex && b != holding_frame_; // a held GCMS frame is rigid
     if (!flexible) {
       FLEXUQ_REQUIRE(iface.empty(), who << ": body '" << (b == kGround ? "ground" : bodies_[b].name)
                                         << "' is not flexible and has no interface '" << iface << "'");
@@ -366,6 +411,7 @@ void System::add_joint(const JointSpec& spec) {
   }
   }
   joints_.push_back(spec);
+  internal_joint_.push_back(false);
   frames_.push_back(fr);
   joint_rows_.emplace_back(first, static_cast<int>(rows_.size()) - first);
   reset_active();
@@ -377,14 +423,25 @@ void System::add_force(const ForceSpec& f) {
   Vec3 l1 = Vec3::Zero(), l2 = Vec3::Zero();
   Mat L, R;
   double len = 0;
+  who_ = std::string("a ") + (s.type == ForceType::torque ? "torque" : s.type == ForceType::force ? "force" : "spring or damper");
+  for (int b : {s.body, s.body2})
+    FLEXUQ_REQUIRE(!is_gcms(b) || s.type == ForceType::gravity || (s.type == ForceType::force && b == s.body),
+                   who_ << " on the GCMS body '" << bodies_[b].name
+                        << "': a GCMS body takes gravity and forces at an interface's reference point (its frame is "
+                           "held, and torques, springs and dampers need its rotation)");
   if (s.type == ForceType::torque || s.type == ForceType::force) {
     FLEXUQ_REQUIRE(s.direction.norm() > 1e-12, "a " << (s.type == ForceType::torque ? "torque" : "force") << " needs a non-zero axis");
     s.direction.normalize();
     if (s.body_frame) s.direction = to_local_axis(s.body, s.direction);
     l1 = to_local_point(s.body, s.point);
+    FLEXUQ_REQUIRE(!is_gcms(s.body) || !s.interface.empty(),
+                   "a force on the GCMS body '" << bodies_[s.body].name << "' needs the interface it acts at");
     if (!s.interface.empty()) {
       FLEXUQ_REQUIRE(s.body != kGround && bodies_[s.body].flex, "'interface' applies to a force or torque on a flexible body");
-      if (s.type == ForceType::force) L = point_map(s.body, s.interface, l1, "force on body '" + bodies_[s.body].name + "'");
+      if (s.type == ForceType::force) {
+        L = point_map(s.body, s.interface, l1, "force on body '" + bodies_[s.body].name + "'");
+        check_gcms_point(s.body, l1, &bodies_[s.body].flex->interface(s.interface, who_));
+      }
       else R = bodies_[s.body].flex->interface(s.interface, "torque on body '" + bodies_[s.body].name + "'").rotation;
     }
   } else if (s.type == ForceType::rotational_damper) {
@@ -426,6 +483,11 @@ std::string System::row_label(int full_row) const {
 Vec System::initial_q() const {
   Vec q = Vec::Zero(n());
   for (std::size_t b = 0; b < bodies_.size(); ++b) {
+    if (eta0_[b].size() > 0) { // GCMS: the frame is global, the pose is in the amplitudes
+      q.segment<4>(off_[b] + 3) = Vec4(1, 0, 0, 0);
+      q.segment(off_[b] + 7, eta0_[b].size()) = eta0_[b];
+      continue;
+    }
     q.segment<3>(off_[b]) = bodies_[b].position;
     q.segment<4>(off_[b] + 3) = bodies_[b].orientation;
   }
@@ -435,6 +497,10 @@ Vec System::initial_q() const {
 Vec System::initial_v() const {
   Vec v = Vec::Zero(n());
   for (std::size_t b = 0; b < bodies_.size(); ++b) {
+    if (eta_rate0_[b].size() > 0) {
+      v.segment(off_[b] + 7, eta_rate0_[b].size()) = eta_rate0_[b];
+      continue;
+    }
     v.segment<3>(off_[b]) = bodies_[b].velocity;
     // ω = 2 E ṗ and Eᵀ E = I − p pᵀ, pᵀṗ = 0  ⇒  ṗ = ½ Eᵀ ω.
     v.segment<4>(off_[b] + 3) = 0.5 * e_matrix(bodies_[b].orientation).transpose() * bodies_[b].angular_velocity;
@@ -704,7 +770,8 @@ void System::add_stiffness_damping(const Vec& q, double ck, double cd, Eigen::Re
   for (std::size_t b = 0; b < bodies_.size(); ++b)
     if (const auto& fx = bodies_[b].flex) {
       const int o = off_[b] + 7, ne = fx->n_elastic();
-      out.block(o, o, ne, ne) += ck * fx->K + cd * fx->D;
+      if (fx->gcms) out.block(o, o, ne, ne) += ck * gcms_tangent(q.segment(o, ne), *fx->gcms); // Eq. 69's Â K̂ Âᵀ
+      else out.block(o, o, ne, ne) += ck * fx->K + cd * fx->D;
     }
   // Springs: Q = −(k (l − l0) + c u·ḋ) u applied at both ends; the dominant part of its Jacobian is
   // k u uᵀ (and c u uᵀ for the rate) on the end points' coordinates, J_e = [1, B(p, s)] per end.
@@ -756,7 +823,8 @@ Vec System::forces(const Vec& q, const Vec& v, double t) const {
     if (qv_terms_)
       qb += cms::quadratic_velocity(fx->invariants, contractions(b, eta), eta_d, 2.0 * g_matrix(p) * v.segment<4>(o + 3));
     f.segment(o, 7 + ne) += frame_map(p, ne).transpose() * qb;
-    f.segment(o + 7, ne) -= fx->K * eta + fx->D * eta_d;
+    if (fx->gcms) f.segment(o + 7, ne) -= gcms_internal_force(eta, *fx->gcms); // Eq. 58: Â K̂ Âᵀ q_flx + f̂_nl
+    else f.segment(o + 7, ne) -= fx->K * eta + fx->D * eta_d;
   }
   if (qv_terms_)
     for (std::size_t b = 0; b < bodies_.size(); ++b) {
@@ -833,7 +901,7 @@ double System::strain_energy(const Vec& q) const {
   for (std::size_t b = 0; b < bodies_.size(); ++b)
     if (const auto& fx = bodies_[b].flex) {
       const Vec eta = q.segment(off_[b] + 7, fx->n_elastic());
-      e += 0.5 * eta.dot(fx->K * eta);
+      e += fx->gcms ? gcms_strain_energy(eta, *fx->gcms) : 0.5 * eta.dot(fx->K * eta);
     }
   return e;
 }

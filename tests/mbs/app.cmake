@@ -57,3 +57,11 @@ add_test(NAME test_mbs_simulate_seed000_cb
                  ${PROJECT_SOURCE_DIR})
 set_tests_properties(test_mbs_simulate_seed000_cb PROPERTIES PROCESSORS 2 TIMEOUT 300 LABELS "mbs;np2"
                      ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OPENBLAS_NUM_THREADS=1;OMP_NUM_THREADS=1")
+
+# Seed 001's GCMS bodies in motion (Eq. 58, Newmark): the E2 bar as a pendulum against the floating
+# frame on the same file and the rigid pendulum, energy, interfaces, B14's conditioning, bad input.
+add_test(NAME test_mbs_simulate_gcms
+         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/simulate_gcms_test.sh $<TARGET_FILE:flexuq> ${MPIEXEC_EXECUTABLE}
+                 ${PROJECT_SOURCE_DIR})
+set_tests_properties(test_mbs_simulate_gcms PROPERTIES PROCESSORS 2 TIMEOUT 300 LABELS "mbs;np2"
+                     ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OPENBLAS_NUM_THREADS=1")

@@ -48,6 +48,10 @@ struct FlexibleOptions {
   /// dropped, the other columns of a fixed-interface Craig–Bampton basis vanish there, and the
   /// elastic coordinates are the normal modes of the remaining pair (positive definite).
   std::string frame_interface;
+  /// Seed 001's formulation (`type: gcms`): a `method: gcms` body moved by its own amplitudes (Eq. 58,
+  /// FlexibleData::gcms). False: the floating frame of any body, GCMS bodies included (their
+  /// free-free modes span the same displacements).
+  bool gcms = false;
 };
 
 /// Rows of a body's basis at the nodes of node sets: per set name, per node its index in the
@@ -60,11 +64,20 @@ using SetBasisRows = std::map<std::string, std::vector<std::pair<std::int64_t, E
 /// (a POD body, whose columns mix the boundary modes of many bodies, has no interface columns).
 /// @throws InputError naming @p source when the body has no floating-frame coordinates (not a
 /// free body) or no interface can be read.
+/// A GCMS body (`/reduced` attribute method = gcms, seed 001): η = the amplitudes of the whole basis
+/// (V = 1), K = K̂, FlexibleData::gcms from the labels and @p gcms_node (a node's mesh position and
+/// its 3 × n translation rows of the basis); interfaces are node sets (set_rows: the mean
+/// translation of their nodes is exact). Refuses modal damping and a held frame.
+struct GcmsNode {
+  Vec3 x = Vec3::Zero();
+  Eigen::MatrixXd rows;
+};
 std::shared_ptr<FlexibleData> make_flexible_data(const cms::ReducedBody& body, const std::string& source,
                                                  const Eigen::MatrixXd& node_coords,
                                                  const std::vector<std::int64_t>& node_ids,
                                                  const std::map<std::string, std::vector<std::int64_t>>& node_sets,
-                                                 const FlexibleOptions& o, const SetBasisRows* set_rows = nullptr);
+                                                 const FlexibleOptions& o, const SetBasisRows* set_rows = nullptr,
+                                                 const GcmsNode* gcms_node = nullptr);
 
 /// A body file read once: the body at the means (`/reduced`), its mesh data for the interfaces and,
 /// when the file has `/stochastic_body`, the stochastic body (cms::StochasticBody) to evaluate at θ.
@@ -80,6 +93,8 @@ struct FlexibleSource {
   SetBasisRows set_rows;
   /// `/reduced/stress_modes` of a deterministic file (nodes × 6 × columns), else null.
   std::shared_ptr<const std::vector<double>> stress_modes;
+  /// A GCMS body file: its first node's position and basis rows (GcmsNode), for its layout.
+  std::shared_ptr<const GcmsNode> gcms_node;
   /// The stochastic body's parameter means (its θ order); empty for a deterministic file.
   std::vector<double> means() const;
   /// Elastic data of the body at the means (@p theta null) or at @p theta (stochastic files only,

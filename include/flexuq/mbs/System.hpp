@@ -29,6 +29,7 @@
 /// with the convective part w_c = Σ ± B(ṗ, a') ṗ of ẅ = W_q q̈ + w_c (B is linear in p).
 
 #include "flexuq/mbs/EulerParameters.hpp"
+#include "flexuq/mbs/GcmsBody.hpp"
 #include "flexuq/mbs/TimeFunction.hpp"
 
 #include <Eigen/Dense>
@@ -69,6 +70,10 @@ struct FlexibleData {
   /// 6 × n (row-major), the nodal stresses of the basis columns; σ_node = stress_scale · S_node V η.
   std::shared_ptr<const std::vector<double>> stress_modes;
   double stress_scale = 1.0;          ///< a stiffness (Young's modulus) factor scales the stresses too
+  /// Set for a GCMS body (seed 001, mbs/GcmsBody.hpp): η are the amplitudes q of the whole basis
+  /// (V = 1, K = K̂), the body frame is held at the global frame by a fixed joint `<body>.frame`, and
+  /// the elastic force is the co-rotated Â K̂ Âᵀ q_flx + f̂_nl instead of K η.
+  std::shared_ptr<const GcmsData> gcms;
   int n_elastic() const { return static_cast<int>(K.rows()); }
   /// The interface @p name; throws InputError naming @p who and listing the interfaces.
   const Attachment& interface(const std::string& name, const std::string& who) const;
@@ -158,6 +163,9 @@ public:
   System(System&&) = default;
   System& operator=(System&&) = default;
   /// Add a body; returns its index. Ground is kGround and is never added.
+  /// A GCMS body (flex->gcms): position / orientation place its mesh, velocity / angular_velocity
+  /// are those of its centre of mass; they become the initial amplitudes (gcms_pose), and a fixed
+  /// joint `<name>.frame` holds its frame at the global frame.
   int add_body(const RigidBody& b);
   /// Index of a body by name ("ground" → kGround); throws InputError naming @p who.
   int body_index(const std::string& name, const std::string& who) const;
@@ -179,6 +187,8 @@ public:
   int offset(int b) const { return off_[b]; }
   /// Number of elastic coordinates of body @p b (0 for rigid bodies).
   int n_elastic(int b) const { return bodies_[b].flex ? bodies_[b].flex->n_elastic() : 0; }
+  /// Whether body @p b is a GCMS body (seed 001; its frame is held, η = q).
+  bool gcms(int b) const { return is_gcms(b); }
   /// The body that coordinate @p k belongs to.
   int body_of_coordinate(int k) const;
   /// Rows in use (joint rows kept after the redundancy check + one norm row per body).
@@ -320,6 +330,16 @@ private:
   std::vector<int> active_;          ///< full-row indices in use (joint rows, then norm rows)
   bool active_set_ = false;
   bool qv_terms_ = true;
+  /// GCMS bodies: initial amplitudes and rates (the pose given as position / orientation, the
+  /// velocities), empty for other bodies; and the joints System adds itself (`<body>.frame`).
+  std::vector<Vec> eta0_, eta_rate0_;
+  std::vector<bool> internal_joint_;
+  int holding_frame_ = -2;  ///< while the frame joint of this GCMS body is added: its frame is global
+  std::string who_;         ///< the joint or force being added (messages)
+  bool is_gcms(int b) const { return b != kGround && bodies_[b].flex && bodies_[b].flex->gcms; }
+  /// A GCMS body takes points at an interface's reference point only (seed 001: node constraints
+  /// linear in q); throws InputError naming who_ otherwise.
+  void check_gcms_point(int b, const Vec3& s, const Attachment* at) const;
   /// Per flexible body, the floating-frame contractions at the last η seen: a Newton iteration
   /// evaluates M(q)·a and the forces at one q, which share them (not thread-safe, as System is not).
   mutable std::vector<cms::FrameContractions> contractions_;
