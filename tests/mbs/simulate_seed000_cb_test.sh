@@ -63,6 +63,11 @@ with h5py.File("slider-crank-seed000-cb.h5", "r") as f, h5py.File("mean.h5", "r"
     check(d4 < 3e-6 and amp > 1e-2, f"vs the 4-mode mean-axis bars: max |dx_A| = {d4:.2e} m (< 3e-6; x_A moves {amp:.3f} m)")
     dr = float(f["solver"].attrs["max_drift"])
     check(dr < 1e-10, f"constraint drift {dr:.1e}")
+    # The animation deforms the mesh with the body's own (held-frame) coordinates: its END1 node is x_A.
+    with h5py.File("seed000-bar1-cb.h5", "r") as b:
+        end1 = int(b["mesh/node_sets/END1"][0])
+    da = np.max(np.abs(f["animation/crank/geometry"][:, end1, :] - f["outputs/x_A"][()]))
+    check(da < 1e-12, f"animation's END1 node = x_A ({da:.1e} m)")
 sys.exit(0 if ok else 1)
 PY
 # 5. A torque at an interface is the same load in every frame; a torque on the floating frame is not.
