@@ -616,6 +616,9 @@ mbs::SimulationJob read_simulation_job(const io::Config& cfg) {
         if (sys.gcms(os.body) && needs_point && !n["node"] && !n["interface"])
           rd.fail(n, key, "body '" + sys.bodies()[os.body].name + "' is a GCMS body, whose frame does not move: give a 'node' "
                           "or an 'interface' (its reference point)");
+        if (sys.gcms(os.body) && (os.quantity == Quantity::coordinates || os.quantity == Quantity::coordinate_rates))
+          rd.fail(n, key, "body '" + sys.bodies()[os.body].name + "' is a GCMS body: its frame is held (its coordinates q "
+                          "are /bodies/" + sys.bodies()[os.body].name + "/elastic of the result)");
         if (sys.gcms(os.body) && os.quantity == Quantity::angular_velocity)
           rd.fail(n, key, "body '" + sys.bodies()[os.body].name + "' is a GCMS body: its frame does not turn (use node "
                           "velocities or the coordinates)");

@@ -384,6 +384,11 @@ std::shared_ptr<FlexibleData> rescaled(const FlexibleData& d, double factor) {
   FLEXUQ_REQUIRE(factor > 0 && std::isfinite(factor), d.source << ": the stiffness factor must be positive, got " << factor);
   auto out = std::make_shared<FlexibleData>(d);
   out->K *= factor;
+  if (d.gcms) { // the co-rotated K̂ is what a GCMS body's force uses
+    auto g = std::make_shared<GcmsData>(*d.gcms);
+    g->K *= factor;
+    out->gcms = std::move(g);
+  }
   out->stress_scale *= factor;
   for (Eigen::Index k = 0; k < out->K.rows(); ++k)
     out->D(k, k) = 2.0 * d.damping_ratio * std::sqrt(std::max(0.0, out->K(k, k)));

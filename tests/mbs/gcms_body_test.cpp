@@ -11,6 +11,7 @@
 //        frame indifference: a rigid motion of a deformed state keeps the energy and rotates the force;
 //        the layout reader recovers the origin and the translation scale, and refuses a broken basis.
 #include "flexuq/core/Error.hpp"
+#include "flexuq/mbs/FlexibleBody.hpp"
 #include "flexuq/mbs/GcmsBody.hpp"
 
 #include <gtest/gtest.h>
@@ -197,4 +198,16 @@ TEST(GcmsBody, FrameIndifference) {
   Vec d2(q.size());
   for (Eigen::Index c = 0; c < q.size(); c += 3) d2.segment<3>(c) = Ap * d.segment<3>(c);
   EXPECT_NEAR(f1.dot(d), f2.dot(d2), 1e-9 * f1.norm() * d.norm());
+}
+
+TEST(GcmsBody, StiffnessFactorScalesTheCoRotatedStiffness) { // a campaign's E factor (mbs::rescaled)
+  const auto s = Synthetic::make(10, 1, 7);
+  FlexibleData d;
+  d.K = s.g.K;
+  d.D = Mat::Zero(s.g.n(), s.g.n());
+  d.gcms = std::make_shared<GcmsData>(s.g);
+  const auto r = rescaled(d, 2.5);
+  const Vec q = deformed(s, Vec3::Zero(), rot(Vec3(0, 0, 1), 0.7), 1e-2, 5);
+  EXPECT_NEAR(gcms_strain_energy(q, *r->gcms), 2.5 * gcms_strain_energy(q, s.g), 1e-12 * gcms_strain_energy(q, s.g));
+  EXPECT_NEAR(gcms_strain_energy(q, *d.gcms), gcms_strain_energy(q, s.g), 0.0); // the original is untouched
 }
