@@ -20,6 +20,12 @@
 /// to an interface reference node (translations T_ref, small rotations R_ref in η) and
 /// L = −s~ R_ref for an axis that turns with the node; L is empty for rigid bodies.
 ///
+/// A GCMS body (seed 001, FlexibleData::gcms) is a flexible body whose frame a fixed joint
+/// `<body>.frame` holds at the global frame: η = q are the amplitudes of its whole basis (V = 1),
+/// M(η) reduces to the constant M̂ on them, Q_v to zero, and K η is replaced by the co-rotated
+/// Â K̂ Âᵀ q_flx + f̂_nl (Eq. 58). Its points are interface reference points (linear in q); axes on it
+/// are refused (add_joint).
+///
 /// Every joint row has the form  Φ = Σ_k c_k(t) u_kᵀ v_k − g(t) − φ0, where u_k, v_k are global
 /// vectors built from body-fixed parts (a body axis A_b a', or a separation d = r_j + A_j s_j −
 /// r_i − A_i s_i). This one form covers Haug's dot-1, dot-2, spherical, distance and the
