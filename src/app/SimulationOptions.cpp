@@ -546,8 +546,6 @@ mbs::SimulationJob read_simulation_job(const io::Config& cfg) {
         // of the body file's mesh) or, for von_mises, the largest over a node set of that mesh.
         os.body = body_of(rd.text(n, key, "body"), "output '" + os.name + "'" + rd.at(n));
         if (os.body == kGround || !sys.bodies()[os.body].flex) rd.fail(n, key, "stress outputs need a flexible body");
-        if (sys.gcms(os.body))
-          rd.fail(n, key, "stresses of a GCMS body are not recovered (they need the co-rotated q_flx, not q)");
         const auto& fd = *sys.bodies()[os.body].flex;
         if (!fd.stress_modes)
           rd.fail(n, key, fd.source + " has no /reduced/stress_modes (reduce it with reduce.stress_modes: true; stochastic "

@@ -68,7 +68,7 @@ int write_animation(io::H5File& f, const std::string& h5_name, const std::string
       const Eigen::Map<const Vec> eta(r.elastic[b].data() + static_cast<std::size_t>(ne) * k, ne);
       const Vec u = psi * eta;
       if (stresses) {
-        const Vec sig = sv * eta;
+        const Vec sig = body.flex->gcms ? Vec(sv * gcms_corotated(eta, *body.flex->gcms)) : Vec(sv * eta); // GCMS: Âᵀ q_flx
         for (std::size_t i = 0; i < nn; ++i) vm[k * nn + i] = fe::von_mises(sig.data() + 6 * i);
       }
       for (std::size_t i = 0; i < nn; ++i) {

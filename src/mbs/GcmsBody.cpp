@@ -123,9 +123,13 @@ Eigen::VectorXd gcms_rigid_part(const Eigen::VectorXd& q, const GcmsData& g, con
   return r;
 }
 
-double gcms_strain_energy(const Eigen::VectorXd& q, const GcmsData& g) {
+Eigen::VectorXd gcms_corotated(const Eigen::VectorXd& q, const GcmsData& g) {
   const GcmsRotation rot = gcms_rotation(q, g);
-  const Eigen::VectorXd u = apply_blocks(rot.A, q - gcms_rigid_part(q, g, rot), true);
+  return apply_blocks(rot.A, q - gcms_rigid_part(q, g, rot), true);
+}
+
+double gcms_strain_energy(const Eigen::VectorXd& q, const GcmsData& g) {
+  const Eigen::VectorXd u = gcms_corotated(q, g);
   return 0.5 * u.dot(g.K * u);
 }
 

@@ -184,6 +184,10 @@ TEST(GcmsBody, FrameIndifference) {
     const Vec3 x = s.X.row(i).transpose();
     EXPECT_LT((x + c2.segment<3>(3 * i) - (Rp + Ap * (x + c1.segment<3>(3 * i)))).norm(), 1e-12);
   }
+  // The co-rotated amplitudes (what strains the body, recovered stresses) do not see the motion.
+  const Vec u1 = gcms_corotated(q, s.g), u2 = gcms_corotated(q2, s.g);
+  EXPECT_GT(u1.norm(), 1e-3);
+  EXPECT_LT((u1 - u2).norm(), 1e-12 * u1.norm());
   const double e1 = gcms_strain_energy(q, s.g), e2 = gcms_strain_energy(q2, s.g);
   EXPECT_GT(e1, 0.0);
   EXPECT_NEAR(e1, e2, 1e-10 * e1);

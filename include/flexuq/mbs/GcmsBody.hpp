@@ -63,6 +63,9 @@ double gcms_strain_energy(const Eigen::VectorXd& q, const GcmsData& g);
 /// The elastic force Â K̂ Âᵀ q_flx + f̂_nl (Eq. 58's second and third terms; the gradient of the
 /// strain energy).
 Eigen::VectorXd gcms_internal_force(const Eigen::VectorXd& q, const GcmsData& g);
+/// Âᵀ q_flx: the amplitudes of the co-rotated displacement A_bdᵀ Φ q_flx = Φ Âᵀ q_flx, which strains
+/// the body (recovered stresses: S Âᵀ q_flx, in the axes of A).
+Eigen::VectorXd gcms_corotated(const Eigen::VectorXd& q, const GcmsData& g);
 /// Â K̂ Âᵀ: the part of the tangent stiffness the Newton iteration uses (Eq. 69's approximation).
 Eigen::MatrixXd gcms_tangent(const Eigen::VectorXd& q, const GcmsData& g);
 /// ‖q_flxᵀ Â K̂ Âᵀ ∂q_rig/∂q‖ / (‖K̂‖ ‖q_flx‖²) (Eq. 57; ‖·‖ Frobenius / Euclidean); 0 for q_flx = 0.
