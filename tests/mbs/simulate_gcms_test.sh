@@ -14,6 +14,10 @@
 #    animation's deformed geometry; the node output equals that node of the animation.
 #    Recovered stresses (S Âᵀ q_flx): the largest von Mises stress against the floating frame's, to
 #    second order (measured 22 Pa at h = 1e-3, 4.8 Pa at 5e-4, of 1.9e5 Pa), and the animation's field.
+#    The whole pendulum turned (axis (1, 2, 3), 1 rad) and moved, gravity turned with it: the turned
+#    tip and the same von Mises stress (measured 8e-10 m, 0.16 Pa of 1.9e5: the Newton tolerance).
+#    A free bar spinning at 10 rad/s with its centre of mass moving: the centre follows v t (2e-14 m),
+#    the kinetic energy at t = 0 is the rigid one, the axis turns at ω (1.2e-4 rad: the stretch).
 # 5. B14 (seed 001 Eq. 70): with the unpreconditioned Φ (strategy none, no scaling, no SVD loop)
 #    cond(M̂ + τ²/4 K̂) at τ = 1e-4 exceeds cond(Φ) by 4–8 orders; the preconditioned default basis
 #    lowers it by more than 1e6.
@@ -39,6 +43,40 @@ run g5
 run f1 --set solver.step=1e-3 --set bodies.bar.type=flexible --set animation=false
 run f5 --set bodies.bar.type=flexible --set animation=false
 run s100 --set bodies.bar.stiffness_scale=100 --set animation=false
+# The whole pendulum turned and moved (pose, joint point and gravity): the pose becomes q0 (gcms_pose).
+"$py" - <<'PY'
+import numpy as np
+ax = np.array([1, 2, 3.0]) / np.sqrt(14.0); th = 1.0
+K = np.array([[0, -ax[2], ax[1]], [ax[2], 0, -ax[0]], [-ax[1], ax[0], 0]])
+R = np.eye(3) + np.sin(th) * K + (1 - np.cos(th)) * K @ K
+P = np.array([0.5, -1.0, 2.0])
+s = open("pendulum-seed001-gcms.yaml").read()
+rep = [("bar: {type: gcms, body: seed001-bar-gcms.h5}",
+        "bar: {type: gcms, body: seed001-bar-gcms.h5, position: [%r, %r, %r], orientation: {axis: [1, 2, 3], angle: 1.0}}" % tuple(P)),
+       ("point: [0, 0, 0], interface: XMIN", "point: [%r, %r, %r], interface: XMIN" % tuple(P)),
+       ("g: [0, -9.81, 0]", "g: [%r, %r, %r]" % tuple(R @ np.array([0, -9.81, 0]))),
+       ("interface: XMAX, point: [2, 0, 0]", "interface: XMAX")]   # default: the reference point
+for a, b in rep:
+    assert a in s, a
+    s = s.replace(a, b)
+open("turned.yaml", "w").write(s)
+np.save("turn.npy", np.vstack([R, P]))
+PY
+"$flexuq" simulate turned.yaml --set output=turned.h5 --set animation=false > turned.log 2>&1 || { cat turned.log; exit 1; }
+# A free bar spinning in space (no joint, no gravity): the initial rates of the pose (gcms_pose_rates).
+cat > spin.yaml <<'YAML'
+command: simulate
+bodies:
+  bar: {type: gcms, body: seed001-bar-gcms.h5, position: [0.3, 0.2, 0.1], velocity: [0.5, -0.2, 0.1], angular_velocity: [0, 0, 10]}
+solver: {type: newmark, step: 5.0e-4, end: 0.2, tol: 1.0e-10, output_step: 1.0e-3}
+outputs:
+  - {name: a, body: bar, interface: XMIN, quantity: position}
+  - {name: b, body: bar, interface: XMAX, quantity: position}
+  - {name: energy, quantity: energy}
+animation: false
+output: spin.h5
+YAML
+"$flexuq" simulate spin.yaml > spin.log 2>&1 || { cat spin.log; exit 1; }
 cat > rigid.yaml <<'YAML'
 command: simulate
 bodies:
@@ -82,6 +120,20 @@ b5, b1, kmax = np.abs(e[:, 4]).max(), np.abs(e1[:, 4]).max(), e[:, 0].max()
 check(b5 < 2e-6 * kmax and 3 < b1 / b5 < 5, f"energy balance {b1:.2e} J (h 1e-3), {b5:.2e} J (h 5e-4) of {kmax:.1f} J kinetic")
 check(e[:, 2].max() > 1e-3, f"the bar deforms (strain energy up to {e[:, 2].max():.3e} J)")
 check(np.abs(drift).max() < 1e-10, f"constraint drift {np.abs(drift).max():.2e}")
+T = np.load("turn.npy"); R, P = T[:3], T[3]
+tt = tip("turned"); vt = vm("turned")
+check(np.abs(tt - (P + g5 @ R.T)).max() < 1e-8 and np.abs(vt - vg5).max() < 1e-5 * vg5.max(),
+      f"turned and moved: tip {np.abs(tt - (P + g5 @ R.T)).max():.1e} m, von Mises {np.abs(vt - vg5).max():.1e} Pa from the turned run")
+with h5py.File("spin.h5", "r") as f:
+    t = f["time"][:]; a = f["outputs/a"][:]; b = f["outputs/b"][:]; es = f["outputs/energy"][:]
+mid = (a + b) / 2 - (np.array([1.3, 0.2, 0.1]) + np.outer(t, [0.5, -0.2, 0.1]))   # the centre of mass
+ang = np.unwrap(np.arctan2((b - a)[:, 1], (b - a)[:, 0])) - 10 * t
+k0 = 0.5 * 20 * 0.3 + 0.5 * 6.68333333333333 * 100   # 1/2 m v^2 + 1/2 I w^2
+tot = es[:, 0] + es[:, 2]
+check(np.abs(mid).max() < 1e-10 and abs(es[0, 0] - k0) < 1e-9 * k0 and np.abs(ang).max() < 1e-3
+      and np.abs(tot - tot[0]).max() < 1e-4 * k0,
+      f"free spinning bar: centre {np.abs(mid).max():.1e} m from v t, kinetic energy at 0 {es[0, 0]:.6f} J "
+      f"(rigid {k0:.6f}), angle {np.abs(ang).max():.1e} rad from w t (stretch), energy {np.abs(tot - tot[0]).max():.1e} J")
 r1, r100 = np.abs(g5 - rig).max(), np.abs(s100 - rig).max()
 check(30 < r1 / r100 < 300 and r100 < 2e-5, f"to the rigid pendulum: {r1:.2e} m, 100x stiffer {r100:.2e} m")
 with h5py.File("g5.h5", "r") as f, h5py.File("seed001-bar-gcms.h5", "r") as b:
