@@ -423,7 +423,8 @@ void System::add_force(const ForceSpec& f) {
   Vec3 l1 = Vec3::Zero(), l2 = Vec3::Zero();
   Mat L, R;
   double len = 0;
-  who_ = std::string("a ") + (s.type == ForceType::torque ? "torque" : s.type == ForceType::force ? "force" : "spring or damper");
+  who_ = std::string("a ") + (s.type == ForceType::torque ? "torque" : s.type == ForceType::force ? "force"
+                              : s.type == ForceType::spring ? "spring" : s.type == ForceType::gravity ? "gravity load" : "damper");
   for (int b : {s.body, s.body2})
     FLEXUQ_REQUIRE(!is_gcms(b) || s.type == ForceType::gravity || (s.type == ForceType::force && b == s.body),
                    who_ << " on the GCMS body '" << bodies_[b].name
@@ -436,6 +437,9 @@ void System::add_force(const ForceSpec& f) {
     l1 = to_local_point(s.body, s.point);
     FLEXUQ_REQUIRE(!is_gcms(s.body) || !s.interface.empty(),
                    "a force on the GCMS body '" << bodies_[s.body].name << "' needs the interface it acts at");
+    FLEXUQ_REQUIRE(!is_gcms(s.body) || !s.body_frame,
+                   "a force on the GCMS body '" << bodies_[s.body].name << "' takes a global direction (frame: body "
+                   "would need its rotation, which is not linear in its coordinates)");
     if (!s.interface.empty()) {
       FLEXUQ_REQUIRE(s.body != kGround && bodies_[s.body].flex, "'interface' applies to a force or torque on a flexible body");
       if (s.type == ForceType::force) {

@@ -18,6 +18,8 @@
 #    tip and the same von Mises stress (measured 8e-10 m, 0.16 Pa of 1.9e5: the Newton tolerance).
 #    A free bar spinning at 10 rad/s with its centre of mass moving: the centre follows v t (2e-14 m),
 #    the kinetic energy at t = 0 is the rigid one, the axis turns at ω (1.2e-4 rad: the stretch).
+#    The same bar pushed at XMAX by 100 N: the force's work equals the rise of kinetic plus strain energy
+#    (2.4e-5 J of 35 J at h = 5e-4: Newmark's second-order error).
 # 5. B14 (seed 001 Eq. 70): with the unpreconditioned Φ (strategy none, no scaling, no SVD loop)
 #    cond(M̂ + τ²/4 K̂) at τ = 1e-4 exceeds cond(Φ) by 4–8 orders; the preconditioned default basis
 #    lowers it by more than 1e6.
@@ -77,6 +79,9 @@ animation: false
 output: spin.h5
 YAML
 "$flexuq" simulate spin.yaml > spin.log 2>&1 || { cat spin.log; exit 1; }
+# A free bar pushed at XMAX by a constant force: the force's work goes into kinetic and strain energy.
+sed 's/angular_velocity: \[0, 0, 10\]}/angular_velocity: [0, 0, 0]}/; s/^outputs:/forces:\n  - {type: force, body: bar, interface: XMAX, axis: [0, 1, 0], value: 100.0}\noutputs:/; s/^output: spin.h5/output: push.h5/' spin.yaml > push.yaml
+"$flexuq" simulate push.yaml > push.log 2>&1 || { cat push.log; exit 1; }
 cat > rigid.yaml <<'YAML'
 command: simulate
 bodies:
@@ -134,6 +139,10 @@ check(np.abs(mid).max() < 1e-10 and abs(es[0, 0] - k0) < 1e-9 * k0 and np.abs(an
       and np.abs(tot - tot[0]).max() < 1e-4 * k0,
       f"free spinning bar: centre {np.abs(mid).max():.1e} m from v t, kinetic energy at 0 {es[0, 0]:.6f} J "
       f"(rigid {k0:.6f}), angle {np.abs(ang).max():.1e} rad from w t (stretch), energy {np.abs(tot - tot[0]).max():.1e} J")
+with h5py.File("push.h5", "r") as f:
+    ep = f["outputs/energy"][:]
+check(ep[-1, 3] > 10 and ep[:, 2].max() > 1e-3 and np.abs(ep[:, 4] - ep[0, 4]).max() < 1e-5 * ep[-1, 3],
+      f"pushed at XMAX: work {ep[-1, 3]:.3f} J = the rise of kinetic + strain energy to {np.abs(ep[:, 4] - ep[0, 4]).max():.1e} J")
 r1, r100 = np.abs(g5 - rig).max(), np.abs(s100 - rig).max()
 check(30 < r1 / r100 < 300 and r100 < 2e-5, f"to the rigid pendulum: {r1:.2e} m, 100x stiffer {r100:.2e} m")
 with h5py.File("g5.h5", "r") as f, h5py.File("seed001-bar-gcms.h5", "r") as b:
@@ -165,5 +174,6 @@ bad "revolute on a GCMS body" "axis fixed in the GCMS body 'bar'" 's/type: spher
 bad "point off the reference" "a point must be its interface's reference point" 's/point: \[0, 0, 0\], interface: XMIN/point: [0, 0.05, 0], interface: XMIN/'
 bad "modal damping" "takes no damping" 's/body: seed001-bar-gcms.h5}/body: seed001-bar-gcms.h5, damping: {ratio: 0.01}}/'
 bad "torque on a GCMS body" "on the GCMS body 'bar'" 's/  - {type: gravity, g: \[0, -9.81, 0\]}/  - {type: gravity, g: [0, -9.81, 0]}\n  - {type: torque, body: bar, axis: [0, 0, 1], value: 1.0}/'
+bad "a force along a body axis" "takes a global direction" 's/  - {type: gravity, g: \[0, -9.81, 0\]}/  - {type: gravity, g: [0, -9.81, 0]}\n  - {type: force, body: bar, interface: XMAX, axis: [0, 1, 0], frame: body, value: 1.0}/'
 bad "angle output" "which has no angle" 's/  - {name: energy, quantity: energy}/  - {name: energy, quantity: energy}\n  - {name: swing, joint: A, quantity: angle}/'
 bad "a point output off the body" "whose frame does not move" 's/  - {name: energy, quantity: energy}/  - {name: energy, quantity: energy}\n  - {name: p, body: bar, point: [1, 0, 0], quantity: position}/'
