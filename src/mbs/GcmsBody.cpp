@@ -19,6 +19,14 @@ Eigen::VectorXd apply_blocks(const Mat3& a, const Eigen::VectorXd& y, bool trans
   return out;
 }
 
+/// Write the translation amplitudes @p t and the rotation amplitudes q_r[3k + l] = m(l, k) into @p q
+/// (GcmsData's column layout); the other entries are left as they are.
+void put_rigid(Eigen::VectorXd& q, const GcmsData& g, const Vec3& t, const Mat3& m) {
+  for (int l = 0; l < 3; ++l) q(g.translation[static_cast<std::size_t>(l)]) = t(l);
+  for (int k = 0; k < 3; ++k)
+    for (int l = 0; l < 3; ++l) q(g.rotation[static_cast<std::size_t>(3 * k + l)]) = m(l, k);
+}
+
 } // namespace
 
 GcmsData gcms_layout(const std::vector<std::string>& labels, const Eigen::MatrixXd& K, const Eigen::MatrixXd& rows,
@@ -116,10 +124,8 @@ GcmsRotation gcms_rotation(const Eigen::Ref<const Eigen::VectorXd>& q, const Gcm
 
 Eigen::VectorXd gcms_rigid_part(const Eigen::VectorXd& q, const GcmsData& g, const GcmsRotation& rot) {
   Eigen::VectorXd r = Eigen::VectorXd::Zero(q.size());
-  for (int l = 0; l < 3; ++l) r(g.translation[static_cast<std::size_t>(l)]) = q(g.translation[static_cast<std::size_t>(l)]);
-  for (int k = 0; k < 3; ++k)
-    for (int l = 0; l < 3; ++l)
-      r(g.rotation[static_cast<std::size_t>(3 * k + l)]) = rot.A(l, k) - (k == l ? 1.0 : 0.0);
+  const Vec3 t(q(g.translation[0]), q(g.translation[1]), q(g.translation[2]));
+  put_rigid(r, g, t, rot.A - Mat3::Identity());
   return r;
 }
 
@@ -177,20 +183,13 @@ double gcms_eq57_residual(const Eigen::VectorXd& q, const GcmsData& g) {
 
 Eigen::VectorXd gcms_pose(const GcmsData& g, const Vec3& R0, const Mat3& A0) {
   Eigen::VectorXd q = Eigen::VectorXd::Zero(g.n());
-  const Vec3 t = (R0 + (A0 - Mat3::Identity()) * g.origin) / g.translation_scale;
-  for (int l = 0; l < 3; ++l) q(g.translation[static_cast<std::size_t>(l)]) = t(l);
-  for (int k = 0; k < 3; ++k)
-    for (int l = 0; l < 3; ++l) q(g.rotation[static_cast<std::size_t>(3 * k + l)]) = A0(l, k) - (k == l ? 1.0 : 0.0);
+  put_rigid(q, g, (R0 + (A0 - Mat3::Identity()) * g.origin) / g.translation_scale, A0 - Mat3::Identity());
   return q;
 }
 
 Eigen::VectorXd gcms_pose_rates(const GcmsData& g, const Mat3& A0, const Vec3& com, const Vec3& v_com, const Vec3& omega) {
   Eigen::VectorXd qd = Eigen::VectorXd::Zero(g.n());
-  const Vec3 t = (v_com + omega.cross(A0 * (g.origin - com))) / g.translation_scale;
-  const Mat3 ad = skew(omega) * A0;
-  for (int l = 0; l < 3; ++l) qd(g.translation[static_cast<std::size_t>(l)]) = t(l);
-  for (int k = 0; k < 3; ++k)
-    for (int l = 0; l < 3; ++l) qd(g.rotation[static_cast<std::size_t>(3 * k + l)]) = ad(l, k);
+  put_rigid(qd, g, (v_com + omega.cross(A0 * (g.origin - com))) / g.translation_scale, skew(omega) * A0);
   return qd;
 }
 
