@@ -129,12 +129,12 @@ int System::add_body(const RigidBody& b) {
   return id;
 }
 
-void System::check_gcms_point(int b, const Vec3& s, const Attachment* at) const {
+void System::check_gcms_point(int b, const Vec3& s, const Attachment* at, const std::string& who) const {
   if (!is_gcms(b) || b == holding_frame_) return;
-  FLEXUQ_REQUIRE(at, who_ << ": body '" << bodies_[b].name << "' is a GCMS body: give the interface the point is on");
+  FLEXUQ_REQUIRE(at, who << ": body '" << bodies_[b].name << "' is a GCMS body: give the interface the point is on");
   const double tol = 1e-9 * std::max(1.0, at->ref.norm());
   FLEXUQ_REQUIRE((s - at->ref).norm() <= tol,
-                 who_ << ": on the GCMS body '" << bodies_[b].name << "' a point must be its interface's reference point "
+                 who << ": on the GCMS body '" << bodies_[b].name << "' a point must be its interface's reference point "
                       << "(the mean of the set's nodes, mesh frame [" << at->ref.transpose() << "], i.e. that point placed by "
                       << "the body's pose), " << (s - at->ref).norm() << " m away here: a GCMS body's points are linear "
                       << "in its coordinates only there (seed 001: constraints G c on node translations)");
@@ -184,7 +184,9 @@ Mat System::attach_axis(const Attachment* at, const Vec3& a) {
 
 Mat System::point_map(int b, const std::string& iface, const Vec3& s, const std::string& who) const {
   if (b == kGround || !bodies_[b].flex) return Mat();
-  return attach_point(&bodies_[b].flex->interface(iface, who), s);
+  const Attachment& at = bodies_[b].flex->interface(iface, who);
+  check_gcms_point(b, s, &at, who);
+  return attach_point(&at, s);
 }
 
 int System::body_index(const std::string& name, const std::string& who) const {
@@ -226,8 +228,8 @@ int System::constant_vector(const Vec3& w) { return add_vector(BodyVector{{{kGro
 int System::separation(int bi, const Vec3& pi, int bj, const Vec3& pj, const Attachment* ai, const Attachment* aj) {
   BodyVector bv;
   const Vec3 sj = to_local_point(bj, pj), si = to_local_point(bi, pi);
-  check_gcms_point(bj, sj, aj);
-  check_gcms_point(bi, si, ai);
+  check_gcms_point(bj, sj, aj, who_);
+  check_gcms_point(bi, si, ai, who_);
   bv.parts.push_back({bj, sj, 1.0, true, attach_point(aj, sj)});
   bv.parts.push_back({bi, si, -1.0, true, attach_point(ai, si)});
   return add_vector(std::move(bv));
@@ -442,10 +444,7 @@ void System::add_force(const ForceSpec& f) {
                    "would need its rotation, which is not linear in its coordinates)");
     if (!s.interface.empty()) {
       FLEXUQ_REQUIRE(s.body != kGround && bodies_[s.body].flex, "'interface' applies to a force or torque on a flexible body");
-      if (s.type == ForceType::force) {
-        L = point_map(s.body, s.interface, l1, "force on body '" + bodies_[s.body].name + "'");
-        check_gcms_point(s.body, l1, &bodies_[s.body].flex->interface(s.interface, who_));
-      }
+      if (s.type == ForceType::force) L = point_map(s.body, s.interface, l1, "force on body '" + bodies_[s.body].name + "'");
       else R = bodies_[s.body].flex->interface(s.interface, "torque on body '" + bodies_[s.body].name + "'").rotation;
     }
   } else if (s.type == ForceType::rotational_damper) {

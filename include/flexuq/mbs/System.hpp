@@ -266,7 +266,8 @@ public:
   Vec3 point_position(const Vec& q, int b, const Vec3& s, const Mat& L) const;
   Vec3 point_velocity(const Vec& q, const Vec& v, int b, const Vec3& s, const Mat& L) const;
   Vec3 point_acceleration(const Vec& q, const Vec& v, const Vec& a, int b, const Vec3& s, const Mat& L) const;
-  /// L of a point @p s (body frame) rigidly linked to interface @p iface of flexible body @p b.
+  /// L of a point @p s (body frame) rigidly linked to interface @p iface of flexible body @p b. On a
+  /// GCMS body @p s must be the interface's reference point (InputError naming @p who otherwise).
   Mat point_map(int b, const std::string& iface, const Vec3& s, const std::string& who) const;
   /// Body-frame vector of joint @p j's frame on its body i (k = 0: f, 1: g, 2: h = axis) and j.
   Vec3 joint_axis_i(int j, int k) const { return frames_[j].ai[k]; }
@@ -344,8 +345,8 @@ private:
   std::string who_;         ///< the joint or force being added (messages)
   bool is_gcms(int b) const { return b != kGround && bodies_[b].flex && bodies_[b].flex->gcms; }
   /// A GCMS body takes points at an interface's reference point only (seed 001: node constraints
-  /// linear in q); throws InputError naming who_ otherwise.
-  void check_gcms_point(int b, const Vec3& s, const Attachment* at) const;
+  /// linear in q); throws InputError naming @p who otherwise. Joints (separation) and point_map call it.
+  void check_gcms_point(int b, const Vec3& s, const Attachment* at, const std::string& who) const;
   /// Per flexible body, the floating-frame contractions at the last η seen: a Newton iteration
   /// evaluates M(q)·a and the forces at one q, which share them (not thread-safe, as System is not).
   mutable std::vector<cms::FrameContractions> contractions_;
