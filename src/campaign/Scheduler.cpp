@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <fstream>
@@ -35,6 +36,16 @@ struct RunState {
   int lock_fd = -1;                ///< held for the whole run (released by the kernel if the job dies)
   std::vector<SampleRecord> done;  ///< samples journaled by earlier runs
 };
+
+/// Take the folder's run lock (@p create: make the lock file if missing; otherwise a missing lock
+/// file means no run is alive). Sets s.error if another run holds it.
+void take_lock(const std::string& dir, bool create, RunState& s) {
+  s.lock_fd = ::open((dir + "/lock").c_str(), O_RDWR | (create ? O_CREAT : 0), 0644);
+  if (s.lock_fd < 0 && !create && errno == ENOENT) return;
+  if (s.lock_fd < 0 || ::flock(s.lock_fd, LOCK_EX | LOCK_NB) != 0)
+    s.error = "another run of this campaign is still active (" + dir +
+              "/lock is held); wait for it to end or kill all of its ranks before --resume";
+}
 
 RunState open_run(const Plan& plan, const std::string& dir, bool resume) {
   RunState s;
@@ -59,22 +70,24 @@ RunState open_run(const Plan& plan, const std::string& dir, bool resume) {
   } else if (resume) {
     s.error = "--resume: nothing to resume in " + dir + " (no earlier run of this job)";
   }
-  if (s.error.empty()) {
-    ::mkdir(dir.c_str(), 0755);
-    // One run at a time per campaign: a lock held by rank 0 for the whole run, so a resume cannot
-    // race with ranks of a run that is still alive.
-    s.lock_fd = ::open((dir + "/lock").c_str(), O_CREAT | O_RDWR, 0644);
-    if (s.lock_fd < 0 || ::flock(s.lock_fd, LOCK_EX | LOCK_NB) != 0)
-      s.error = "another run of this campaign is still active (" + dir +
-                "/lock is held); wait for it to end or kill all of its ranks before --resume";
-  }
-  if (s.error.empty()) {
-    std::ofstream out(state_path);
-    boost::archive::text_oarchive ar(out);
-    const int runs = s.run_id + 1;
-    ar << plan.fingerprint << runs;
-  }
+  // One run at a time per campaign: a lock held by rank 0 for the whole run, so a resume cannot
+  // race with ranks of a run that is still alive. An existing folder's lock is taken now (before
+  // the model is built); a new folder is made only by commit_run.
+  if (s.error.empty()) take_lock(dir, false, s);
   return s;
+}
+
+/// Make the folder if needed and record the run (fingerprint, run counter) once the model is
+/// built: a job whose model fails to build (bad input) leaves no folder and no run behind, so
+/// running it again after the fix needs no --resume. Sets s.error if another run holds the lock.
+void commit_run(const Plan& plan, const std::string& dir, RunState& s) {
+  ::mkdir(dir.c_str(), 0755);
+  if (s.lock_fd < 0) take_lock(dir, true, s);
+  if (!s.error.empty()) return;
+  std::ofstream out(dir + "/state.txt");
+  boost::archive::text_oarchive ar(out);
+  const int runs = s.run_id + 1;
+  ar << plan.fingerprint << runs;
 }
 
 /// Sample indices not journaled yet (the same list on every rank of @p comm; @p done on rank 0).
@@ -131,9 +144,21 @@ void run_campaign(MPI_Comm comm_in, const Plan& plan, const ModelFactory& factor
   const bool leader = group.rank() == 0;
   const int n_groups = size / rps;
 
+  // The journal folder first: an earlier run without --resume, a changed job or a live run is refused
+  // before the model is built (a stochastic body's model reduces its reference body when built).
+  const std::string dir = plan.output + ".journal";
+  RunState state;
+  if (rank == 0) state = open_run(plan, dir, resume);
+  broadcast(wc, state.error);
+  FLEXUQ_REQUIRE(state.error.empty(), state.error);
+  FLEXUQ_MPI(MPI_Bcast(&state.run_id, 1, MPI_INT, 0, wc));
+
   // The model on this group's communicator.
   auto model = factory(group.get());
   FLEXUQ_REQUIRE(model != nullptr, "the model factory returned no model");
+  if (rank == 0) commit_run(plan, dir, state);
+  broadcast(wc, state.error);
+  FLEXUQ_REQUIRE(state.error.empty(), state.error);
   const auto sizes = model->output_sizes();
   const Model* field_model = model.get();
   const FieldInfo fields{model->field_dims(),
@@ -142,12 +167,6 @@ void run_campaign(MPI_Comm comm_in, const Plan& plan, const ModelFactory& factor
                          },
                          model->column_scaled_fields()};
 
-  const std::string dir = plan.output + ".journal";
-  RunState state;
-  if (rank == 0) state = open_run(plan, dir, resume);
-  broadcast(wc, state.error);
-  FLEXUQ_REQUIRE(state.error.empty(), state.error);
-  FLEXUQ_MPI(MPI_Bcast(&state.run_id, 1, MPI_INT, 0, wc));
   long long n_done = 0;
   const auto pending = pending_samples(wc, plan, state.done, &n_done);
   log::info(wc, "flexuq campaign: " + std::to_string(plan.size()) + " samples (" + plan.method + ", " +

@@ -9,6 +9,7 @@
 #     1e-6, and at.h5 has exactly the /reduced datasets (names, shapes) of the direct reduction;
 #     With global E and rho instead, exact scaling gives the file of full reductions per point;
 #  3. SIGKILL during the points + --resume: bit-identical to an uninterrupted run, nothing redone;
+#     the same job again without --resume is refused before any work;
 #  4. bad input (gcms, an unknown element set, a method: section) fails with exit code 2 and a
 #     message naming the key before any work (no journal folder); every point failing (a lost mode
 #     match, reported with its MAC) ends in a clear error;
@@ -190,6 +191,18 @@ evaluated=$(sed -n 's/.*evaluated \([0-9]*\) sample.*/\1/p' cut2.log)
 if [ $((before + evaluated)) -ne 20 ]; then echo "resume redid or lost points: $before + $evaluated != 20"; exit 1; fi
 compare 0 ref.h5 cut.h5
 compare 0 s2.h5 cut.h5
+# The same job again without --resume is refused before the reference body is reduced (no
+# constraint modes solved), and the journal it points to is left as it was.
+cp -r cut.h5.journal kept.journal
+set +e
+run 2 reduce slow.yaml --set output=cut.h5 > again.log 2>&1
+rc=$?
+set -e
+[ $rc -eq 2 ] || { echo "exit code $rc (expected 2) for a rerun without --resume"; cat again.log; exit 1; }
+grep -q "results of an earlier run of this campaign exist in cut.h5.journal (20 samples)" again.log ||
+  { echo "no 'results of an earlier run' message"; cat again.log; exit 1; }
+if grep -q "constraint modes" again.log; then echo "the rerun reduced the reference body before refusing"; cat again.log; exit 1; fi
+diff -r kept.journal cut.h5.journal > /dev/null || { echo "the refused rerun changed the journal"; exit 1; }
 
 # --- 4. bad input: exit code 2, the key named, no work done ---
 bad() {
@@ -207,6 +220,9 @@ bad "gcms cannot be expanded by reduce.stochastic" --set reduce.method=gcms
 bad "reduce.scaling must be none" --set reduce.scaling=max
 bad "parameters.rho_right.set" --set parameters.rho_right.set=NO_SUCH_SET
 bad "not from 'method:'" --set method.type=lhs
+# A model that fails while its reference body is built leaves no journal folder (a rerun after the
+# fix needs no --resume).
+bad "modes.count = 100000 exceeds the 189 free DOFs" --set reduce.modes.count=100000
 # body-at: a file without a stochastic body, an unknown parameter, a value outside the law's support.
 bad_at() {
   local expect=$1; shift
