@@ -56,6 +56,7 @@ campaign::CampaignOptions campaign_options(const io::Config& c) {
   o.seed = c.get<std::uint64_t>("campaign.seed", o.seed);
   o.ranks_per_sample = c.get<int>("campaign.ranks_per_sample", o.ranks_per_sample);
   o.checkpoint_every = c.get<int>("campaign.checkpoint_every", o.checkpoint_every);
+  o.checkpoint_seconds = c.get<double>("campaign.checkpoint_seconds", o.checkpoint_seconds);
   o.output = c.get<std::string>("output", o.output);
   if (c.has("method.pce.order")) {
     const auto s = c.node("method.pce.order").as<std::string>();

@@ -9,6 +9,7 @@
 #include "flexuq/uq/Sampler.hpp"
 #include "flexuq/uq/StochasticSpace.hpp"
 
+#include <cmath>
 #include <sstream>
 
 namespace flexuq::campaign {
@@ -28,6 +29,8 @@ void CampaignOptions::check() const {
   FLEXUQ_REQUIRE(!params.empty(), source << ": 'parameters' is empty");
   FLEXUQ_REQUIRE(ranks_per_sample >= 1, source << ": campaign.ranks_per_sample must be >= 1");
   FLEXUQ_REQUIRE(checkpoint_every >= 1, source << ": campaign.checkpoint_every must be >= 1");
+  FLEXUQ_REQUIRE(checkpoint_seconds >= 0 && std::isfinite(checkpoint_seconds),
+                 source << ": campaign.checkpoint_seconds must be >= 0, got " << checkpoint_seconds);
   const std::string fit = m.resolved_fit();
   FLEXUQ_REQUIRE(fit == "regression" || fit == "projection",
                  source << ": method.pce.fit must be regression or projection, got '" << fit << "'");
@@ -67,6 +70,7 @@ Plan make_plan(const CampaignOptions& o) {
   p.seed = o.seed;
   p.ranks_per_sample = o.ranks_per_sample;
   p.checkpoint_every = o.checkpoint_every;
+  p.checkpoint_seconds = o.checkpoint_seconds;
   p.output = o.output;
   p.order = m.order;
   p.max_order = m.resolved_max_order();

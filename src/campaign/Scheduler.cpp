@@ -189,6 +189,7 @@ void run_campaign(MPI_Comm comm_in, const Plan& plan, const ModelFactory& factor
                                         std::to_string(group_index) + ".rec");
   log::Progress progress(wc, "campaign", static_cast<long long>(pending.size()), 2.0);
   const auto t_start = std::chrono::steady_clock::now();
+  auto last_checkpoint = t_start;
   long long mine = 0, failed_here = 0;
   while (true) {
     long long pos = 0;
@@ -215,7 +216,13 @@ void run_campaign(MPI_Comm comm_in, const Plan& plan, const ModelFactory& factor
       progress.update(std::max(0LL, pos + 1 - (n_groups - 1)));
       // Checkpoint: a readable partial result file from every journal written so far. Not after
       // the last pending sample: the final results follow (and the journal has everything anyway).
-      if (mine % plan.checkpoint_every == 0 && pos + 1 < static_cast<long long>(pending.size())) {
+      // At most once per checkpoint_seconds: the journal is what makes a run durable, and each
+      // checkpoint reads every record written so far, so with fast samples a count alone would
+      // rewrite the file many times a second (and read the journal quadratically often).
+      const auto now = std::chrono::steady_clock::now();
+      if (mine % plan.checkpoint_every == 0 && pos + 1 < static_cast<long long>(pending.size()) &&
+          std::chrono::duration<double>(now - last_checkpoint).count() >= plan.checkpoint_seconds) {
+        last_checkpoint = now;
         std::map<std::string, FieldMoments> moments;
         const auto records = read_records(dir, fields, moments);
         write_results(plan.output, plan, records, sizes, false, fields, moments);

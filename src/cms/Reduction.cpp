@@ -448,7 +448,13 @@ const fe::ModeSet& Reducer::fixed_modes() {
   return *fixed_;
 }
 
+void Reducer::release_free_modes() {
+  free_.reset();
+  free_solver_.reset();
+}
+
 const fe::ModeSet& Reducer::free_modes() {
+  if (in_build_) build_used_free_ = true;
   if (free_) return *free_;
   if (!opt_.modes.band_hz && opt_.modes.count == 0) {
     free_ = fe::ModeSet{};
@@ -946,6 +952,11 @@ ModeInterface mode_interface_of(const BuildOptions& opt) {
 } // namespace
 
 ReducedBasis Reducer::build(const BuildOptions& opt) {
+  struct InBuild { // marks the free_modes() calls made by a build
+    bool& flag;
+    explicit InBuild(bool& f) : flag(f) { flag = true; }
+    ~InBuild() { flag = false; }
+  } in_build(in_build_);
   const Method m = opt.method;
   ReducedBasis rb;
   rb.method = m;

@@ -263,6 +263,10 @@ StochasticBodyModel::Point StochasticBodyModel::reduce_at(const std::vector<doub
         ref_modes_.push_back(std::move(v));
       }
     const Checkout chk = checkout(r, a, opt_.free_free);
+    // The full free-free check-out is the reference's alone (points check out from their reduced
+    // pair): unless the basis itself uses the free-interface modes, their solver (a factorization of
+    // the whole K besides K_ii's, and its Krylov basis) would be held through every point for nothing.
+    if (!r.build_uses_free_modes()) r.release_free_modes();
     nominal_ = make_reduced_body(*ws_, a, p.inv, chk);
     if (opt_.basis) nominal_basis_ = gather_basis(*ws_, *layout_, a.columns);
   }

@@ -41,6 +41,8 @@ campaign::CampaignOptions options() {
 struct Probe {
   int built = 0, prepared = 0, evaluated = 0;
   std::vector<double> nominal;
+  std::string watch;       ///< if set: a file whose existence evaluate() records
+  int saw_file = 0;        ///< evaluations that found it
 };
 
 /// y = a² + b and a node field (2 nodes × 1 × 2) = [a, b, 2a, 2b].
@@ -60,6 +62,7 @@ public:
   Outputs evaluate(const std::vector<double>& t) override {
     FLEXUQ_REQUIRE(probe_.prepared == 1, "evaluate before prepare");
     ++probe_.evaluated;
+    if (!probe_.watch.empty() && std::filesystem::exists(probe_.watch)) ++probe_.saw_file;
     return {{"y", {t[0] * t[0] + t[1]}}, {"field", {t[0], t[1], 2 * t[0], 2 * t[1]}}};
   }
 
@@ -195,6 +198,39 @@ TEST(CampaignScheduler, DrivesAModelItDoesNotKnow) {
     EXPECT_EQ(f.read_strings("/support/field"), (std::vector<std::string>{"/statistics/field/mean"}));
     EXPECT_FALSE(f.exists("/outputs/field")) << "per-sample fields stay in the journal";
   }
+}
+
+// Periodic checkpoints: after checkpoint_every of rank 0's samples, and only once checkpoint_seconds
+// have passed since the loop began or the last one. Rank 0's model sees the partial result file
+// appear during the loop with no minimum time, and never with an hour's.
+TEST(CampaignScheduler, CheckpointsWaitForTheirInterval) {
+  for (const double seconds : {0.0, 3600.0}) {
+    const std::string out = unique_name(seconds > 0 ? "ckpt_hour" : "ckpt_now") + ".h5";
+    clean(out);
+    auto o = options();
+    o.output = out;
+    o.method.samples = 60;
+    o.checkpoint_every = 2;
+    o.checkpoint_seconds = seconds;
+    const auto plan = make_plan(o);
+    Probe probe;
+    probe.watch = out;
+    campaign::run_campaign(
+        MPI_COMM_WORLD, plan, [&](MPI_Comm) { return std::make_unique<TestModel>(probe); }, false);
+    if (world_rank() == 0) {
+      if (seconds > 0) {
+        EXPECT_EQ(probe.saw_file, 0) << "a checkpoint within the hour";
+      } else if (probe.evaluated > 3) { // rank 0 ran past its second sample with another one pending
+        EXPECT_GT(probe.saw_file, 0) << "no checkpoint after " << probe.evaluated << " samples of rank 0";
+      }
+      io::H5File f(MPI_COMM_SELF, out, io::H5File::Mode::read);
+      EXPECT_EQ(f.read_attribute_int("/samples", "completed"), 60) << "the final results";
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+  }
+  auto bad = options();
+  bad.checkpoint_seconds = -1;
+  EXPECT_THROW(make_plan(bad), InputError);
 }
 
 TEST(CampaignScheduler, ColumnScaledFieldHasTheStatisticsOfTheWholeField) {

@@ -9,6 +9,7 @@
 //  - reuse per group (issue #6 item 5) without history: a point evaluated after other points gives
 //    bit-identical outputs, and a Reducer re-targeted to new operator values (update_operators:
 //    kept MUMPS analyses and eigensolvers) gives bit-identical bases to a fresh one at those values.
+#include "flexuq/cms/ReducedBodyBuild.hpp"
 #include "flexuq/cms/StochasticBody.hpp"
 #include "flexuq/cms/StochasticBodyModel.hpp"
 #include "flexuq/fe/MaterialParametrisation.hpp"
@@ -412,6 +413,40 @@ TEST(StochasticBody, UpdatedReducerEqualsAFreshOne) {
       expect_same_basis(again[b], (p == 0 ? fresh0 : fresh2)[b],
                         std::string(cms::method_name(builds[b].method)) + " at point " + std::to_string(p));
   }
+}
+
+// A stochastic body drops the free-interface eigensolver after its reference's full check-out
+// unless its basis uses the free modes (StochasticBodyModel; peak memory on the full path): the
+// Reducer tells a build's use of the free modes from a check-out's, and a released solver is set
+// up again, with the same result, when a build asks for the free modes.
+TEST(StochasticBody, FreeModesOfACheckOutAloneCanBeReleased) {
+  const auto cfg = io::Config::from_string(kBox, "<test>");
+  auto co = app::component_options(cfg);
+  co.keep_affine = true;
+  fe::Component comp(MPI_COMM_WORLD, app::load_mesh(cfg), co);
+  const fe::MaterialParametrisation params(comp, e_nu_rho());
+  cms::WorkSpace ws(comp, {{"XMIN", cms::InterfaceKind::rbe2, {}, {}}, {"XMAX", cms::InterfaceKind::rbe2, {}, {}}});
+  params.apply(comp, kPoints[0]);
+  ws.refresh_operators();
+  cms::ReducerOptions ro;
+  ro.modes.count = 4;
+  ro.modes.progress = false;
+  cms::BuildOptions cb, herting;
+  cb.method = cms::Method::craig_bampton;
+  herting.method = cms::Method::herting;
+  cms::Reducer r(ws, ro);
+  const auto b = r.build(cb);
+  EXPECT_FALSE(r.build_uses_free_modes());
+  const auto chk = cms::checkout(r, b, 3); // the full free-free modes, outside any build
+  ASSERT_EQ(chk.full_hz.size(), 3);
+  EXPECT_FALSE(r.build_uses_free_modes()) << "a check-out counted as a build's use of the free modes";
+  const auto h0 = r.build(herting);
+  EXPECT_TRUE(r.build_uses_free_modes());
+  r.release_free_modes();
+  const auto h1 = r.build(herting); // a new solver for the free modes
+  expect_same_basis(h1, h0, "herting after release_free_modes");
+  const auto chk1 = cms::checkout(r, b, 3);
+  for (Eigen::Index i = 0; i < 3; ++i) EXPECT_NEAR(chk1.full_hz(i), chk.full_hz(i), 1e-9 * chk.full_hz(i));
 }
 
 TEST(StochasticBody, BasisExpandedByBlocksEqualsTheWholeFit) {

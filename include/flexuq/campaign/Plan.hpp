@@ -51,6 +51,8 @@ struct CampaignOptions {
   std::uint64_t seed = 42;            ///< campaign.seed
   int ranks_per_sample = 1;           ///< campaign.ranks_per_sample
   int checkpoint_every = 10;          ///< campaign.checkpoint_every
+  /// campaign.checkpoint_seconds: and at least this long since the loop began or the last checkpoint
+  double checkpoint_seconds = 60;
   std::string output = "campaign.h5"; ///< output
   /// Canonical text of the job's model and outputs sections: part of the fingerprint, so a resume
   /// with a changed model is refused.
@@ -74,6 +76,7 @@ struct Plan {
   std::uint64_t seed = 42;
   int ranks_per_sample = 1;
   int checkpoint_every = 10;
+  double checkpoint_seconds = 60;
   std::string output = "campaign.h5";
   std::string fingerprint;            ///< hash of everything that defines the samples and the model
   std::size_t size() const { return static_cast<std::size_t>(germ.rows()); }

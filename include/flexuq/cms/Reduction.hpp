@@ -160,6 +160,14 @@ public:
   /// vector is reused (tests/cms/stochastic_body_test.cpp checks bit-identity). @note Collective.
   void update_operators();
 
+  /// True if a build() since the Reducer was made asked for the free-interface modes (its basis or
+  /// its residual attachment modes use them); a check-out alone does not count.
+  bool build_uses_free_modes() const { return build_used_free_; }
+  /// Drop the free-interface modes and their eigensolver (its own factorization of the whole K and
+  /// its Krylov basis): for a sweep whose bases do not use them after a one-off check-out. A later
+  /// free_modes() sets the solver up again. @note Not collective (frees local memory only).
+  void release_free_modes();
+
   log::PhaseTimes& times() { return times_; }
 
 private:
@@ -180,6 +188,7 @@ private:
   std::optional<fe::ModeSet> fixed_, free_;
   std::map<std::vector<int>, fe::ModeSet> mixed_; ///< per selection of held interfaces
   bool statics_done_ = false;
+  bool in_build_ = false, build_used_free_ = false;
   /// Eigensolvers kept across update_operators (declared last: destroyed before the factorization
   /// the fixed-interface one borrows). Mixed: per selection, its submatrices and solver.
   struct MixedProblem;
