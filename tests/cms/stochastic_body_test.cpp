@@ -363,15 +363,30 @@ void expect_same_basis(const cms::ReducedBasis& a, const cms::ReducedBasis& b, c
     expect_same(local_values(a.columns[j].get()), local_values(b.columns[j].get()), what + ": column " + a.labels[j]);
 }
 
+/// The box with affine terms, its (E, nu, rho) parametrisation and a work space with both ends RBE2:
+/// what a group of a stochastic body holds, for tests of the Reducer on its own.
+struct BoxSweep {
+  fe::Component comp;
+  fe::MaterialParametrisation params;
+  cms::WorkSpace ws;
+  explicit BoxSweep(const fe::ComponentOptions& co)
+      : comp(MPI_COMM_WORLD, app::load_mesh(io::Config::from_string(kBox, "<test>")), co), params(comp, e_nu_rho()),
+        ws(comp, {{"XMIN", cms::InterfaceKind::rbe2, {}, {}}, {"XMAX", cms::InterfaceKind::rbe2, {}, {}}}) {}
+  static fe::ComponentOptions options() {
+    auto co = app::component_options(io::Config::from_string(kBox, "<test>"));
+    co.keep_affine = true;
+    return co;
+  }
+  BoxSweep() : BoxSweep(options()) {}
+};
+
 } // namespace
 
 TEST(StochasticBody, UpdatedReducerEqualsAFreshOne) {
-  const auto cfg = io::Config::from_string(kBox, "<test>");
-  auto co = app::component_options(cfg);
-  co.keep_affine = true;
-  fe::Component comp(MPI_COMM_WORLD, app::load_mesh(cfg), co);
-  const fe::MaterialParametrisation params(comp, e_nu_rho());
-  cms::WorkSpace ws(comp, {{"XMIN", cms::InterfaceKind::rbe2, {}, {}}, {"XMAX", cms::InterfaceKind::rbe2, {}, {}}});
+  BoxSweep box;
+  auto& comp = box.comp;
+  const auto& params = box.params;
+  auto& ws = box.ws;
   cms::ReducerOptions ro;
   ro.modes.count = 4;
   ro.modes.progress = false;
@@ -420,12 +435,10 @@ TEST(StochasticBody, UpdatedReducerEqualsAFreshOne) {
 // Reducer tells a build's use of the free modes from a check-out's, and a released solver is set
 // up again, with the same result, when a build asks for the free modes.
 TEST(StochasticBody, FreeModesOfACheckOutAloneCanBeReleased) {
-  const auto cfg = io::Config::from_string(kBox, "<test>");
-  auto co = app::component_options(cfg);
-  co.keep_affine = true;
-  fe::Component comp(MPI_COMM_WORLD, app::load_mesh(cfg), co);
-  const fe::MaterialParametrisation params(comp, e_nu_rho());
-  cms::WorkSpace ws(comp, {{"XMIN", cms::InterfaceKind::rbe2, {}, {}}, {"XMAX", cms::InterfaceKind::rbe2, {}, {}}});
+  BoxSweep box;
+  auto& comp = box.comp;
+  const auto& params = box.params;
+  auto& ws = box.ws;
   params.apply(comp, kPoints[0]);
   ws.refresh_operators();
   cms::ReducerOptions ro;
