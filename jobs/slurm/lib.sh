@@ -18,9 +18,12 @@
 #   If the samples in flight outlast the lead time, the time limit's SIGTERM arrives: the ranks
 #   treat it like SIGUSR1, the shell requeues at once (it is SIGKILLed KillWait seconds later);
 #   at worst the samples in flight are lost and redone.
-# modes and reduce cannot checkpoint: they get the same traps only to say so in the log, and are
-# never requeued on a time-out (a rerun would hit the same limit); --requeue still restarts them
-# after a node failure.
+# A stochastic reduce (`reduce` with `reduce.stochastic`) runs its points through the campaign
+# engine and follows the same protocol once its points have begun (its journal's state file is
+# written then); before that, and for a deterministic reduction, the warning is only logged.
+# modes and a deterministic reduce cannot checkpoint: they get the same traps only to say so in the
+# log, and are never requeued on a time-out (a rerun would hit the same limit); --requeue still
+# restarts them after a node failure.
 
 flexuq_log() { printf '%s flexuq-slurm[%s]: %s\n' "$(date -u +%FT%TZ)" "${SLURM_JOB_ID:-no job}" "$*"; }
 flexuq_die() {
@@ -69,6 +72,8 @@ _flexuq_on_usr1() {
   FLEXUQ_WARNED=1
   if [ "$FLEXUQ_CHECKPOINTS" = 1 ]; then
     flexuq_log "time-limit warning (SIGUSR1): asking flexuq to finish the samples in flight and checkpoint"
+  elif [ "$FLEXUQ_CHECKPOINTS" = 2 ]; then
+    flexuq_log "time-limit warning (SIGUSR1): a stochastic reduce finishes its points in flight and checkpoints (passed on once its points have begun); a deterministic reduction cannot checkpoint and will be killed at the limit"
   else
     flexuq_log "time-limit warning (SIGUSR1): flexuq ${FLEXUQ_VERB:-} cannot checkpoint and will be killed at the limit; resubmit with a longer --time"
   fi
@@ -80,7 +85,11 @@ _flexuq_on_term() {
   # The ranks get SIGTERM from slurmstepd themselves. A checkpointing run that hit its time limit
   # is requeued now: this shell is SIGKILLed KillWait seconds from here. The time limit without a
   # warning (no --signal=B:USR1@<lead>) is told from scancel by the job's reason.
-  [ "$FLEXUQ_CHECKPOINTS" = 1 ] || return 0
+  case "$FLEXUQ_CHECKPOINTS" in
+  1) ;;
+  2) [ -f "${FLEXUQ_READY_FILE:-}" ] || return 0 ;; # a reduce that never reached its points
+  *) return 0 ;;
+  esac
   if [ "$FLEXUQ_WARNED" = 0 ] && [ "$(squeue -h -j "$SLURM_JOB_ID" -o %r 2>/dev/null)" = TimeLimit ]; then
     FLEXUQ_WARNED=1
     flexuq_log "time limit reached without a warning (submit with --signal=B:USR1@<lead>): samples in flight may be lost"
@@ -170,8 +179,10 @@ _flexuq_srun_once() {
   FLEXUQ_STEP_PID=$!
   # Poll (1 s naps, so that the traps run at once) until srun is gone.
   while kill -0 "$FLEXUQ_STEP_PID" 2>/dev/null; do
-    if [ "$FLEXUQ_CHECKPOINTS" = 1 ] && [ "$FLEXUQ_WARNED" = 1 ] && [ "$forwarded" = 0 ] &&
-      { [ -z "$ready" ] || [ "$ready" -nt "$mark" ] || [ $((SECONDS - t0)) -ge 120 ]; }; then
+    # 2 (reduce): only once the points have begun; a deterministic reduction never writes the file.
+    if [ "$FLEXUQ_CHECKPOINTS" != 0 ] && [ "$FLEXUQ_WARNED" = 1 ] && [ "$forwarded" = 0 ] &&
+      { [ -z "$ready" ] || [ "$ready" -nt "$mark" ] ||
+        { [ "$FLEXUQ_CHECKPOINTS" = 1 ] && [ $((SECONDS - t0)) -ge 120 ]; }; }; then
       kill -USR1 "$FLEXUQ_STEP_PID" 2>/dev/null || true
       forwarded=1
     fi
@@ -189,8 +200,21 @@ flexuq_run() {
   local verb=$1 job=$2
   shift 2
   FLEXUQ_VERB=$verb
-  flexuq_srun "$verb" "$job" "$@" --set "output=$FLEXUQ_RUN/$FLEXUQ_STEM.h5" \
-    -log_view ":$FLEXUQ_RUN/log_view.txt"
+  local out="$FLEXUQ_RUN/$FLEXUQ_STEM.h5" args=("$verb" "$job" "$@")
+  if [ "$verb" = reduce ]; then
+    # A stochastic reduce journals its points like a campaign: the same rank groups, resume and
+    # requeue (a deterministic one writes no journal, so none of this applies to it).
+    if [ -n "${FLEXUQ_GROUPS:-}${FLEXUQ_RANKS_PER_SAMPLE:-}" ]; then _flexuq_group_args args; fi
+    _flexuq_resume_args args "$out"
+    FLEXUQ_JOURNAL=$out.journal
+    FLEXUQ_JOURNAL_BYTES0=$(_flexuq_journal_bytes "$FLEXUQ_JOURNAL")
+    FLEXUQ_CHECKPOINTS=2 FLEXUQ_READY_FILE=$out.journal/state.txt
+  fi
+  flexuq_srun "${args[@]}" --set "output=$out" -log_view ":$FLEXUQ_RUN/log_view.txt"
+  if [ "$verb" = reduce ] && [ -f "$out.journal/state.txt" ] &&
+    { [ "$FLEXUQ_RC" = 75 ] || { [ "$FLEXUQ_WARNED" = 1 ] && [ "$FLEXUQ_RC" -gt 128 ]; }; }; then
+    _flexuq_journaled_exit "stochastic reduce" "$out"
+  fi
   if [ "$FLEXUQ_RC" -ne 0 ] && { [ "$FLEXUQ_WARNED" = 1 ] || [ "$FLEXUQ_TERMINATED" = 1 ]; }; then
     flexuq_log "flexuq $verb was stopped by the time limit or scancel: it cannot checkpoint; resubmit with a longer --time"
   fi
@@ -202,8 +226,23 @@ flexuq_run() {
 flexuq_campaign() {
   local job=$1
   shift
-  local out="$FLEXUQ_RUN/$FLEXUQ_STEM.h5" ntasks=${SLURM_NTASKS:-1} rps=""
+  local out="$FLEXUQ_RUN/$FLEXUQ_STEM.h5"
   local args=(campaign "$job" "$@" --set "output=$out")
+  _flexuq_group_args args
+  _flexuq_resume_args args "$out"
+  FLEXUQ_JOURNAL=$out.journal
+  FLEXUQ_JOURNAL_BYTES0=$(_flexuq_journal_bytes "$FLEXUQ_JOURNAL")
+  FLEXUQ_CHECKPOINTS=1 FLEXUQ_READY_FILE=$out.journal/state.txt
+  flexuq_srun "${args[@]}"
+  [ "$FLEXUQ_RC" = 0 ] && flexuq_log "campaign complete: $out"
+  _flexuq_journaled_exit campaign "$out"
+}
+
+# _flexuq_group_args ARRAY: add the rank groups of the allocation (FLEXUQ_GROUPS or
+# FLEXUQ_RANKS_PER_SAMPLE) to the flexuq arguments in the array named ARRAY.
+_flexuq_group_args() {
+  local -n _a=$1
+  local ntasks=${SLURM_NTASKS:-1} rps=""
   if [ -n "${FLEXUQ_GROUPS:-}" ]; then
     [ "$FLEXUQ_GROUPS" -ge 1 ] && [ $((ntasks % FLEXUQ_GROUPS)) -eq 0 ] ||
       flexuq_die "FLEXUQ_GROUPS=$FLEXUQ_GROUPS does not divide the $ntasks tasks of the allocation"
@@ -214,26 +253,35 @@ flexuq_campaign() {
     rps=$FLEXUQ_RANKS_PER_SAMPLE
   fi
   if [ -n "$rps" ]; then
-    args+=(--set "campaign.ranks_per_sample=$rps")
+    _a+=(--set "campaign.ranks_per_sample=$rps")
     flexuq_log "$ntasks task(s): $((ntasks / rps)) group(s) of $rps rank(s)"
   else
     flexuq_log "$ntasks task(s): groups of the job's campaign.ranks_per_sample (set FLEXUQ_GROUPS or FLEXUQ_RANKS_PER_SAMPLE to choose)"
   fi
-  # A journal of this campaign in the run folder: this is a requeued (or resubmitted) run.
+}
+
+# _flexuq_resume_args ARRAY OUT: add --resume when the run folder holds this job's journal (a
+# requeued or resubmitted run).
+_flexuq_resume_args() {
+  local -n _r=$1
+  local out=$2
   if [ -f "$out.journal/state.txt" ]; then
-    args+=(--resume)
+    _r+=(--resume)
     flexuq_log "journal $out.journal found (restart ${SLURM_RESTART_COUNT:-0}): resuming"
   elif [ "${SLURM_RESTART_COUNT:-0}" -gt 0 ]; then
     flexuq_log "restart ${SLURM_RESTART_COUNT} but no journal in $out.journal: starting afresh"
   fi
-  FLEXUQ_JOURNAL=$out.journal
-  FLEXUQ_JOURNAL_BYTES0=$(_flexuq_journal_bytes "$FLEXUQ_JOURNAL")
-  FLEXUQ_CHECKPOINTS=1 FLEXUQ_READY_FILE=$out.journal/state.txt
-  flexuq_srun "${args[@]}"
+}
+
+# _flexuq_journaled_exit WHAT OUT: after a journaled run (campaign, stochastic reduce): requeue it
+# after a clean checkpoint on the time-limit warning (status 75), or after a kill at the limit;
+# exits with flexuq's status otherwise.
+_flexuq_journaled_exit() {
+  local what=$1 out=$2
   case "$FLEXUQ_RC" in
-  0) flexuq_log "campaign complete: $out" ;;
+  0) ;;
   75)
-    flexuq_log "campaign checkpointed: partial results in $out"
+    flexuq_log "$what checkpointed: partial results in $out"
     [ "$FLEXUQ_REQUEUED" = 1 ] && exit 0
     if [ "$FLEXUQ_WARNED" = 1 ]; then
       _flexuq_requeue && exit 0

@@ -7,7 +7,8 @@
 #     mpirun run bit for bit;
 #  3. campaign.sbatch with --time=1 and --signal=B:USR1@20: slurmctld's time-limit warning makes
 #     the job checkpoint (partial results, exit 75) and requeue itself; the requeued run adds
-#     --resume, redoes no sample and ends with results bit-identical to an uninterrupted run.
+#     --resume, redoes no sample and ends with results bit-identical to an uninterrupted run;
+#  4. reduce.sbatch with a stochastic reduce: the same time-out, checkpoint, requeue and resume.
 # Usage: slurm_templates.sh FLEXUQ MPIEXEC SRCDIR WORKDIR
 # Needs root and Debian's slurm-wlm + munge (installed here when missing, as CI may do).
 set -euo pipefail
@@ -53,12 +54,12 @@ on_exit() {
   exit "$rc"
 }
 trap on_exit EXIT
-trap 'say "interrupted (or over the 330 s budget)"; exit 130' INT TERM
-# Never hang, and stop the daemons before ctest's own timeout (420 s) would kill this shell.
+trap 'say "interrupted (or over the 480 s budget)"; exit 130' INT TERM
+# Never hang, and stop the daemons before ctest's own timeout (600 s) would kill this shell.
 # (Its own fds closed, so ctest does not wait for it; it takes its sleep along when stopped.)
 (
   exec >/dev/null 2>&1
-  sleep 330 &
+  sleep 480 &
   nap=$!
   trap 'kill $nap; exit 0' TERM
   wait "$nap" && kill -TERM $$
@@ -88,6 +89,30 @@ wait_state() {
     sleep 1
   done
   fail "job $id still $st after ${limit}s (waiting for $*)"
+}
+
+# wait_requeued JOB: until the job has been requeued once (fails if it ends or after 150 s).
+wait_requeued() {
+  local id=$1 end=$((SECONDS + 150)) st
+  until [ "$(job_field "$id" Restarts)" = 1 ]; do
+    [ "$SECONDS" -lt "$end" ] || fail "job $id was not requeued within 150 s (state $(job_field "$id" JobState))"
+    st=$(job_field "$id" JobState)
+    case "$st" in COMPLETED | FAILED | CANCELLED | TIMEOUT) fail "job $id ended $st without a requeue" ;; esac
+    sleep 1
+  done
+}
+# start_requeued JOB: Slurm holds a requeued batch job ~2 min (BeginTime); give it a longer limit
+# and start it now. An update sent while the job is still completing its first run can be lost
+# (seen under load: the job then sat out its BeginTime), so repeat it until the job leaves PENDING.
+start_requeued() {
+  local id=$1 end=$((SECONDS + 90))
+  scontrol update JobId="$id" TimeLimit=3 StartTime=now || true
+  while [ "$(job_field "$id" JobState)" = PENDING ] || [ "$(job_field "$id" JobState)" = REQUEUED ] ||
+    [ "$(job_field "$id" JobState)" = COMPLETING ]; do
+    [ "$SECONDS" -lt "$end" ] || fail "requeued job $id did not start (state $(job_field "$id" JobState), reason $(job_field "$id" Reason))"
+    sleep 2
+    scontrol update JobId="$id" TimeLimit=3 StartTime=now 2>/dev/null || true
+  done
 }
 
 # --------------------------------------------------------------------------- jobs ------------
@@ -196,13 +221,7 @@ say "1, 2: modes, reduce and the array passed"
 
 # --- 3: the warning, the checkpoint and the requeue ---
 say "3: waiting for the time-limit warning and the requeue of job $cut"
-end=$((SECONDS + 150))
-until [ "$(job_field "$cut" Restarts)" = 1 ]; do
-  [ "$SECONDS" -lt "$end" ] || fail "job $cut was not requeued within 150 s (state $(job_field "$cut" JobState))"
-  st=$(job_field "$cut" JobState)
-  case "$st" in COMPLETED | FAILED | CANCELLED | TIMEOUT) fail "job $cut ended $st without a requeue" ;; esac
-  sleep 1
-done
+wait_requeued "$cut"
 say "3: requeued: $(grep -c . "$work/cut.out") log lines so far; state $(job_field "$cut" JobState), $(job_field "$cut" Reason)"
 grep -q "time-limit warning (SIGUSR1)" cut.out || fail "no time-limit warning in the log"
 grep -q "flexuq exited with status 75" cut.out || fail "flexuq did not exit with 75 after the warning"
@@ -218,17 +237,7 @@ read -r final ndone total <<<"$part"
 say "3: partial results after the checkpoint: final=$final, $ndone of $total samples"
 [ "$final" = 0 ] || fail "the checkpoint's result file claims to be final"
 [ "$ndone" -gt 0 ] && [ "$ndone" -lt "$total" ] || fail "the warning did not land mid-run ($ndone of $total done)"
-# Slurm holds a requeued batch job ~2 min (BeginTime); give it a longer limit and start it now.
-# An update sent while the job is still completing its first run can be lost (seen under load:
-# the job then sat out its BeginTime), so repeat it until the job leaves PENDING.
-scontrol update JobId="$cut" TimeLimit=3 StartTime=now || true
-end=$((SECONDS + 90))
-while [ "$(job_field "$cut" JobState)" = PENDING ] || [ "$(job_field "$cut" JobState)" = REQUEUED ] ||
-  [ "$(job_field "$cut" JobState)" = COMPLETING ]; do
-  [ "$SECONDS" -lt "$end" ] || fail "requeued job $cut did not start (state $(job_field "$cut" JobState), reason $(job_field "$cut" Reason))"
-  sleep 2
-  scontrol update JobId="$cut" TimeLimit=3 StartTime=now 2>/dev/null || true
-done
+start_requeued "$cut"
 
 # --- 3: the requeued run ---
 wait_state "$cut" 150 COMPLETED
@@ -244,4 +253,35 @@ $py - "$cutdir/slow.h5" <<'PY' || fail "the final result is not marked final"
 import sys, h5py
 assert int(h5py.File(sys.argv[1], "r")["samples"].attrs["final"]) == 1
 PY
-say "PASSED: templates under slurmctld; time-out -> checkpoint ($ndone/$total) -> requeue -> resume ($evaluated more) -> bit-identical"
+say "3: passed: time-out -> checkpoint ($ndone/$total) -> requeue -> resume ($evaluated more) -> bit-identical"
+
+# ------------------------------------------------------------------------------ 4 -----------
+# reduce.sbatch with a stochastic reduce (tests/app/scb_bar.yaml, 20 points of 5 s on 2 groups of 1
+# rank = 50 s): the warning is passed on once the points have begun, the job checkpoints (75),
+# requeues and resumes, and the stochastic body equals an uninterrupted mpirun run bit for bit.
+say "4: reduce.sbatch with a stochastic reduce, --time=1 --signal=B:USR1@20"
+cp "$src/tests/app/scb_bar.yaml" "$src/tests/app/scb_bar.inp" .
+sed 's/^  mesh: scb_bar.inp/  mesh: scb_bar.inp\n  delay_seconds: 5/' scb_bar.yaml >scb_slow.yaml
+scb=$(sbatch --parsable --job-name=scb --ntasks=2 --time=1 --signal=B:USR1@20 --output="$work/scb.out" \
+  "$src/jobs/slurm/reduce.sbatch" scb_slow.yaml)
+mpirun_ 2 reduce scb_slow.yaml --set model.delay_seconds=0 --set output=ref-scb.h5 >ref-scb.log
+wait_requeued "$scb"
+grep -q "a stochastic reduce finishes its points in flight" scb.out || fail "4: no time-limit warning in the log"
+grep -q "flexuq exited with status 75" scb.out || fail "4: the stochastic reduce did not exit with 75 after the warning"
+grep -q "stochastic reduce checkpointed" scb.out || fail "4: no checkpoint message"
+start_requeued "$scb"
+wait_state "$scb" 150 COMPLETED
+grep -q "journal .*scb_slow.h5.journal found (restart 1): resuming" scb.out || fail "4: the requeued reduce did not resume"
+grep -q "resuming: [0-9]* already done" scb.out || fail "4: flexuq did not resume from the journaled points"
+$py - "runs/scb-$scb/scb_slow.h5" ref-scb.h5 <<'PY' || fail "4: the requeued stochastic body differs from the uninterrupted one"
+import sys, h5py
+a, b = h5py.File(sys.argv[1], "r"), h5py.File(sys.argv[2], "r")
+names = []
+a.visititems(lambda n, o: names.append(n) if isinstance(o, h5py.Dataset) and o.dtype.kind == "f" and
+             n.split("/")[0] in ("outputs", "statistics", "stochastic_body", "reduced") else None)
+assert any(n.startswith("stochastic_body/pce/") for n in names), "no expansions"
+bad = [n for n in names if a[n].shape != b[n].shape or a[n][()].tobytes() != b[n][()].tobytes()]
+assert not bad, bad
+print(f"4: {len(names)} datasets bit-identical")
+PY
+say "PASSED: templates under slurmctld; time-out -> checkpoint ($ndone/$total) -> requeue -> resume ($evaluated more) -> bit-identical; the same for a stochastic reduce"
