@@ -13,6 +13,7 @@ namespace flexuq::app {
 fe::ModeOptions parse_mode_options(const io::Config& c, const std::string& prefix, const ModeKeys& keys) {
   const std::string p = prefix + ".";
   fe::ModeOptions o;
+  o.key = prefix; // messages name the job's keys (modes.count or reduce.modes.count)
   if (c.has(p + "band")) {
     const auto b = c.get<std::vector<double>>(p + "band");
     FLEXUQ_REQUIRE(b.size() == 2, c.source() << ": " << p << "band needs [f_min_hz, f_max_hz]");

@@ -278,7 +278,8 @@ ModeSet ModeSolver::solve(Mat K, Mat M) {
     // without it (as before the guard existed), and a negative eigenvalue left is an error below.
     PetscInt n_dof = 0; // nev = count + extra in 64-bit, at most the DOFs (issue #11)
     FLEXUQ_PETSC(MatGetSize(K, &n_dof, nullptr));
-    FLEXUQ_REQUIRE(opt.count <= n_dof, "modes.count = " << opt.count << " exceeds the " << n_dof << " free DOFs of the model");
+    FLEXUQ_REQUIRE(opt.count <= n_dof, opt.key << ".count = " << opt.count << " exceeds the " << n_dof << " free DOFs of the model"
+                                               << (opt.constraint_description.empty() ? "" : " with " + opt.constraint_description));
     auto solve_count = [&](int guard) {
       RawSolve r;
       int extra = (opt.constrained ? 1 : 6) + guard;
@@ -334,7 +335,7 @@ ModeSet ModeSolver::solve(Mat K, Mat M) {
     std::ostringstream os;
     os << "the eigensolver converged " << out.eigenvalues.size() << " of the " << opt.count
        << " elastic modes requested (" << raw.converged << " pairs converged in " << raw.iterations
-       << " iterations); raise -" << opt.prefix << "eps_max_it or -" << opt.prefix << "eps_ncv, or loosen modes.tol";
+       << " iterations); raise -" << opt.prefix << "eps_max_it or -" << opt.prefix << "eps_ncv, or loosen " << opt.key << ".tol";
     throw Error(os.str());
   }
   // Rayleigh quotients with the original K and M: error quadratic in the eigenvector's and free of

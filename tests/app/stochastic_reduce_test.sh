@@ -222,7 +222,7 @@ bad "parameters.rho_right.set" --set parameters.rho_right.set=NO_SUCH_SET
 bad "not from 'method:'" --set method.type=lhs
 # A model that fails while its reference body is built leaves no journal folder (a rerun after the
 # fix needs no --resume).
-bad "modes.count = 100000 exceeds the 189 free DOFs" --set reduce.modes.count=100000
+bad "reduce.modes.count = 100000 exceeds the 189 free DOFs of the model with the interfaces held fixed" --set reduce.modes.count=100000
 # body-at: a file without a stochastic body, an unknown parameter, a value outside the law's support.
 bad_at() {
   local expect=$1; shift

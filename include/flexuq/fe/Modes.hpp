@@ -35,6 +35,7 @@ struct ModeOptions {
   bool constrained = false;
   std::string constraint_description; ///< e.g. "fixed sets [A, B]", for the mechanism message
   std::string prefix = "modes_";      ///< options-database prefix of the EPS
+  std::string key = "modes";          ///< the job file's section of these options, for messages ("reduce.modes")
   double cluster_tol = 1e-6;          ///< relative gap below which eigenvalues form one multiplet
   bool progress = true;               ///< progress line on rank 0 during the solve
 };
