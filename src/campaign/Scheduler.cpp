@@ -34,7 +34,9 @@ struct RunState {
   std::string error;               ///< non-empty: refuse to run (same message on every rank)
   int run_id = 0;
   int lock_fd = -1;                ///< held for the whole run (released by the kernel if the job dies)
-  std::vector<SampleRecord> done;  ///< samples journaled by earlier runs
+  /// Indices of the samples journaled by earlier runs (located one record at a time: the records
+  /// themselves, point bases included, are not held while the model is built and the samples run).
+  std::vector<std::uint64_t> done;
 };
 
 /// Take the folder's run lock (@p create: make the lock file if missing; otherwise a missing lock
@@ -60,13 +62,14 @@ RunState open_run(const Plan& plan, const std::string& dir, bool resume) {
     }
     if (!resume)
       s.error = "results of an earlier run of this campaign exist in " + dir + " (" +
-                std::to_string(Journal::read_all(dir).size()) +
+                std::to_string(Journal::locate(dir).size()) +
                 " samples): run with --resume to continue it, or remove that folder to start afresh";
     else if (fp != plan.fingerprint)
       s.error = "the job changed since the interrupted run (samples or model differ: fingerprint " + plan.fingerprint +
                 " vs " + fp + "); restore the job file or remove " + dir + " to start afresh";
     s.run_id = runs;
-    if (s.error.empty()) s.done = Journal::read_all(dir);
+    if (s.error.empty())
+      for (const auto& where : Journal::locate(dir)) s.done.push_back(where.index);
   } else if (resume) {
     s.error = "--resume: nothing to resume in " + dir + " (no earlier run of this job)";
   }
@@ -91,10 +94,9 @@ void commit_run(const Plan& plan, const std::string& dir, RunState& s) {
 }
 
 /// Sample indices not journaled yet (the same list on every rank of @p comm; @p done on rank 0).
-std::vector<std::uint64_t> pending_samples(MPI_Comm comm, const Plan& plan, const std::vector<SampleRecord>& done,
+std::vector<std::uint64_t> pending_samples(MPI_Comm comm, const Plan& plan, const std::vector<std::uint64_t>& done,
                                            long long* n_done) {
-  std::vector<std::uint64_t> idx;
-  for (const auto& r : done) idx.push_back(r.index);
+  std::vector<std::uint64_t> idx = done;
   long long n = static_cast<long long>(idx.size());
   FLEXUQ_MPI(MPI_Bcast(&n, 1, MPI_LONG_LONG, 0, comm));
   idx.resize(static_cast<std::size_t>(n));
