@@ -205,10 +205,7 @@ flexuq_run() {
     # A stochastic reduce journals its points like a campaign: the same rank groups, resume and
     # requeue (a deterministic one writes no journal, so none of this applies to it).
     if [ -n "${FLEXUQ_GROUPS:-}${FLEXUQ_RANKS_PER_SAMPLE:-}" ]; then _flexuq_group_args args; fi
-    _flexuq_resume_args args "$out"
-    FLEXUQ_JOURNAL=$out.journal
-    FLEXUQ_JOURNAL_BYTES0=$(_flexuq_journal_bytes "$FLEXUQ_JOURNAL")
-    FLEXUQ_CHECKPOINTS=2 FLEXUQ_READY_FILE=$out.journal/state.txt
+    _flexuq_journaled_setup args "$out" 2
   fi
   flexuq_srun "${args[@]}" --set "output=$out" -log_view ":$FLEXUQ_RUN/log_view.txt"
   if [ "$verb" = reduce ] && [ -f "$out.journal/state.txt" ] &&
@@ -229,10 +226,7 @@ flexuq_campaign() {
   local out="$FLEXUQ_RUN/$FLEXUQ_STEM.h5"
   local args=(campaign "$job" "$@" --set "output=$out")
   _flexuq_group_args args
-  _flexuq_resume_args args "$out"
-  FLEXUQ_JOURNAL=$out.journal
-  FLEXUQ_JOURNAL_BYTES0=$(_flexuq_journal_bytes "$FLEXUQ_JOURNAL")
-  FLEXUQ_CHECKPOINTS=1 FLEXUQ_READY_FILE=$out.journal/state.txt
+  _flexuq_journaled_setup args "$out" 1
   flexuq_srun "${args[@]}"
   [ "$FLEXUQ_RC" = 0 ] && flexuq_log "campaign complete: $out"
   _flexuq_journaled_exit campaign "$out"
@@ -260,11 +254,16 @@ _flexuq_group_args() {
   fi
 }
 
-# _flexuq_resume_args ARRAY OUT: add --resume when the run folder holds this job's journal (a
-# requeued or resubmitted run).
-_flexuq_resume_args() {
+# _flexuq_journaled_setup ARRAY OUT MODE: for a run that journals its samples in OUT.journal: add
+# --resume to the flexuq arguments in the array named ARRAY when the run folder holds that journal
+# (a requeued or resubmitted run), note the journal's size (a requeue needs progress) and set the
+# checkpoint mode (FLEXUQ_CHECKPOINTS: 1 campaign, 2 reduce) with its ready file.
+_flexuq_journaled_setup() {
   local -n _r=$1
   local out=$2
+  FLEXUQ_JOURNAL=$out.journal
+  FLEXUQ_JOURNAL_BYTES0=$(_flexuq_journal_bytes "$FLEXUQ_JOURNAL")
+  FLEXUQ_CHECKPOINTS=$3 FLEXUQ_READY_FILE=$out.journal/state.txt
   if [ -f "$out.journal/state.txt" ]; then
     _r+=(--resume)
     flexuq_log "journal $out.journal found (restart ${SLURM_RESTART_COUNT:-0}): resuming"
