@@ -341,8 +341,38 @@ void reduced_free_free(const Eigen::MatrixXd& K, const Eigen::MatrixXd& M, Check
     // A grounded or partly grounded basis has no floating-frame form: eigenvalues only.
   }
   if (c.frame_V.size() == 0) {
-    FLEXUQ_REQUIRE(blas::sygv(K, M, lam, nullptr), "check-out: the reduced mass matrix is not positive definite");
-    lam = lam.tail(std::max<Eigen::Index>(0, lam.size() - 6)).eval();
+    Eigen::Index rigid = 6;
+    if (!blas::sygv(K, M, lam, nullptr)) {
+      // M̄ is singular on a basis of full rank (finish_basis checked): some directions carry no
+      // mass — the twist of straight Nastran CBARs (no torsional inertia). They have no finite
+      // frequency; condense them statically (Nastran eliminates massless DOFs the same way). A
+      // massless direction without stiffness either is a massless rigid motion: one rigid mode less.
+      const Eigen::Index n = M.rows();
+      const double mtop = std::max(M.diagonal().maxCoeff(), 1e-300);
+      const Eigen::VectorXd d = M.diagonal().cwiseMax(1e-8 * mtop).cwiseSqrt().cwiseInverse();
+      const Eigen::MatrixXd Ms = d.asDiagonal() * (0.5 * (M + M.transpose())) * d.asDiagonal();
+      const Eigen::MatrixXd Ks = d.asDiagonal() * (0.5 * (K + K.transpose())) * d.asDiagonal();
+      const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> em(Ms);
+      Eigen::Index nn = 0; // massless directions: the first nn eigenvectors (ascending)
+      while (nn < n && em.eigenvalues()(nn) <= 1e-10 * em.eigenvalues()(n - 1)) ++nn;
+      FLEXUQ_REQUIRE(nn > 0 && nn < n, "check-out: the reduced mass matrix is not positive definite");
+      const Eigen::MatrixXd U0 = em.eigenvectors().leftCols(nn), U1 = em.eigenvectors().rightCols(n - nn);
+      const Eigen::MatrixXd K00 = U0.transpose() * Ks * U0, K01 = U0.transpose() * Ks * U1;
+      const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> ek(K00);
+      const double ktop = std::max(Ks.diagonal().cwiseAbs().maxCoeff(), 1e-300);
+      Eigen::VectorXd kinv = Eigen::VectorXd::Zero(nn);
+      Eigen::Index free_massless = 0;
+      for (Eigen::Index i = 0; i < nn; ++i)
+        if (ek.eigenvalues()(i) > 1e-10 * ktop) kinv(i) = 1.0 / ek.eigenvalues()(i);
+        else ++free_massless;
+      const Eigen::MatrixXd W = ek.eigenvectors().transpose() * K01;
+      const Eigen::MatrixXd Kc = U1.transpose() * Ks * U1 - W.transpose() * kinv.asDiagonal() * W;
+      const Eigen::MatrixXd Mc = em.eigenvalues().tail(n - nn).asDiagonal();
+      FLEXUQ_REQUIRE(blas::sygv(0.5 * (Kc + Kc.transpose()), Mc, lam, nullptr),
+                     "check-out: the reduced mass matrix is not positive definite");
+      rigid = std::max<Eigen::Index>(0, 6 - free_massless);
+    }
+    lam = lam.tail(std::max<Eigen::Index>(0, lam.size() - rigid)).eval();
   }
   c.reduced_hz = lam.cwiseMax(0.0).cwiseSqrt() / (2 * M_PI);
   c.frame_eigenvalues = c.frame_V.size() ? lam : Eigen::VectorXd();
@@ -371,7 +401,8 @@ Checkout checkout_from_invariants(const Invariants& inv, const Eigen::MatrixXd& 
   // residual below ~1e-8 reads as 0.
   c.rigid_residual.resize(6);
   for (int a = 0; a < 6; ++a)
-    c.rigid_residual(a) = std::sqrt(std::max(0.0, Mrr(a, a) - B.col(a).dot(xi.col(a))) / Mrr(a, a));
+    c.rigid_residual(a) = // a massless rigid motion (twist of straight CBARs) has nothing to represent: 0
+        Mrr(a, a) > 1e-12 * Mrr.diagonal().maxCoeff() ? std::sqrt(std::max(0.0, Mrr(a, a) - B.col(a).dot(xi.col(a))) / Mrr(a, a)) : 0.0;
   c.rigid_energy = rigid_strain_energy(K, M, xi);
   c.full = mass_properties(Mrr);
   c.reduced = mass_properties(Mrr_red);
@@ -411,7 +442,8 @@ Checkout checkout(Reducer& r, const ReducedBasis& rb, int free_free) {
     FLEXUQ_PETSC(MatMult(ws.M(), res.get(), mres.get()));
     PetscScalar e2 = 0;
     FLEXUQ_PETSC(VecDot(mres.get(), res.get(), &e2));
-    c.rigid_residual(a) = std::sqrt(std::max(0.0, PetscRealPart(e2)) / Mrr(a, a));
+    // A massless rigid motion (twist of straight CBARs) has nothing to represent: residual 0.
+    c.rigid_residual(a) = Mrr(a, a) > 1e-12 * Mrr.diagonal().maxCoeff() ? std::sqrt(std::max(0.0, PetscRealPart(e2)) / Mrr(a, a)) : 0.0;
   }
   c.full = mass_properties(Mrr);
   c.reduced = mass_properties(Mrr_red);
@@ -441,11 +473,28 @@ Checkout checkout(Reducer& r, const ReducedBasis& rb, int free_free) {
     c.effective_mass.row(q) = L.row(q).cwiseAbs2() / Mt(j, j);
   }
   c.effective_fraction = c.effective_mass.colwise().sum().transpose().cwiseQuotient(total);
+  for (int a = 0; a < 6; ++a)
+    if (!(total(a) > 1e-12 * total.maxCoeff())) c.effective_fraction(a) = 0.0; // a direction without mass (no NaN in the output)
   // Free-free frequencies: reduced pair (dense) and, optionally, the full component.
   // One dense eigensolve serves the check-out and, for a free body (exactly 6 zero eigenvalues), the
   // floating-frame elastic coordinates written beside the invariants.
   if (rb.method != Method::macneal) reduced_free_free(rb.K, rb.M, c);
+  // A rigid motion without mass (the twist of a straight bar of Nastran CBARs, which have no
+  // torsional inertia) makes the full free-free problem singular (K and M both vanish on it): the
+  // reduced frequencies above condense it, the full ones are not computed.
+  bool massless_rigid = false;
   if (free_free > 0) {
+    const Eigen::MatrixXd& Mr = r.rigid_mass();
+    const double top = std::max(Mr.diagonal().maxCoeff(), 1e-300);
+    const Eigen::VectorXd d = Mr.diagonal().cwiseMax(1e-12 * top).cwiseSqrt().cwiseInverse();
+    const Eigen::VectorXd ev = blas::syev_values(d.asDiagonal() * Mr * d.asDiagonal());
+    massless_rigid = ev.minCoeff() <= 1e-10 * ev.maxCoeff();
+    if (massless_rigid)
+      log::warn(ws.comm(), "check-out: a rigid-body motion of the component has no mass (e.g. the twist of straight "
+                           "CBARs, which Nastran gives no torsional inertia); the full model's free-free frequencies "
+                           "are not computed");
+  }
+  if (free_free > 0 && !massless_rigid) {
     const auto& fm = r.free_modes();
     const auto nf = std::min<std::size_t>(static_cast<std::size_t>(free_free), fm.eigenvalues.size());
     c.full_hz.resize(static_cast<Eigen::Index>(nf));

@@ -902,9 +902,25 @@ void finish_basis(Reducer& r, ReducedBasis& rb, Scaling scaling) {
     const Eigen::VectorXd d = rb.M.diagonal().cwiseMax(1e-300).cwiseSqrt().cwiseInverse();
     const Eigen::VectorXd ev = blas::syev_values(d.asDiagonal() * rb.M * d.asDiagonal());
     rb.basis_rcond = ev.minCoeff() / ev.maxCoeff();
-    FLEXUQ_REQUIRE(rb.basis_rcond > 1e-13, method_name(rb.method) << " basis is rank-deficient (reciprocal condition of "
-                                                                     "the scaled reduced mass " << rb.basis_rcond
-                                                                  << "): remove duplicate residual loads or modes");
+    if (!(rb.basis_rcond > 1e-13)) {
+      // A singular M̄ is not always a rank-deficient basis: a boundary coordinate may move massless
+      // DOFs only — the rigid twist of a straight bar of Nastran CBARs, whose mass has no torsional
+      // inertia (coupled or lumped), like Nastran's own MAA. The Gram matrix ΦᵀΦ of the columns
+      // (diagonally scaled) tells the two apart: only a basis whose columns are dependent fails.
+      const Eigen::MatrixXd X = la::local_block(rb.columns);
+      Eigen::MatrixXd G = X.transpose() * X;
+      FLEXUQ_MPI(MPI_Allreduce(MPI_IN_PLACE, G.data(), static_cast<int>(G.size()), MPI_DOUBLE, MPI_SUM, ws.comm()));
+      const Eigen::VectorXd g = G.diagonal().cwiseMax(1e-300).cwiseSqrt().cwiseInverse();
+      const Eigen::VectorXd gev = blas::syev_values(g.asDiagonal() * G * g.asDiagonal());
+      const double gram_rcond = gev.minCoeff() / gev.maxCoeff();
+      FLEXUQ_REQUIRE(gram_rcond > 1e-13, method_name(rb.method) << " basis is rank-deficient (reciprocal condition of "
+                                                                    "the scaled reduced mass " << rb.basis_rcond
+                                                                 << "): remove duplicate residual loads or modes");
+      const auto massless = (ev.array() <= 1e-13 * ev.maxCoeff()).count();
+      log::warn(ws.comm(), std::string(method_name(rb.method)) + " basis: the reduced mass is singular (" + std::to_string(massless) +
+                               " direction(s) with no mass, e.g. the twist of straight CBARs, which Nastran gives no "
+                               "torsional inertia); the basis itself has full rank");
+    }
   }
   // Seed 001 Eq. 70 / B14: the matrix Newmark (β = 1/4) factors, M̂ + τ²/4 K̂, is far worse conditioned
   // than Φ. τ is not given in the seed, so a few steps are reported: rows (τ, cond₂), τ = 0 is M̂.
