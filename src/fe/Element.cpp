@@ -407,6 +407,21 @@ BeamTerms beam_terms(const std::array<double, 3>& x1, const std::array<double, 3
   symset(M, 4, 4, 4 * L * L * f); symset(M, 4, 8, -13 * L * f); symset(M, 4, 10, -3 * L * L * f);
   symset(M, 8, 8, 156 * f); symset(M, 8, 10, 22 * L * f); symset(M, 10, 10, 4 * L * L * f);
   const bool rod = s.shape == "ROD";
+  if (!rod && !s.lumped_mass && s.coupled_mass == io::BeamSection::CoupledMass::nastran_cbar) {
+    // Nastran's coupled CBAR mass (PARAM,COUPMASS,1). As measured against NX Nastran SOL 103
+    // output (issue 39, item 2: a CBAR deck's fixed-interface frequencies reproduced to 1e-7 only
+    // with this mass) and as MSC's training notes put it ("coupled mass ... rotations for BAR
+    // (though no torsion)"): the bending part is the consistent Hermite mass above, without rotary
+    // inertia; the axial part is ρAL/12 [5 1; 1 5], the mean of the lumped ρAL/2 [1 0; 0 1] and
+    // the consistent ρAL/6 [2 1; 1 2]; there is no torsional inertia (the twist DOFs are massless,
+    // as every rotation is with the lumped mass). CBEAM keeps the consistent mass.
+    symset(M, 0, 0, 5.0 / 12.0 * A * L);
+    symset(M, 0, 6, 1.0 / 12.0 * A * L);
+    symset(M, 6, 6, 5.0 / 12.0 * A * L);
+    symset(M, 3, 3, 0.0);
+    symset(M, 3, 9, 0.0);
+    symset(M, 9, 9, 0.0);
+  }
   if (rod && !s.lumped_mass) {
     // Nastran CROD coupled mass (PARAM,COUPMASS,1; MSC Nastran Reference Manual, "Mass matrix
     // formulations"): the linear consistent mass ρAL/6 [2 1; 1 2] on each translation, no torsional

@@ -1356,6 +1356,10 @@ void BdfParser::build_elements() {
       b.dims = {p.A, p.I2, 0.0, p.I1, p.J}; // flexuq I11 = ∫ z² dA = Nastran I2, I22 = ∫ y² dA = Nastran I1
       b.n1 = v;
       b.lumped_mass = deck_.coupmass <= 0;
+      // A property belongs to one card type (PBAR/PBARL: CBAR, PBEAM: CBEAM), so one section does.
+      // CBAR's coupled mass is Nastran's own (no torsional inertia, axial ρAL/12 [5 1; 1 5]);
+      // CBEAM's is the consistent beam mass (fe::beam_terms, docs/nastran.md).
+      if (ecard == "CBAR") b.coupled_mass = BeamSection::CoupledMass::nastran_cbar;
       b.compute_properties(s.where);
       mesh_.sections.push_back(s);
     }

@@ -8,6 +8,7 @@
 #include "FeTestUtil.hpp"
 
 #include "flexuq/cms/Op4Export.hpp"
+#include "flexuq/cms/ReducedBodyBuild.hpp"
 #include "flexuq/cms/Reduction.hpp"
 #include "flexuq/io/BdfReader.hpp"
 #include "TestUtil.hpp"
@@ -71,17 +72,37 @@ TEST(CbDeck, CantileverCheckoutAndOp4) {
     for (int j : qcol) EXPECT_NEAR(rb.K(i, j), 0.0, 1e-9 * kscale) << "KBQ";
     for (int j : bcol) EXPECT_NEAR(rb.K(i, j), 0.0, 1e-9 * kscale) << "KBB";
   }
-  // MBB: rigid-body mass about grid 1 (ux, uy, uz, rx, ry, rz): m, m, m, ρ(I1+I2)L (torsion),
-  // mL²/3 twice, couplings uy–rz = mL/2, uz–ry = −mL/2 (Hermite elements move rigidly exactly).
+  // MBB: rigid-body mass about grid 1 (ux, uy, uz, rx, ry, rz): m, m, m, no torsional inertia
+  // (Nastran's coupled CBAR mass has none: issue 39 item 2; the old ρ(I1+I2)L was flexuq's
+  // consistent beam mass, not Nastran's), mL²/3 twice, couplings uy–rz = mL/2, uz–ry = −mL/2
+  // (Hermite elements move rigidly exactly).
   const double m = rho * A * L;
   MatrixXd Mrb = MatrixXd::Zero(6, 6);
   Mrb(0, 0) = Mrb(1, 1) = Mrb(2, 2) = m;
-  Mrb(3, 3) = rho * (I1 + I2) * L;
+  Mrb(3, 3) = 0.0;
   Mrb(4, 4) = Mrb(5, 5) = m * L * L / 3;
   Mrb(1, 5) = Mrb(5, 1) = m * L / 2;
   Mrb(2, 4) = Mrb(4, 2) = -m * L / 2;
   for (int i = 0; i < 6; ++i)
     for (int j = 0; j < 6; ++j) EXPECT_NEAR(rb.M(bcol[i], bcol[j]), Mrb(i, j), 1e-10 * m) << "MBB(" << i << "," << j << ")";
+
+  // Check-out of a body whose reduced mass is singular (the rigid twist carries no mass with
+  // Nastran's CBAR mass): the reduced free-free frequencies condense the massless direction and
+  // start with the free-free Euler–Bernoulli bar, (βL)² = 22.373 (Blevins), plane 1 then plane 2;
+  // the rigid residuals have no NaN; the full free-free solve (singular pencil) is skipped.
+  {
+    const cms::Checkout chk = cms::checkout(r, rb, 10);
+    EXPECT_EQ(chk.full_hz.size(), 0);
+    ASSERT_GE(chk.reduced_hz.size(), 2);
+    const double ff = 22.3733 / (2 * M_PI) * std::sqrt(E * I1 / (rho * A * std::pow(L, 4)));
+    EXPECT_NEAR(chk.reduced_hz(0) / ff, 1.0, 2e-3) << chk.reduced_hz.transpose();
+    EXPECT_NEAR(chk.reduced_hz(1) / (2 * ff), 1.0, 2e-2) << chk.reduced_hz.transpose();
+    for (int a = 0; a < 6; ++a) {
+      EXPECT_TRUE(std::isfinite(chk.rigid_residual(a))) << a;
+      EXPECT_LT(chk.rigid_residual(a), 1e-8) << a;
+      EXPECT_TRUE(std::isfinite(chk.effective_fraction(a))) << a;
+    }
+  }
 
   // OP4 round trip (binary and ASCII): KAA/MAA bit-identical to the reduced matrices in the file's
   // order, BDOF = grid 1 components 1..6, PHI at the interface = [I 0].

@@ -32,9 +32,14 @@ Eigen::Matrix3d solid_jacobian(io::ElementType type, const double* dN, const dou
 
 /// Two-node 3-D Euler–Bernoulli frame element (seed 000 App. E.1 as in the digest), 6 DOF per node
 /// (u, v, w, θx, θy, θz), global axes. K_E holds axial and bending (E = 1), K_G torsion (G = 1),
-/// M_1 the consistent mass for ρ = 1 with torsional inertia I_x = I11 + I22 (no rotary inertia), or
-/// with BeamSection::lumped_mass the lumped mass: A L / 2 on each node's translations, nothing on
-/// rotations (Nastran's default CBAR/CBEAM/CROD mass, PARAM,COUPMASS,-1). A "ROD" section (CROD)
+/// M_1 the mass for ρ = 1:
+/// - consistent (BeamSection::CoupledMass::consistent, the default): axial A L/6 [2 1; 1 2],
+///   torsional inertia I_x L/6 [2 1; 1 2] with I_x = I11 + I22, cubic-Hermite bending
+///   A L/420 [156 22L 54 −13L; …] in both planes, no rotary inertia (Nastran's coupled CBEAM mass);
+/// - CoupledMass::nastran_cbar: Nastran's coupled CBAR mass, the same bending, axial
+///   A L/12 [5 1; 1 5], no torsional inertia;
+/// - BeamSection::lumped_mass: A L / 2 on each node's translations, nothing on rotations
+///   (Nastran's default CBAR/CBEAM/CROD mass, PARAM,COUPMASS,-1). A "ROD" section (CROD)
 /// has I11 = I22 = 0 (axial and torsion only) and as consistent mass the linear ρAL/6 [2 1; 1 2] on
 /// each translation without torsional inertia (Nastran's coupled CROD mass).
 struct BeamTerms {

@@ -43,7 +43,9 @@
 ///   plane 1, I2 in plane 2: flexuq's beam n1 = v, I22 = I1, I11 = I2 (see io::BeamSection).
 /// - Mass (MSC Nastran QRG, PARAM COUPMASS): absent or ≤ 0 is the lumped mass, so CBAR/CBEAM get
 ///   ρAL/2 per end on translations only (BeamSection::lumped_mass); COUPMASS > 0 the coupled
-///   (consistent) beam mass. Solids always use the consistent mass (a warning says so when
+///   mass: for CBAR Nastran's (BeamSection::CoupledMass::nastran_cbar: Hermite bending, axial
+///   ρAL/12 [5 1; 1 5], no rotary or torsional inertia), for CBEAM the consistent beam mass
+///   (torsional inertia ρ(I1 + I2)L/6 [2 1; 1 2], axial ρAL/6 [2 1; 1 2]). Solids always use the consistent mass (a warning says so when
 ///   COUPMASS does not ask for it). PARAM WTMASS scales every density (M = WTMASS · M_input).
 /// - Grids used by no element (RBE2/RBE3 reference grids, spider centres) are left out of the mesh
 ///   (Nastran's AUTOSPC would constrain them all); BdfDeck keeps them.

@@ -54,6 +54,15 @@ struct BeamSection {
   /// Lumped translational mass ρAL/2 per node and no rotary inertia instead of the consistent mass
   /// (Nastran CBAR/CBEAM/CROD with PARAM,COUPMASS absent or negative; see io/BdfReader.hpp).
   bool lumped_mass = false;
+  /// Which coupled mass a beam gets when lumped_mass is false (fe::beam_terms states both):
+  /// - consistent: the textbook consistent mass — axial ρAL/6 [2 1; 1 2], torsional inertia
+  ///   ρ(I11 + I22)L/6 [2 1; 1 2], cubic-Hermite bending without rotary inertia. Every beam of the
+  ///   .inp reader and the generators, and Nastran CBEAM with PARAM,COUPMASS,1.
+  /// - nastran_cbar: Nastran's coupled CBAR mass (PARAM,COUPMASS,1): axial ρAL/12 [5 1; 1 5] (the
+  ///   mean of the lumped and the consistent axial mass), the same Hermite bending, no rotary and
+  ///   no torsional inertia. Not used for "ROD" sections (CROD has its own coupled mass).
+  enum class CoupledMass { consistent, nastran_cbar };
+  CoupledMass coupled_mass = CoupledMass::consistent;
   /// Fill A, I11, I22, I12, J from shape and dims; throws InputError naming @p where on bad data.
   void compute_properties(const SourceLocation& where);
 };
