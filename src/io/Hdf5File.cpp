@@ -4,6 +4,8 @@
 #include "flexuq/core/Error.hpp"
 #include "flexuq/io/Limits.hpp"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <cstdint>
 #include <numeric>
@@ -43,6 +45,13 @@ H5File::H5File(MPI_Comm comm, const std::string& path, Mode mode) : comm_(comm),
     f = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.get());
   else
     f = H5Fopen(path.c_str(), mode == Mode::read ? H5F_ACC_RDONLY : H5F_ACC_RDWR, fapl.get());
+  if (f < 0 && mode == Mode::read) { // an input: say what is wrong with it, not with a folder
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0) throw InputError("cannot read '" + path + "': no such file");
+    if (S_ISDIR(st.st_mode)) throw InputError("cannot read '" + path + "': it is a directory, not an HDF5 file");
+    throw InputError("cannot read '" + path + "': not an HDF5 file or truncated (" + std::to_string(st.st_size) +
+                     " bytes; or another job is writing it)");
+  }
   if (f < 0)
     throw Error(std::string("cannot ") + (mode == Mode::create ? "create" : "open") + " HDF5 file '" + path +
                 "' (check the folder exists and is writable, and that no other job holds it open)");
