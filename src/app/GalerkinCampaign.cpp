@@ -13,6 +13,7 @@
 #include "flexuq/fe/MaterialParametrisation.hpp"
 #include "flexuq/fe/ModesFile.hpp"
 #include "flexuq/io/Hdf5File.hpp"
+#include "flexuq/io/OutputFile.hpp"
 #include "flexuq/sg/EigenSolver.hpp"
 
 #include <cmath>
@@ -188,14 +189,16 @@ void run_galerkin_campaign(MPI_Comm comm, const GalerkinJob& job, bool resume) {
       {"frequencies", uq::summarize_pce(space, freq, "galerkin (Gauss projection of sqrt(eigenvalues)/2pi)", so)}};
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
+  io::OutputFile out(comm, o.output); // renamed onto o.output once everything is written
   if (rank == 0) {
-    io::H5File f(MPI_COMM_SELF, o.output, io::H5File::Mode::create);
+    io::H5File f(MPI_COMM_SELF, out.temp(), io::H5File::Mode::create);
     campaign::write_expansion_results(f, o.params, "galerkin", summaries);
     write_galerkin_solve(f, "/galerkin", job.eigen, job.expansion, layout, r);
     f.write_attribute("/galerkin", "negative_eigenvalue_nodes", static_cast<std::int64_t>(negative));
   }
   FLEXUQ_MPI(MPI_Barrier(comm));
-  if (job.mode_shapes) write_mode_shapes(o.output, layout, comp, r);
+  if (job.mode_shapes) write_mode_shapes(out.temp(), layout, comp, r);
+  out.commit();
   if (rank == 0 && r.converged) std::remove(eo.checkpoint.c_str()); // the results are written: nothing to resume
   if (rank == 0) {
     std::ostringstream os;

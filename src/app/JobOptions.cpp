@@ -4,6 +4,9 @@
 #include "flexuq/core/Error.hpp"
 #include "flexuq/io/ConfigCounts.hpp"
 #include "flexuq/io/Limits.hpp"
+#include "flexuq/io/OutputFile.hpp"
+
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <vector>
@@ -83,6 +86,44 @@ void parse_gcms_options(const io::Config& cfg, const std::string& prefix, cms::G
     cms::validate(o);
   } catch (const InputError& e) {
     throw InputError(cfg.source() + " (" + prefix + "): " + e.what());
+  }
+}
+
+namespace {
+bool is_output_key(const std::string& key) {
+  const auto dot = key.find_last_of('.');
+  const std::string last = dot == std::string::npos ? key : key.substr(dot + 1);
+  return last == "output" || last == "csv" || last == "csv_final" || key == "modes.export_matrices" ||
+         key.rfind("reduce.op4", 0) == 0 || key == "reduce.matrix_market";
+}
+void collect_files(const io::Config& cfg, const YAML::Node& n, const std::string& key, std::vector<std::string>& out) {
+  if (is_output_key(key)) return;
+  if (n.IsMap()) {
+    for (const auto& kv : n)
+      if (kv.first.IsScalar()) collect_files(cfg, kv.second, key.empty() ? kv.first.Scalar() : key + "." + kv.first.Scalar(), out);
+  } else if (n.IsSequence()) {
+    for (const auto& e : n) collect_files(cfg, e, key, out);
+  } else if (n.IsScalar() && !n.Scalar().empty() && n.Scalar().size() < 4096) {
+    const std::string& v = n.Scalar();
+    for (const std::string& p : {v, v[0] == '/' ? std::string() : cfg.directory() + "/" + v}) {
+      struct stat st {};
+      if (!p.empty() && ::stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode)) out.push_back(p);
+    }
+  }
+}
+} // namespace
+
+std::vector<std::string> job_input_files(const io::Config& cfg) {
+  std::vector<std::string> files{cfg.source()};
+  collect_files(cfg, cfg.root(), "", files);
+  return files;
+}
+
+void check_job_output(MPI_Comm comm, const io::Config& cfg, const std::string& path, const std::string& key) {
+  try {
+    io::check_output(comm, path, job_input_files(cfg), key);
+  } catch (const InputError& e) {
+    throw InputError(cfg.source() + ": " + e.what());
   }
 }
 

@@ -13,6 +13,7 @@
 #include "flexuq/fe/ModesFile.hpp"
 #include "flexuq/io/ConfigCounts.hpp"
 #include "flexuq/io/Limits.hpp"
+#include "flexuq/io/OutputFile.hpp"
 
 #include <petscmat.h>
 
@@ -76,11 +77,17 @@ void run_modes(MPI_Comm comm_in, const io::Config& cfg) {
   auto copts = app::component_options(cfg);
   copts.keep_affine = cfg.get<bool>("model.keep_affine", false);
   const std::string export_prefix = cfg.resolve_output(cfg.get<std::string>("modes.export_matrices", ""));
+  // Outputs checked before any work; written under temporary names and renamed at the end.
+  check_job_output(c, cfg, output, "output");
+  if (!export_prefix.empty())
+    for (const char* suffix : fe::kExportSuffixes) check_job_output(c, cfg, export_prefix + suffix, "modes.export_matrices");
   std::unique_ptr<fe::Component> comp = load_component(c, cfg, copts, times, "flexuq modes:");
   log::info(c, sizes_summary(*comp) + "  partition: " + comp->dofs().balance_summary());
   if (!export_prefix.empty()) {
     log::Phase p(c, "export matrices", &times);
-    fe::export_component(*comp, export_prefix);
+    io::OutputFile exported(c, export_prefix);
+    fe::export_component(*comp, exported.temp());
+    exported.commit();
     log::info(c, "  matrices: " + export_prefix + "_{K,M}.mtx, " + export_prefix + "_dofs.txt, " + export_prefix +
                      "_sets.yaml (model.matrices)");
   }
@@ -101,7 +108,9 @@ void run_modes(MPI_Comm comm_in, const io::Config& cfg) {
   }
   {
     log::Phase p(c, "write results", &times);
-    fe::write_modes_file(output, *comp, modes, times.entries());
+    io::OutputFile out(c, output);
+    fe::write_modes_file(out.temp(), *comp, modes, times.entries());
+    out.commit();
   }
 
   // Summary on rank 0.

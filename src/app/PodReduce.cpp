@@ -8,6 +8,7 @@
 #include "flexuq/core/Model.hpp"
 #include "flexuq/core/RootTask.hpp"
 #include "flexuq/io/Hdf5File.hpp"
+#include "flexuq/io/OutputFile.hpp"
 #include "flexuq/pod/Pod.hpp"
 #include "flexuq/pod/Snapshots.hpp"
 #include "flexuq/pod/StreamingPod.hpp"
@@ -441,6 +442,8 @@ BodySetting parse_body_setting(const std::string& s, const std::vector<std::stri
   } catch (const std::exception&) {
     throw InputError("body-at: --set " + s + ": the value is not a number");
   }
+  FLEXUQ_REQUIRE(std::isfinite(b.value), "body-at: --set " << s << ": the value of parameter '" << name
+                                                           << "' is not finite; give a finite number");
   return b;
 }
 
@@ -462,6 +465,7 @@ bool is_pod_body(MPI_Comm comm, const std::string& path) {
 void pod_body_at(MPI_Comm comm, const std::string& path, const std::vector<std::string>& settings,
                  const std::string& output) {
   Comm world(comm);
+  io::OutputFile target(world.get(), output); // written under a temporary name, renamed at the end
   on_root(world.get(), [&] {
     const io::H5File src(MPI_COMM_SELF, path, io::H5File::Mode::read);
     const std::string P = "/stochastic_body/pod/";
@@ -477,7 +481,7 @@ void pod_body_at(MPI_Comm comm, const std::string& path, const std::vector<std::
     }
     const Eigen::MatrixXd K = body.K_at(theta), M = body.M_at(theta);
     const auto r = static_cast<int>(K.rows());
-    io::H5File out(MPI_COMM_SELF, output, io::H5File::Mode::create);
+    io::H5File out(MPI_COMM_SELF, target.temp(), io::H5File::Mode::create);
     const auto vshape = src.shape(P + "basis");
     if (body.has_invariants()) {
       // The whole `/reduced` layout of `flexuq reduce`: invariants by the affine rule, the check-out
@@ -516,6 +520,7 @@ void pod_body_at(MPI_Comm comm, const std::string& path, const std::vector<std::
       FLEXUQ_REQUIRE(H5Ocopy(src.id(), "/mesh", out.id(), "/mesh", H5P_DEFAULT, H5P_DEFAULT) >= 0,
                      "body-at: cannot copy /mesh from " << path << " to " << output);
   });
+  target.commit();
   log::info(world.get(), "body-at: the POD body of " + path + " at the given parameters (exact in V, no expansion) -> " +
                              output);
 }

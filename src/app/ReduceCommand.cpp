@@ -17,10 +17,12 @@
 #include "flexuq/io/ConfigCounts.hpp"
 #include "flexuq/io/Hdf5File.hpp"
 #include "flexuq/io/Limits.hpp"
+#include "flexuq/io/OutputFile.hpp"
 
 #include <algorithm>
 #include <iomanip>
 #include <memory>
+#include <optional>
 #include <sstream>
 
 namespace flexuq::app {
@@ -160,6 +162,11 @@ void run_reduce(MPI_Comm comm_in, const io::Config& cfg) {
     const auto dot = output.find_last_of('.');
     job.matrix_market = dot == std::string::npos ? output : output.substr(0, dot);
   }
+  // Outputs checked before any work; written under temporary names and renamed at the end.
+  check_job_output(c, cfg, output, "output");
+  if (!job.matrix_market.empty())
+    for (const char* m : {"_K.mtx", "_M.mtx"}) check_job_output(c, cfg, job.matrix_market + m, "reduce.matrix_market");
+  if (!job.op4.empty()) check_job_output(c, cfg, cfg.resolve_output(job.op4), "reduce.op4");
   auto copts = app::component_options(cfg);
   copts.keep_affine = false;
   std::unique_ptr<fe::Component> comp =
@@ -208,12 +215,13 @@ void run_reduce(MPI_Comm comm_in, const io::Config& cfg) {
   }
   {
     log::Phase p(c, "write results", &times);
-    cms::write_reduced_file(output, *ws, rb, inv, chk, times.entries());
+    io::OutputFile out(c, output);
+    cms::write_reduced_file(out.temp(), *ws, rb, inv, chk, times.entries());
     if (job.stress_modes) {
       // Modal stress recovery: the nodal stresses of every basis column (fe/StressRecovery.hpp),
       // from the basis just written, on rank 0 (mesh and materials are replicated).
       on_root(c, [&] {
-        io::H5File f(MPI_COMM_SELF, output, io::H5File::Mode::append);
+        io::H5File f(MPI_COMM_SELF, out.temp(), io::H5File::Mode::append);
         const auto shape = f.shape("/reduced/basis");
         const auto basis = f.read_all("/reduced/basis");
         const auto S = fe::nodal_stresses(*comp, basis.data(), static_cast<int>(shape[1]), static_cast<int>(shape[2]));
@@ -221,14 +229,23 @@ void run_reduce(MPI_Comm comm_in, const io::Config& cfg) {
         f.write_attribute("/reduced/stress_modes", "components", std::string(fe::kStressComponents));
       });
     }
-    if (!job.matrix_market.empty()) cms::write_matrix_market(c, job.matrix_market, rb);
+    std::optional<io::OutputFile> mm, op4;
+    if (!job.matrix_market.empty()) {
+      mm.emplace(c, job.matrix_market);
+      cms::write_matrix_market(c, mm->temp(), rb);
+    }
     if (!job.op4.empty()) {
+      op4.emplace(c, cfg.resolve_output(job.op4));
       try {
-        cms::write_reduced_op4(cfg.resolve_output(job.op4), *ws, rb, job.op4_options);
+        cms::write_reduced_op4(op4->temp(), *ws, rb, job.op4_options);
       } catch (const InputError& e) {
         throw InputError(cfg.source() + ": reduce.op4: " + e.what());
       }
     }
+    // Every file written: only now do they replace older results.
+    out.commit();
+    if (mm) mm->commit();
+    if (op4) op4->commit();
   }
   std::ostringstream os;
   os << "  basis: " << rb.n_columns() << " columns (" << ws->n_boundary() << " boundary coordinates, "

@@ -6,7 +6,9 @@
 #include "flexuq/core/Comm.hpp"
 #include "flexuq/core/Error.hpp"
 #include "flexuq/core/Log.hpp"
+#include "flexuq/app/JobOptions.hpp"
 #include "flexuq/app/SimulationOptions.hpp"
+#include "flexuq/io/OutputFile.hpp"
 
 #include <cmath>
 #include <sstream>
@@ -20,6 +22,7 @@ void run_simulate(MPI_Comm comm, const io::Config& cfg) {
   // Every rank reads (and checks) the job, so bad input fails the same way everywhere.
   auto job = read_simulation_job(cfg);
   cfg.check_all_used();
+  check_job_output(comm, cfg, job.output_path, "output"); // before the run; renamed onto at the end
   if (size > 1)
     log::warn(comm, "simulate runs one serial simulation on rank 0; the other " + std::to_string(size - 1) +
                         " rank(s) idle (a campaign spreads simulations over ranks)");
@@ -42,7 +45,9 @@ void run_simulate(MPI_Comm comm, const io::Config& cfg) {
                                    " redundant constraint row(s) found at t = " + std::to_string(t0) +
                                    " and dropped (rank-revealing QR of C_q):" + rows);
     }
-    mbs::write_simulation(job.output_path, job, result);
+    io::OutputFile out(MPI_COMM_SELF, job.output_path);
+    mbs::write_simulation(out.temp(), job, result);
+    out.commit();
     std::ostringstream done;
     done << "simulate: " << result.stats.steps << " steps (" << result.stats.rejected << " rejected), "
          << result.stats.newton_iterations << " Newton iterations, " << (result.sparse ? "sparse" : "dense")

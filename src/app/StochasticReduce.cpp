@@ -6,6 +6,7 @@
 #include "flexuq/app/StochasticReduce.hpp"
 
 #include "flexuq/app/GalerkinCampaign.hpp"
+#include "flexuq/app/JobOptions.hpp"
 #include "flexuq/app/ModelFactory.hpp"
 #include "flexuq/app/PodReduce.hpp"
 #include "flexuq/app/ReduceCommand.hpp"
@@ -22,12 +23,14 @@
 #include "flexuq/app/ComponentConfig.hpp"
 #include "flexuq/io/Hdf5File.hpp"
 #include "flexuq/io/MeshOutput.hpp"
+#include "flexuq/io/OutputFile.hpp"
 #include "flexuq/sg/StochasticCb.hpp"
 #include "flexuq/uq/Summary.hpp"
 
 #include <hdf5.h>
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <functional>
 #include <iomanip>
@@ -156,7 +159,7 @@ void write_points(io::H5File& f, const cms::StochasticSamples& s) {
 /// point bases (app/PodReduce.cpp, collective).
 void run_pod_body(MPI_Comm c, const campaign::Plan& plan, const io::Mesh& mesh, const Nominal& nominal,
                   const pod::Truncation& truncation, PodProjection pp) {
-  const std::string& output = plan.output;
+  const std::string& output = plan.results_path; // the temporary file, renamed onto plan.output at the end
   int rank = 0;
   MPI_Comm_rank(c, &rank);
   std::vector<campaign::Journal::Location> points;
@@ -166,7 +169,7 @@ void run_pod_body(MPI_Comm c, const campaign::Plan& plan, const io::Mesh& mesh, 
     try {
       FLEXUQ_ASSERT(nominal.set, "no nominal body on rank 0");
       // Locations only: the point bases are read one at a time by pod_basis.
-      for (auto& r : campaign::Journal::locate(output + ".journal"))
+      for (auto& r : campaign::Journal::locate(plan.output + ".journal"))
         if (r.status == 0) {
           pp.points.push_back(plan.sample(r.index));
           points.push_back(std::move(r));
@@ -196,7 +199,7 @@ void run_pod_body(MPI_Comm c, const campaign::Plan& plan, const io::Mesh& mesh, 
      << "parameter means\n  affine terms projected on V: check against VᵀK(θ)V at a point " << ps.affine_check
      << "\n  reduced free-free frequencies of the POD body against each point's Craig-Bampton body: up to "
      << ps.max_free_free_error << " lower (Rayleigh-Ritz in the larger span V), at most " << ps.max_free_free_above
-     << " higher (the truncated part)\n  results: " << output
+     << " higher (the truncated part)\n  results: " << plan.output
      << " (/reduced: the body at the parameter means; /stochastic_body/pod: V and the POD spectra)";
   log::info(c, os.str());
 }
@@ -335,7 +338,7 @@ std::string fit_and_write(const campaign::Plan& plan, const io::Mesh& mesh, cons
   }
   const auto body = cms::fit_stochastic_body(names, dists, samples, nominal_body, fo);
   {
-    io::H5File f(MPI_COMM_SELF, plan.output, io::H5File::Mode::append);
+    io::H5File f(MPI_COMM_SELF, plan.results_path, io::H5File::Mode::append);
     io::write_mesh(f, mesh);
     body.nominal.write(f);
     if (so.basis) f.write_replicated("/reduced/basis", {nn, dpn, n}, nominal_basis.data());
@@ -353,7 +356,7 @@ std::string fit_and_write(const campaign::Plan& plan, const io::Mesh& mesh, cons
   }
   if (so.basis) {
     io::XdmfNodeField fld{"/reduced/basis", static_cast<std::size_t>(dpn), static_cast<std::size_t>(n), "basis_vector", {}};
-    io::write_xdmf_beside(plan.output, mesh, fld);
+    io::write_xdmf_beside(plan.results_path, mesh, fld); // names the .h5 by its file name: moves with it
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::ostringstream os;
@@ -470,7 +473,7 @@ void run_galerkin_body(MPI_Comm c, const io::Config& cfg, const ReduceJob& job, 
       f.write_attribute(G, "constraint_pcg_iterations", static_cast<std::int64_t>(r.constraint_pcg_iterations));
       f.write_attribute(G, "constraint_residual", r.constraint_residual);
     };
-    { io::H5File created(MPI_COMM_SELF, plan.output, io::H5File::Mode::create); } // no campaign wrote it
+    { io::H5File created(MPI_COMM_SELF, plan.results_path, io::H5File::Mode::create); } // no campaign wrote it
     std::string summary = fit_and_write(plan, mesh, r.nominal, r.nominal_basis, records, bases.get(), so, extra);
     if (r.eigen.converged) std::remove(go.eigen.checkpoint.c_str()); // written: nothing to resume
     std::ostringstream os;
@@ -499,7 +502,8 @@ void run_stochastic_reduce(MPI_Comm comm_in, const io::Config& cfg, bool resume)
   const bool pod = cfg.get<std::string>("reduce.stochastic.method") == "pod";
   const auto truncation = pod ? pod_truncation(cfg) : pod::Truncation{};
   o.model_description = "model:" + node_text(cfg.root()["model"]) + ";reduce:" + node_text(cfg.root()["reduce"]);
-  const auto plan = campaign::make_plan(o);
+  auto plan = campaign::make_plan(o);
+  check_job_output(c, cfg, plan.output, "output"); // before any work
 
   cms::StochasticReduceOptions so;
   so.interfaces = job.interfaces;
@@ -532,7 +536,14 @@ void run_stochastic_reduce(MPI_Comm comm_in, const io::Config& cfg, bool resume)
       }
     }
   for (const auto& w : mesh->warnings) log::warn(c, mesh->source + ": " + w);
-  if (galerkin) return run_galerkin_body(c, cfg, job, o, plan, so, copts, *mesh, resume);
+  // Every write goes to a temporary file, renamed onto plan.output when the body is complete: a run
+  // that fails or is stopped leaves an older body intact (the journal keeps the points for --resume).
+  io::OutputFile out(c, plan.output);
+  plan.results_path = out.temp();
+  if (galerkin) {
+    run_galerkin_body(c, cfg, job, o, plan, so, copts, *mesh, resume);
+    return out.commit();
+  }
 
   auto nominal = std::make_shared<Nominal>();
   const ModelFactory factory = with_delay(cfg, [so, copts, mesh, nominal, c](MPI_Comm group) -> std::unique_ptr<Model> {
@@ -569,7 +580,7 @@ void run_stochastic_reduce(MPI_Comm comm_in, const io::Config& cfg, bool resume)
     pp.free_free = so.free_free;
     pp.fixed_interface = so.reducer.modes.count;
     run_pod_body(c, plan, *mesh, *nominal, truncation, std::move(pp));
-    return;
+    return out.commit();
   }
 
   // The expansions, on rank 0 from the journal (in sample order, so independent of the scheduling).
@@ -592,15 +603,26 @@ void run_stochastic_reduce(MPI_Comm comm_in, const io::Config& cfg, bool resume)
        << " s (points, statistics, expansions and files)";
     return summary + os.str();
   });
+  out.commit();
 }
 
 void run_body_at(MPI_Comm comm_in, const std::string& path, const std::vector<std::string>& settings,
                  const std::string& output) {
   Comm comm(comm_in);
   MPI_Comm c = comm.get();
+  // Before anything is read or computed: never write over the body file itself (issue #40).
   FLEXUQ_REQUIRE(!output.empty(), "body-at: give the output file with -o FILE.h5");
+  io::check_output(c, output, {path}, "body-at -o");
   if (is_pod_body(c, path)) return pod_body_at(c, path, settings, output);
-  const auto sb = cms::StochasticBody::read(c, path);
+  const auto sb = [&] {
+    try {
+      return cms::StochasticBody::read(c, path);
+    } catch (const InputError&) {
+      throw;
+    } catch (const Error& e) { // an HDF5 file, but broken or of another kind
+      throw InputError("body-at: " + path + " is not a flexuq body file (" + e.what() + ")");
+    }
+  }();
   // Unset parameters sit at their means; NAME=value is physical, xi.NAME=value a germ value.
   std::vector<double> xi(sb.dim());
   for (std::size_t i = 0; i < sb.dim(); ++i) xi[i] = sb.dists[i].to_germ(sb.dists[i].mean());
@@ -609,6 +631,15 @@ void run_body_at(MPI_Comm comm_in, const std::string& path, const std::vector<st
     const std::size_t i = set.index;
     const double v = set.value;
     const bool germ = set.germ;
+    if (germ) { // a germ value outside the germ's support is no point of the expansion's domain
+      const auto& d = sb.dists[i];
+      const double theta = d.from_germ(v);
+      FLEXUQ_REQUIRE(std::isfinite(theta) && theta >= d.lower() && theta <= d.upper(),
+                     "body-at: --set " << s << ": xi." << sb.names[i] << " = " << v << " gives parameter " << sb.names[i]
+                                       << " = " << theta << ", outside the support of " << d.describe() << " (xi."
+                                       << sb.names[i] << " in [" << d.to_germ(d.lower()) << ", " << d.to_germ(d.upper())
+                                       << "])");
+    }
     xi[i] = germ ? v : sb.to_germ([&] {
       std::vector<double> th(sb.dim());
       for (std::size_t k = 0; k < sb.dim(); ++k) th[k] = sb.dists[k].from_germ(xi[k]);
@@ -618,8 +649,9 @@ void run_body_at(MPI_Comm comm_in, const std::string& path, const std::vector<st
   }
   const auto body = sb.at_germ(xi);
   const auto basis = sb.basis_at_germ(xi);
-  if (comm.rank() == 0) {
-    io::H5File f(MPI_COMM_SELF, output, io::H5File::Mode::create);
+  io::OutputFile out(c, output); // written under a temporary name, renamed at the end
+  on_root(c, [&] {
+    io::H5File f(MPI_COMM_SELF, out.temp(), io::H5File::Mode::create);
     body.write(f);
     const io::H5File src(MPI_COMM_SELF, path, io::H5File::Mode::read);
     if (!basis.empty()) f.write_replicated("/reduced/basis", sb.pce.at("basis").dims, basis.data());
@@ -631,8 +663,8 @@ void run_body_at(MPI_Comm comm_in, const std::string& path, const std::vector<st
     f.write_attribute("/reduced", "stochastic_source", path);
     f.write_attribute("/reduced", "parameters", theta);
     f.write_attribute("/reduced", "germ", xi);
-  }
-  FLEXUQ_MPI(MPI_Barrier(c));
+  });
+  out.commit();
   std::ostringstream os;
   os << "flexuq body-at: " << path << " at";
   for (std::size_t k = 0; k < sb.dim(); ++k)

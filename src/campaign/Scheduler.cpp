@@ -8,6 +8,7 @@
 #include "flexuq/core/Error.hpp"
 #include "flexuq/core/Log.hpp"
 #include "flexuq/core/Signals.hpp"
+#include "flexuq/io/OutputFile.hpp"
 
 #include <boost/archive/text_iarchive.hpp>
 #include <boost/archive/text_oarchive.hpp>
@@ -18,6 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cmath>
@@ -130,6 +132,18 @@ SampleRecord evaluate_sample(Model& model, const Plan& plan, std::uint64_t i, in
   return rec;
 }
 
+/// write_results into plan.results_path, or onto plan.output through a temporary name (rank-local).
+std::map<std::string, uq::OutputSummary> write_results_file(const Plan& plan, const std::vector<SampleRecord>& records,
+                                                            const std::map<std::string, std::size_t>& sizes, bool final,
+                                                            const FieldInfo& fields,
+                                                            const std::map<std::string, FieldMoments>& moments) {
+  if (!plan.results_path.empty()) return write_results(plan.results_path, plan, records, sizes, final, fields, moments);
+  io::OutputFile out(MPI_COMM_SELF, plan.output);
+  auto summaries = write_results(out.temp(), plan, records, sizes, final, fields, moments);
+  out.commit();
+  return summaries;
+}
+
 } // namespace
 
 void run_campaign(MPI_Comm comm_in, const Plan& plan, const ModelFactory& factory, bool resume) {
@@ -227,7 +241,7 @@ void run_campaign(MPI_Comm comm_in, const Plan& plan, const ModelFactory& factor
         last_checkpoint = now;
         std::map<std::string, FieldMoments> moments;
         const auto records = read_records(dir, fields, moments);
-        write_results(plan.output, plan, records, sizes, false, fields, moments);
+        write_results_file(plan, records, sizes, false, fields, moments);
       }
     }
   }
@@ -239,10 +253,11 @@ void run_campaign(MPI_Comm comm_in, const Plan& plan, const ModelFactory& factor
   const long long evaluated = allreduce_sum(wc, leader ? mine : 0LL);
   const bool complete = n_done + evaluated == static_cast<long long>(plan.size());
   if (!complete) signals::mark_stopped_early(); // only a stop signal ends the loop early
+  std::string all_failed; // rank 0: why no sample succeeded, when none did
   if (rank == 0) {
     std::map<std::string, FieldMoments> moments; // field outputs folded in as the records are read
     const auto records = read_records(dir, fields, moments);
-    const auto summaries = write_results(plan.output, plan, records, sizes, complete, fields, moments);
+    const auto summaries = write_results_file(plan, records, sizes, complete, fields, moments);
     long long total_failed = 0;
     for (const auto& r : records) total_failed += r.status != 0;
     std::ostringstream os;
@@ -255,9 +270,22 @@ void run_campaign(MPI_Comm comm_in, const Plan& plan, const ModelFactory& factor
     if (!complete)
       os << "\n  stopped on " << signals::signal_name(signals::stop_requested()) << " after the samples in flight: partial "
          << "results; run again with --resume to finish (exit status " << signals::kExitResumable << ")";
+    // Failures are the last line: a campaign with failed samples says so where it ends.
+    if (total_failed > 0)
+      os << "\n  " << total_failed << " of " << records.size() << " sample(s) failed (reasons in " << plan.output
+         << ": /samples/failure_reason)";
     if (state.lock_fd >= 0) ::close(state.lock_fd);
     log::info(MPI_COMM_SELF, os.str());
+    // A caller that owns the results (plan.results_path) reports this its own way.
+    if (plan.results_path.empty() && !records.empty() && total_failed == static_cast<long long>(records.size())) {
+      const auto first = std::find_if(records.begin(), records.end(), [](const SampleRecord& r) { return r.status != 0; });
+      all_failed = "every one of the " + std::to_string(records.size()) + " sample(s) evaluated failed; the first (sample " +
+                   std::to_string(first->index) + "): " + first->reason + " (all reasons in " + plan.output +
+                   ": /samples/failure_reason)";
+    }
   }
+  broadcast(wc, all_failed); // an error on every rank: no result to use, a non-zero exit
+  if (!all_failed.empty()) throw InputError(all_failed);
 }
 
 } // namespace flexuq::campaign

@@ -460,10 +460,10 @@ void write_component_sets(const Component& c, const std::string& path) {
 }
 
 void export_component(const Component& c, const std::string& prefix) {
-  write_component_matrix(c, c.K(), prefix + "_K.mtx");
-  write_component_matrix(c, c.M(), prefix + "_M.mtx");
-  write_component_labels(c, prefix + "_dofs.txt");
-  write_component_sets(c, prefix + "_sets.yaml");
+  write_component_matrix(c, c.K(), prefix + kExportSuffixes[0]);
+  write_component_matrix(c, c.M(), prefix + kExportSuffixes[1]);
+  write_component_labels(c, prefix + kExportSuffixes[2]);
+  write_component_sets(c, prefix + kExportSuffixes[3]);
 }
 
 void write_component_labels(const Component& c, const std::string& path) {

@@ -9,7 +9,10 @@
 #include "flexuq/fe/Modes.hpp"
 #include "flexuq/io/Config.hpp"
 
+#include <mpi.h>
+
 #include <string>
+#include <vector>
 
 namespace flexuq::app {
 
@@ -30,5 +33,16 @@ fe::ModeOptions parse_mode_options(const io::Config& cfg, const std::string& pre
 /// svd_tolerance, gap_ratio, svd_max_iterations, unit_norm_modes, origin [x, y, z], csv, csv_final.
 /// Throws InputError for unknown strategies and out-of-range values (cms::validate).
 void parse_gcms_options(const io::Config& cfg, const std::string& prefix, cms::GcmsOptions& opt);
+
+/// The files a job reads: the job file itself and every string value in it that names an existing
+/// regular file, as given (from the working directory) or relative to the job's folder — the mesh,
+/// matrices, label and set files, bodies, simulations. Values of the output keys (`output`,
+/// `modes.export_matrices`, `reduce.op4`, `reduce.matrix_market`, `*.csv`, `*.csv_final`) are not
+/// inputs. Not collective.
+std::vector<std::string> job_input_files(const io::Config& cfg);
+
+/// io::check_output of @p path against job_input_files(@p cfg), the message naming the job file and
+/// the key @p key. @note Collective.
+void check_job_output(MPI_Comm comm, const io::Config& cfg, const std::string& path, const std::string& key);
 
 } // namespace flexuq::app

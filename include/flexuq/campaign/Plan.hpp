@@ -78,6 +78,11 @@ struct Plan {
   int checkpoint_every = 10;
   double checkpoint_seconds = 60;
   std::string output = "campaign.h5";
+  /// Where the results go when the caller owns the file (a stochastic reduce writes its body into
+  /// it and renames it onto `output` itself); empty: onto `output`, each time under a temporary name
+  /// renamed at once (io/OutputFile.hpp), and a run whose every sample failed ends in an InputError.
+  /// Not part of the fingerprint. The journal is `<output>.journal`.
+  std::string results_path;
   std::string fingerprint;            ///< hash of everything that defines the samples and the model
   std::size_t size() const { return static_cast<std::size_t>(germ.rows()); }
   /// Physical parameters of sample @p i.

@@ -58,6 +58,7 @@ void write_component_labels(const Component& c, const std::string& path);
 void write_component_sets(const Component& c, const std::string& path);
 /// write_component_matrix of K and M and the two files above: <prefix>_K.mtx, <prefix>_M.mtx,
 /// <prefix>_dofs.txt, <prefix>_sets.yaml (`modes.export_matrices`). @note Collective.
+inline constexpr const char* kExportSuffixes[] = {"_K.mtx", "_M.mtx", "_dofs.txt", "_sets.yaml"};
 void export_component(const Component& c, const std::string& prefix);
 
 } // namespace flexuq::fe
