@@ -3,6 +3,7 @@
 
 #include "Fnv1a.hpp"
 #include "flexuq/core/Error.hpp"
+#include "flexuq/io/InputFile.hpp"
 
 #include <boost/archive/binary_iarchive.hpp>
 #include <boost/archive/binary_oarchive.hpp>
@@ -55,23 +56,36 @@ void Journal::append(const SampleRecord& r) {
 
 namespace {
 
-/// Decode the framed record at the stream's position; false at the end or at a torn record.
-bool read_record(std::istream& in, SampleRecord& r) {
+/// Decode the framed record at the stream's position; false at the end or at a torn record. A
+/// record never claims more bytes than the file has left (@p file_size): a damaged length field is a
+/// torn record, not a 4 GB allocation. A payload whose checksum matches but that does not decode
+/// (written by another version) is an InputError naming the file and the offset.
+bool read_record(std::istream& in, SampleRecord& r, std::uint64_t file_size, const std::string& file) {
   std::uint32_t magic = 0;
   std::uint64_t size = 0, sum = 0;
+  const auto start = in.tellg();
   if (!in.read(reinterpret_cast<char*>(&magic), sizeof magic) || magic != kMagic) return false;
-  if (!in.read(reinterpret_cast<char*>(&size), sizeof size) || size > (1ull << 32)) return false;
+  if (!in.read(reinterpret_cast<char*>(&size), sizeof size)) return false;
+  const auto here = static_cast<std::uint64_t>(in.tellg());
+  if (here > file_size || size > file_size - here) return false;
   std::string payload(size, '\0');
   if (!in.read(payload.data(), static_cast<std::streamsize>(size))) return false;
   if (!in.read(reinterpret_cast<char*>(&sum), sizeof sum) || sum != detail::fnv1a(payload.data(), payload.size())) return false;
-  std::istringstream is(payload, std::ios::binary);
-  boost::archive::binary_iarchive ar(is, boost::archive::no_header);
-  r = SampleRecord{};
-  ar >> r;
+  try {
+    std::istringstream is(payload, std::ios::binary);
+    boost::archive::binary_iarchive ar(is, boost::archive::no_header);
+    r = SampleRecord{};
+    ar >> r;
+  } catch (const std::exception& e) {
+    throw InputError("campaign journal '" + file + "': the record at byte " + std::to_string(static_cast<long long>(start)) +
+                     " cannot be decoded (" + e.what() +
+                     "; written by another flexuq version?): remove the journal folder to start afresh");
+  }
   return true;
 }
 
 /// Every complete record of every journal in @p dir, file by file: @p take(file, offset, record).
+/// Journal files are opened through io::require_input (a FIFO or device named *.rec is refused).
 template <class Take> void for_each_record(const std::string& dir, Take take) {
   DIR* dp = ::opendir(dir.c_str());
   if (!dp) return;
@@ -83,9 +97,11 @@ template <class Take> void for_each_record(const std::string& dir, Take take) {
   ::closedir(dp);
   std::sort(files.begin(), files.end());
   for (const auto& f : files) {
+    const std::uint64_t size = io::require_input(f, "campaign journal file");
     std::ifstream in(f, std::ios::binary);
     SampleRecord r;
-    for (auto at = in.tellg(); read_record(in, r); at = in.tellg()) take(f, static_cast<std::uint64_t>(at), std::move(r));
+    for (auto at = in.tellg(); read_record(in, r, size, f); at = in.tellg())
+      take(f, static_cast<std::uint64_t>(at), std::move(r));
   }
 }
 
@@ -115,10 +131,11 @@ std::vector<Journal::Location> Journal::locate(const std::string& dir) {
 }
 
 SampleRecord Journal::read_at(const Location& where) {
+  const std::uint64_t size = io::require_input(where.file, "campaign journal file");
   std::ifstream in(where.file, std::ios::binary);
   in.seekg(static_cast<std::streamoff>(where.offset));
   SampleRecord r;
-  if (!in || !read_record(in, r) || r.index != where.index)
+  if (!in || !read_record(in, r, size, where.file) || r.index != where.index)
     throw Error("cannot read back the record of sample " + std::to_string(where.index) + " from " + where.file);
   return r;
 }

@@ -8,6 +8,7 @@
 #include "flexuq/core/Error.hpp"
 #include "flexuq/core/Log.hpp"
 #include "flexuq/core/Signals.hpp"
+#include "flexuq/io/InputFile.hpp"
 #include "flexuq/io/OutputFile.hpp"
 
 #include <boost/archive/text_iarchive.hpp>
@@ -54,13 +55,29 @@ void take_lock(const std::string& dir, bool create, RunState& s) {
 RunState open_run(const Plan& plan, const std::string& dir, bool resume) {
   RunState s;
   const std::string state_path = dir + "/state.txt";
-  std::ifstream st(state_path);
-  if (st) {
+  const io::InputCheck folder = io::inspect_input(dir), state = io::inspect_input(state_path);
+  if (folder.problem != io::InputProblem::missing && folder.problem != io::InputProblem::directory) {
+    s.error = "the campaign's journal folder '" + dir + "' exists but is not a folder (it " +
+              (folder.problem == io::InputProblem::none ? std::string("is a file") : folder.reason) +
+              "): remove it, or choose another output name";
+    return s;
+  }
+  if (state.problem != io::InputProblem::none && state.problem != io::InputProblem::missing) {
+    s.error = "the journal state '" + state_path + "' " + state.reason + ": remove the folder " + dir +
+              " to start afresh";
+    return s;
+  }
+  if (state.problem == io::InputProblem::none) {
     std::string fp;
     int runs = 0;
-    {
+    try { // Boost's own words ("input stream error") name neither the file nor what to do
+      std::ifstream st(state_path);
       boost::archive::text_iarchive ar(st);
       ar >> fp >> runs;
+    } catch (const std::exception& e) {
+      s.error = "the journal state '" + state_path + "' is damaged (" + e.what() +
+                "): restore it, or remove the folder " + dir + " to start afresh (its samples are then lost)";
+      return s;
     }
     if (!resume)
       s.error = "results of an earlier run of this campaign exist in " + dir + " (" +
@@ -164,7 +181,13 @@ void run_campaign(MPI_Comm comm_in, const Plan& plan, const ModelFactory& factor
   // before the model is built (a stochastic body's model reduces its reference body when built).
   const std::string dir = plan.output + ".journal";
   RunState state;
-  if (rank == 0) state = open_run(plan, dir, resume);
+  if (rank == 0) {
+    try { // a damaged journal found on rank 0 alone must not leave the other ranks waiting
+      state = open_run(plan, dir, resume);
+    } catch (const std::exception& e) {
+      state.error = e.what();
+    }
+  }
   broadcast(wc, state.error);
   FLEXUQ_REQUIRE(state.error.empty(), state.error);
   FLEXUQ_MPI(MPI_Bcast(&state.run_id, 1, MPI_INT, 0, wc));

@@ -8,6 +8,8 @@
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/parser.h>
 
+#include <sys/stat.h>
+
 #include <climits>
 #include <fstream>
 #include <map>
@@ -265,8 +267,9 @@ std::string Config::resolve_path(const std::string& p) const {
   if (p.empty() || p[0] == '/') return p;
   // Relative paths are relative to the job file, so a job folder can be copied and run anywhere;
   // a path that exists relative to the working directory wins (users type paths from the shell).
-  std::ifstream here(p);
-  if (here) return p;
+  // (stat, not an open: opening a FIFO blocks until a writer comes)
+  struct stat here {};
+  if (::stat(p.c_str(), &here) == 0) return p;
   return directory() + "/" + p;
 }
 

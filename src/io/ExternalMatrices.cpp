@@ -3,6 +3,7 @@
 
 #include "TextScan.hpp"
 #include "flexuq/core/Error.hpp"
+#include "flexuq/io/InputFile.hpp"
 #include "flexuq/io/Limits.hpp"
 #include "flexuq/io/Op4.hpp"
 
@@ -39,12 +40,9 @@ std::string lower(std::string s) {
   return s;
 }
 
-std::ifstream open_text(const std::string& path) {
-  FLEXUQ_REQUIRE(!std::filesystem::is_directory(path), path << ": is a directory, not a matrix file");
-  std::ifstream in(path, std::ios::binary);
-  FLEXUQ_REQUIRE(in, path << ": cannot be opened");
-  return in;
-}
+/// Every matrix and label file is opened here (io/InputFile.hpp: regular files only, so a FIFO or
+/// /dev/zero is refused at once instead of hanging or filling memory).
+std::ifstream open_text(const std::string& path, const char* what = "matrix file") { return open_input(path, what); }
 
 /// A comment or blank line of the text formats.
 bool skip_line(std::string_view s) {
@@ -170,7 +168,7 @@ MatrixFormat matrix_format(const std::string& path, const std::string& given) {
 }
 
 DofLabels read_dof_labels(const std::string& path) {
-  auto in = open_text(path);
+  auto in = open_text(path, "DOF label file");
   LabelBuilder b(path);
   std::string line;
   std::vector<std::string_view> f;
@@ -366,8 +364,8 @@ double be64(const unsigned char* p) {
 }
 
 MatrixHeader scan_petsc(const MatrixFile& file, const DofLabels& labels, const EntrySink& sink) {
+  const std::uint64_t size = require_input(file.path, "matrix file");
   auto in = open_text(file.path);
-  const auto size = static_cast<std::uint64_t>(std::filesystem::file_size(file.path));
   unsigned char hdr[16];
   FLEXUQ_REQUIRE(in.read(reinterpret_cast<char*>(hdr), 16) && be32(hdr) == kMatFileClassId,
                  file.path << ": not a PETSc binary matrix (no MAT_FILE_CLASSID 1211216 at byte 0)");
@@ -391,7 +389,7 @@ MatrixHeader scan_petsc(const MatrixFile& file, const DofLabels& labels, const E
     }
     FLEXUQ_REQUIRE(total == nz, file.path << ": row lengths sum to " << total << ", the header says " << nz);
   }
-  std::ifstream vals(file.path, std::ios::binary);
+  auto vals = open_text(file.path);
   vals.seekg(static_cast<std::streamoff>(16 + 4 * rows + 4 * nz));
   constexpr std::size_t chunk = 1 << 16;
   std::vector<unsigned char> cbuf(4 * chunk), vbuf(8 * chunk);

@@ -2,6 +2,7 @@
 #include "flexuq/io/Hdf5File.hpp"
 
 #include "flexuq/core/Error.hpp"
+#include "flexuq/io/InputFile.hpp"
 #include "flexuq/io/Limits.hpp"
 
 #include <sys/stat.h>
@@ -41,6 +42,12 @@ H5File::H5File(MPI_Comm comm, const std::string& path, Mode mode) : comm_(comm),
   H5Id fapl(check_id(H5Pcreate(H5P_FILE_ACCESS), "H5Pcreate", path), H5Pclose);
   check(H5Pset_fapl_mpio(fapl.get(), comm, MPI_INFO_NULL), "H5Pset_fapl_mpio", path);
   hid_t f = -1;
+  if (mode != Mode::create) { // an input: through the one checked path (io/InputFile.hpp), before MPI-IO opens it
+    // (a FIFO would block every rank in the open, a device is read for ever)
+    const InputCheck in = inspect_input(path);
+    if (in.problem == InputProblem::special)
+      throw InputError("cannot read '" + path + "': it " + in.reason + ": give the path of an HDF5 file");
+  }
   if (mode == Mode::create)
     f = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.get());
   else

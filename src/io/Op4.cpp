@@ -423,8 +423,11 @@ void write_op4(const std::string& path, const std::vector<Op4Matrix>& mats, Op4F
 }
 
 std::vector<Op4Matrix> read_op4(const std::string& path) {
-  auto text = detail::load_text(path);
-  if (!text) throw InputError("cannot open OP4 file '" + path + "'");
+  std::string why;
+  auto text = detail::load_text(path, &why); // regular files only (io/InputFile.hpp), within memory
+  if (!text)
+    throw InputError(why == "cannot be opened" ? "cannot open OP4 file '" + path + "'"
+                                               : "OP4 file '" + path + "' " + why + ": give the path of a file");
   if (text->size() < 16) throw InputError(path + ": too short for an OP4 file (" + std::to_string(text->size()) + " bytes)");
   // Binary files start with a record length (24 or 48) in either byte order: zero bytes where an
   // ASCII header has blanks or digits.

@@ -2,6 +2,7 @@
 #include "TextScan.hpp"
 
 #include "flexuq/core/Error.hpp"
+#include "flexuq/io/InputFile.hpp"
 #include "flexuq/io/Limits.hpp"
 
 #include <algorithm>
@@ -28,13 +29,12 @@ std::string canonical_path(const std::string& path) {
 
 namespace {
 // A directory opens as a stream on Linux and reports a nonsense size; a FIFO or /dev/zero never
-// ends: only regular files are read. Null if @p path is a regular file or does not exist.
-const char* not_regular(const std::string& path) {
-  std::error_code ec;
-  const auto st = std::filesystem::status(path, ec);
-  if (!ec && std::filesystem::is_directory(st)) return "is a directory";
-  if (!ec && std::filesystem::exists(st) && !std::filesystem::is_regular_file(st)) return "is not a regular file";
-  return nullptr;
+// ends: only regular files are read (io/InputFile.hpp). Null if @p path is a regular file or
+// cannot be stat'ed (then the open fails: "cannot be opened").
+std::optional<std::string> not_regular(const std::string& path) {
+  InputCheck c = inspect_input(path);
+  if (c.problem == InputProblem::directory || c.problem == InputProblem::special) return std::move(c.reason);
+  return std::nullopt;
 }
 } // namespace
 
@@ -65,7 +65,7 @@ std::optional<MappedText> map_text(const std::string& path, std::string* why) {
     if (why) *why = r;
     return std::nullopt;
   };
-  if (const char* r = not_regular(path)) return reason(r);
+  if (auto r = not_regular(path)) return reason(*r);
   struct Fd { // closed on every return; the mapping outlives it
     int v;
     ~Fd() {
