@@ -479,8 +479,8 @@ mbs::SimulationJob read_simulation_job(const io::Config& cfg) {
     const YAML::Node s = cfg.node("solver");
     rd.keys(s, "solver", {"type", "alpha", "rho_inf", "step", "start", "end", "tol", "max_iter", "adaptive", "rtol",
                           "atol", "min_step", "max_step", "output_step", "project", "quadratic_velocity", "matrix",
-                          "project_velocities", "linear_algebra"});
-    // newmark: seed 001's Newmark (β = 1/4, γ = 1/2), i.e. the index-3 HHT scheme with α = 0.
+                          "project_velocities", "linear_algebra", "formulation"});
+    // newmark: seed 001's Newmark (β = 1/4, γ = 1/2), i.e. the HHT scheme with α = 0.
     const std::string type = rd.text(s, "solver", "type", "hht");
     const bool newmark = type == "newmark";
     try {
@@ -508,6 +508,10 @@ mbs::SimulationJob read_simulation_job(const io::Config& cfg) {
     if (matrix != "blocks" && matrix != "finite-difference")
       rd.fail(s["matrix"], "solver.matrix", "must be blocks or finite-difference, got '" + matrix + "'");
     o.fd_matrix = matrix == "finite-difference";
+    const std::string formulation = rd.text(s, "solver", "formulation", "stabilized");
+    if (formulation != "stabilized" && formulation != "index-3")
+      rd.fail(s["formulation"], "solver.formulation", "must be stabilized or index-3, got '" + formulation + "'");
+    o.stabilized = formulation == "stabilized";
     try {
       o.linear_algebra = mbs::parse_linear_algebra(rd.text(s, "solver", "linear_algebra", "auto"));
     } catch (const InputError& e) {

@@ -195,84 +195,122 @@ std::vector<std::string> Integrator::initialise(State& s) {
   }
   accelerations(t0, q, v, s.a, s.lambda);
   aux_ = s.a;
-  force_n_ = sys_.jacobian(q, t0).transpose() * s.lambda - sys_.forces(q, v, t0);
+  s.aux = s.a;
+  correction_metric();
   jac_h_ = -1;
   return dropped;
 }
 
 namespace {
+/// Generalized-α coefficients (Chung & Hulbert) of both implicit schemes. HHT-α is the member with
+/// α_m = 0, α_f = −α (so γ = ½ − α, β = ¼(1 − α)²): for a linear system with constant mass it is
+/// step for step seed 003's (2.50), whose positions, velocities and HHT accelerations are those of
+/// this recursion (the algorithmic acceleration a below is HHT's q̈); unlike (2.50) the equations
+/// of motion hold at t_{n+1} with the true q̈_{n+1}, which keeps second order when M depends on q.
 struct Coefs {
-  double beta, gamma, s_m, s_f, c;
-  double am = 0; ///< generalized-alpha α_m (aux update)
-  double af = 0;
+  double am = 0, af = 0, beta = 0.25, gamma = 0.5;
+  double c() const { return (1 - af) / (1 - am); } ///< ∂a_{n+1}/∂q̈_{n+1}
 };
 Coefs coefficients(const SolverOptions& o) {
-  Coefs k{};
+  Coefs k;
   if (o.scheme == Scheme::hht) {
-    k.beta = (1 - o.alpha) * (1 - o.alpha) / 4;
-    k.gamma = (1 - 2 * o.alpha) / 2;
-    k.s_m = 1 / (1 + o.alpha);
-    k.s_f = o.alpha / (1 + o.alpha);
-    k.c = 1;
-  } else { // Chung–Hulbert
+    k.am = 0;
+    k.af = -o.alpha;
+  } else {
     const double r = o.rho_inf;
     k.am = (2 * r - 1) / (r + 1);
     k.af = r / (r + 1);
-    k.gamma = 0.5 - k.am + k.af;
-    k.beta = 0.25 * (k.gamma + 0.5) * (k.gamma + 0.5);
-    k.s_m = 1;
-    k.s_f = 0;
-    k.c = (1 - k.af) / (1 - k.am);
   }
+  k.gamma = 0.5 - k.am + k.af;
+  k.beta = 0.25 * (k.gamma + 0.5) * (k.gamma + 0.5);
   return k;
 }
 } // namespace
+
+void Integrator::correction_metric() {
+  // W = blockdiag(I on every body's 7 frame coordinates, M_ff = ΦᵀM̄Φ on a flexible body's elastic
+  // coordinates). On the elastic coordinates W is their mass, so two bases of one span correct by the
+  // same physical motion (seed 002's G2 compares such bases to 2e-8); on the frame coordinates the
+  // plain least change. The whole kinetic-energy metric M(q) would be invariant under frames and
+  // units too, but its corrections let light bodies swing: the fast slider-crank's error at h = 1e-4
+  // was 5.7× the minimal-coordinate scheme's with it, 4.4× with W (docs/mbs.md "Verified order").
+  metric_.clear();
+  for (std::size_t b = 0; b < sys_.bodies().size(); ++b) {
+    const int ne = sys_.n_elastic(static_cast<int>(b));
+    if (ne == 0) continue;
+    Eigen::LLT<Mat> llt(sys_.bodies()[b].flex->invariants.Mff);
+    if (llt.info() != Eigen::Success) continue; // not positive definite: the plain metric there
+    // W = L Lᵀ ⇒ S = L⁻ᵀ gives S Sᵀ = W⁻¹.
+    metric_.push_back({sys_.offset(static_cast<int>(b)) + 7, Mat(llt.matrixU().solve(Mat::Identity(ne, ne)))});
+  }
+}
+
+Mat Integrator::weighted(Mat cq) const {
+  for (const auto& [o, sm] : metric_) cq.middleCols(o, sm.rows()) = cq.middleCols(o, sm.rows()) * sm;
+  return cq;
+}
+
+Vec Integrator::scaled(Vec x) const {
+  for (const auto& [o, sm] : metric_) x.segment(o, sm.rows()) = sm * x.segment(o, sm.rows());
+  return x;
+}
 
 bool Integrator::newmark_step(State& s, double h, State& out, double& err, RunStats& st) {
   const int n = sys_.n(), m = sys_.m();
   const Coefs k = coefficients(o_);
   const double t1 = s.t + h;
+  const double c = k.c();
+  // Newmark predictors with the algorithmic acceleration a_n (aux_), and the part of a_{n+1} that
+  // does not depend on the unknown q̈_{n+1} = x:  a_{n+1} = c x + d.
   const Vec qa = s.q + h * s.v + h * h * (0.5 - k.beta) * aux_;
   const Vec va = s.v + h * (1 - k.gamma) * aux_;
-  const Vec d = o_.scheme == Scheme::hht ? Vec::Zero(n) : Vec((k.af * s.a - k.am * aux_) / (1 - k.am));
-  const double bq = k.beta * h * h * k.c, bv = k.gamma * h * k.c;
+  const Vec d = (k.af * s.a - k.am * aux_) / (1 - k.am);
+  const double bq = k.beta * h * h * c, bv = k.gamma * h * c; // ∂q_{n+1}/∂x, ∂q̇_{n+1}/∂x
   Vec x = s.a, lam = s.lambda;
-
+  // Stabilised formulation: a position correction dq lets the positions meet C = 0 while the
+  // Newmark velocities meet C_q q̇ + C_t = 0 (the velocity rows take the position rows' place in the
+  // saddle system). Without it (index-3) the velocity constraints are left to the scheme, whose
+  // multipliers then carry an undamped (−1)ⁿ mode with α = 0 that nonlinear constraints excite.
+  // The correction is the least change in the metric W (see correction_metric()): dq = S δξ with
+  // δξ = −P̃ᵀ(P̃P̃ᵀ)⁻¹e, P̃ = C_q(q_n) S, W⁻¹ = S Sᵀ, P fixed through the step (one factorisation).
+  Vec dq = Vec::Zero(n);
+  const bool stab = o_.stabilized;
+  if (stab) projector_.factor(weighted(sys_.jacobian(s.q, s.t)), sparse_);
   auto state_of = [&](const Vec& xx, Vec& q1, Vec& v1) {
-    const Vec an = k.c * xx + d;
-    q1 = qa + k.beta * h * h * an;
+    const Vec an = c * xx + d;
+    q1 = qa + k.beta * h * h * an + dq;
     v1 = va + k.gamma * h * an;
   };
   Vec ctl, ph; // C_qᵀλ and φ at the iterate
   auto force_residual = [&](const Vec& q1, const Vec& v1, const Vec& xx, const Vec& ll) -> Vec {
     sys_.constraint_residual(q1, t1, ll, ctl, ph);
-    return k.s_m * sys_.mass_times(q1, xx) + ctl - sys_.forces(q1, v1, t1) - k.s_f * force_n_;
+    return sys_.mass_times(q1, xx) + ctl - sys_.forces(q1, v1, t1);
   };
   // Iteration matrix by forward differences of the whole residual (2n evaluations).
   auto build_fd = [&](const Vec& q1, const Vec& v1) {
     Mat j = Mat::Zero(n + m, n + m);
     const Vec r0 = force_residual(q1, v1, x, lam);
-    Mat dq(n, n), dv(n, n);
+    Mat dqm(n, n), dvm(n, n);
     for (int i = 0; i < n; ++i) {
       const double eps = 1e-7 * std::max(1.0, std::abs(q1(i)));
       Vec qp = q1;
       qp(i) += eps;
-      dq.col(i) = (force_residual(qp, v1, x, lam) - r0) / eps;
+      dqm.col(i) = (force_residual(qp, v1, x, lam) - r0) / eps;
       const double epv = 1e-7 * std::max(1.0, std::abs(v1(i)));
       Vec vp = v1;
       vp(i) += epv;
-      dv.col(i) = (force_residual(q1, vp, x, lam) - r0) / epv;
+      dvm.col(i) = (force_residual(q1, vp, x, lam) - r0) / epv;
     }
     const Mat cq = sys_.jacobian(q1, t1);
-    j.topLeftCorner(n, n) = k.s_m * sys_.mass(q1) + dq * bq + dv * bv;
+    j.topLeftCorner(n, n) = sys_.mass(q1) + dqm * bq + dvm * bv;
     j.topRightCorner(n, m) = cq.transpose();
     j.bottomLeftCorner(m, n) = cq;
     jac_ = j;
   };
-  // Iteration matrix from analytic blocks: s_m M(q) + βh² K + γh D, C_q (see the header).
+  // Iteration matrix from analytic blocks: M(q) + βh²c K + γhc D, C_q (see the header).
   auto build_blocks = [&](const Vec& q1) {
     jac_.resize(n + m, n + m);
-    sys_.mass_into(q1, k.s_m, jac_.topLeftCorner(n, n));
+    sys_.mass_into(q1, 1.0, jac_.topLeftCorner(n, n));
     sys_.add_stiffness_damping(q1, bq, bv, jac_.topLeftCorner(n, n));
     const Mat cq = sys_.jacobian(q1, t1);
     jac_.topRightCorner(n, m) = cq.transpose();
@@ -296,7 +334,8 @@ bool Integrator::newmark_step(State& s, double h, State& out, double& err, RunSt
     state_of(x, q1, v1);
     Vec r(n + m);
     r.head(n) = force_residual(q1, v1, x, lam);
-    r.tail(m) = ph / bq; // φ from the same pass as C_qᵀλ
+    const Vec rp = ph / bq; // position rows, φ from the same pass as C_qᵀλ
+    r.tail(m) = stab ? Vec(sys_.phi_dot(q1, v1, t1) / bv) : rp;
     if (!r.allFinite()) break;
     // A step shortened by round-off to land on an output time keeps the matrix (modified
     // Newton does not need it exact; rebuilding it there dominated runs with many outputs).
@@ -305,13 +344,29 @@ bool Integrator::newmark_step(State& s, double h, State& out, double& err, RunSt
     if (!dx.allFinite()) break;
     x += dx.head(n);
     lam += dx.tail(m);
+    // The position rows, linearised: x's update changes φ by ≈ C_q βh²c Δx = −βh²c r_v; the
+    // correction removes what is left, φ − βh²c r_v, along Pᵀ.
+    double corr = bq * dx.head(n).lpNorm<Eigen::Infinity>();
+    if (stab) {
+      const Vec ddq = scaled(projector_.correction(ph - bq * r.tail(m)));
+      if (!ddq.allFinite()) break;
+      dq += ddq;
+      corr = std::max(corr, ddq.lpNorm<Eigen::Infinity>());
+    }
     ++st.newton_iterations;
-    const double corr = bq * dx.head(n).lpNorm<Eigen::Infinity>();
     // Converged at the tolerance, or at round-off: q_{n+1} = qa + βh²a cannot be resolved better
     // than a few ulps of its parts (large h·q̇ or coordinates in mm would otherwise never pass).
-    const double roundoff = 64 * std::numeric_limits<double>::epsilon() *
-                            (qa.lpNorm<Eigen::Infinity>() + bq * x.lpNorm<Eigen::Infinity>());
-    if (corr <= std::max(o_.tol, roundoff)) {
+    // The velocities too: their correction is γ/(βh) times the positions', so a position test
+    // alone would let small steps accept velocity errors of tol/h that add up over the run (the
+    // energy balance of a double pendulum grew 3× from h = 2.5e-4 to 1e-4 before this test).
+    constexpr double ulps = 64 * std::numeric_limits<double>::epsilon();
+    const double roundoff = ulps * (qa.lpNorm<Eigen::Infinity>() + bq * x.lpNorm<Eigen::Infinity>());
+    const double vcorr = bv * dx.head(n).lpNorm<Eigen::Infinity>();
+    // Index-3: x is fixed by the position rows scaled by 1/(βh²c), so the velocities are resolved
+    // no better than γ/(βh) times the positions' round-off (the stabilised velocity rows are not).
+    const double vroundoff = stab ? ulps * (va.lpNorm<Eigen::Infinity>() + bv * x.lpNorm<Eigen::Infinity>())
+                                  : roundoff * bv / bq;
+    if (corr <= std::max(o_.tol, roundoff) && vcorr <= std::max(o_.tol, vroundoff)) {
       converged = true;
       break;
     }
@@ -330,7 +385,7 @@ bool Integrator::newmark_step(State& s, double h, State& out, double& err, RunSt
     return false;
   }
   state_of(x, q1, v1);
-  const Vec an = k.c * x + d;
+  const Vec an = c * x + d;
   // Local error of the Newmark displacement, weighted RMS over q.
   const Vec e = (k.beta - 1.0 / 6.0) * h * h * (an - aux_);
   double sum = 0;
@@ -344,6 +399,7 @@ bool Integrator::newmark_step(State& s, double h, State& out, double& err, RunSt
   out.v = v1;
   out.a = x;
   out.lambda = lam;
+  out.aux = an;
   aux_next_ = an;
   return true;
 }
@@ -400,6 +456,7 @@ bool Integrator::rk_step(const State& s, double h, State& out, double& err, RunS
     project_velocities(out.t, out.q, out.v);
   }
   accelerations(out.t, out.q, out.v, out.a, out.lambda);
+  out.aux = out.a;
   ++st.newton_iterations;
   return true;
 }
@@ -414,6 +471,7 @@ void Integrator::euler_step(const State& s, double h, State& out) {
     project_velocities(out.t, out.q, out.v);
   }
   accelerations(out.t, out.q, out.v, out.a, out.lambda);
+  out.aux = out.a;
 }
 
 RunStats Integrator::run(State& s, const std::function<void(const State&, double)>& output,
@@ -470,11 +528,6 @@ RunStats Integrator::run(State& s, const std::function<void(const State&, double
           next.v += acc_lu_.solve(rhs).head(n);
         }
         aux_ = aux_next_;
-        if (o_.scheme == Scheme::hht) {
-          Vec ctl, ph;
-          sys_.constraint_residual(next.q, next.t, next.lambda, ctl, ph);
-          force_n_ = ctl - sys_.forces(next.q, next.v, next.t);
-        }
       }
       const double p1 = sys_.nonconservative_power(next.q, next.v, next.t);
       work += 0.5 * (next.t - s.t) * (power + p1);

@@ -84,20 +84,33 @@ bool SaddleLu::solve_checked(const Eigen::MatrixXd& k, const Eigen::VectorXd& b,
   return r <= 1e-8 * (knorm * x.lpNorm<Eigen::Infinity>() + b.lpNorm<Eigen::Infinity>());
 }
 
-Eigen::VectorXd min_norm_correction(const Eigen::MatrixXd& cq, const Eigen::VectorXd& r, bool sparse) {
+void MinNormProjector::factor(const Eigen::MatrixXd& p, bool sparse) {
+  sparse_ = sparse;
+  dense_fallback_ = false;
   if (!sparse) {
-    Eigen::LDLT<Eigen::MatrixXd> ldlt(cq * cq.transpose());
-    return -(cq.transpose() * ldlt.solve(r));
+    p_ = p;
+    dense_.compute(p * p.transpose());
+    return;
   }
-  const Eigen::SparseMatrix<double> c = cq.sparseView(1.0, 0.0);
-  const Eigen::SparseMatrix<double> g = c * c.transpose();
-  Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> ldlt(g);
-  if (ldlt.info() != Eigen::Success) { // not SPD to working precision: the dense LDLᵀ pivots
-    const Eigen::MatrixXd gd(g);
-    Eigen::LDLT<Eigen::MatrixXd> dense(gd);
-    return -(cq.transpose() * dense.solve(r));
+  ps_ = p.sparseView(1.0, 0.0);
+  const Eigen::SparseMatrix<double> g = ps_ * ps_.transpose();
+  simplicial_.compute(g);
+  if (simplicial_.info() != Eigen::Success) { // not SPD to working precision: the dense LDLᵀ pivots
+    dense_fallback_ = true;
+    dense_.compute(Eigen::MatrixXd(g));
   }
-  return -(c.transpose() * ldlt.solve(r));
+}
+
+Eigen::VectorXd MinNormProjector::correction(const Eigen::VectorXd& r) const {
+  if (!sparse_) return -(p_.transpose() * dense_.solve(r));
+  if (dense_fallback_) return -(ps_.transpose() * dense_.solve(r));
+  return -(ps_.transpose() * simplicial_.solve(r));
+}
+
+Eigen::VectorXd min_norm_correction(const Eigen::MatrixXd& cq, const Eigen::VectorXd& r, bool sparse) {
+  MinNormProjector p;
+  p.factor(cq, sparse);
+  return p.correction(r);
 }
 
 } // namespace flexuq::mbs

@@ -29,6 +29,8 @@
 
 #include <functional>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace flexuq::mbs {
 
@@ -53,6 +55,10 @@ struct SolverOptions {
   /// hht / generalized-alpha: project q̇ onto C_q q̇ + C_t = 0 after every step (index-3 schemes hold
   /// the positions only; their velocities drift by O(h²)). Off: the textbook schemes.
   bool project_velocities = false;
+  /// hht / generalized-alpha: `solver.formulation: stabilized` (default) meets C = 0 and
+  /// C_q q̇ + C_t = 0 at every step (a least position correction, see newmark_step); `index-3`
+  /// meets C = 0 only.
+  bool stabilized = true;
   /// `solver.linear_algebra`: the saddle LU and the projections dense or sparse (SaddleSolver.hpp);
   /// auto decides at the initial configuration by size and fill.
   LinearAlgebra linear_algebra = LinearAlgebra::automatic;
@@ -63,6 +69,9 @@ struct SolverOptions {
 struct State {
   double t = 0;
   Vec q, v, a, lambda;
+  /// hht / generalized-alpha: the algorithmic acceleration a_n of the generalized-α recursion
+  /// (for a linear system with constant mass, HHT's q̈ of seed 003 (2.50)); rk45 / euler: q̈.
+  Vec aux;
 };
 
 struct RunStats {
@@ -105,9 +114,15 @@ private:
   SolverOptions o_;
   Vec aux_;     ///< generalized-alpha auxiliary acceleration a_n (= q̈_n for hht)
   Vec aux_next_;
-  Vec force_n_; ///< hht: (C_qᵀλ − Q) at t_n
   Mat jac_;     ///< Newton iteration matrix (kept between steps when h does not change)
   SaddleLu lu_;  ///< its factors (kept with it)
+  MinNormProjector projector_; ///< stabilised formulation: the step's P̃ P̃ᵀ (newmark_step)
+  /// The position correction's metric W⁻¹ = S Sᵀ: per flexible body, its elastic block of S
+  /// (first coordinate, L⁻ᵀ of M_ff = L Lᵀ); identity elsewhere.
+  std::vector<std::pair<int, Mat>> metric_;
+  void correction_metric();
+  Mat weighted(Mat cq) const; ///< C_q S
+  Vec scaled(Vec x) const;    ///< S x
   mutable SaddleLu acc_lu_; ///< accelerations() and the velocity projection: its sparse ordering is kept across calls
   bool sparse_ = false;
   double jac_h_ = -1;

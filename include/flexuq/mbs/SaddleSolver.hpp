@@ -63,6 +63,21 @@ private:
   std::vector<int> pattern_outer_, pattern_inner_; ///< the analysed pattern (re-analysed when it changes)
 };
 
+/// The factors of P Pᵀ for a fixed full-row-rank P (m × n), dense LDLᵀ or sparse simplicial LDLᵀ:
+/// minimum-norm corrections −Pᵀ (P Pᵀ)⁻¹ r for many right-hand sides with one factorisation (the
+/// stabilised integrators' position correction keeps P through a step's Newton iterations).
+class MinNormProjector {
+public:
+  void factor(const Eigen::MatrixXd& p, bool sparse);
+  /// −Pᵀ (P Pᵀ)⁻¹ r.
+  Eigen::VectorXd correction(const Eigen::VectorXd& r) const;
+private:
+  bool sparse_ = false, dense_fallback_ = false;
+  Eigen::MatrixXd p_;
+  Eigen::SparseMatrix<double> ps_;
+  Eigen::LDLT<Eigen::MatrixXd> dense_;
+  Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> simplicial_;
+};
 /// Minimum-norm correction −C_qᵀ (C_q C_qᵀ)⁻¹ r of the constraint Newton–Raphson projections;
 /// C_q has full row rank (redundant rows were dropped). Dense LDLᵀ or sparse simplicial LDLᵀ.
 Eigen::VectorXd min_norm_correction(const Eigen::MatrixXd& cq, const Eigen::VectorXd& r, bool sparse);
