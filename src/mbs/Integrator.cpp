@@ -386,14 +386,17 @@ bool Integrator::newmark_step(State& s, double h, State& out, double& err, RunSt
   }
   state_of(x, q1, v1);
   const Vec an = c * x + d;
-  // Local error of the Newmark displacement, weighted RMS over q.
+  // Local error of the Newmark displacement (β − 1/6) h² (a_{n+1} − a_n), weighted RMS over q, per
+  // unit step: held at (atol + rtol |q|) · h / (end − start), so that the local errors of the whole
+  // run add up to about the tolerance (error per step let the global error grow with the step
+  // count: 1/h times the tolerance). err ∝ h², hence the exponent −1/2 in run().
   const Vec e = (k.beta - 1.0 / 6.0) * h * h * (an - aux_);
   double sum = 0;
   for (int i = 0; i < n; ++i) {
     const double w = o_.atol + o_.rtol * std::max(std::abs(s.q(i)), std::abs(q1(i)));
     sum += (e(i) / w) * (e(i) / w);
   }
-  err = std::sqrt(sum / std::max(n, 1));
+  err = std::sqrt(sum / std::max(n, 1)) * (o_.end - o_.start) / h;
   out.t = t1;
   out.q = q1;
   out.v = v1;
@@ -507,7 +510,7 @@ RunStats Integrator::run(State& s, const std::function<void(const State&, double
       }
       if (!ok || (adaptive && err > 1.0)) {
         ++st.rejected;
-        const double shrink = ok ? std::max(0.2, 0.9 * std::pow(err, o_.scheme == Scheme::rk45 ? -0.2 : -1.0 / 3.0)) : 0.5;
+        const double shrink = ok ? std::max(0.2, 0.9 * std::pow(err, o_.scheme == Scheme::rk45 ? -0.2 : -0.5)) : 0.5;
         h = hs * shrink;
         if (h < o_.min_step)
           throw InputError(FLEXUQ_MSG("time integration (" << scheme_name(o_.scheme) << ") failed at t = " << s.t
@@ -535,7 +538,7 @@ RunStats Integrator::run(State& s, const std::function<void(const State&, double
       s = std::move(next);
       st.max_drift = std::max(st.max_drift, sys_.phi_all(s.q, s.t).lpNorm<Eigen::Infinity>());
       if (adaptive) {
-        const double grow = err > 0 ? 0.9 * std::pow(err, o_.scheme == Scheme::rk45 ? -0.2 : -1.0 / 3.0) : 2.0;
+        const double grow = err > 0 ? 0.9 * std::pow(err, o_.scheme == Scheme::rk45 ? -0.2 : -0.5) : 2.0;
         if (!last || grow < 1.0) h = std::min(h_max, hs * std::clamp(grow, 0.2, 2.0));
       } else if (!last) {
         h = std::min(o_.step, h * 2.0); // recover after a Newton-failure halving
