@@ -1,18 +1,32 @@
 #!/usr/bin/env bash
 # Install the Debian packages flexuq needs (only the missing ones), make OpenBLAS the BLAS that runs,
 # and configure + build into build/. Idempotent; meant for a fresh Debian 12 machine as root.
-# Sourced by run.sh and test.sh.
+# Sourced by run.sh (FLEXUQ_SETUP=runtime), test.sh and sanitize.sh (default: full).
+#   FLEXUQ_SETUP=runtime  the packages to build and run flexuq and its postproc scripts; configures
+#                         without the tests (FLEXUQ_BUILD_TESTS=OFF, no GoogleTest) and builds the
+#                         flexuq target only
+#   FLEXUQ_SETUP=full     also the test-only packages (GoogleTest, the oracles, SLURM, clang and the
+#                         fuzzing runtime); configures with the tests (turning them back on in a build/
+#                         that run.sh configured) and builds the whole tree
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$here"
+setup_mode=${FLEXUQ_SETUP:-full}
+case "$setup_mode" in
+  runtime|full) ;;
+  *) echo "flexuq setup: FLEXUQ_SETUP=$setup_mode: expected runtime or full" >&2; exit 2 ;;
+esac
 
 packages=(build-essential cmake pkg-config git
           petsc-dev slepc-dev libeigen3-dev libhdf5-openmpi-dev libboost-serialization-dev
-          libyaml-cpp-dev librandom123-dev libgtest-dev openmpi-bin libopenblas0 libopenblas-dev
-          python3 python3-h5py python3-numpy python3-matplotlib
-          gmsh calculix-ccx python3-openturns python3-scipy    # these four: test oracles only
-          slurm-wlm munge                                      # tests/slurm: a single-node Slurm
-          clang libclang-rt-14-dev)                            # fuzzers (jobs/local/sanitize.sh)
+          libyaml-cpp-dev librandom123-dev openmpi-bin libopenblas0 libopenblas-dev
+          python3 python3-h5py python3-numpy python3-matplotlib)   # postproc/*.py
+if [ "$setup_mode" = full ]; then
+  packages+=(libgtest-dev                                          # the test suite
+             gmsh calculix-ccx python3-openturns python3-scipy     # these four: test oracles only
+             slurm-wlm munge                                       # tests/slurm: a single-node Slurm
+             clang libclang-rt-14-dev)                             # fuzzers (jobs/local/sanitize.sh)
+fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -44,7 +58,14 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_rmaps_base_oversubscribe=1
 export OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1
 
-if [ ! -f build/CMakeCache.txt ]; then
-  cmake --preset release
+if [ "$setup_mode" = runtime ]; then
+  [ -f build/CMakeCache.txt ] || cmake --preset release -DFLEXUQ_BUILD_TESTS=OFF
+  cmake --build build -j"$FLEXUQ_JOBS" --target flexuq
+else
+  if [ ! -f build/CMakeCache.txt ]; then
+    cmake --preset release -DFLEXUQ_BUILD_TESTS=ON
+  elif grep -q '^FLEXUQ_BUILD_TESTS:BOOL=OFF' build/CMakeCache.txt; then
+    cmake -S . -B build -DFLEXUQ_BUILD_TESTS=ON    # build/ configured by run.sh: add the tests
+  fi
+  cmake --build build -j"$FLEXUQ_JOBS"
 fi
-cmake --build build -j"$FLEXUQ_JOBS"
