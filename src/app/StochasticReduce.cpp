@@ -19,6 +19,7 @@
 #include "flexuq/core/Error.hpp"
 #include "flexuq/core/Log.hpp"
 #include "flexuq/core/RootTask.hpp"
+#include "flexuq/io/ConfigCounts.hpp"
 #include "flexuq/core/Signals.hpp"
 #include "flexuq/app/ComponentConfig.hpp"
 #include "flexuq/io/Hdf5File.hpp"
@@ -30,6 +31,7 @@
 #include <hdf5.h>
 
 #include <chrono>
+#include <limits>
 #include <cmath>
 #include <cstdio>
 #include <functional>
@@ -74,30 +76,19 @@ void stochastic_method(const io::Config& cfg, campaign::CampaignOptions& o) {
     FLEXUQ_REQUIRE(p >= 1 && p <= 12, cfg.source() << ": reduce.stochastic.galerkin.order must be in [1, 12], got " << p);
     if (!cfg.has(S + "pce.order")) m.order = p;
   }
-  if (cfg.has(S + "pce.order")) {
-    const auto s = cfg.node(S + "pce.order").as<std::string>();
-    try {
-      m.order = s == "auto" ? -1 : std::stoi(s);
-    } catch (const std::exception&) {
-      throw InputError(cfg.source() + ": reduce.stochastic.pce.order must be auto or an integer, got '" + s + "'");
-    }
-    FLEXUQ_REQUIRE(s == "auto" || (m.order >= 1 && m.order <= 12),
-                   cfg.source() << ": reduce.stochastic.pce.order must be auto or in [1, 12], got " << s);
-  }
-  if (cfg.has(S + "pce.max_order")) m.max_order = cfg.get<int>(S + "pce.max_order");
-  FLEXUQ_REQUIRE(m.resolved_max_order() >= 1 && m.resolved_max_order() <= 12,
-                 cfg.source() << ": reduce.stochastic.pce.max_order must be in [1, 12]");
+  // Integers as integers (2.7 is refused, not truncated to 2), sizes bounded by make_plan.
+  o.method_keys = S;
+  if (cfg.has(S + "pce.order")) m.order = static_cast<int>(io::get_count_or(cfg, S + "pce.order", "auto", 1, 12).value_or(-1));
+  if (cfg.has(S + "pce.max_order")) m.max_order = static_cast<int>(io::get_count(cfg, S + "pce.max_order", 1, 12));
+  constexpr long long int_max = std::numeric_limits<int>::max();
   if (!nodes) {
     m.sampling = cfg.get<std::string>(S + "sampling", m.sampling);
-    if (cfg.has(S + "samples")) {
-      m.samples = cfg.get<int>(S + "samples");
-      FLEXUQ_REQUIRE(*m.samples >= 2, cfg.source() << ": reduce.stochastic.samples must be at least 2");
-    }
+    if (cfg.has(S + "samples")) m.samples = static_cast<int>(io::get_count(cfg, S + "samples", 2, int_max));
   } else {
     m.grid = cfg.get<std::string>(S + "grid", method == "galerkin" ? "tensor" : m.grid);
     if (method == "galerkin" && m.grid == "tensor" && !cfg.has(S + "points")) m.points = m.resolved_max_order() + 2;
-    if (m.grid == "sparse" && cfg.has(S + "level")) m.level = cfg.get<int>(S + "level");
-    if (m.grid == "tensor" && cfg.has(S + "points")) m.points = cfg.get<int>(S + "points");
+    if (m.grid == "sparse" && cfg.has(S + "level")) m.level = static_cast<int>(io::get_count(cfg, S + "level", 0, 29));
+    if (m.grid == "tensor" && cfg.has(S + "points")) m.points = static_cast<int>(io::get_count(cfg, S + "points", 1, 256));
   }
 }
 

@@ -4,12 +4,15 @@
 #include "Fnv1a.hpp"
 
 #include "flexuq/core/Error.hpp"
+#include "flexuq/io/Limits.hpp"
 #include "flexuq/uq/MultiIndexSet.hpp"
 #include "flexuq/uq/Quadrature.hpp"
 #include "flexuq/uq/Sampler.hpp"
 #include "flexuq/uq/StochasticSpace.hpp"
 
 #include <cmath>
+#include <iomanip>
+#include <limits>
 #include <sstream>
 
 namespace flexuq::campaign {
@@ -20,6 +23,58 @@ uq::SamplingMethod sampling_method(const std::string& m) {
   if (m == "monte-carlo") return uq::SamplingMethod::MonteCarlo;
   if (m == "lhs") return uq::SamplingMethod::LatinHypercube;
   return uq::SamplingMethod::Sobol;
+}
+
+/// Terms of a total-degree PCE of degree @p p in @p d variables, C(d + p, p), as a double (no overflow).
+double pce_terms(int d, int p) {
+  double r = 1;
+  for (int j = 1; j <= p; ++j) r = r * (d + j) / j;
+  return r;
+}
+
+/// "1e+12" for large counts, "43" for small ones.
+std::string count_text(double n) {
+  std::ostringstream os;
+  if (n < 1e15)
+    os << std::fixed << std::setprecision(0) << n;
+  else
+    os << std::setprecision(3) << n;
+  return os.str();
+}
+
+/// Memory of one sample (point) of the plan: its germ and θ rows and their transient copies while
+/// drawn (4 × 8d bytes), the sparse grid's merge key, and the scheduler's and the statistics' record
+/// of it (a journaled SampleRecord read back, about 400 bytes): 48 d + 400 bytes.
+double bytes_per_sample(int d) { return 48.0 * d + 400.0; }
+
+/// Every size the plan implies, checked before it is built (docs/config.md "Limits"): the sample or
+/// grid-point count against the int range the campaign indexes with and, with the PCE fits the
+/// results make, against the memory this process has (io::limits::require_memory: MemAvailable,
+/// the cgroup / SLURM limit, FLEXUQ_MAX_MEMORY).
+void require_samples(const CampaignOptions& o, double n, const std::string& what) {
+  const int d = static_cast<int>(o.params.size());
+  FLEXUQ_REQUIRE(n <= std::numeric_limits<int>::max(),
+                 o.source << ": " << what << " gives " << count_text(n) << " samples; a campaign takes at most "
+                          << std::numeric_limits<int>::max() << " (each one a model evaluation)");
+  io::limits::require_memory(n * bytes_per_sample(d), o.source + ": " + what + " (" + count_text(n) + " samples of " +
+                                                          std::to_string(d) + " parameters)");
+}
+
+/// The PCE the results fit to @p n samples: a projection on all terms of degree @p p_hi, or a
+/// regression of each degree p_lo … p_hi with fewer terms than samples (the LOO order choice).
+void require_pce(const CampaignOptions& o, double n, int p_lo, int p_hi, bool projection) {
+  const int d = static_cast<int>(o.params.size());
+  const std::string key = o.method_keys + (o.method.order > 0 ? "pce.order" : "pce.max_order");
+  for (int p = projection ? p_hi : p_lo; p <= p_hi; ++p) {
+    const double P = pce_terms(d, p);
+    if (!projection && P >= n) break; // the fit stops below the sample count
+    FLEXUQ_REQUIRE(P <= std::numeric_limits<int>::max(),
+                   o.source << ": a PCE of degree " << p << " in " << d << " parameters has " << count_text(P)
+                            << " terms, more than flexuq can index; lower " << key);
+    // The basis evaluated at every sample and the least-squares (or projection) work copy of it.
+    io::limits::require_memory(16.0 * n * P, o.source + ": the PCE of degree " + std::to_string(p) + " (" + count_text(P) +
+                                                 " terms on " + count_text(n) + " samples; lower " + key + ")");
+  }
 }
 
 } // namespace
@@ -85,16 +140,35 @@ Plan make_plan(const CampaignOptions& o) {
     space.add(s.name, s.dist);
     fp << s.name << ":" << s.dist.describe() << "@" << s.set << ";";
   }
+  const int p_lo = p.order > 0 ? p.order : 1, p_hi = p.order > 0 ? p.order : p.max_order;
   if (m.draws_samples()) {
     const std::string how = m.sampling_type() ? m.type : m.sampling;
-    const int P = uq::MultiIndexSet::total_degree_size(d, p.order > 0 ? p.order : p.max_order);
-    const int n = m.samples.value_or(m.sampling_type() ? 100 : 2 * P + 1);
+    const double P = pce_terms(d, p_hi);
+    const double n_want = m.samples ? double(*m.samples) : m.sampling_type() ? 100.0 : 2 * P + 1;
+    require_samples(o, n_want, m.samples ? o.method_keys + "samples = " + std::to_string(*m.samples)
+                                         : "the default design of 2P + 1 samples for P = " + count_text(P) + " PCE terms");
+    require_pce(o, n_want, p_lo, p_hi, false);
+    const int n = static_cast<int>(n_want);
     uq::Sampler sampler(sampling_method(how), d, p.seed, static_cast<std::uint64_t>(n));
     p.germ = space.germ_from_uniform(sampler.samples(0, static_cast<std::uint64_t>(n)));
     fp << "sampling:" << how << ":" << n << ":" << p.seed << ";";
   } else {
     // Projection on a quadrature rule: Smolyak sparse grid (default) or tensor Gauss.
     uq::Quadrature q;
+    double n_points = 0;
+    std::string what;
+    if (m.grid == "sparse") {
+      const int level = m.level.value_or(p.max_order);
+      n_points = uq::smolyak_size_bound(space.families(), level);
+      what = "a sparse grid of level " + std::to_string(level) + " (up to " + count_text(n_points) + " points)";
+    } else {
+      const int n = m.points.value_or(p.max_order + 1);
+      n_points = std::pow(double(n), d);
+      what = "a tensor grid of " + std::to_string(n) + " points per parameter (" + std::to_string(n) + "^" +
+             std::to_string(d) + " = " + count_text(n_points) + " points)";
+    }
+    require_samples(o, n_points, what);
+    require_pce(o, n_points, p_hi, p_hi, true);
     if (m.grid == "sparse") {
       const int level = m.level.value_or(p.max_order);
       q = space.sparse_grid(level);

@@ -168,10 +168,14 @@ void run_campaign(MPI_Comm comm_in, const Plan& plan, const ModelFactory& factor
   MPI_Comm wc = world.get();
   signals::StopOnSignal stop_guard; // SIGUSR1/SIGTERM: finish the samples in flight, checkpoint, exit 75
   const int rank = world.rank(), size = world.size();
-  FLEXUQ_REQUIRE(size % plan.ranks_per_sample == 0 || size < plan.ranks_per_sample,
-                 "campaign.ranks_per_sample = " << plan.ranks_per_sample << " does not divide the " << size
-                                                << " ranks (the last group would be smaller)");
-  const int rps = std::min(plan.ranks_per_sample, size);
+  // More ranks per sample than the run has is refused too, not quietly lowered: results are
+  // bit-identical only for the same group size (docs/architecture.md "Reproducibility").
+  FLEXUQ_REQUIRE(size % plan.ranks_per_sample == 0,
+                 "campaign.ranks_per_sample = " << plan.ranks_per_sample
+                                                << (size < plan.ranks_per_sample ? " is more than the " : " does not divide the ")
+                                                << size << " rank(s) of this run: run on a multiple of "
+                                                << plan.ranks_per_sample << " ranks or change campaign.ranks_per_sample");
+  const int rps = plan.ranks_per_sample;
   int group_index = 0;
   Comm group = world.split_groups(rps, &group_index);
   const bool leader = group.rank() == 0;

@@ -5,6 +5,7 @@
 #include "flexuq/uq/PolynomialFamily.hpp"
 #include "flexuq/uq/SpecialFunctions.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 
@@ -159,6 +160,30 @@ Quadrature smolyak(const std::vector<PolynomialFamily>& families, int level) {
   for (const auto& f : families)
     rules.push_back(f.kind() == PolynomialFamily::Kind::Legendre ? clenshaw_curtis_levels() : gauss_levels(f));
   return smolyak(rules, level);
+}
+
+double smolyak_size_bound(const std::vector<PolynomialFamily>& families, int level) {
+  const int d = static_cast<int>(families.size());
+  if (d < 1 || level < 0) return 0;
+  // The rule smolyak() takes at index k of a dimension: Clenshaw-Curtis level k+1 (1 or 2^k + 1
+  // points) for Legendre, else Gauss with 2k + 1 points.
+  auto points = [](const PolynomialFamily& f, int k) {
+    if (f.kind() == PolynomialFamily::Kind::Legendre) return k == 0 ? 1.0 : std::ldexp(1.0, k) + 1.0;
+    return 2.0 * k + 1.0;
+  };
+  // f[s]: the summed tensor sizes Π n(k_i) over the indices of the dimensions so far with |k| = s.
+  std::vector<double> f(static_cast<std::size_t>(level) + 1, 0.0), g(f.size());
+  f[0] = 1.0;
+  for (const auto& fam : families) {
+    std::fill(g.begin(), g.end(), 0.0);
+    for (int s = 0; s <= level; ++s)
+      if (f[static_cast<std::size_t>(s)] != 0.0)
+        for (int k = 0; s + k <= level; ++k) g[static_cast<std::size_t>(s + k)] += f[static_cast<std::size_t>(s)] * points(fam, k);
+    f.swap(g);
+  }
+  double n = 0;
+  for (int s = std::max(0, level - d + 1); s <= level; ++s) n += f[static_cast<std::size_t>(s)];
+  return n;
 }
 
 } // namespace flexuq::uq

@@ -2,9 +2,12 @@
 // Job-file keys -> typed options (app/JobOptions.hpp): the GCMS keys (moved here from the cms tests
 // with the parser) and the one mode-options parser shared by `modes` and `reduce`.
 #include "flexuq/app/JobOptions.hpp"
+#include "flexuq/app/ModelFactory.hpp"
 #include "flexuq/core/Error.hpp"
 
 #include <gtest/gtest.h>
+
+#include <chrono>
 
 using namespace flexuq;
 
@@ -90,4 +93,34 @@ TEST(JobOptions, OneModeParserForModesAndReduce) {
   // reduce with guyan: count 0 is fine (no modes are kept).
   auto g = io::Config::from_string("reduce:\n  modes: {count: 0}\n");
   EXPECT_EQ(app::parse_mode_options(g, "reduce.modes", app::ModeKeys{false, true}).count, 0);
+}
+
+// Issue #40 item 2: the parameter count is bounded before the parameters are read, and reading and
+// checking many is linear (a lookup by dotted key per parameter, and the strict-key check comparing
+// every key with every used key, made 10^5 parameters run for minutes; 2 x 10^4 took over 60 s).
+TEST(JobOptions, ManyCampaignParametersAreLinearAndBounded) {
+  auto job = [](int n) {
+    std::string y = "command: campaign\nmodel: {function: polynomial}\nmethod: {type: monte-carlo, samples: 10}\n"
+                    "parameters:\n";
+    for (int i = 0; i < n; ++i) y += "  p" + std::to_string(i) + ": {dist: uniform, low: 0, high: 1}\n";
+    return y;
+  };
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto ok = io::Config::from_string(job(10000), "many.yaml");
+  const auto o = app::campaign_options(ok);
+  EXPECT_EQ(o.params.size(), 10000u);
+  ok.mark_used("command");
+  ok.mark_used("model"); // read by the model factory
+  EXPECT_NO_THROW(ok.check_all_used());
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_LT(seconds, 10.0) << "10^4 parameters took " << seconds << " s";
+  const auto too_many = io::Config::from_string(job(10001), "many.yaml");
+  try {
+    app::campaign_options(too_many);
+    ADD_FAILURE() << "10001 parameters were accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("many.yaml: 'parameters' has 10001 entries; a campaign takes at most 10000"),
+              std::string::npos)
+        << e.what();
+  }
 }

@@ -57,6 +57,9 @@ struct CampaignOptions {
   /// Canonical text of the job's model and outputs sections: part of the fingerprint, so a resume
   /// with a changed model is refused.
   std::string model_description;
+  /// Where the method's keys live in the job, for messages: "method." (campaigns; method.samples,
+  /// method.pce.max_order) or "reduce.stochastic." (stochastic bodies).
+  std::string method_keys = "method.";
 
   /// The cross-option checks (InputError naming the job and the key). make_plan runs them.
   void check() const;

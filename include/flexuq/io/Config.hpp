@@ -5,6 +5,7 @@
 /// command reads is marked used; keys left unread at the end are errors that name them.
 
 #include "flexuq/core/Error.hpp"
+#include "flexuq/io/InputFile.hpp"
 
 #include <mpi.h>
 #include <yaml-cpp/yaml.h>
@@ -67,6 +68,7 @@ template <class T> T Config::get(const std::string& key) const {
     return n.as<T>();
   } catch (const YAML::Exception&) {
     throw InputError(source_ + ": key '" + key + "' has a value of the wrong type" +
+                     (n.IsScalar() ? " ('" + shorten(n.Scalar()) + "')" : n.IsSequence() ? " (a list)" : n.IsMap() ? " (a mapping)" : "") +
                      (n.Mark().line >= 0 ? " (line " + std::to_string(n.Mark().line + 1) + ")" : std::string()));
   }
 }

@@ -52,5 +52,9 @@ Quadrature smolyak(const std::vector<LevelRule>& rules, int level);
 
 /// Convenience: CC for Legendre (uniform) germs, Gauss with linear growth for all other germs.
 Quadrature smolyak(const std::vector<PolynomialFamily>& families, int level);
+/// An upper bound of smolyak(families, level).size() without building it (a few operations per
+/// dimension and level): the points of every tensor rule of the combination, before coincident
+/// points are merged. As a double: it may exceed every integer type (level 30 in 10 dimensions).
+double smolyak_size_bound(const std::vector<PolynomialFamily>& families, int level);
 
 } // namespace flexuq::uq
