@@ -114,7 +114,10 @@ private:
   SolverOptions o_;
   Vec aux_;     ///< generalized-alpha auxiliary acceleration a_n (= q̈_n for hht)
   Vec aux_next_;
+  Vec prev_a_, prev_lambda_; ///< q̈ and λ one step before the current state (Newton's predictor)
+  double prev_h_ = 0;        ///< that step's length (0: no predictor yet)
   Mat jac_;     ///< Newton iteration matrix (kept between steps when h does not change)
+  Mat kq_;      ///< stabilised: ∂r/∂q (stiffness part) of the same matrix, for the position correction's force
   SaddleLu lu_;  ///< its factors (kept with it)
   MinNormProjector projector_; ///< stabilised formulation: the step's P̃ P̃ᵀ (newmark_step)
   /// The position correction's metric W⁻¹ = S Sᵀ: per flexible body, its elastic block of S
