@@ -8,6 +8,7 @@
 #include "flexuq/la/Solvers.hpp"
 
 #include "flexuq/core/Error.hpp"
+#include "flexuq/io/InputFile.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -216,6 +217,20 @@ void refactor(const WorkSpace& ws, IS rows, MatH& S, KSP ksp, const la::SolverDe
 } // namespace
 
 Reducer::Reducer(const WorkSpace& ws, ReducerOptions options) : ws_(ws), opt_(std::move(options)) {
+  { // A b-set holding every DOF leaves nothing to reduce (K_ii is empty: PETSc's "No method setinf
+    // for Mat of type seqdense" from the first solve).
+    PetscInt n_interior = 0, n_boundary = 0;
+    FLEXUQ_PETSC(ISGetSize(ws.is_i(), &n_interior));
+    FLEXUQ_PETSC(ISGetSize(ws.is_b(), &n_boundary));
+    if (n_interior == 0) {
+      std::string sets;
+      for (const auto& s : ws.interfaces()) sets += (sets.empty() ? "" : ", ") + s.set;
+      throw InputError("nothing to reduce: the interfaces [" + io::shorten(sets, 200) + "] hold all " +
+                       std::to_string(n_boundary) +
+                       " DOFs of the component, so no interior DOFs are left (leave some grids out of the "
+                       "interfaces or the Nastran b-set, or compute the modes with flexuq modes)");
+    }
+  }
   // Residual-load DOFs: interior working DOFs of the given sets (boundary and RBE2 nodes skipped:
   // their loads are already represented by the boundary coordinates).
   const auto& c = ws.component();

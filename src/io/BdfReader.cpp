@@ -499,6 +499,23 @@ private:
     double v = 0;
     if (!parse_nastran_real(s, v))
       fail(c, std::string("field ") + std::to_string(i + 2) + " (" + what + ") '" + std::string(s) + "' is not a number");
+    // NaN or Inf reach the solver as "indefinite matrix" or MUMPS failures: refused here, on the card.
+    if (!std::isfinite(v))
+      fail(c, std::string("field ") + std::to_string(i + 2) + " (" + what + ") '" + std::string(s) + "' is not finite");
+    return v;
+  }
+  /// A material constant, mass, inertia or WTMASS: 0 or a magnitude in [1e-30, 1e30]. Beyond that
+  /// (E = 1e300, WTMASS = 1e-300) the matrices over- or underflow and the eigensolver fails with
+  /// PETSc's words ("initial vector is zero", "indefinite matrix"), far from the card.
+  double physical(const Card& c, std::size_t i, const char* what, double v) const {
+    const double a = std::abs(v);
+    if (a != 0 && (a < 1e-30 || a > 1e30))
+      fail(c, std::string("field ") + std::to_string(i + 2) + " (" + what + ") " + std::string(c.at(i)) +
+                  " is outside the magnitudes flexuq's solvers handle (0 or 1e-30 to 1e30): check the deck's units");
+    return v;
+  }
+  std::optional<double> physical(const Card& c, std::size_t i, const char* what, std::optional<double> v) const {
+    if (v) physical(c, i, what, *v);
     return v;
   }
   std::optional<double> opt_real(const Card& c, std::size_t i, const char* what) const {
@@ -865,10 +882,10 @@ private:
   void mat1(const Card& c) {
     MatDef m;
     m.mid = integer(c, 0, "MID");
-    m.E = opt_real(c, 1, "E");
-    m.G = opt_real(c, 2, "G");
+    m.E = physical(c, 1, "E", opt_real(c, 1, "E"));
+    m.G = physical(c, 2, "G", opt_real(c, 2, "G"));
     m.nu = opt_real(c, 3, "NU");
-    m.rho = opt_real(c, 4, "RHO");
+    m.rho = physical(c, 4, "RHO", opt_real(c, 4, "RHO"));
     m.where = c.where;
     const int given = (m.E ? 1 : 0) + (m.G ? 1 : 0) + (m.nu ? 1 : 0);
     if (given < 2) fail(c, "material " + std::to_string(m.mid) + " needs two of E, G and NU (the one-value forms of MSC are not supported)");
@@ -992,12 +1009,14 @@ private:
   void param(const Card& c) {
     const std::string name(c.at(0));
     if (name == "WTMASS") {
-      deck_.wtmass = real(c, 1, "WTMASS");
+      deck_.wtmass = physical(c, 1, "WTMASS", real(c, 1, "WTMASS"));
       if (!(deck_.wtmass > 0)) fail(c, "WTMASS must be positive");
     } else if (name == "COUPMASS") {
       deck_.coupmass = integer(c, 1, "COUPMASS");
     } else if (name == "AUTOSPC") {
-      deck_.autospc = c.at(1) != "NO";
+      if (c.at(1) != "YES" && c.at(1) != "NO")
+        fail(c, "PARAM,AUTOSPC takes YES or NO, got '" + std::string(c.at(1)) + "'");
+      deck_.autospc = c.at(1) == "YES";
     } else if (name == "GRDPNT") {
       deck_.grdpnt = integer(c, 1, "GRDPNT");
     } else if (params_seen_.insert(name).second) {
@@ -1059,9 +1078,9 @@ private:
     d.grid = integer(c, 1, "G");
     d.cid = integer(c, 2, "CID", 0);
     if (d.cid < -1) fail(c, "CID must be -1 or a coordinate system id");
-    d.m = real(c, 3, "M", 0.0);
+    d.m = physical(c, 3, "M", real(c, 3, "M", 0.0));
     for (std::size_t k = 0; k < 3; ++k) d.x[k] = real(c, 4 + k, "X1/X2/X3", 0.0);
-    for (std::size_t k = 0; k < 6; ++k) d.inertia[k] = real(c, 8 + k, "I11..I33", 0.0);
+    for (std::size_t k = 0; k < 6; ++k) d.inertia[k] = physical(c, 8 + k, "I11..I33", real(c, 8 + k, "I11..I33", 0.0));
     if (!(d.m >= 0)) fail(c, "element " + std::to_string(d.id) + ": mass M must not be negative");
     if (d.inertia[0] < 0 || d.inertia[2] < 0 || d.inertia[5] < 0)
       fail(c, "element " + std::to_string(d.id) + ": moments of inertia I11, I22, I33 must not be negative");
