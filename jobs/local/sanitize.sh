@@ -46,7 +46,7 @@ if [ "${SKIP_FUZZ:-0}" != 1 ]; then
   fuzz_default=60
   [ "${CI:-}" = true ] && fuzz_default=20 # four readers, two at a time: 40 s of the CI budget (60 s locally: 2 min)
   cmake --preset fuzz "${launcher[@]}" -DFLEXUQ_FUZZ_SECONDS="${FLEXUQ_FUZZ_SECONDS:-$fuzz_default}" >/dev/null
-  cmake --build build-fuzz -j"$jobs" --target fuzz_inp fuzz_msh fuzz_bdf fuzz_yaml
+  cmake --build build-fuzz -j"$jobs" --target fuzz_inp fuzz_msh fuzz_bdf fuzz_yaml fuzz_matrices fuzz_body
   echo "sanitize: fuzz build took $((SECONDS - start)) s"
   (cd build-fuzz && ctest --output-on-failure -L fuzz -j"$jobs") # one fuzzer per core
 fi
