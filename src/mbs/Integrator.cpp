@@ -246,6 +246,10 @@ void Integrator::correction_metric() {
   }
 }
 
+void Integrator::set_stiffness(const Mat& k) {
+  kq_ = k.sparseView(1.0, 0.0); // rigid mechanisms: empty; flexible bodies: their K̄ blocks
+}
+
 Mat Integrator::weighted(Mat cq) const {
   for (const auto& [o, sm] : metric_) cq.middleCols(o, sm.rows()) = cq.middleCols(o, sm.rows()) * sm;
   return cq;
@@ -279,8 +283,10 @@ bool Integrator::newmark_step(State& s, double h, State& out, double& err, RunSt
   // Newmark velocities meet C_q q̇ + C_t = 0 (the velocity rows take the position rows' place in the
   // saddle system). Without it (index-3) the velocity constraints are left to the scheme, whose
   // multipliers then carry an undamped (−1)ⁿ mode with α = 0 that nonlinear constraints excite.
-  // The correction is the least change in the metric W (see correction_metric()): dq = S δξ with
-  // δξ = −P̃ᵀ(P̃P̃ᵀ)⁻¹e, P̃ = C_q(q_n) S, W⁻¹ = S Sᵀ, P fixed through the step (one factorisation).
+  // The correction is the least change in the metric W (see correction_metric()) along the step's
+  // P = C_q(q_n): dq = −S P̃ᵀ (P̃P̃ᵀ)⁻¹ e with P̃ = P S, W⁻¹ = S Sᵀ, one factorisation per step, so that
+  // bases of one span correct alike. (A P kept with the iteration matrix made the motion depend on
+  // where matrices were rebuilt: seed 002 G2 5e-7 instead of 3e-13.)
   Vec dq = Vec::Zero(n);
   const bool stab = o_.stabilized;
   if (stab) projector_.factor(weighted(sys_.jacobian(s.q, s.t)), sparse_);
@@ -289,9 +295,9 @@ bool Integrator::newmark_step(State& s, double h, State& out, double& err, RunSt
     q1 = qa + k.beta * h * h * an + dq;
     v1 = va + k.gamma * h * an;
   };
-  Vec ctl, ph; // C_qᵀλ and φ at the iterate
+  Vec ctl, ph, phd; // C_qᵀλ, φ and (stabilised) dφ/dt at the iterate
   auto force_residual = [&](const Vec& q1, const Vec& v1, const Vec& xx, const Vec& ll) -> Vec {
-    sys_.constraint_residual(q1, t1, ll, ctl, ph);
+    sys_.constraint_residual(q1, t1, ll, ctl, ph, &v1, stab ? &phd : nullptr);
     return sys_.mass_times(q1, xx) + ctl - sys_.forces(q1, v1, t1);
   };
   // Iteration matrix by forward differences of the whole residual (2n evaluations).
@@ -314,7 +320,7 @@ bool Integrator::newmark_step(State& s, double h, State& out, double& err, RunSt
     j.topRightCorner(n, m) = cq.transpose();
     j.bottomLeftCorner(m, n) = cq;
     jac_ = j;
-    kq_ = dqm;
+    set_stiffness(dqm);
   };
   // Iteration matrix from analytic blocks: M(q) + βh²c K + γhc D, C_q (see the header).
   auto build_blocks = [&](const Vec& q1) {
@@ -326,8 +332,9 @@ bool Integrator::newmark_step(State& s, double h, State& out, double& err, RunSt
     jac_.bottomLeftCorner(m, n) = cq;
     jac_.bottomRightCorner(m, m).setZero();
     if (stab) {
-      kq_.setZero(n, n);
-      sys_.add_stiffness_damping(q1, 1.0, 0.0, kq_);
+      Mat kq = Mat::Zero(n, n);
+      sys_.add_stiffness_damping(q1, 1.0, 0.0, kq);
+      set_stiffness(kq);
     }
   };
   auto refresh = [&](const Vec& q1, const Vec& v1, bool fd) {
@@ -348,7 +355,7 @@ bool Integrator::newmark_step(State& s, double h, State& out, double& err, RunSt
     Vec r(n + m);
     r.head(n) = force_residual(q1, v1, x, lam);
     const Vec rp = ph / bq; // position rows, φ from the same pass as C_qᵀλ
-    r.tail(m) = stab ? Vec(sys_.phi_dot(q1, v1, t1) / bv) : rp;
+    r.tail(m) = stab ? Vec(phd / bv) : rp;
     if (!r.allFinite()) break;
     // A step shortened by round-off to land on an output time keeps the matrix (modified
     // Newton does not need it exact; rebuilding it there dominated runs with many outputs).
@@ -362,7 +369,7 @@ bool Integrator::newmark_step(State& s, double h, State& out, double& err, RunSt
       const Vec ddq = scaled(projector_.correction(ph - bq * r.tail(m)));
       if (!ddq.allFinite()) break;
       dq += ddq;
-      r.head(n) += kq_ * ddq;
+      if (kq_.nonZeros() > 0) r.head(n) += kq_ * ddq;
       corr = ddq.lpNorm<Eigen::Infinity>();
     }
     const Vec dx = lu_.solve(-r);

@@ -594,13 +594,15 @@ Mat System::jacobian_all(const Vec& q, double t) const {
   return cq;
 }
 
-void System::constraint_residual(const Vec& q, double t, const Vec& lambda, Vec& cq_t_lambda, Vec& phi) const {
+void System::constraint_residual(const Vec& q, double t, const Vec& lambda, Vec& cq_t_lambda, Vec& phi,
+                                 const Vec* v, Vec* phi_dot) const {
   FLEXUQ_REQUIRE(lambda.size() == m(), "System::constraint_residual: " << lambda.size() << " multipliers for " << m()
                                                                         << " active rows");
   std::vector<VecState> s;
-  vector_states(q, nullptr, s);
+  vector_states(q, phi_dot ? v : nullptr, s);
   Eigen::RowVectorXd acc = Eigen::RowVectorXd::Zero(n()); // Σ_k λ_k (row k of C_q): each row is linear in its coefficient
   phi.resize(m());
+  if (phi_dot) phi_dot->resize(m());
   const int nr = static_cast<int>(rows_.size());
   for (int k = 0; k < m(); ++k) {
     const int r = active_[k];
@@ -608,14 +610,19 @@ void System::constraint_residual(const Vec& q, double t, const Vec& lambda, Vec&
       const int o = off_[r - nr] + 3;
       phi(k) = q.segment<4>(o).squaredNorm() - 1.0;
       acc.segment<4>(o) += 2.0 * lambda(k) * q.segment<4>(o).transpose();
+      if (phi_dot) (*phi_dot)(k) = 2.0 * q.segment<4>(o).dot(v->segment<4>(o));
       continue;
     }
     phi(k) = row_value(rows_[r], s, t);
+    double rate = 0;
     for (const auto& term : rows_[r].terms) {
-      const double c = lambda(k) * term.c.eval(t)[0];
+      const auto ce = term.c.eval(t);
+      const double c = lambda(k) * ce[0];
       add_vector_jacobian(term.u, c * s[term.v].w, q, acc);
       add_vector_jacobian(term.v, c * s[term.u].w, q, acc);
+      if (phi_dot) rate += row_rate(ce, s[term.u], s[term.v]);
     }
+    if (phi_dot) (*phi_dot)(k) = rate - (rows_[r].g ? rows_[r].g->eval(t)[1] : 0.0);
   }
   cq_t_lambda = acc.transpose();
 }
@@ -663,11 +670,7 @@ Vec System::phi_dot(const Vec& q, const Vec& v, double t) const {
     }
     const Row& r = rows_[active_[k]];
     double val = 0;
-    for (const auto& term : r.terms) {
-      const auto c = term.c.eval(t);
-      const VecState &u = s[term.u], &w = s[term.v];
-      val += c[0] * (u.wd.dot(w.w) + u.w.dot(w.wd)) + c[1] * u.w.dot(w.w);
-    }
+    for (const auto& term : r.terms) val += row_rate(term.c.eval(t), s[term.u], s[term.v]);
     if (r.g) val -= r.g->eval(t)[1];
     out(k) = val;
   }

@@ -117,7 +117,9 @@ private:
   Vec prev_a_, prev_lambda_; ///< q̈ and λ one step before the current state (Newton's predictor)
   double prev_h_ = 0;        ///< that step's length (0: no predictor yet)
   Mat jac_;     ///< Newton iteration matrix (kept between steps when h does not change)
-  Mat kq_;      ///< stabilised: ∂r/∂q (stiffness part) of the same matrix, for the position correction's force
+  /// Stabilised: ∂r/∂q (the stiffness part) of the same matrix, for the position correction's force.
+  Eigen::SparseMatrix<double> kq_;
+  void set_stiffness(const Mat& k);
   SaddleLu lu_;  ///< its factors (kept with it)
   MinNormProjector projector_; ///< stabilised formulation: the step's P̃ P̃ᵀ (newmark_step)
   /// The position correction's metric W⁻¹ = S Sᵀ: per flexible body, its elastic block of S

@@ -71,10 +71,13 @@ public:
   void factor(const Eigen::MatrixXd& p, bool sparse);
   /// −Pᵀ (P Pᵀ)⁻¹ r.
   Eigen::VectorXd correction(const Eigen::VectorXd& r) const;
+  /// (P Pᵀ)⁻¹ r.
+  Eigen::VectorXd gram_solve(const Eigen::VectorXd& r) const;
 private:
   bool sparse_ = false, dense_fallback_ = false;
   Eigen::MatrixXd p_;
   Eigen::SparseMatrix<double> ps_;
+  std::vector<int> pattern_outer_, pattern_inner_; ///< P Pᵀ's analysed pattern (kept while it holds)
   Eigen::LDLT<Eigen::MatrixXd> dense_;
   Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> simplicial_;
 };

@@ -226,7 +226,9 @@ public:
   Mat jacobian_all(const Vec& q, double t) const;
   /// C_qᵀ λ (n) and φ (m) on the active rows in one pass, without forming C_q: what the Newton
   /// residual of the implicit integrators needs per iteration.
-  void constraint_residual(const Vec& q, double t, const Vec& lambda, Vec& cq_t_lambda, Vec& phi) const;
+  /// With @p v and @p phi_dot also dΦ/dt = C_q v + Φ_t from the same pass (the stabilised integrators).
+  void constraint_residual(const Vec& q, double t, const Vec& lambda, Vec& cq_t_lambda, Vec& phi,
+                           const Vec* v = nullptr, Vec* phi_dot = nullptr) const;
   Vec phi_t(const Vec& q, double t) const;
   /// dΦ/dt = C_q q̇ + Φ_t on the active rows, without forming C_q (the velocity-level residual of the
   /// stabilised implicit integrators).
@@ -301,6 +303,10 @@ private:
   struct VecState {
     Vec3 w, wd, wc;
   };
+  /// d/dt of one term c(t) uᵀv: c (u̇ᵀv + uᵀv̇) + c' uᵀv, with @p c = {c, c', c''}.
+  static double row_rate(const std::array<double, 3>& c, const VecState& u, const VecState& v) {
+    return c[0] * (u.wd.dot(v.w) + u.w.dot(v.wd)) + c[1] * u.w.dot(v.w);
+  }
   struct Frame {
     Vec3 ai[3], aj[3]; ///< joint frame axes on body i and j (body frames)
     Vec3 si, sj;       ///< joint point on body i and j (body frames)
