@@ -217,7 +217,11 @@ GalerkinCbResult galerkin_cb(const StochasticLayout& layout, fe::Component& comp
   if (!Mtw.empty()) split_terms(raw(Mtw), ws.is_i(), ws.is_b(), Mtii, Mtib);
 
   // Fixed-interface modes: the SG eigen solver on (K_ii(ξ), M_ii(ξ)).
-  EigenSolver solver(layout, space.families(), coef.basis, raw(Kii), raw(Mii), opt.eigen);
+  // The body's basis needs the span of every stochastic multiplet, smooth in ξ: the iteration's own
+  // basis of it, not modes tracked node by node (EigenOptions::track_multiplets).
+  EigenOptions eigen = opt.eigen;
+  eigen.track_multiplets = false;
+  EigenSolver solver(layout, space.families(), coef.basis, raw(Kii), raw(Mii), eigen);
   solver.set_terms(raw(Ktii), coef.stiffness, raw(Mtii), coef.mass);
   EigenResult er = [&] {
     try {

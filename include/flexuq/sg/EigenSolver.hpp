@@ -47,6 +47,13 @@ struct EigenOptions {
   /// Pointwise Rayleigh–Ritz step after each orthonormalisation (inverse-subspace): every mode
   /// converges at the rate of the whole iterated set, so far fewer sweeps (docs/sg.md).
   bool ritz = true;
+  /// Inverse-subspace: the modes of a stochastic multiplet (neighbouring modes that cross or veer
+  /// over the inputs' range, iterated as one subspace) follow their identity: at the Gauss nodes,
+  /// a Rayleigh–Ritz step on the multiplet's subspace, each Ritz vector assigned to the mean mode of
+  /// largest MAC (like the campaign's mode tracking), and its Ritz value and vector projected on the
+  /// basis (docs/sg.md). False keeps the smooth basis of the subspace that the iteration carries
+  /// (its vectors are then no modes): what a reduced basis needs (the SG Craig–Bampton body).
+  bool track_multiplets = true;
   /// Inverse-subspace checkpoint file written after every sweep (empty: none): the iterated
   /// vectors and the iteration's state. With @p resume, a matching checkpoint (same job and rank
   /// layout) is continued bit for bit; otherwise the solve starts from the mean modes.
@@ -75,6 +82,9 @@ struct EigenResult {
   Eigen::MatrixXd block_gram;
   std::vector<double> mean_eigenvalues; ///< of (K^(0), M^(0)), the n wanted
   std::vector<int> multiplicity;        ///< per mode: size of its mean multiplet
+  /// Inverse-subspace, per mode: the stochastic multiplet it was iterated in (consecutive ids; modes
+  /// that share one cross or veer over the inputs' range, docs/sg.md). Empty for straight-forward.
+  std::vector<int> stochastic_multiplet;
   int iterations = 0;
   long long pcg_iterations = 0;
   double change = 0;       ///< last subspace sine
