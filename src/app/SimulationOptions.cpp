@@ -479,7 +479,7 @@ mbs::SimulationJob read_simulation_job(const io::Config& cfg) {
     const YAML::Node s = cfg.node("solver");
     rd.keys(s, "solver", {"type", "alpha", "rho_inf", "step", "start", "end", "tol", "max_iter", "adaptive", "rtol",
                           "atol", "min_step", "max_step", "output_step", "project", "quadratic_velocity", "matrix",
-                          "project_velocities", "linear_algebra", "formulation"});
+                          "project_velocities", "linear_algebra", "formulation", "drift_limit"});
     // newmark: seed 001's Newmark (β = 1/4, γ = 1/2), i.e. the HHT scheme with α = 0.
     const std::string type = rd.text(s, "solver", "type", "hht");
     const bool newmark = type == "newmark";
@@ -512,6 +512,7 @@ mbs::SimulationJob read_simulation_job(const io::Config& cfg) {
     if (formulation != "stabilized" && formulation != "index-3")
       rd.fail(s["formulation"], "solver.formulation", "must be stabilized or index-3, got '" + formulation + "'");
     o.stabilized = formulation == "stabilized";
+    o.drift_limit = rd.number(s, "solver", "drift_limit", o.drift_limit);
     try {
       o.linear_algebra = mbs::parse_linear_algebra(rd.text(s, "solver", "linear_algebra", "auto"));
     } catch (const InputError& e) {

@@ -40,6 +40,20 @@ void SolverOptions::validate() const {
   FLEXUQ_REQUIRE(min_step > 0 && min_step <= step, "solver.min_step must be in (0, step]");
   FLEXUQ_REQUIRE((end - start) / std::max(output_step > 0 ? output_step : step, 1e-300) < 1e8,
                  "solver: more than 1e8 output steps requested (end - start = " << end - start << ")");
+  // Time resolution: t + h must be t + h to ~1e-6 over the whole span (near t = 1e13 a step of 1e-3
+  // rounds to 2e-3, and the loop's 1e-12·|t| output tolerance of 10 s ended the run after 0 steps).
+  const double tmax = std::max(std::abs(start), std::abs(end));
+  FLEXUQ_REQUIRE(step > 1e-10 * tmax && start + step > start && end + step > end,
+                 "solver.step = " << step << " is below the resolution of double-precision time at t = " << tmax
+                                  << " (steps must exceed 1e-10 |t|): raise solver.step or move solver.start and "
+                                     "solver.end nearer 0");
+  // Every step a fixed-step run takes: (end − start)/step, or one per output when outputs are denser.
+  const double steps = (end - start) / std::min(step, output_step > 0 ? output_step : step);
+  FLEXUQ_REQUIRE(adaptive || scheme == Scheme::rk45 || steps <= 1e8,
+                 "solver: about " << steps << " steps requested ((end - start) = " << end - start << " s at step "
+                                  << std::min(step, output_step > 0 ? output_step : step)
+                                  << "), more than 1e8: raise solver.step or solver.output_step, or shorten the run");
+  FLEXUQ_REQUIRE(drift_limit > 0, "solver.drift_limit must be positive, got " << drift_limit);
 }
 
 Integrator::Integrator(System& sys, SolverOptions o)
@@ -568,7 +582,15 @@ RunStats Integrator::run(State& s, const std::function<void(const State&, double
       work += 0.5 * (next.t - s.t) * (power + p1);
       power = p1;
       s = std::move(next);
-      st.max_drift = std::max(st.max_drift, sys_.phi_all(s.q, s.t).lpNorm<Eigen::Infinity>());
+      const double drift = sys_.phi_all(s.q, s.t).lpNorm<Eigen::Infinity>();
+      st.max_drift = std::max(st.max_drift, drift);
+      // Every row, the ones dropped as redundant at t0 included: a dropped row that the motion
+      // violates was not redundant but contradictory (a fixed joint and a driver on one body).
+      if (!(drift <= o_.drift_limit))
+        throw InputError(FLEXUQ_MSG("the constraints are violated at t = " << s.t << ": largest residual at "
+                                    << worst_row(s.q, s.t) << ", above solver.drift_limit = " << o_.drift_limit
+                                    << " (a row dropped as redundant at the start that the motion does not keep: "
+                                       "contradictory joints or drivers?)"));
       if (adaptive) {
         const double grow = err > 0 ? 0.9 * std::pow(err, o_.scheme == Scheme::rk45 ? -0.2 : -0.5) : 2.0;
         if (!last || grow < 1.0) h = std::min(h_max, hs * std::clamp(grow, 0.2, 2.0));

@@ -32,3 +32,13 @@ flexuq_app_case(simulate_bad_plane_offset JOB ../../configs/slider-crank-seed004
 flexuq_app_case(simulate_bad_plane_normal JOB ../../configs/slider-crank-seed004-2d.yaml VERB simulate EXIT_CODE 2
                 ARGS --set "plane.normal=[0, 0, 0]"
                 EXPECT "plane.normal" "must not be zero")
+# Issue #40: contradictory joints fail along the run (the dropped row was checked at t0 only and the
+# run "succeeded" with drift 0.48); step counts and time resolution bounded before the run.
+flexuq_app_case(simulate_bad_contradictory JOB bad/simulate_contradictory.yaml VERB simulate EXIT_CODE 2
+                EXPECT "constraints are violated at t = " "joint 'drive'" "solver.drift_limit")
+flexuq_app_case(simulate_bad_time_resolution JOB bad/simulate_bad_alpha.yaml VERB simulate EXIT_CODE 2
+                ARGS --set solver.alpha=-0.05 --set solver.start=1e13 --set solver.end=1.00000000000001e13
+                EXPECT "solver.step = 0.001 is below the resolution")
+flexuq_app_case(simulate_bad_step_count JOB bad/simulate_bad_alpha.yaml VERB simulate EXIT_CODE 2
+                ARGS --set solver.alpha=-0.05 --set solver.end=1e6 --set solver.output_step=1e3
+                EXPECT "about 1e+09 steps requested" "raise solver.step")

@@ -59,6 +59,9 @@ struct SolverOptions {
   /// C_q q̇ + C_t = 0 at every step (a least position correction, see newmark_step); `index-3`
   /// meets C = 0 only.
   bool stabilized = true;
+  /// The run stops (InputError naming the row) when any constraint row, the dropped redundant ones
+  /// included, is violated by more than this after a step (`solver.drift_limit`).
+  double drift_limit = 1e-6;
   /// `solver.linear_algebra`: the saddle LU and the projections dense or sparse (SaddleSolver.hpp);
   /// auto decides at the initial configuration by size and fill.
   LinearAlgebra linear_algebra = LinearAlgebra::automatic;
