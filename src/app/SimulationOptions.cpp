@@ -10,6 +10,7 @@
 #include <cmath>
 #include <map>
 #include <set>
+#include <sstream>
 
 namespace flexuq::app {
 
@@ -271,6 +272,24 @@ mbs::SimulationJob read_simulation_job(const io::Config& cfg) {
         body.inertia << in[0], in[3], in[5], in[3], in[1], in[4], in[5], in[4], in[2]; // Ixx Iyy Izz Ixy Iyz Ixz
       else if (in.size() == 9) body.inertia = Eigen::Map<const Eigen::Matrix<double, 3, 3, Eigen::RowMajor>>(in.data());
       else rd.fail(b["inertia"], key + ".inertia", "needs 3 (principal), 6 (Ixx Iyy Izz Ixy Iyz Ixz) or 9 values");
+      // Physical checks before the solver (a massless body the joints hold is allowed; the saddle
+      // matrix's rank test names it otherwise).
+      if (!(std::isfinite(body.mass) && body.mass >= 0))
+        rd.fail(b["mass"], key + ".mass", "must be finite and >= 0, got " + std::to_string(body.mass));
+      if (!body.inertia.allFinite()) rd.fail(b["inertia"], key + ".inertia", "must be finite");
+      const double scale = body.inertia.cwiseAbs().maxCoeff();
+      if ((body.inertia - body.inertia.transpose()).cwiseAbs().maxCoeff() > 1e-12 * scale)
+        rd.fail(b["inertia"], key + ".inertia", "is not symmetric (Ixy = Iyx, Iyz = Izy, Ixz = Izx)");
+      const Eigen::Vector3d pm = Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d>(body.inertia).eigenvalues();
+      const double tol = 1e-9 * scale;
+      if (pm(0) < -tol)
+        rd.fail(b["inertia"], key + ".inertia", "is not positive semi-definite (principal moment " + std::to_string(pm(0)) + ")");
+      if (pm(2) > pm(0) + pm(1) + tol) {
+        std::ostringstream os;
+        os << "violates the triangle inequality: principal moments " << pm(0) << ", " << pm(1) << ", " << pm(2)
+           << " (each must be at most the sum of the other two for a real mass distribution)";
+        rd.fail(b["inertia"], key + ".inertia", os.str());
+      }
     }
     body.position = rd.vec3(b, key, "position", Vec3::Zero());
     if (b["orientation"]) {
@@ -381,6 +400,8 @@ mbs::SimulationJob read_simulation_job(const io::Config& cfg) {
       js.has_axis2 = static_cast<bool>(j["axis2"]);
       js.axis2 = rd.vec3(j, key, "axis2", Vec3::UnitX());
       js.distance = rd.number(j, key, "distance", -1.0);
+      if (j["distance"] && !(js.distance >= 0 && std::isfinite(js.distance)))
+        rd.fail(j["distance"], key + ".distance", "must be finite and >= 0 (leave it out for the initial distance)");
       const bool driver = js.type == JointType::angle_driver || js.type == JointType::translation_driver;
       if (!driver && (j["value"] || j["table"] || j["harmonic"] || j["polynomial"]))
         rd.fail(j, key, "value / table / harmonic / polynomial apply to angle-driver and translation-driver joints only");

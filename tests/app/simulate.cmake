@@ -42,3 +42,17 @@ flexuq_app_case(simulate_bad_time_resolution JOB bad/simulate_bad_alpha.yaml VER
 flexuq_app_case(simulate_bad_step_count JOB bad/simulate_bad_alpha.yaml VERB simulate EXIT_CODE 2
                 ARGS --set solver.alpha=-0.05 --set solver.end=1e6 --set solver.output_step=1e3
                 EXPECT "about 1e+09 steps requested" "raise solver.step")
+# Issue #40 item 4: physical checks of rigid-body data and distances before the solver.
+flexuq_app_case(simulate_bad_inertia_triangle JOB bad/simulate_bad_alpha.yaml VERB simulate EXIT_CODE 2
+                ARGS --set solver.alpha=-0.05 --set "bodies.crank.inertia=[1, 1, 5]"
+                EXPECT "bodies.crank.inertia" "violates the triangle inequality")
+flexuq_app_case(simulate_bad_inertia_asymmetric JOB bad/simulate_bad_alpha.yaml VERB simulate EXIT_CODE 2
+                ARGS --set solver.alpha=-0.05 --set "bodies.crank.inertia=[1, 0.1, 0, 0, 1, 0, 0, 0, 1]"
+                EXPECT "bodies.crank.inertia" "is not symmetric")
+flexuq_app_case(simulate_bad_mass_negative JOB bad/simulate_bad_alpha.yaml VERB simulate EXIT_CODE 2
+                ARGS --set solver.alpha=-0.05 --set bodies.crank.mass=-2
+                EXPECT "bodies.crank.mass" "must be finite and >= 0")
+flexuq_app_case(simulate_bad_distance_negative JOB bad/simulate_bad_alpha.yaml VERB simulate EXIT_CODE 2
+                ARGS --set solver.alpha=-0.05
+                     --set "joints=[{name: D, type: distance, bodies: [ground, crank], point: [0, 0, 0], point2: [0.5, 0, 0], distance: -1}]"
+                EXPECT "joints[0] (D).distance" "must be finite and >= 0")
