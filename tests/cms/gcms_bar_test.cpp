@@ -6,9 +6,9 @@
 // blocks, D3-symmetric) and circle (5-block O-grid, 4 symmetry lines) are mapped boxes with 2 × 2
 // cells per block and 20 along the bar.
 // Digest §8.2: B1 (frequencies), B3 (cond Ψ), B4 (rank deficiency 6), B5 (circle: 12), B6 (cond Φ_f),
-// B8 (cosine removal on the rectangle, also with the c_th sweep), B9 (canonical pairs, cosine 0.993
-// on square / triangle / circle), B10 (key cosines), B11 (GS + scaling), and A15 (rotating a
-// degenerate pair: invariants unchanged; canonicalisation undoes the rotation).
+// B7 (cond Φ_f of the rectangle), B8 (cosine removal on the rectangle, also with the c_th sweep),
+// B9 (canonical pairs, cosine 0.993 on square / triangle / circle), B10 (key cosines), B11 (GS + scaling),
+// and A15 (rotating a degenerate pair: invariants unchanged; canonicalisation undoes the rotation).
 // The modes {B1, B1*, B2, B2*, T1, T2, L1, L2} are picked from the first free-free modes by a
 // displacement-pattern classifier (per cross-section: mean in-plane translation = bending, mean
 // twist = torsion, mean axial displacement = longitudinal).
@@ -322,11 +322,20 @@ TEST_F(GcmsBar, B8RectangleCosineRemoval) {
   const auto res = cms::build_gcms(MPI_COMM_WORLD, *b.c, b.selected(), o);
   const auto& init = res.stages.front();
   const auto& scaled = res.stages[2];
-  if (root()) std::printf("[rectangle] cond(Phi_f) %.3e  cosine n_x %d  cond_xs %.2f  final cond(Phi) %.1f\n", init.cond_phi_f,
+  if (root()) std::printf("[rectangle] cond(Phi_f) %.4e  cosine n_x %d  cond_xs %.2f  final cond(Phi) %.1f\n", init.cond_phi_f,
               res.removed_columns("cosine"), scaled.cond_phi_f, res.stages.back().cond_phi);
   if (root())
     for (const auto& r : res.removed) std::printf("  %s %s %.5f %s\n", r.field.c_str(), r.reason.c_str(), r.measure, r.detail.c_str());
   EXPECT_EQ(init.deficiency_phi_f, 6); // B4 for the rectangle
+  // B7 (digest §8.2): cond(Φ_f) of the rectangle ≈ 1e6, accepted within [3e5, 3e6]; paper 9.61e5 (its
+  // section dimensions unknown), the digest's own hex20 bar 9.78e5. Measured here 9.778e5 (4 × 4 × 40,
+  // 100 × 60 mm), identical to 4 digits at 1 and 2 ranks. Asserted: the digest's window, and 2 % around the
+  // digest's independent 9.78e5 (which also keeps the paper's 9.61e5, 1.7 % below, just inside); the
+  // figure comes from the smallest σ(Φ_f), the Poisson fields of the L/T pairs, so it moves with the mesh
+  // but not with round-off or the rank count.
+  EXPECT_GE(init.cond_phi_f, 3e5);
+  EXPECT_LE(init.cond_phi_f, 3e6);
+  EXPECT_NEAR(init.cond_phi_f, 9.78e5, 0.02 * 9.78e5);
   EXPECT_EQ(res.removed_columns("cosine"), 18);
   EXPECT_GE(scaled.cond_phi_f, 30.0);
   EXPECT_LE(scaled.cond_phi_f, 45.0);
