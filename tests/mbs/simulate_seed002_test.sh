@@ -13,6 +13,8 @@
 #   G6  modes scaled to max |value| = 1 (reduce.scaling: max): the same d(φ), 1e-6 (measured 1.7e-9);
 #   G4  two bodies, 12 internal modes: Craig–Bampton, Rubin–Martinez, Herting within 1e-3 of max |d|
 #       (digest: 5 %; measured 1.3e-5);
+#   G5  no seed number (figure-level comparison with SPACAR); instead the two-body d(φ), averaged over one
+#       bending period, against an independent quasi-static beam estimate: 5 % of its peak (measured 3.1 %);
 #   and the seed's statements: the Guyan body (no internal modes) is inaccurate; one body with 18
 #   modes stays clearly off the two-body result; with two bodies and 6 internal modes all bases are
 #   close to the converged one, Rubin–Martinez and Herting closer than Craig–Bampton.
@@ -80,8 +82,38 @@ d = {k: deflection(f"{k}.h5")[2] for k in
       "two-rubin-martinez-0", "two-herting-0", "two-craig-bampton-12", "two-rubin-martinez-6", "two-herting-6"]}
 def rel(a, b):
     return np.max(np.abs(d[a] - d[b])) / np.max(np.abs(d[b]))
+# G5: the seed compares "two bodies + Guyan" with Schilder's and SPACAR's curves only as figures (digest:
+# "no numbers available in the text"), and SPACAR is not available here, so there is no seed number for d.
+# Instead an independent estimate from the seed's data: quasi-statically the connector is a pinned-pinned
+# Euler-Bernoulli beam under its own rigid-motion inertial load -rhoA a_perp(s), linear along the rod
+# (a rigid body's acceleration field is affine), whose midspan deflection is that of the mean load:
+# d_qs = -5 rhoA a_perp(mid) L^3 / (384 EI), a_perp from the rigid slider-crank kinematics (r = 0.15,
+# L = 0.3, 150 rad/s). The simulated d is d_qs plus the bending vibration started by the undeformed
+# initial state (pinned-pinned 131.98 Hz, digest); averaged over one such period both must agree.
+# Measured (two bodies, CB 12): the averaged curves within 3.1 % of max |d_qs| = 0.01225; asserted 5 %
+# (neglected: the axial force, up to 8 % of the Euler load, which changes the deflection by up to that
+# fraction where it acts). Peak: max |d| = 0.01604 = 1.31 max |d_qs|; a load applied to an undeformed
+# beam overshoots its static deflection by at most a factor 2, so asserted within [1, 2] max |d_qs|.
+t2, phi2, d2 = deflection("two-craig-bampton-12.h5")
+r_c, L_c, w_c = 0.15, 0.3, 150.0
+rhoA, EI = 7870 * np.pi * 0.003**2, 200e9 * np.pi * 0.003**4 / 4
+tt = np.linspace(0.0, t2[-1], 200001)
+hh = tt[1] - tt[0]
+ph = w_c * tt
+pa = np.stack([r_c * np.cos(ph), r_c * np.sin(ph)], -1)
+pb = np.stack([r_c * np.cos(ph) + np.sqrt(L_c**2 - (r_c * np.sin(ph))**2), 0 * ph], -1)
+a_mid = np.gradient(np.gradient((pa + pb) / 2, hh, axis=0), hh, axis=0)
+e_ab = (pb - pa) / L_c
+a_perp = a_mid[:, 1] * e_ab[:, 0] - a_mid[:, 0] * e_ab[:, 1]  # along the left normal of B -> C
+d_qs = np.interp(t2, tt, -5 * rhoA * a_perp * L_c**3 / (384 * EI))
+k_avg = int(round(1 / 131.98 / (t2[1] - t2[0])))
+avg = lambda v: np.convolve(v, np.ones(k_avg) / k_avg, "valid")
+qs_max = np.max(np.abs(d_qs))
+e_avg = np.max(np.abs(avg(d2) - avg(d_qs))) / qs_max
+check(e_avg < 0.05, f"G5 two bodies, 12 modes: d averaged over one bending period vs the quasi-static beam "
+      f"{e_avg:.3g} of max |d_qs| = {qs_max:.5f} (< 0.05)")
 peak = np.max(np.abs(d["two-craig-bampton-12"]))
-check(0.012 < peak < 0.02, f"two bodies, 12 modes: max |d| = {peak:.5f} (plausible: the seed prints no numbers, G5)")
+check(qs_max <= peak <= 2 * qs_max, f"G5 peak max |d| = {peak:.5f} = {peak / qs_max:.3f} max |d_qs| (in [1, 2])")
 for a, b in [("one-hurty-6", "one-craig-bampton-6"), ("one-craig-chang-0", "one-rubin-martinez-0"),
              ("one-hintz-constraint-0", "one-herting-0")]:
     check(rel(a, b) < 1e-10, f"G2 {a} = {b}: {rel(a, b):.3g}")
