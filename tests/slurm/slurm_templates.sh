@@ -106,6 +106,14 @@ wait_requeued() {
 # (seen under load: the job then sat out its BeginTime), so repeat it until the job leaves PENDING.
 start_requeued() {
   local id=$1 end=$((SECONDS + 90))
+  # The first run's step must be gone first: an allocation made while it is still completing is
+  # killed at once ("Killing non-startable batch job: Job credential revoked", exit 1; seen on a
+  # clean-clone CI run, the update 0.6 s after the requeue and the old step done 2 s later).
+  while [ -n "$(squeue -h -s -j "$id" 2>/dev/null)" ] || [ "$(job_field "$id" JobState)" = COMPLETING ]; do
+    [ "$SECONDS" -lt "$end" ] || break
+    sleep 1
+  done
+  sleep 2
   scontrol update JobId="$id" TimeLimit=3 StartTime=now || true
   while [ "$(job_field "$id" JobState)" = PENDING ] || [ "$(job_field "$id" JobState)" = REQUEUED ] ||
     [ "$(job_field "$id" JobState)" = COMPLETING ]; do
