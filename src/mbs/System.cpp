@@ -673,26 +673,6 @@ Vec System::phi_t(const Vec& q, double t) const {
   return out;
 }
 
-Vec System::phi_dot(const Vec& q, const Vec& v, double t) const {
-  std::vector<VecState> s;
-  vector_states(q, &v, s);
-  Vec out(m());
-  const int nr = static_cast<int>(rows_.size());
-  for (int k = 0; k < m(); ++k) {
-    if (active_[k] >= nr) { // d/dt (pᵀp − 1) = 2 pᵀṗ
-      const int o = off_[active_[k] - nr] + 3;
-      out(k) = 2.0 * q.segment<4>(o).dot(v.segment<4>(o));
-      continue;
-    }
-    const Row& r = rows_[active_[k]];
-    double val = 0;
-    for (const auto& term : r.terms) val += row_rate(term.c.eval(t), s[term.u], s[term.v]);
-    if (r.g) val -= r.g->eval(t)[1];
-    out(k) = val;
-  }
-  return out;
-}
-
 Vec System::gamma(const Vec& q, const Vec& v, double t) const {
   std::vector<VecState> s;
   vector_states(q, &v, s);

@@ -71,9 +71,8 @@ public:
   void factor(const Eigen::MatrixXd& p, bool sparse);
   /// −Pᵀ (P Pᵀ)⁻¹ r.
   Eigen::VectorXd correction(const Eigen::VectorXd& r) const;
-  /// (P Pᵀ)⁻¹ r.
-  Eigen::VectorXd gram_solve(const Eigen::VectorXd& r) const;
 private:
+  Eigen::VectorXd gram_solve(const Eigen::VectorXd& r) const; ///< (P Pᵀ)⁻¹ r
   bool sparse_ = false, dense_fallback_ = false;
   Eigen::MatrixXd p_;
   Eigen::SparseMatrix<double> ps_;

@@ -230,9 +230,6 @@ public:
   void constraint_residual(const Vec& q, double t, const Vec& lambda, Vec& cq_t_lambda, Vec& phi,
                            const Vec* v = nullptr, Vec* phi_dot = nullptr) const;
   Vec phi_t(const Vec& q, double t) const;
-  /// dΦ/dt = C_q q̇ + Φ_t on the active rows, without forming C_q (the velocity-level residual of the
-  /// stabilised implicit integrators).
-  Vec phi_dot(const Vec& q, const Vec& v, double t) const;
   Vec gamma(const Vec& q, const Vec& v, double t) const;
 
   Mat mass(const Vec& q) const;
