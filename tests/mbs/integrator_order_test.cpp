@@ -69,6 +69,47 @@ const SchemeCase kSchemes[] = {{"hht", Scheme::hht, -0.05, 0.8},
 /// Wraps an angle difference into (−π, π].
 double wrap(double d) { return std::remainder(d, 2 * M_PI); }
 
+/// The slider-crank's slider (mass @p m3 at x = @p xb on the x axis), its revolutes O (ground–crank at
+/// the origin), A (crank–rod at @p a) and B (rod–slider at the slider), the prismatic guide along x, the
+/// crank torque and gravity: shared by the rigid and the flexible crank. @p at_a, @p at_b name the
+/// rod's interfaces at A and B (empty: a rigid rod).
+void add_slider_joints_loads(System& s, int crank, int rod, const Vec3& a, double xb, double m3, double torque,
+                             const std::string& at_a = "", const std::string& at_b = "") {
+  RigidBody sl;
+  sl.name = "slider";
+  sl.mass = m3;
+  sl.inertia = Vec3(2e-4, 3e-4, 4e-4).asDiagonal();
+  sl.position = Vec3(xb, 0, 0);
+  const int slider = s.add_body(sl);
+  const Vec3 b(xb, 0, 0);
+  auto joint = [&](const std::string& name, JointType t, int i, int j, const Vec3& at, const Vec3& axis,
+                   const std::string& ii = "", const std::string& ij = "") {
+    JointSpec js;
+    js.name = name;
+    js.type = t;
+    js.body_i = i;
+    js.body_j = j;
+    js.point = at;
+    js.axis = axis;
+    js.interface_i = ii;
+    js.interface_j = ij;
+    s.add_joint(js);
+  };
+  joint("O", JointType::revolute, kGround, crank, Vec3::Zero(), Vec3::UnitZ());
+  joint("A", JointType::revolute, crank, rod, a, Vec3::UnitZ(), "", at_a);
+  joint("B", JointType::revolute, rod, slider, b, Vec3::UnitZ(), at_b, "");
+  joint("guide", JointType::prismatic, kGround, slider, b, Vec3::UnitX());
+  ForceSpec t;
+  t.type = ForceType::torque;
+  t.body = crank;
+  t.direction = Vec3::UnitZ();
+  t.value = TimeFunction::constant(torque);
+  s.add_force(t);
+  ForceSpec g;
+  g.direction = Vec3(0, -kG, 0);
+  s.add_force(g);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Fast slider-crank: crank OA (r) about z at the origin, rod AB (l), slider B on the x axis.
 // Crank angle θ is the coordinate; the rod angle φ = asin(−r sin θ / l).
@@ -125,36 +166,7 @@ struct SliderCrank {
       return s.add_body(b);
     };
     const int crank = bar("crank", m1, r, 0, theta0), rod = bar("rod", m2, l, 1, phi.v);
-    RigidBody sl;
-    sl.name = "slider";
-    sl.mass = m3;
-    sl.inertia = Vec3(2e-4, 3e-4, 4e-4).asDiagonal();
-    sl.position = Vec3(pos[2][0].v, 0, 0);
-    const int slider = s.add_body(sl);
-    const Vec3 a(r * std::cos(theta0), r * std::sin(theta0), 0), b(pos[2][0].v, 0, 0);
-    auto joint = [&](const std::string& name, JointType t, int i, int j, const Vec3& p, const Vec3& axis) {
-      JointSpec js;
-      js.name = name;
-      js.type = t;
-      js.body_i = i;
-      js.body_j = j;
-      js.point = p;
-      js.axis = axis;
-      s.add_joint(js);
-    };
-    joint("O", JointType::revolute, kGround, crank, Vec3::Zero(), Vec3::UnitZ());
-    joint("A", JointType::revolute, crank, rod, a, Vec3::UnitZ());
-    joint("B", JointType::revolute, rod, slider, b, Vec3::UnitZ());
-    joint("guide", JointType::prismatic, kGround, slider, b, Vec3::UnitX());
-    ForceSpec t;
-    t.type = ForceType::torque;
-    t.body = crank;
-    t.direction = Vec3::UnitZ();
-    t.value = TimeFunction::constant(torque);
-    s.add_force(t);
-    ForceSpec g;
-    g.direction = Vec3(0, -kG, 0);
-    s.add_force(g);
+    add_slider_joints_loads(s, crank, rod, Vec3(r * std::cos(theta0), r * std::sin(theta0), 0), pos[2][0].v, m3, torque);
     return s;
   }
 };
@@ -390,39 +402,7 @@ struct FlexibleSliderCrank : Problem {
     p.phi(3, 0) = 1 / std::sqrt(2 * me);
     p.k = RVec::Constant(1, kbar);
     s.add_body(flexible_body("rod", p.data(1.0, zeta), Vec3(pos[3][0].v, pos[3][1].v, 0), from_axis_angle(Vec3::UnitZ(), phi)));
-    RigidBody sl;
-    sl.name = "slider";
-    sl.mass = m3;
-    sl.inertia = Vec3(2e-4, 3e-4, 4e-4).asDiagonal();
-    sl.position = Vec3(pos[6][0].v, 0, 0);
-    s.add_body(sl);
-    auto joint = [&](const std::string& name, JointType t, int i, int j, const Vec3& at, const Vec3& axis,
-                     const std::string& ii = "", const std::string& ij = "") {
-      JointSpec js;
-      js.name = name;
-      js.type = t;
-      js.body_i = i;
-      js.body_j = j;
-      js.point = at;
-      js.axis = axis;
-      js.interface_i = ii;
-      js.interface_j = ij;
-      s.add_joint(js);
-    };
-    const Vec3 a(pos[1][0].v, pos[1][1].v, 0), b(pos[2][0].v, 0, 0);
-    joint("O", JointType::revolute, kGround, 0, Vec3::Zero(), Vec3::UnitZ());
-    joint("A", JointType::revolute, 0, 1, a, Vec3::UnitZ(), "", "P0");
-    joint("B", JointType::revolute, 1, 2, b, Vec3::UnitZ(), "P1", "");
-    joint("guide", JointType::prismatic, kGround, 2, b, Vec3::UnitX());
-    ForceSpec t;
-    t.type = ForceType::torque;
-    t.body = 0;
-    t.direction = Vec3::UnitZ();
-    t.value = TimeFunction::constant(torque);
-    s.add_force(t);
-    ForceSpec g;
-    g.direction = Vec3(0, -kG, 0);
-    s.add_force(g);
+    add_slider_joints_loads(s, 0, 1, Vec3(pos[1][0].v, pos[1][1].v, 0), pos[6][0].v, m3, torque, "P0", "P1");
     return s;
   }
   RVec observe(const System& sys, const State& s, const RVec& near) const override {
