@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "flexuq/cms/FloatingFrame.hpp"
 
-#include "flexuq/core/Blas.hpp"
+#include "flexuq/la/Blas.hpp"
 #include "flexuq/core/Error.hpp"
 
 namespace flexuq::cms {

@@ -5,7 +5,7 @@
 #include "flexuq/la/Guards.hpp"
 #include "flexuq/la/Projection.hpp"
 #include "flexuq/cms/FloatingFrame.hpp"
-#include "flexuq/core/Blas.hpp"
+#include "flexuq/la/Blas.hpp"
 #include "flexuq/core/Error.hpp"
 #include "flexuq/fe/ModesFile.hpp"
 #include "flexuq/io/MeshOutput.hpp"

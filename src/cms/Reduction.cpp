@@ -2,7 +2,7 @@
 #include "flexuq/cms/Reduction.hpp"
 
 #include "flexuq/core/Assert.hpp"
-#include "flexuq/core/Blas.hpp"
+#include "flexuq/la/Blas.hpp"
 #include "flexuq/la/Clusters.hpp"
 #include "flexuq/la/Projection.hpp"
 #include "flexuq/la/Solvers.hpp"

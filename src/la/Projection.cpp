@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "flexuq/la/Projection.hpp"
 
-#include "flexuq/core/Blas.hpp"
+#include "flexuq/la/Blas.hpp"
 #include "flexuq/core/Error.hpp"
 #include "flexuq/la/BlockProduct.hpp"
 #include "flexuq/la/Guards.hpp"

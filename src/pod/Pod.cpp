@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "flexuq/pod/Pod.hpp"
 
-#include "flexuq/core/Blas.hpp"
+#include "flexuq/la/Blas.hpp"
 #include "flexuq/core/Error.hpp"
 #include "flexuq/core/Log.hpp"
 

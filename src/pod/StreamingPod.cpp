@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "flexuq/pod/StreamingPod.hpp"
 
-#include "flexuq/core/Blas.hpp"
+#include "flexuq/la/Blas.hpp"
 #include "flexuq/core/Error.hpp"
 
 #include <algorithm>

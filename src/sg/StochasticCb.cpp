@@ -4,7 +4,7 @@
 #include "flexuq/cms/ReducedBodyBuild.hpp"
 #include "flexuq/cms/StochasticBodyModel.hpp"
 #include "flexuq/core/Assert.hpp"
-#include "flexuq/core/Blas.hpp"
+#include "flexuq/la/Blas.hpp"
 #include "flexuq/core/Error.hpp"
 #include "flexuq/core/Log.hpp"
 #include "flexuq/fe/ModesFile.hpp"
