@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
 #include "flexuq/core/Comm.hpp"
-#include "flexuq/core/RootTask.hpp"
 
 #include "flexuq/core/Error.hpp"
 
@@ -79,29 +78,6 @@ void broadcast(MPI_Comm comm, std::string& s, int root) {
   FLEXUQ_MPI(MPI_Bcast(&n, 1, MPI_LONG_LONG, root, comm));
   s.resize(static_cast<std::size_t>(n));
   if (n > 0) FLEXUQ_MPI(MPI_Bcast(s.data(), static_cast<int>(n), MPI_CHAR, root, comm));
-}
-
-void on_root(MPI_Comm comm, const std::function<void()>& fn, int root) {
-  int rank = 0;
-  FLEXUQ_MPI(MPI_Comm_rank(comm, &rank));
-  std::string error;
-  long long input_error = 0;
-  if (rank == root) {
-    try {
-      fn();
-    } catch (const InputError& e) {
-      error = e.what();
-      input_error = 1;
-    } catch (const std::exception& e) {
-      error = e.what();
-    }
-  }
-  broadcast(comm, error, root);
-  FLEXUQ_MPI(MPI_Bcast(&input_error, 1, MPI_LONG_LONG, root, comm));
-  if (!error.empty()) {
-    if (input_error) throw InputError(error);
-    throw Error(error);
-  }
 }
 
 } // namespace flexuq
