@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <memory>
 #include <new>
 #include <set>
@@ -663,6 +664,14 @@ private:
                   std::to_string(full - corners) + " mid-side grids (all or none are supported)");
     e.type = mid_given ? hi : lo;
     g.resize(static_cast<std::size_t>(mid_given ? full : corners));
+    // A grid listed twice makes a collapsed (degenerate) solid: its Jacobian can stay positive at the
+    // Gauss points, so the element would be integrated silently with a wrong shape (issue #40).
+    for (std::size_t a = 0; a < g.size(); ++a)
+      for (std::size_t b = a + 1; b < g.size(); ++b)
+        if (g[a] == g[b])
+          fail(c, "element " + std::to_string(e.id) + " lists grid " + std::to_string(g[a]) +
+                      " twice (a collapsed " + std::string(c.name) +
+                      "): degenerate solids are not supported; model it as CPENTA or CTETRA");
     // Nastran → Abaqus node order. CTETRA10: same. CHEXA20: Nastran G9-G12 bottom edges, G13-G16
     // vertical edges, G17-G20 top edges; Abaqus 9-12 bottom, 13-16 top, 17-20 vertical.
     // CPENTA15: Nastran G7-G9 bottom edges, G10-G12 vertical, G13-G15 top; Abaqus 7-9, 10-12 top, 13-15 vertical.
@@ -1452,6 +1461,9 @@ void BdfParser::build_sets() {
       fail(rigid_loc_[i], std::string(r.rbe2 ? "RBE2 " : "RBE3 ") + std::to_string(r.eid) + ": reference grid " +
                               std::to_string(r.ref_grid) + " is not defined");
     r.ref_xyz = grids_[static_cast<std::size_t>(ref)].basic;
+    if (r.rbe2 && std::find(rigid_nodes_[i].begin(), rigid_nodes_[i].end(), r.ref_grid) != rigid_nodes_[i].end())
+      fail(rigid_loc_[i], "RBE2 " + std::to_string(r.eid) + ": reference grid " + std::to_string(r.ref_grid) +
+                              " is also one of its dependent grids");
     std::vector<std::pair<int, double>> nw;
     for (std::size_t j = 0; j < rigid_nodes_[i].size(); ++j) {
       const long g = rigid_nodes_[i][j];
@@ -1471,6 +1483,31 @@ void BdfParser::build_sets() {
       set.push_back(n);
       if (!r.rbe2) r.weights.push_back(w);
     }
+  }
+  // A grid's DOFs may be dependent in one rigid element only (RBE2: its GMi; RBE3: its REFGRID), and an
+  // RBE2's reference must be independent: a chain or a doubly dependent grid has no unique meaning in
+  // flexuq's interfaces, which take each rigid element on its own (issue #40: accepted silently before).
+  std::map<long, std::size_t> dependent_in; // grid → first rigid element where it is dependent
+  const auto label = [&](std::size_t i) {
+    return std::string(deck_.rigids[i].rbe2 ? "RBE2 " : "RBE3 ") + std::to_string(deck_.rigids[i].eid);
+  };
+  for (std::size_t i = 0; i < deck_.rigids.size(); ++i) {
+    const auto& r = deck_.rigids[i];
+    const std::vector<long> dep = r.rbe2 ? rigid_nodes_[i] : std::vector<long>{r.ref_grid};
+    for (const long g : dep) {
+      const auto [it, fresh] = dependent_in.emplace(g, i);
+      if (!fresh)
+        fail(rigid_loc_[i], label(i) + ": grid " + std::to_string(g) + " is already dependent in " + label(it->second) +
+                                " (" + at(rigid_loc_[it->second]) + "); a grid may be dependent in one rigid element only");
+    }
+  }
+  for (std::size_t i = 0; i < deck_.rigids.size(); ++i) {
+    const auto& r = deck_.rigids[i];
+    if (!r.rbe2) continue;
+    if (const auto it = dependent_in.find(r.ref_grid); it != dependent_in.end() && it->second != i)
+      fail(rigid_loc_[i], label(i) + ": reference grid " + std::to_string(r.ref_grid) + " is a dependent grid of " +
+                              label(it->second) + " (" + at(rigid_loc_[it->second]) +
+                              "); chained rigid elements are not supported: merge them into one RBE2");
   }
 }
 
