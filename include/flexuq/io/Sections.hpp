@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// @file Sections.hpp
+/// @brief Materials, beam cross-sections and the sections that assign them to element sets, as given
+/// in the input (part of io/Mesh.hpp).
+
+#include "flexuq/io/SourceLocation.hpp"
+
+#include <array>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace flexuq::io {
+
+/// Isotropic linear-elastic material as given in the input. Any field may be missing; fe checks
+/// completeness and ranges and names the material and its source on error. (G, C) is the seed-000
+/// parametrisation (shear and bulk modulus): E = 9CG/(3C+G), ν = (3C−2G)/(6C+2G).
+struct Material {
+  std::string name;
+  std::optional<double> E, nu, G, C, rho;
+  SourceLocation where;
+};
+
+/// Beam cross-section (Abaqus *BEAM SECTION / *BEAM GENERAL SECTION conventions).
+/// Local axes: t along the element (node 1 → node 2), n1 the first section axis (given, default
+/// (0,0,−1) as in Abaqus, orthogonalised against t), n2 = t × n1.
+/// I11 = ∫ x2² dA (bending about n1), I22 = ∫ x1² dA (bending about n2), J torsion constant.
+struct BeamSection {
+  /// "RECT" (dims a, b), "CIRC" (dims r), "GENERAL" (A, I11, I12, I22, J), "ROD" (A, J: Nastran
+  /// CROD/PROD, axial and torsion only, no bending stiffness and no rotary or torsional inertia)
+  std::string shape;
+  std::vector<double> dims;     ///< as written in the input
+  std::array<double, 3> n1{0.0, 0.0, -1.0};
+  double A = 0, I11 = 0, I22 = 0, I12 = 0, J = 0;
+  /// Lumped translational mass ρAL/2 per node and no rotary inertia instead of the consistent mass
+  /// (Nastran CBAR/CBEAM/CROD with PARAM,COUPMASS absent or negative; see io/BdfReader.hpp).
+  bool lumped_mass = false;
+  /// Which coupled mass a beam gets when lumped_mass is false (fe::beam_terms states both):
+  /// - consistent: the textbook consistent mass — axial ρAL/6 [2 1; 1 2], torsional inertia
+  ///   ρ(I11 + I22)L/6 [2 1; 1 2], cubic-Hermite bending without rotary inertia. Every beam of the
+  ///   .inp reader and the generators, and Nastran CBEAM with PARAM,COUPMASS,1.
+  /// - nastran_cbar: Nastran's coupled CBAR mass (PARAM,COUPMASS,1): axial ρAL/12 [5 1; 1 5] (the
+  ///   mean of the lumped and the consistent axial mass), the same Hermite bending, no rotary and
+  ///   no torsional inertia. Not used for "ROD" sections (CROD has its own coupled mass).
+  enum class CoupledMass { consistent, nastran_cbar };
+  CoupledMass coupled_mass = CoupledMass::consistent;
+  /// Fill A, I11, I22, I12, J from shape and dims; throws InputError naming @p where on bad data.
+  void compute_properties(const SourceLocation& where);
+};
+
+/// A section assigns a material (and for beams a cross-section) to an element set.
+struct Section {
+  std::string elset;    ///< upper-case set name
+  std::string material; ///< upper-case material name
+  bool beam = false;
+  BeamSection beam_section;
+  SourceLocation where;
+};
+
+} // namespace flexuq::io
