@@ -5,7 +5,7 @@
 //   mpirun -n 2 build/bin/flexuq body-at crank-scb.h5 --set E=2.05e11 -o crank-at.h5
 #include "flexuq/app/StochasticReduce.hpp"
 
-#include "flexuq/app/GalerkinCampaign.hpp"
+#include "flexuq/app/GalerkinJob.hpp"
 #include "flexuq/app/JobOptions.hpp"
 #include "flexuq/app/ModelFactory.hpp"
 #include "flexuq/app/PodReduce.hpp"
@@ -451,7 +451,7 @@ void run_galerkin_body(MPI_Comm c, const io::Config& cfg, const ReduceJob& job, 
       campaign::write_expansion_results(f, plan.params, "galerkin", summaries);
       const std::string G = "/stochastic_body/galerkin";
       const sg::EigenResult& er = r.eigen;
-      write_galerkin_solve(f, G, go.eigen, go.expansion, layout, er);
+      workflow::write_galerkin_solve(f, G, go.eigen, go.expansion, layout, er);
       const auto P = static_cast<std::uint64_t>(er.eigenvalues.rows()), nm = static_cast<std::uint64_t>(er.eigenvalues.cols());
       using RowMat = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
       const RowMat ev = er.eigenvalues;

@@ -1,15 +1,14 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// @file GalerkinCampaign.hpp
-/// @brief `flexuq campaign` with `method.type: galerkin`: the job's FE component, its material
-/// parameters and the `method.galerkin.*` keys → sg::solve_component on a two-level layout
-/// (`campaign.ranks_per_sample` spatial ranks per Galerkin block group) → the campaign result
-/// layout (docs/hdf5-schema.md, "Stochastic Galerkin campaign").
+/// @brief `flexuq campaign` with `method.type: galerkin`: an FE component and its material
+/// parameters → sg::solve_component on a two-level layout (`ranks_per_sample` spatial ranks per
+/// Galerkin block group) → the campaign result layout (docs/hdf5-schema.md, "Stochastic Galerkin
+/// campaign"). The job struct is built by `app` (app/GalerkinJob.hpp) or by a test in C++.
 
 #include "flexuq/campaign/Plan.hpp"
 #include "flexuq/fe/Component.hpp"
 #include "flexuq/fe/MaterialParametrisation.hpp"
-#include "flexuq/io/Config.hpp"
 #include "flexuq/io/Mesh.hpp"
 #include "flexuq/sg/EigenSolver.hpp"
 #include "flexuq/sg/Expansion.hpp"
@@ -20,9 +19,10 @@ namespace flexuq::io {
 class H5File;
 }
 
-namespace flexuq::app {
+namespace flexuq::workflow {
 
-/// Everything a Galerkin campaign needs, parsed and checked before any solve.
+/// Everything a Galerkin campaign needs, parsed and checked before any solve (options.source names
+/// the job in messages; options.output is the result file).
 struct GalerkinJob {
   campaign::CampaignOptions options; ///< parameters, seed, ranks_per_sample, output
   sg::EigenOptions eigen;            ///< method.galerkin.{order, solver, normalization, tol, …}, outputs.frequencies
@@ -33,13 +33,6 @@ struct GalerkinJob {
   bool mode_shapes = true; ///< outputs.mode_shapes: write the mode-shape coefficients
 };
 
-
-/// The keys of one Galerkin solve under @p key (`method.galerkin` or `reduce.stochastic.galerkin`):
-/// order, operator_order, solver, normalization, tol, max_it, guard, rayleigh_ritz, assemble, memory_limit_mb,
-/// regression.{samples, seed} (default seed @p seed). Throws InputError naming the key.
-void galerkin_keys(const io::Config& cfg, const std::string& key, std::uint64_t seed, sg::EigenOptions& e,
-                   sg::ExpansionOptions& x);
-
 /// The record of one Galerkin eigen solve under @p group: attributes order, operator_order, solver,
 /// normalization, iterations, pcg_iterations, converged, change, block_groups, ranks_per_group;
 /// datasets mean_eigenvalues, multiplicity and (straight-forward) spectrum. Campaigns write it under
@@ -47,12 +40,8 @@ void galerkin_keys(const io::Config& cfg, const std::string& key, std::uint64_t 
 void write_galerkin_solve(io::H5File& f, const std::string& group, const sg::EigenOptions& e,
                           const sg::ExpansionOptions& x, const sg::StochasticLayout& layout, const sg::EigenResult& r);
 
-/// Read the `method.galerkin.*`, `outputs.frequencies` and `model.*` keys of @p cfg (the rest of
-/// the campaign keys are in @p o). Not collective (every rank reads the mesh).
-GalerkinJob galerkin_job(const io::Config& cfg, const campaign::CampaignOptions& o);
-
 /// Solve and write the results (@p resume: a Galerkin run keeps no journal, so it solves anew).
 /// @note Collective on @p comm.
 void run_galerkin_campaign(MPI_Comm comm, const GalerkinJob& job, bool resume = false);
 
-} // namespace flexuq::app
+} // namespace flexuq::workflow
