@@ -3,8 +3,6 @@
 
 #include "flexuq/core/Error.hpp"
 #include "flexuq/core/Log.hpp"
-#include "flexuq/fe/Component.hpp"
-#include "flexuq/io/Generators.hpp"
 #include "flexuq/la/Clusters.hpp"
 #include "flexuq/la/Subspace.hpp"
 #include "flexuq/uq/Distribution.hpp"
@@ -12,30 +10,10 @@
 #include <algorithm>
 #include <cmath>
 #include <random>
-#include <set>
 
 namespace flexuq::pod {
 
 namespace {
-
-/// The whole of a small parallel matrix on every rank.
-Eigen::MatrixXd dense_everywhere(Mat A) {
-  MPI_Comm comm = MPI_COMM_NULL;
-  FLEXUQ_PETSC(PetscObjectGetComm(reinterpret_cast<PetscObject>(A), &comm));
-  PetscInt N = 0, Nc = 0, b = 0, e = 0;
-  FLEXUQ_PETSC(MatGetSize(A, &N, &Nc));
-  FLEXUQ_PETSC(MatGetOwnershipRange(A, &b, &e));
-  Eigen::MatrixXd local = Eigen::MatrixXd::Zero(e - b, Nc);
-  for (PetscInt i = b; i < e; ++i) {
-    PetscInt nc = 0;
-    const PetscInt* cols = nullptr;
-    const PetscScalar* vals = nullptr;
-    FLEXUQ_PETSC(MatGetRow(A, i, &nc, &cols, &vals));
-    for (PetscInt k = 0; k < nc; ++k) local(i - b, cols[k]) = vals[k];
-    FLEXUQ_PETSC(MatRestoreRow(A, i, &nc, &cols, &vals));
-  }
-  return gather_rows(comm, local);
-}
 
 double sum_over(MPI_Comm comm, double x) {
   FLEXUQ_MPI(MPI_Allreduce(MPI_IN_PLACE, &x, 1, MPI_DOUBLE, MPI_SUM, comm));
@@ -53,42 +31,6 @@ Eigen::MatrixXd select(const Eigen::MatrixXd& A, const std::vector<int>& rows, c
 
 Eigen::MatrixXd CbBar::block(const Eigen::MatrixXd& A, const std::vector<int>& rows, const std::vector<int>& cols) const {
   return select(A, rows, cols);
-}
-
-CbBar build_cb_bar(MPI_Comm comm, const BarSpec& spec) {
-  FLEXUQ_REQUIRE(spec.elements >= 2 && spec.elements % 2 == 0,
-                 "POD-CB bar: the element count must be even (a middle node is fixed), got " << spec.elements);
-  io::BeamSpec bs;
-  bs.length = spec.length;
-  bs.elements = spec.elements;
-  bs.section.shape = "GENERAL";
-  bs.section.dims = {spec.area, spec.inertia, 0.0, spec.inertia, spec.torsion_constant};
-  io::Mesh mesh = io::generate_beam(bs);
-  fe::ComponentOptions opt;
-  opt.fixed_sets = {"MID"};
-  io::Material mat;
-  mat.name = "bar";
-  mat.E = 2.0e11; // placeholder: only the parameter-free affine terms are used
-  mat.nu = 0.3;
-  mat.rho = 1.0;
-  opt.default_material = mat;
-  opt.keep_affine = true;
-  fe::Component comp(comm, mesh, opt);
-  FLEXUQ_REQUIRE(comp.stiffness_terms().size() == 2 && comp.mass_terms().size() == 1,
-                 "POD-CB bar: expected one beam material group");
-  CbBar bar;
-  bar.K_E = dense_everywhere(comp.stiffness_terms().term(0));
-  bar.K_G = dense_everywhere(comp.stiffness_terms().term(1));
-  bar.M = spec.rho * dense_everywhere(comp.mass_terms().term(0));
-  const fe::DofMap& d = comp.dofs();
-  std::set<int> bset;
-  for (const char* end : {"END0", "END1"})
-    for (int n : mesh.node_sets.at(end))
-      for (int k = 0; k < d.dofs_per_node(); ++k) bset.insert(static_cast<int>(d.node_dof(n)) + k);
-  bar.boundary.assign(bset.begin(), bset.end());
-  for (int i = 0; i < static_cast<int>(d.global_size()); ++i)
-    if (!bset.count(i)) bar.internal.push_back(i);
-  return bar;
 }
 
 CbPieces cb_pieces(const CbBar& bar, double E, double G, int n_modes) {

@@ -2,6 +2,7 @@
 // POD-based Craig–Bampton on the thesis's bar (seed 000 §2.12, §4.5, T6, T9, T10): model counts,
 // the eigenvalue pattern, exact parameter invariance of the CB shapes, the pair rule on a
 // constructed degenerate case, and the leave-one-out tables 7.7/7.8 at round-off level.
+#include "PodCbBar.hpp"
 #include "flexuq/pod/PodCb.hpp"
 
 #include <gtest/gtest.h>
@@ -20,7 +21,7 @@ int rank_of(MPI_Comm c) {
   return r;
 }
 const CbBar& bar() {
-  static const CbBar b = build_cb_bar(PETSC_COMM_WORLD, BarSpec{});
+  static const CbBar b = test::build_cb_bar(PETSC_COMM_WORLD, test::BarSpec{});
   return b;
 }
 } // namespace

@@ -6,13 +6,9 @@
 /// the augmented basis Û = [Φ̄ˢ, U_rˢ] with the (r+1) reduced eigenproblem and the pair rule, and the
 /// leave-one-out driver of Tables 7.7/7.8 (T10) on the thesis's bar.
 ///
-/// The bar (seed 000 §3, Table 7.1): 0.15 m, 21 nodes (20 two-node Euler–Bernoulli frame elements),
-/// ρ = 7870, C = 166.7e9 fixed, G log-normal (moment-matched, mean 76.9e9, std 1e9), E = 9CG/(3C+G);
-/// boundary = both end nodes (12 DOF), the middle (CoM) node fixed, so K_ii is 108 × 108. The
-/// section is not given in the thesis; we take A = 1e-4 m² (Table 7.1) and I₁₁ = I₂₂ = 4.5e-10 m⁴,
-/// J = 9e-10 m⁴, which reproduces the eigenvalue index pattern the thesis reports (distinct values at
-/// 1, 5, 9, 11, 13: bending ×4, bending ×4, torsion ×2, axial ×2, bending ×4; Tables 7.9–7.12),
-/// so "the first eight internal modes" are two complete degenerate quadruplets.
+/// pod takes the bar as dense operators (CbBar); the tests build the thesis's bar from a generated
+/// beam mesh and fe::Component (tests/support/PodCbBar.hpp, where its data are given), so pod does not
+/// depend on io or fe.
 
 #include "flexuq/pod/Pod.hpp"
 
@@ -23,23 +19,14 @@
 
 namespace flexuq::pod {
 
-struct BarSpec {
-  double length = 0.15;
-  int elements = 20;
-  double area = 1e-4, inertia = 4.5e-10, torsion_constant = 9e-10;
-  double rho = 7870.0;
-};
-
-/// Dense operators of a small bar with the middle node fixed (replicated on every rank; built with
-/// io::generate_beam and fe::Component, whose affine terms give K = E K_E + G K_G and M = ρ M₁).
+/// Dense operators of a small bar with the middle node fixed, replicated on every rank:
+/// K = E K_E + G K_G and M (e.g. the affine terms of an fe::Component, gathered).
 struct CbBar {
   Eigen::MatrixXd K_E, K_G, M; ///< all free DOFs
   std::vector<int> boundary;   ///< DOFs of the end nodes
   std::vector<int> internal;   ///< all other free DOFs
   Eigen::MatrixXd block(const Eigen::MatrixXd& A, const std::vector<int>& rows, const std::vector<int>& cols) const;
 };
-/// @note Collective (assembly on @p comm, then every rank gathers the small dense matrices).
-CbBar build_cb_bar(MPI_Comm comm, const BarSpec& spec);
 
 /// Craig–Bampton pieces of the bar at (E, G): B = −K_ii⁻¹K_ib (n_i × n_b) and the @p n_modes lowest
 /// fixed-interface modes (M_ii-normalised) with their eigenvalues λ = ω².
