@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <limits>
 #include <set>
 #include <sstream>
 
@@ -311,6 +312,10 @@ std::unique_ptr<Component> make_matrix_component(MPI_Comm comm, const MatrixMode
   FLEXUQ_PETSC(MatAssemblyEnd(pattern.get(), MAT_FINAL_ASSEMBLY));
 
   // --- pass 2: each term, rows owned here only ---
+  // The nominal diagonal Σ θ_k diag(A_k) of each kind (stiffness, mass): a negative entry cannot belong to a
+  // positive semi-definite matrix and would otherwise surface as a MUMPS/SLEPc error code (issue #40).
+  std::vector<double> nominal_diag[2];
+  std::string kind_files[2];
   for (std::size_t k = 0; k < terms.size(); ++k) {
     const MatrixTerm& t = *terms[k].term;
     log::info(comm, "  reading " + std::string(terms[k].stiffness ? "stiffness" : "mass") + " term '" + t.name +
@@ -356,10 +361,49 @@ std::unique_ptr<Component> make_matrix_component(MPI_Comm comm, const MatrixMode
         throw InputError(os.str());
       }
     }
+    {
+      const int kind = terms[k].stiffness ? 0 : 1;
+      VecH diag;
+      FLEXUQ_PETSC(MatCreateVecs(A.get(), diag.out(), nullptr));
+      FLEXUQ_PETSC(MatGetDiagonal(A.get(), diag.get()));
+      const PetscScalar* dv = nullptr;
+      FLEXUQ_PETSC(VecGetArrayRead(diag.get(), &dv));
+      auto& nd = nominal_diag[kind];
+      nd.resize(static_cast<std::size_t>(e - b), 0.0);
+      for (PetscInt i = 0; i < e - b; ++i) nd[static_cast<std::size_t>(i)] += t.coefficient * PetscRealPart(dv[i]);
+      FLEXUQ_PETSC(VecRestoreArrayRead(diag.get(), &dv));
+      kind_files[kind] += (kind_files[kind].empty() ? "" : ", ") + t.file.path;
+    }
     FLEXUQ_PETSC(MatSetOption(A.get(), MAT_SYMMETRIC, PETSC_TRUE));
     FLEXUQ_PETSC(MatSetOption(A.get(), MAT_SYMMETRY_ETERNAL, PETSC_TRUE));
     (terms[k].stiffness ? ops.stiffness : ops.mass).add_term(t.name, std::move(A));
     (terms[k].stiffness ? ops.stiffness_theta : ops.mass_theta).push_back(t.coefficient);
+  }
+  for (int kind = 0; kind < 2; ++kind) {
+    const auto& nd = nominal_diag[kind];
+    double scale = 0, worst = 0;
+    PetscInt at_dof = -1;
+    for (std::size_t i = 0; i < nd.size(); ++i) {
+      scale = std::max(scale, std::abs(nd[i]));
+      if (nd[i] < worst) {
+        worst = nd[i];
+        at_dof = d.begin() + static_cast<PetscInt>(i);
+      }
+    }
+    scale = allreduce_max(comm, scale);
+    const double global_worst = allreduce_min(comm, worst);
+    if (!(global_worst < -1e-12 * scale)) continue;
+    // The lowest global DOF holding the most negative entry names it (deterministic over ranks).
+    const PetscInt dof = static_cast<PetscInt>(allreduce_min(
+        comm, worst == global_worst && at_dof >= 0 ? static_cast<double>(at_dof) : std::numeric_limits<double>::max()));
+    std::int64_t file_row = -1;
+    for (std::size_t r = 0; r < L.rows() && file_row < 0; ++r)
+      if (global(static_cast<std::int64_t>(r)) == dof) file_row = static_cast<std::int64_t>(r);
+    std::ostringstream os;
+    os << kind_files[kind] << ": the nominal " << (kind == 0 ? "stiffness" : "mass") << " matrix has a negative diagonal entry "
+       << dof_name(L, file_row) << " = " << global_worst << " (a " << (kind == 0 ? "stiffness" : "mass")
+       << " matrix is positive semi-definite: check the export's sign, units and term coefficients)";
+    throw InputError(os.str());
   }
   return std::make_unique<Component>(std::move(mesh), std::move(ops));
 }
