@@ -4,6 +4,7 @@
 #include "flexuq/core/Comm.hpp"
 #include "flexuq/core/Error.hpp"
 
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -11,6 +12,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <system_error>
 
 namespace flexuq::io {
@@ -26,6 +28,40 @@ std::string folder_of(const std::string& path) {
 std::string file_name_of(const std::string& path) {
   const auto slash = path.find_last_of('/');
   return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+/// The marker a temporary folder carries: "<host> <pid>" of the process that made it.
+constexpr const char* kOwnerFile = ".flexuq-owner";
+
+std::string host_name() {
+  char h[256] = {};
+  if (::gethostname(h, sizeof h - 1) != 0) return "?";
+  return h;
+}
+
+/// Removes the temporary folders `<path>.tmp.<pid>[.<k>]` left beside @p path by runs on this host that
+/// were killed (SIGKILL, an out-of-memory kill, a node reboot: no destructor ran), recognised by their
+/// owner marker naming this host and a process that no longer exists. Folders of live processes, of
+/// other hosts (a shared file system) and without a marker are kept. Best effort; returns how many went.
+int sweep_stale_folders(const std::string& path) {
+  namespace fs = std::filesystem;
+  const std::string prefix = file_name_of(path) + ".tmp.", host = host_name();
+  std::error_code ec;
+  int removed = 0;
+  for (const auto& e : fs::directory_iterator(folder_of(path), ec)) {
+    const std::string n = e.path().filename().string();
+    if (n.compare(0, prefix.size(), prefix) != 0 || !e.is_directory(ec)) continue;
+    std::ifstream owner(e.path() / kOwnerFile);
+    std::string h;
+    long pid = 0;
+    if (!(owner >> h >> pid) || h != host || pid <= 0) continue;
+    if (::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) continue; // alive (or not ours to judge)
+    owner.close();
+    std::error_code rm;
+    fs::remove_all(e.path(), rm);
+    if (!rm) ++removed;
+  }
+  return removed;
 }
 
 } // namespace
@@ -84,6 +120,10 @@ OutputFile::OutputFile(MPI_Comm comm, const std::string& path) : comm_(comm), pa
       folder_ = base + "." + std::to_string(k);
     }
     pending_ = error.empty();
+    if (pending_) {
+      std::ofstream(folder_ + "/" + kOwnerFile) << host_name() << " " << ::getpid() << "\n";
+      sweep_stale_folders(path_);
+    }
   }
   broadcast(comm_, error);
   if (!error.empty()) throw Error(error);
@@ -107,7 +147,7 @@ void OutputFile::commit() {
     std::vector<std::string> names;
     for (const auto& e : fs::directory_iterator(folder_, ec)) {
       const std::string n = e.path().filename().string();
-      if (n != main) names.push_back(n);
+      if (n != main && n != kOwnerFile) names.push_back(n);
     }
     if (ec) error = "cannot list the temporary folder '" + folder_ + "': " + ec.message();
     struct stat st {};
@@ -119,7 +159,10 @@ void OutputFile::commit() {
         error = "cannot move the finished '" + from + "' onto '" + to + "' (" + std::strerror(errno) +
                 "); the finished file is left in '" + folder_ + "'";
     }
-    if (error.empty()) ::rmdir(folder_.c_str());
+    if (error.empty()) {
+      std::remove((folder_ + "/" + kOwnerFile).c_str());
+      ::rmdir(folder_.c_str());
+    }
     pending_ = false; // after a failed rename, what was finished stays for the user
   }
   broadcast(comm_, error);

@@ -11,7 +11,9 @@
 #    same job that succeeds replaces both, and the .xdmf names the final .h5;
 # 4. body-at refuses germ values that are not finite or outside the germ's support, naming the
 #    parameter; a truncated or non-HDF5 body file is reported as such (not as an unwritable folder);
-# 5. a campaign whose every sample fails exits non-zero; one with some failures ends with their count.
+# 5. a campaign whose every sample fails exits non-zero; one with some failures ends with their count;
+# 6. a temporary folder left by a killed run (its owner marker names this host and a dead process) is
+#    removed by the next run writing the same output; one of a live process or another host is kept.
 set -u
 flexuq="$1"; mpiexec="$2"; np="$3"; src="$4"
 work="$(mktemp -d)"
@@ -125,4 +127,19 @@ run 2 all.log campaign failing.yaml --set output=all.h5 --set parameters.x0.low=
 expect all.log "every one of the 20 sample(s) evaluated failed"
 expect all.log "exceeds 1"
 no_temp "by a campaign"
+
+# --- 6. folders of killed runs ---
+host=$(hostname)
+sleep 0 & dead=$!; wait "$dead" # a process id that no longer exists
+mkdir some.h5.tmp.$dead some.h5.tmp.$$ some.h5.tmp.7
+echo "$host $dead" > some.h5.tmp.$dead/.flexuq-owner; echo partial > some.h5.tmp.$dead/some.h5
+echo "$host $$" > some.h5.tmp.$$/.flexuq-owner
+echo "another-host-$host 1" > some.h5.tmp.7/.flexuq-owner
+rm -rf some.h5.journal
+run 0 some.log campaign failing.yaml
+[[ -e some.h5.tmp.$dead ]] && { ls -la; fail "the folder of a killed run (pid $dead) was not removed"; }
+[[ -d some.h5.tmp.$$ && -d some.h5.tmp.7 ]] || { ls -la; fail "a folder of a live process or another host was removed"; }
+[[ -e some.h5.tmp.$$/some.h5 || -e some.h5.tmp.7/some.h5 ]] && fail "the run wrote into a folder it does not own"
+rm -rf some.h5.tmp.$$ some.h5.tmp.7
+no_temp "by a campaign after a sweep"
 echo "PASS"

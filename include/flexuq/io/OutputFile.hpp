@@ -8,7 +8,10 @@
 ///    in a folder that does not exist or is not writable;
 ///  - OutputFile writes into a temporary folder `<path>.tmp.<pid>/` beside the final name and moves
 ///    what was written there onto the final names at commit() (rename: atomic), so a run that fails
-///    leaves an older result intact and removes its temporary folder.
+///    leaves an older result intact and removes its temporary folder. The folder carries a marker
+///    `.flexuq-owner` ("<host> <pid>"); a run that was killed before it could clean up (SIGKILL, OOM)
+///    leaves its folder, and the next OutputFile for the same path on the same host removes the
+///    folders whose process no longer exists.
 
 #include <mpi.h>
 
