@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: MIT
+// core/EnumNames.hpp: one table per enum gives both directions and the list of choices (issue #33 item 2).
+#include "flexuq/core/EnumNames.hpp"
+
+#include <gtest/gtest.h>
+
+namespace {
+
+enum class Colour { red, green, blue };
+constexpr flexuq::EnumNames<Colour, 4> kColours{
+    {{{Colour::red, "red"}, {Colour::green, "green"}, {Colour::blue, "blue"}, {Colour::green, "verde"}}}};
+static_assert(std::string_view(flexuq::enum_name(kColours, Colour::blue)) == "blue", "usable at compile time");
+
+TEST(EnumNames, BothDirectionsAndAliases) {
+  using flexuq::enum_name;
+  using flexuq::parse_enum;
+  EXPECT_STREQ(enum_name(kColours, Colour::red), "red");
+  EXPECT_STREQ(enum_name(kColours, Colour::green), "green"); // the first entry of a value, not its alias
+  EXPECT_EQ(parse_enum(kColours, "verde"), Colour::green);
+  EXPECT_EQ(parse_enum(kColours, "blue"), Colour::blue);
+  EXPECT_FALSE(parse_enum(kColours, "Blue").has_value()); // exact, case-sensitive
+  EXPECT_FALSE(parse_enum(kColours, "").has_value());
+  EXPECT_STREQ(enum_name(kColours, static_cast<Colour>(7)), "?");
+  for (const auto& e : kColours.entries) EXPECT_EQ(parse_enum(kColours, e.name), e.value); // round trip
+}
+
+TEST(EnumNames, ChoicesForMessages) {
+  EXPECT_EQ(flexuq::enum_choices(kColours), "red, green, blue or verde");
+  EXPECT_EQ(flexuq::enum_choices(kColours, ", ", ", "), "red, green, blue, verde");
+  constexpr flexuq::EnumNames<Colour, 1> one{{{{Colour::red, "red"}}}};
+  EXPECT_EQ(flexuq::enum_choices(one), "red");
+}
+
+} // namespace
