@@ -13,6 +13,7 @@
 #include "flexuq/core/Signals.hpp"
 #include "flexuq/io/BdfReader.hpp"
 #include "flexuq/io/Config.hpp"
+#include "flexuq/workflow/BodyAt.hpp"
 
 #include <petscsys.h>
 #include <slepcsys.h>
@@ -106,7 +107,7 @@ int main(int argc, char** argv) {
     MPI_Comm world = MPI_COMM_WORLD;
     if (!args.log_level.empty()) flexuq::log::set_level(flexuq::log::parse_level(args.log_level));
     if (args.verb == "body-at") { // reads a stochastic body file, not a job file
-      flexuq::app::run_body_at(world, args.config, args.overrides, args.output);
+      flexuq::workflow::run_body_at(world, {args.config, args.overrides, args.output});
       return 0;
     }
     // A Nastran deck is a job by itself (docs/nastran.md); anything else is a YAML job file.

@@ -1,29 +1,29 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// @file StochasticReduce.hpp
-/// @brief `flexuq reduce` with `parameters:` and `reduce.stochastic`: a stochastic Craig–Bampton
-/// (or Herting, Hurty, …) body by collocation or regression. Every point is a full reduction on a
-/// group of `campaign.ranks_per_sample` ranks, scheduled, journaled and resumable by the campaign
-/// engine (campaign::run_campaign with cms::StochasticBodyModel); the expansions are fitted at the
-/// end (cms::fit_stochastic_body) and written beside the campaign layout. `flexuq body-at` rebuilds a
-/// deterministic body from the file. Keys: docs/config.md; theory: docs/stochastic-cb.md.
+/// @brief `flexuq reduce` with `parameters:` and `reduce.stochastic`: the job file → a
+/// workflow::StochasticBodyJob (every key and cross-option check, before any work), run by
+/// workflow::run_stochastic_body. Keys: docs/config.md; theory: docs/stochastic-cb.md.
 
 #include "flexuq/io/Config.hpp"
+#include "flexuq/pod/Truncation.hpp"
+#include "flexuq/workflow/StochasticBody.hpp"
 
 #include <mpi.h>
 
-#include <string>
-#include <vector>
-
 namespace flexuq::app {
 
-/// @note Collective. @p resume continues the run journaled in `<output>.journal`.
-void run_stochastic_reduce(MPI_Comm comm, const io::Config& cfg, bool resume);
+/// `reduce.stochastic.pod`: exactly one of energy (lost energy fraction in [0, 1)), sigma_ratio
+/// (σ_i/σ_1 kept above, in [0, 1)) or rank (a positive integer); absent: energy 1e-10. Throws
+/// InputError naming the file and key otherwise (before any work).
+pod::Truncation pod_truncation(const io::Config& cfg);
 
-/// `flexuq body-at file.h5 --set E=2.05e11 [--set xi.rho=0.5] -o at.h5`: the deterministic body at
-/// the given parameters (unset ones at their means; `xi.NAME` gives a germ value) with the `/reduced`
-/// layout of `flexuq reduce` (and /mesh copied). @note Collective.
-void run_body_at(MPI_Comm comm, const std::string& stochastic_file, const std::vector<std::string>& settings,
-                 const std::string& output);
+/// The whole stochastic reduce job parsed and checked (Config::check_all_used included); reads or
+/// generates the mesh and checks that the output names no input. @note Collective.
+workflow::StochasticBodyJob stochastic_reduce_job(MPI_Comm comm, const io::Config& cfg);
+
+/// Parse, then workflow::run_stochastic_body. @note Collective. @p resume continues the run
+/// journaled in `<output>.journal`.
+void run_stochastic_reduce(MPI_Comm comm, const io::Config& cfg, bool resume);
 
 } // namespace flexuq::app

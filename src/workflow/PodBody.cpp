@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "flexuq/app/PodReduce.hpp"
+#include "flexuq/workflow/PodBody.hpp"
 
 #include "flexuq/core/Assert.hpp"
 #include "flexuq/core/Comm.hpp"
@@ -22,29 +22,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace flexuq::app {
-
-pod::Truncation pod_truncation(const io::Config& cfg) {
-  const std::string P = "reduce.stochastic.pod";
-  if (!cfg.has(P)) return pod::Truncation::energy(1e-10);
-  const YAML::Node n = cfg.node(P);
-  FLEXUQ_REQUIRE(n.IsMap(), cfg.source() << ": " << P << " must be a map with one of energy, sigma_ratio, rank "
-                                                         "(e.g. {energy: 1.0e-10})");
-  std::vector<std::string> keys;
-  for (const auto& kv : n) keys.push_back(kv.first.as<std::string>());
-  for (const auto& k : keys)
-    FLEXUQ_REQUIRE(k == "energy" || k == "sigma_ratio" || k == "rank",
-                   cfg.source() << ": " << P << "." << k << " is not a truncation (known: energy, sigma_ratio, rank)");
-  FLEXUQ_REQUIRE(keys.size() == 1, cfg.source() << ": " << P << " takes exactly one of energy, sigma_ratio, rank, got "
-                                                << keys.size());
-  double v = 0;
-  try {
-    v = n[keys[0]].as<double>();
-  } catch (const YAML::Exception&) {
-    throw InputError(cfg.source() + ": " + P + "." + keys[0] + " must be a number");
-  }
-  return pod::Truncation::from_key(keys[0], v, cfg.source() + ": " + P + "." + keys[0]);
-}
+namespace flexuq::workflow {
 
 namespace {
 
@@ -422,31 +400,6 @@ PodProjectionSummary pod_project(MPI_Comm comm, const PodBasisSummary& basis, co
   return s;
 }
 
-BodySetting parse_body_setting(const std::string& s, const std::vector<std::string>& names, const std::string& path) {
-  const auto eq = s.find('=');
-  FLEXUQ_REQUIRE(eq != std::string::npos, "body-at: --set expects NAME=value or xi.NAME=value, got '" << s << "'");
-  std::string name = s.substr(0, eq);
-  BodySetting b;
-  b.germ = name.rfind("xi.", 0) == 0;
-  if (b.germ) name = name.substr(3);
-  while (b.index < names.size() && names[b.index] != name) ++b.index;
-  if (b.index == names.size()) {
-    std::string list;
-    for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
-    throw InputError("body-at: " + path + " has no parameter '" + name + "' (parameters: " + list + ")");
-  }
-  try {
-    std::size_t used = 0;
-    b.value = std::stod(s.substr(eq + 1), &used);
-    FLEXUQ_REQUIRE(used == s.size() - eq - 1, "trailing characters");
-  } catch (const std::exception&) {
-    throw InputError("body-at: --set " + s + ": the value is not a number");
-  }
-  FLEXUQ_REQUIRE(std::isfinite(b.value), "body-at: --set " << s << ": the value of parameter '" << name
-                                                           << "' is not finite; give a finite number");
-  return b;
-}
-
 bool is_pod_body(MPI_Comm comm, const std::string& path) {
   int rank = 0, yes = 0;
   MPI_Comm_rank(comm, &rank);
@@ -462,8 +415,9 @@ bool is_pod_body(MPI_Comm comm, const std::string& path) {
   return yes != 0;
 }
 
-void pod_body_at(MPI_Comm comm, const std::string& path, const std::vector<std::string>& settings,
-                 const std::string& output) {
+void pod_body_at(MPI_Comm comm, const BodyAtJob& job) {
+  const std::string& path = job.body;
+  const std::string& output = job.output;
   Comm world(comm);
   io::OutputFile target(world.get(), output); // written under a temporary name, renamed at the end
   on_root(world.get(), [&] {
@@ -472,7 +426,7 @@ void pod_body_at(MPI_Comm comm, const std::string& path, const std::vector<std::
     const auto body = cms::PodBody::read(src);
     const auto& names = body.names;
     std::vector<double> theta = body.nominal;
-    for (const auto& st : settings) {
+    for (const auto& st : job.settings) {
       const auto [i, v, germ] = parse_body_setting(st, names, path);
       FLEXUQ_REQUIRE(!germ, "body-at: " << path << " is a POD body (exact at every θ, no germ): give physical "
                                            "values, NAME=value");
@@ -525,4 +479,4 @@ void pod_body_at(MPI_Comm comm, const std::string& path, const std::vector<std::
                              output);
 }
 
-} // namespace flexuq::app
+} // namespace flexuq::workflow

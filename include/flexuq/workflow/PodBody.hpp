@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-/// @file PodReduce.hpp
+/// @file PodBody.hpp
 /// @brief `reduce.stochastic.method: pod` (issue #6, seed 000 §2.12 Algorithm 4): the points of the
 /// regression design run through the campaign engine like collocation/regression (journaled,
 /// resumable, a failed point recorded); each successful point's aligned Craig–Bampton columns are
@@ -12,20 +12,15 @@
 #include "flexuq/cms/ReducedBody.hpp"
 #include "flexuq/fe/Component.hpp"
 #include "flexuq/fe/MaterialParametrisation.hpp"
-#include "flexuq/io/Config.hpp"
 #include "flexuq/pod/Truncation.hpp"
+#include "flexuq/workflow/BodyAt.hpp"
 
 #include <mpi.h>
 
 #include <string>
 #include <vector>
 
-namespace flexuq::app {
-
-/// `reduce.stochastic.pod`: exactly one of energy (lost energy fraction in [0, 1)), sigma_ratio
-/// (σ_i/σ_1 kept above, in [0, 1)) or rank (a positive integer); absent: energy 1e-10. Throws
-/// InputError naming the file and key otherwise (before any work).
-pod::Truncation pod_truncation(const io::Config& cfg);
+namespace flexuq::workflow {
 
 /// What the POD found (identical on every rank).
 struct PodBasisSummary {
@@ -79,19 +74,10 @@ PodProjectionSummary pod_project(MPI_Comm comm, const PodBasisSummary& basis, co
 
 /// `flexuq body-at` for a file written by method pod: K̄(θ), M̄(θ) from the reduced affine terms
 /// (exact for every θ: no expansion), the reduced free-free frequencies, V under /reduced/basis.
-/// @p settings NAME=value (physical values; unset parameters at their means). @note Collective.
-void pod_body_at(MPI_Comm comm, const std::string& path, const std::vector<std::string>& settings,
-                 const std::string& output);
-/// One `body-at --set` value: NAME=value (physical) or xi.NAME=value (germ, @p germ true); InputError
-/// naming @p path and the known names for an unknown parameter or a value that is not a number.
-struct BodySetting {
-  std::size_t index = 0;
-  double value = 0;
-  bool germ = false;
-};
-BodySetting parse_body_setting(const std::string& s, const std::vector<std::string>& names, const std::string& path);
+/// job.settings NAME=value (physical values; unset parameters at their means). @note Collective.
+void pod_body_at(MPI_Comm comm, const BodyAtJob& job);
 
 /// True when @p path holds a POD body (`/stochastic_body/pod/K_terms`). @note Collective (reads on rank 0).
 bool is_pod_body(MPI_Comm comm, const std::string& path);
 
-} // namespace flexuq::app
+} // namespace flexuq::workflow
