@@ -8,6 +8,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace flexuq {
 
@@ -23,6 +24,36 @@ public:
 class InputError : public Error {
 public:
   explicit InputError(const std::string& what) : Error(what) {}
+};
+
+/// Bad input in one option of a library's options struct (issue #33 item 2). Libraries do not know the
+/// job file, so they name the option by its field (e.g. "checkout.free_free", "pce.order") and write the
+/// message with `{}` where its name goes; the job-file parser (app), which knows the key the value came
+/// from, renders the message with that key (`message_for("reduce.checkout.free_free")`). what() renders it
+/// with the field name, so a library used without the CLI still says which option is wrong.
+class OptionError : public InputError {
+public:
+  /// @p message: the text, with every `{}` replaced by the option's name when rendered.
+  OptionError(std::string option, std::string message)
+      : InputError(render(message, option)), option_(std::move(option)), message_(std::move(message)) {}
+  const std::string& option() const noexcept { return option_; }
+  /// The message with @p key in place of `{}`.
+  std::string message_for(const std::string& key) const { return render(message_, key); }
+
+private:
+  static std::string render(const std::string& message, const std::string& name) {
+    std::string out;
+    for (std::size_t i = 0; i < message.size(); ++i) {
+      if (message.compare(i, 2, "{}") == 0) {
+        out += name;
+        ++i;
+      } else {
+        out += message[i];
+      }
+    }
+    return out;
+  }
+  std::string option_, message_;
 };
 
 namespace detail {
@@ -55,6 +86,13 @@ namespace detail {
     int flexuq_mpierr_ = (call);                                                                    \
     if (flexuq_mpierr_ != MPI_SUCCESS)                                                              \
       ::flexuq::detail::throw_mpi_error(flexuq_mpierr_, #call, __FILE__, __LINE__);                 \
+  } while (0)
+
+/// Throw flexuq::OptionError(option, msg) unless cond holds; @p stream_expr builds the message with
+/// `{}` where the option's name goes: FLEXUQ_REQUIRE_OPTION(n >= 0, "checkout.free_free", "{} must be >= 0").
+#define FLEXUQ_REQUIRE_OPTION(cond, option, stream_expr)                                            \
+  do {                                                                                              \
+    if (!(cond)) throw ::flexuq::OptionError(option, FLEXUQ_MSG(stream_expr));                      \
   } while (0)
 
 /// Throw flexuq::InputError(msg) unless cond holds.

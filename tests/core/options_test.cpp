@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// core/EnumNames.hpp: one table per enum gives both directions and the list of choices (issue #33 item 2).
+// core/EnumNames.hpp and core/Error.hpp's OptionError: what the libraries give the job-file parser (issue #33 item 2).
 #include "flexuq/core/EnumNames.hpp"
 
 #include <gtest/gtest.h>
@@ -31,4 +31,24 @@ TEST(EnumNames, ChoicesForMessages) {
   EXPECT_EQ(flexuq::enum_choices(one), "red");
 }
 
+} // namespace
+
+// core/Error.hpp's OptionError: a library names the option by its field, the parser renders the job key.
+#include "flexuq/core/Error.hpp"
+namespace {
+TEST(OptionError, RendersTheFieldOrTheJobKey) {
+  try {
+    FLEXUQ_REQUIRE_OPTION(1 < 0, "checkout.free_free", "{} must be >= 0, got " << -3 << " ({} counts modes)");
+    FAIL() << "nothing thrown";
+  } catch (const flexuq::OptionError& e) {
+    EXPECT_EQ(e.option(), "checkout.free_free");
+    EXPECT_STREQ(e.what(), "checkout.free_free must be >= 0, got -3 (checkout.free_free counts modes)");
+    EXPECT_EQ(e.message_for("reduce.checkout.free_free"),
+              "reduce.checkout.free_free must be >= 0, got -3 (reduce.checkout.free_free counts modes)");
+  }
+  const flexuq::OptionError plain("x", "no placeholder {");
+  EXPECT_STREQ(plain.what(), "no placeholder {");
+  const flexuq::InputError& base = plain; // caught as InputError by code that predates it
+  EXPECT_STREQ(base.what(), "no placeholder {");
+}
 } // namespace
