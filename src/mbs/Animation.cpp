@@ -2,7 +2,7 @@
 #include "flexuq/mbs/Animation.hpp"
 
 #include "flexuq/core/Error.hpp"
-#include "flexuq/fe/StressRecovery.hpp"
+#include "flexuq/la/Mechanics.hpp"
 #include "flexuq/mbs/EulerParameters.hpp"
 
 #include <fstream>
@@ -69,7 +69,7 @@ int write_animation(io::H5File& f, const std::string& h5_name, const std::string
       const Vec u = psi * eta;
       if (stresses) {
         const Vec sig = body.flex->gcms ? Vec(sv * gcms_corotated(eta, *body.flex->gcms)) : Vec(sv * eta); // GCMS: Âᵀ q_flx
-        for (std::size_t i = 0; i < nn; ++i) vm[k * nn + i] = fe::von_mises(sig.data() + 6 * i);
+        for (std::size_t i = 0; i < nn; ++i) vm[k * nn + i] = la::von_mises(sig.data() + 6 * i);
       }
       for (std::size_t i = 0; i < nn; ++i) {
         const Vec3 x0(geo[3 * i], geo[3 * i + 1], geo[3 * i + 2]);

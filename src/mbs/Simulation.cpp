@@ -2,9 +2,9 @@
 #include "flexuq/mbs/Simulation.hpp"
 
 #include "flexuq/core/Error.hpp"
-#include "flexuq/fe/StressRecovery.hpp"
 #include "flexuq/io/Hdf5File.hpp"
 #include "flexuq/io/MeshOutput.hpp"
+#include "flexuq/la/Mechanics.hpp"
 #include "flexuq/mbs/Animation.hpp"
 #include "flexuq/io/Mesh.hpp"
 #include "flexuq/mbs/FlexibleBody.hpp"
@@ -153,7 +153,7 @@ SimulationResult run_simulation(SimulationJob& job, const std::function<void(dou
         for (const auto node : os.nodes) {
           const double* S = fd->stress_modes->data() + static_cast<std::size_t>(node) * 6 * static_cast<std::size_t>(n);
           for (int c = 0; c < 6; ++c) sig[c] = fd->stress_scale * Eigen::Map<const Eigen::RowVectorXd>(S + c * n, n).dot(xi);
-          if (os.quantity == Quantity::von_mises) vm = std::max(vm, fe::von_mises(sig)); // a stress output has one node
+          if (os.quantity == Quantity::von_mises) vm = std::max(vm, la::von_mises(sig)); // a stress output has one node
         }
         if (os.quantity == Quantity::stress)
           out.insert(out.end(), sig, sig + 6);

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
 // Modal stress recovery (fe/StressRecovery.hpp): the patch test — a linear displacement field has
 // the constant stress D·sym(∇u) at every node of every solid element type, on distorted meshes —
-// rigid motions carry none, von Mises of known states, and a mesh without solids is refused.
+// rigid motions carry none, von Mises (la/Mechanics.hpp) of known states, and a mesh without solids is refused.
 #include "flexuq/core/Error.hpp"
 #include "flexuq/fe/Element.hpp"
 #include "flexuq/fe/StressRecovery.hpp"
 #include "flexuq/io/Generators.hpp"
+#include "flexuq/la/Mechanics.hpp"
 
 #include <gtest/gtest.h>
 
@@ -100,9 +101,9 @@ TEST(StressRecovery, PatchTestOnEverySolidElement) {
 
 TEST(StressRecovery, VonMisesOfKnownStates) {
   const double uniaxial[6] = {-250.0, 0, 0, 0, 0, 0}, shear[6] = {0, 0, 0, 0, 40.0, 0}, hydro[6] = {7, 7, 7, 0, 0, 0};
-  EXPECT_NEAR(fe::von_mises(uniaxial), 250.0, 1e-12);
-  EXPECT_NEAR(fe::von_mises(shear), std::sqrt(3.0) * 40.0, 1e-12);
-  EXPECT_NEAR(fe::von_mises(hydro), 0.0, 1e-12);
+  EXPECT_NEAR(la::von_mises(uniaxial), 250.0, 1e-12);
+  EXPECT_NEAR(la::von_mises(shear), std::sqrt(3.0) * 40.0, 1e-12);
+  EXPECT_NEAR(la::von_mises(hydro), 0.0, 1e-12);
 }
 
 TEST(StressRecovery, AMeshWithoutSolidsIsRefused) {

@@ -35,7 +35,6 @@ std::vector<double> nodal_stresses(const io::Mesh& mesh, const std::vector<doubl
 /// The same with each element's (E, ν) from @p c's material groups (its nominal materials).
 std::vector<double> nodal_stresses(const Component& c, const double* u, int dpn, int m);
 
-/// von Mises equivalent stress of one Voigt stress (σxx, σyy, σzz, σxy, σyz, σzx).
-double von_mises(const double* s);
+// The von Mises equivalent of a Voigt stress: la::von_mises (la/Mechanics.hpp, shared with mbs).
 
 } // namespace flexuq::fe
