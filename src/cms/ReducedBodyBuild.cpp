@@ -4,6 +4,7 @@
 #include "flexuq/la/BlockProduct.hpp"
 #include "flexuq/la/Guards.hpp"
 #include "flexuq/la/Projection.hpp"
+#include "flexuq/cms/BodyFile.hpp"
 #include "flexuq/cms/FloatingFrame.hpp"
 #include "flexuq/la/Blas.hpp"
 #include "flexuq/core/Error.hpp"
@@ -560,9 +561,9 @@ ReducedBody make_reduced_body(const WorkSpace& ws, const ReducedBasis& rb, const
 void write_reduced_file(const std::string& path, const WorkSpace& ws, const ReducedBasis& rb, const Invariants& inv,
                         const Checkout& chk, const std::vector<std::pair<std::string, double>>& phase_seconds) {
   const auto& comp = ws.component();
-  io::H5File f(comp.comm(), path, io::H5File::Mode::create);
-  io::write_mesh(f, comp.mesh());
-  make_reduced_body(ws, rb, inv, chk).write(f);
+  BodyFile f(comp.comm(), path, BodyFile::Mode::create);
+  f.write_mesh(comp.mesh());
+  f.write_reduced(make_reduced_body(ws, rb, inv, chk));
   const std::uint64_t n = rb.n_columns();
   // Basis in input node order.
   std::vector<VecH> phys;
@@ -574,14 +575,11 @@ void write_reduced_file(const std::string& path, const WorkSpace& ws, const Redu
   fe::NaturalLayout layout(comp);
   const auto block = layout.gather(raw);
   const std::uint64_t nn = comp.mesh().num_nodes(), dpn = static_cast<std::uint64_t>(ws.dofs_per_node());
-  f.write_rows("/reduced/basis", {nn, dpn, n}, layout.node_begin(), layout.node_end() - layout.node_begin(), block.data());
-  io::write_phase_times(f, phase_seconds);
+  f.write_basis({nn, dpn, n}, layout.node_begin(), layout.node_end() - layout.node_begin(), block.data());
+  io::write_phase_times(f.file_for_writing(), phase_seconds);
   int rank = 0;
   FLEXUQ_MPI(MPI_Comm_rank(comp.comm(), &rank));
-  if (rank == 0) {
-    io::XdmfNodeField fld{"/reduced/basis", static_cast<std::size_t>(dpn), static_cast<std::size_t>(n), "basis_vector", {}};
-    io::write_xdmf_beside(path, comp.mesh(), fld);
-  }
+  if (rank == 0) BodyFile::write_basis_xdmf(path, comp.mesh(), dpn, n);
 }
 
 /// A partition-independent field in the working space: value sin(a·x + b·y + c·z + d) at every node

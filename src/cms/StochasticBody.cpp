@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "flexuq/cms/StochasticBody.hpp"
 
+#include "flexuq/cms/BodyFile.hpp"
 #include "flexuq/cms/FloatingFrame.hpp"
 #include "flexuq/core/Error.hpp"
 #include "flexuq/io/Hdf5File.hpp"
@@ -26,28 +27,6 @@ Eigen::MatrixXd take(const std::vector<double>& v, std::size_t& at, Eigen::Index
   Eigen::MatrixXd A = Eigen::Map<const RowMat>(v.data() + at, rows, cols);
   at += static_cast<std::size_t>(rows * cols);
   return A;
-}
-
-const char* kind_name(uq::Distribution::Kind k) {
-  switch (k) {
-  case uq::Distribution::Kind::Normal: return "normal";
-  case uq::Distribution::Kind::LogNormal: return "lognormal";
-  case uq::Distribution::Kind::Uniform: return "uniform";
-  case uq::Distribution::Kind::Beta: return "beta";
-  case uq::Distribution::Kind::Gamma: return "gamma";
-  case uq::Distribution::Kind::TruncatedNormal: return "truncated_normal";
-  }
-  return "?";
-}
-
-uq::Distribution make_distribution(const std::string& kind, const double* p, const std::string& where) {
-  if (kind == "normal") return uq::Distribution::normal(p[0], p[1]);
-  if (kind == "lognormal") return uq::Distribution::lognormal(p[0], p[1]);
-  if (kind == "uniform") return uq::Distribution::uniform(p[0], p[1]);
-  if (kind == "beta") return uq::Distribution::beta(p[0], p[1], p[2], p[3]);
-  if (kind == "gamma") return uq::Distribution::gamma(p[0], p[1], p[2]);
-  if (kind == "truncated_normal") return uq::Distribution::truncated_normal(p[0], p[1], p[2], p[3]);
-  throw InputError(where + ": unknown distribution kind '" + kind + "'");
 }
 
 std::vector<uq::PolynomialFamily> families_of(const std::vector<uq::Distribution>& dists) {
@@ -263,102 +242,9 @@ std::vector<double> StochasticBody::basis_at_germ(const std::vector<double>& xi)
   return std::vector<double>(v.data(), v.data() + v.size());
 }
 
-void StochasticBody::write(io::H5File& f) const {
-  const std::string G = "/stochastic_body";
-  const auto d = static_cast<std::uint64_t>(dim());
-  const auto P = static_cast<std::uint64_t>(multi_indices.size());
-  std::vector<std::string> kinds, desc;
-  std::vector<double> par;
-  for (const auto& dist : dists) {
-    kinds.emplace_back(kind_name(dist.kind()));
-    desc.push_back(dist.describe());
-    for (int i = 0; i < 4; ++i) par.push_back(dist.parameter(i));
-  }
-  f.write_strings(G + "/germ/names", names);
-  f.write_strings(G + "/germ/kinds", kinds);
-  f.write_strings(G + "/germ/distributions", desc);
-  f.write_replicated(G + "/germ/parameters", {d, 4}, par.data());
-  std::vector<std::int64_t> mi(P * d);
-  for (std::uint64_t t = 0; t < P; ++t)
-    for (std::uint64_t i = 0; i < d; ++i) mi[t * d + i] = multi_indices(static_cast<int>(t), static_cast<int>(i));
-  f.write_replicated(G + "/multi_indices", {P, d}, mi.data());
-  for (const auto& [name, q] : pce) {
-    const std::string Q = G + "/pce/" + name;
-    Dims cd{P};
-    cd.insert(cd.end(), q.dims.begin(), q.dims.end());
-    const RowMat C = q.coefficients;
-    f.write_replicated(Q + "/coefficients", cd, C.data());
-    if (q.loo.size() > 0) {
-      f.write_replicated(Q + "/loo", q.dims, q.loo.data());
-      f.write_replicated(Q + "/loo_rms", q.dims, q.loo_rms.data());
-    }
-  }
-  f.write_attribute(G, "fit", fit);
-  f.write_attribute(G, "order", static_cast<std::int64_t>(order));
-  f.write_attribute(G, "points_used", points_used);
-  f.write_attribute(G, "points_total", points_total);
-  f.write_attribute(G, "layout",
-                    std::string("y(xi) = sum_t coefficients[t] Psi_t(xi); Psi_t = prod_i psi_i^(multi_indices[t][i])(xi_i), "
-                                "psi_i orthonormal w.r.t. the germ law of parameter i (germ/kinds, germ/parameters: the "
-                                "uq::Distribution constructor arguments); xi_i = to_germ(theta_i); deterministic parts "
-                                "of the body under /reduced (the body at the parameter means)"));
-}
+void StochasticBody::write(io::H5File& f) const { BodyFile(f).write_stochastic(*this); }
 
-StochasticBody StochasticBody::read(const io::H5File& f) {
-  const std::string G = "/stochastic_body";
-  auto need = [&](const std::string& d) {
-    if (!f.exists(d)) throw InputError(f.path() + ": missing " + d + " (not a stochastic body file: run flexuq reduce "
-                                                                     "with reduce.stochastic)");
-  };
-  need(G + "/germ/names");
-  StochasticBody b;
-  b.nominal = ReducedBody::read(f);
-  b.names = f.read_strings(G + "/germ/names");
-  const auto kinds = f.read_strings(G + "/germ/kinds");
-  need(G + "/germ/parameters");
-  const auto par = f.read_all(G + "/germ/parameters");
-  const std::size_t d = b.names.size();
-  FLEXUQ_REQUIRE(kinds.size() == d && par.size() == 4 * d,
-                 f.path() << ": " << G << "/germ: " << d << " names, " << kinds.size() << " kinds, " << par.size()
-                          << " parameters (expected 4 per name)");
-  for (std::size_t i = 0; i < d; ++i) b.dists.push_back(make_distribution(kinds[i], par.data() + 4 * i, f.path()));
-  need(G + "/multi_indices");
-  const auto mi = f.read_all_int(G + "/multi_indices");
-  FLEXUQ_REQUIRE(d > 0 && mi.size() % d == 0, f.path() << ": " << G << "/multi_indices does not have " << d << " columns");
-  std::vector<uq::MultiIndexSet::Index> idx;
-  for (std::size_t t = 0; t < mi.size() / d; ++t) idx.emplace_back(mi.begin() + static_cast<std::ptrdiff_t>(t * d),
-                                                                   mi.begin() + static_cast<std::ptrdiff_t>((t + 1) * d));
-  b.multi_indices = uq::MultiIndexSet::from_indices(static_cast<int>(d), idx);
-  const auto P = static_cast<Eigen::Index>(b.multi_indices.size());
-  b.fit = f.read_attribute_string(G, "fit");
-  b.order = static_cast<int>(f.read_attribute_int(G, "order"));
-  b.points_used = f.read_attribute_int(G, "points_used");
-  b.points_total = f.read_attribute_int(G, "points_total");
-  for (const char* name : {"K", "M", "mode_eigenvalues", "free_free_frequencies", "invariants", "basis"}) {
-    const std::string Q = G + "/pce/" + name;
-    if (!f.exists(Q + "/coefficients")) {
-      FLEXUQ_REQUIRE(std::string(name) != "K" && std::string(name) != "M", f.path() << ": missing " << Q << "/coefficients");
-      continue;
-    }
-    ExpandedQuantity q;
-    const Dims s = f.shape(Q + "/coefficients");
-    FLEXUQ_REQUIRE(!s.empty() && static_cast<Eigen::Index>(s[0]) == P,
-                   f.path() << ": " << Q << "/coefficients has " << (s.empty() ? 0 : s[0]) << " rows for " << P << " terms");
-    q.dims.assign(s.begin() + 1, s.end());
-    const auto v = f.read_all(Q + "/coefficients");
-    q.coefficients = Eigen::Map<const RowMat>(v.data(), P, static_cast<Eigen::Index>(product(q.dims)));
-    if (f.exists(Q + "/loo")) {
-      const auto l = f.read_all(Q + "/loo"), r = f.read_all(Q + "/loo_rms");
-      q.loo = Eigen::Map<const Eigen::VectorXd>(l.data(), static_cast<Eigen::Index>(l.size()));
-      q.loo_rms = Eigen::Map<const Eigen::VectorXd>(r.data(), static_cast<Eigen::Index>(r.size()));
-    }
-    b.pce.emplace(name, std::move(q));
-  }
-  const auto n = static_cast<std::uint64_t>(b.nominal.n_columns());
-  FLEXUQ_REQUIRE(b.pce.at("K").dims == (Dims{n, n}),
-                 f.path() << ": " << G << "/pce/K does not match the " << n << " columns of /reduced/K");
-  return b;
-}
+StochasticBody StochasticBody::read(const io::H5File& f) { return BodyFile(f).read_stochastic(); }
 
 StochasticBody StochasticBody::read(MPI_Comm comm, const std::string& path) {
   const io::H5File f(comm, path, io::H5File::Mode::read);
@@ -422,9 +308,7 @@ void fit_and_write_by_blocks(const StochasticBody& b, const StochasticSamples& s
   const std::uint64_t rows = std::max<std::uint64_t>(1, std::min<std::uint64_t>(dims[0], block_bytes / bytes_per_row));
   const auto fam = families_of(b.dists);
   const bool projection = b.fit == "projection";
-  const std::string Q = "/stochastic_body/pce/" + name;
-  Dims cd{P};
-  cd.insert(cd.end(), dims.begin(), dims.end());
+  BodyFile out(f);
   Eigen::MatrixXd Y;
   for (std::uint64_t first = 0; first < dims[0]; first += rows) {
     const std::uint64_t count = std::min(rows, dims[0] - first);
@@ -434,16 +318,9 @@ void fit_and_write_by_blocks(const StochasticBody& b, const StochasticSamples& s
     bd[0] = count;
     const ExpandedQuantity q = fit_quantity(fam, b.multi_indices, s, Y, bd, projection);
     const RowMat C = q.coefficients;
-    Dims start(cd.size(), 0), cnt = cd;
-    start[1] = first;
-    cnt[1] = count;
-    f.write_slab(Q + "/coefficients", cd, start, cnt, C.data());
-    if (q.loo.size() > 0) {
-      Dims s1(dims.size(), 0);
-      s1[0] = first;
-      f.write_slab(Q + "/loo", dims, s1, bd, q.loo.data());
-      f.write_slab(Q + "/loo_rms", dims, s1, bd, q.loo_rms.data());
-    }
+    const bool loo = q.loo.size() > 0;
+    out.write_expansion_rows(name, P, dims, first, count, C.data(), loo ? q.loo.data() : nullptr,
+                             loo ? q.loo_rms.data() : nullptr);
   }
 }
 
@@ -464,9 +341,7 @@ void fit_and_write_column_scaled(const StochasticBody& b, const StochasticSample
   const ExpandedQuantity q = fit_quantity(families_of(b.dists), b.multi_indices, s, scales, {n}, b.fit == "projection");
   const std::uint64_t rows =
       std::max<std::uint64_t>(1, std::min<std::uint64_t>(dims[0], block_bytes / std::max<std::uint64_t>(1, P * per_row * sizeof(double))));
-  const std::string Q = "/stochastic_body/pce/" + name;
-  Dims cd{P};
-  cd.insert(cd.end(), dims.begin(), dims.end());
+  BodyFile out(f);
   RowMat C;
   Eigen::VectorXd loo, rms;
   for (std::uint64_t first = 0; first < dims[0]; first += rows) {
@@ -476,11 +351,8 @@ void fit_and_write_column_scaled(const StochasticBody& b, const StochasticSample
       for (std::uint64_t k = 0; k < e; ++k)
         C(static_cast<Eigen::Index>(t), static_cast<Eigen::Index>(k)) =
             base[k0 + k] * q.coefficients(static_cast<Eigen::Index>(t), static_cast<Eigen::Index>((k0 + k) % n));
-    Dims start(cd.size(), 0), cnt = cd;
-    start[1] = first;
-    cnt[1] = count;
-    f.write_slab(Q + "/coefficients", cd, start, cnt, C.data());
-    if (q.loo.size() > 0) {
+    const bool with_loo = q.loo.size() > 0;
+    if (with_loo) {
       loo.resize(static_cast<Eigen::Index>(e));
       rms.resize(static_cast<Eigen::Index>(e));
       for (std::uint64_t k = 0; k < e; ++k) {
@@ -489,12 +361,9 @@ void fit_and_write_column_scaled(const StochasticBody& b, const StochasticSample
         loo(static_cast<Eigen::Index>(k)) = v != 0.0 ? q.loo(j) : 0.0;
         rms(static_cast<Eigen::Index>(k)) = std::abs(v) * q.loo_rms(j);
       }
-      Dims s1(dims.size(), 0), bd = dims;
-      s1[0] = first;
-      bd[0] = count;
-      f.write_slab(Q + "/loo", dims, s1, bd, loo.data());
-      f.write_slab(Q + "/loo_rms", dims, s1, bd, rms.data());
     }
+    out.write_expansion_rows(name, P, dims, first, count, C.data(), with_loo ? loo.data() : nullptr,
+                             with_loo ? rms.data() : nullptr);
   }
 }
 

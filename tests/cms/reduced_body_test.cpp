@@ -8,6 +8,7 @@
 #error "cms/ReducedBody.hpp and cms/FloatingFrame.hpp must not include PETSc or SLEPc"
 #endif
 
+#include "ReducedBodyFixture.hpp"
 #include "flexuq/cms/PodBody.hpp"
 #include "flexuq/cms/StochasticBody.hpp"
 #include "flexuq/core/Error.hpp"
@@ -20,117 +21,9 @@
 #include <random>
 
 using namespace flexuq;
+using namespace flexuq::test;
 
 namespace {
-
-Eigen::MatrixXd random(Eigen::Index r, Eigen::Index c, std::mt19937& g) {
-  std::normal_distribution<double> d;
-  Eigen::MatrixXd A(r, c);
-  for (Eigen::Index j = 0; j < c; ++j)
-    for (Eigen::Index i = 0; i < r; ++i) A(i, j) = d(g);
-  return A;
-}
-
-/// A body with every field filled (values need not be physical, only distinct).
-cms::ReducedBody synthetic_body(bool floating) {
-  std::mt19937 g(42);
-  const Eigen::Index n = 5;
-  cms::ReducedBody b;
-  b.method = "craig-bampton";
-  b.mode_interface = "fixed";
-  b.K = random(n, n, g);
-  b.M = random(n, n, g);
-  b.dof_labels = {"A node 1 ux", "A node 1 uy", "fixed-interface mode 1", "fixed-interface mode 2", "residual vector"};
-  b.column_kinds = {"boundary_dof", "boundary_dof", "fixed_interface_mode", "fixed_interface_mode", "residual_vector"};
-  b.column_scale = random(n, 1, g);
-  b.mode_eigenvalues = Eigen::Vector2d(1e4, 3e4);
-  b.interface_labels = {"A node 1 ux", "A node 1 uy"};
-  // Reference points only on the floating variant: the grounded one stands for older files.
-  if (floating) b.interface_points = {{"PIN", {0.1, -0.2, 0.3}}, {"TIP", {1.5, 0.0, 2.5e-3}}};
-  b.n_boundary = 2;
-  b.physical_boundary = 1;
-  b.dofs_per_node = 3;
-  b.basis_rcond = 1.5e-7;
-  b.diagnostics["gcms_stages"] = random(4, 8, g);
-  b.diagnostics["gcms_cond_psi"] = random(1, 1, g);
-  auto& inv = b.invariants;
-  inv.mass = 11.7;
-  inv.com = random(3, 1, g);
-  inv.inertia_origin = random(3, 3, g);
-  inv.inertia_com = random(3, 3, g);
-  inv.S = random(3, n, g);
-  inv.Sr = random(3, n, g);
-  for (auto& S : inv.Skl) S = random(n, n, g);
-  inv.Sbar = random(9, n, g);
-  inv.Ikl = random(3, 3, g);
-  inv.Mff = random(n, n, g);
-  inv.lumped = true;
-  auto& c = b.checkout;
-  c.rigid_residual = random(6, 1, g);
-  c.rigid_energy = random(6, 1, g);
-  c.full = {3.0, random(3, 1, g), random(3, 3, g)};
-  c.reduced = {2.5, random(3, 1, g), random(3, 3, g)};
-  c.full_hz = random(4, 1, g);
-  c.reduced_hz = random(3, 1, g);
-  c.mode_columns = {2, 3};
-  c.effective_mass = random(2, 6, g);
-  c.effective_fraction = random(6, 1, g);
-  if (floating) {
-    c.frame_V = random(n, 2, g);
-    c.frame_eigenvalues = Eigen::Vector2d(5.0, 7.0);
-  }
-  return b;
-}
-
-void expect_same(const cms::Invariants& a, const cms::Invariants& b) {
-  EXPECT_EQ(a.mass, b.mass);
-  EXPECT_EQ(a.com, b.com);
-  EXPECT_EQ(a.inertia_origin, b.inertia_origin);
-  EXPECT_EQ(a.inertia_com, b.inertia_com);
-  EXPECT_EQ(a.S, b.S);
-  EXPECT_EQ(a.Sr, b.Sr);
-  for (int k = 0; k < 9; ++k) EXPECT_EQ(a.Skl[static_cast<std::size_t>(k)], b.Skl[static_cast<std::size_t>(k)]) << k;
-  EXPECT_EQ(a.Sbar, b.Sbar);
-  EXPECT_EQ(a.Ikl, b.Ikl);
-  EXPECT_EQ(a.Mff, b.Mff);
-  EXPECT_EQ(a.lumped, b.lumped);
-}
-
-void expect_same(const cms::ReducedBody& a, const cms::ReducedBody& b) {
-  EXPECT_EQ(a.method, b.method);
-  EXPECT_EQ(a.mode_interface, b.mode_interface);
-  EXPECT_EQ(a.K, b.K);
-  EXPECT_EQ(a.M, b.M);
-  EXPECT_EQ(a.dof_labels, b.dof_labels);
-  EXPECT_EQ(a.column_kinds, b.column_kinds);
-  EXPECT_EQ(a.column_scale, b.column_scale);
-  EXPECT_EQ(a.mode_eigenvalues, b.mode_eigenvalues);
-  EXPECT_EQ(a.interface_labels, b.interface_labels);
-  EXPECT_EQ(a.interface_points, b.interface_points);
-  EXPECT_EQ(a.n_boundary, b.n_boundary);
-  EXPECT_EQ(a.physical_boundary, b.physical_boundary);
-  EXPECT_EQ(a.dofs_per_node, b.dofs_per_node);
-  EXPECT_EQ(a.basis_rcond, b.basis_rcond);
-  ASSERT_EQ(a.diagnostics.size(), b.diagnostics.size());
-  for (const auto& [k, v] : a.diagnostics) EXPECT_EQ(v, b.diagnostics.at(k)) << k;
-  expect_same(a.invariants, b.invariants);
-  const auto &c = a.checkout, &d = b.checkout;
-  EXPECT_EQ(c.rigid_residual, d.rigid_residual);
-  EXPECT_EQ(c.rigid_energy, d.rigid_energy);
-  EXPECT_EQ(c.full.mass, d.full.mass);
-  EXPECT_EQ(c.full.com, d.full.com);
-  EXPECT_EQ(c.full.inertia_com, d.full.inertia_com);
-  EXPECT_EQ(c.reduced.mass, d.reduced.mass);
-  EXPECT_EQ(c.reduced.com, d.reduced.com);
-  EXPECT_EQ(c.reduced.inertia_com, d.reduced.inertia_com);
-  EXPECT_EQ(c.full_hz, d.full_hz);
-  EXPECT_EQ(c.reduced_hz, d.reduced_hz);
-  EXPECT_EQ(c.effective_mass, d.effective_mass);
-  EXPECT_EQ(c.effective_fraction, d.effective_fraction);
-  EXPECT_EQ(c.mode_columns, d.mode_columns);
-  EXPECT_EQ(c.frame_V, d.frame_V);
-  EXPECT_EQ(c.frame_eigenvalues, d.frame_eigenvalues);
-}
 
 std::string tmp_path(const std::string& stem) {
   int size = 1;

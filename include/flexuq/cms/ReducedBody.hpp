@@ -4,9 +4,9 @@
 /// @brief A reduced flexible body as a value: what `flexuq reduce` writes under `/reduced` and a
 /// multibody code reads back (K̄, M̄, coordinate labels and kinds, inertia invariants, floating-frame
 /// elastic coordinates, check-out). Replicated dense data only: no PETSc, no SLEPc, no FE types;
-/// the distributed basis vectors (`/reduced/basis`) and the mesh stay in the file. The layout is
-/// the one documented in docs/hdf5-schema.md (`/reduced`); cms/ReducedBodyBuild.hpp makes a
-/// ReducedBody from a reduction.
+/// the basis vectors (`/reduced/basis`), the stress modes and the mesh stay in the file, read and
+/// written through cms/BodyFile.hpp, which owns the layout documented in docs/hdf5-schema.md
+/// (`/reduced`); cms/ReducedBodyBuild.hpp makes a ReducedBody from a reduction.
 
 #include "flexuq/cms/Invariants.hpp"
 
@@ -70,7 +70,8 @@ struct ReducedBody {
   Invariants frame_invariants() const;
 
   /// Write every `/reduced` dataset and attribute except `/reduced/basis` (the distributed basis,
-  /// written by write_reduced_file). Same values from every rank. @note Collective on the file.
+  /// written by write_reduced_file): BodyFile::write_reduced. Same values from every rank.
+  /// @note Collective on the file.
   void write(io::H5File& f) const;
   /// Read `/reduced` (no basis). Throws InputError naming the file and dataset when something is
   /// missing or has the wrong shape. @note Collective on the file.
