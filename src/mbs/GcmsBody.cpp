@@ -2,6 +2,7 @@
 #include "flexuq/mbs/GcmsBody.hpp"
 
 #include "flexuq/core/Error.hpp"
+#include "flexuq/mbs/Force.hpp"
 
 #include <cmath>
 
@@ -191,6 +192,70 @@ Eigen::VectorXd gcms_pose_rates(const GcmsData& g, const Mat3& A0, const Vec3& c
   Eigen::VectorXd qd = Eigen::VectorXd::Zero(g.n());
   put_rigid(qd, g, (v_com + omega.cross(A0 * (g.origin - com))) / g.translation_scale, skew(omega) * A0);
   return qd;
+}
+
+// ---- the GCMS body in a System ----
+
+GcmsBodyModel::GcmsBodyModel(RigidBody body) : FlexibleBodyModel(std::move(body)) {
+  const auto& g = gcms();
+  FLEXUQ_REQUIRE(g.n() == body_.flex->n_elastic(), "body '" << body_.name << "': the GCMS layout does not match its elastic data");
+  const Mat3 a0 = rotation(body_.orientation);
+  eta0_ = gcms_pose(g, body_.position, a0);
+  eta_rate0_ = gcms_pose_rates(g, a0, body_.flex->invariants.com, body_.velocity, body_.angular_velocity);
+}
+
+void GcmsBodyModel::initial_coordinates(Vec& q, int o) const { // the frame is global, the pose is in the amplitudes
+  q.segment<4>(o + 3) = Vec4(1, 0, 0, 0);
+  q.segment(o + 7, eta0_.size()) = eta0_;
+}
+
+void GcmsBodyModel::initial_rates(Vec& v, int o) const { v.segment(o + 7, eta_rate0_.size()) = eta_rate0_; }
+
+void GcmsBodyModel::subtract_elastic_force(const Vec& eta, const Vec& /*eta_d*/, int o, Vec& f) const {
+  f.segment(o + 7, n_elastic()) -= gcms_internal_force(eta, gcms()); // Eq. 58: Â K̂ Âᵀ q_flx + f̂_nl
+}
+
+double GcmsBodyModel::strain_energy(const Vec& q, int o) const {
+  const Vec eta = q.segment(o + 7, n_elastic());
+  return gcms_strain_energy(eta, gcms());
+}
+
+void GcmsBodyModel::add_stiffness_damping(const Vec& q, int o, double ck, double /*cd*/, Eigen::Ref<Mat> out) const {
+  const int e = o + 7, ne = n_elastic();
+  out.block(e, e, ne, ne) += ck * gcms_tangent(q.segment(e, ne), gcms()); // Eq. 69's Â K̂ Âᵀ
+}
+
+Vec GcmsBodyModel::strain_amplitudes(const Vec& eta) const { return gcms_corotated(eta, gcms()); }
+
+void GcmsBodyModel::check_point(const Vec3& s, const Attachment* at, const std::string& who) const {
+  FLEXUQ_REQUIRE(at, who << ": body '" << body_.name << "' is a GCMS body: give the interface the point is on");
+  const double tol = 1e-9 * std::max(1.0, at->ref.norm());
+  FLEXUQ_REQUIRE((s - at->ref).norm() <= tol,
+                 who << ": on the GCMS body '" << body_.name << "' a point must be its interface's reference point "
+                      << "(the mean of the set's nodes, mesh frame [" << at->ref.transpose() << "], i.e. that point placed by "
+                      << "the body's pose), " << (s - at->ref).norm() << " m away here: a GCMS body's points are linear "
+                      << "in its coordinates only there (seed 001: constraints G c on node translations)");
+}
+
+void GcmsBodyModel::check_axis(const std::string& who) const {
+  throw InputError(FLEXUQ_MSG(who << " needs an axis fixed in the GCMS body '" << body_.name
+                                << "', which has none (its rotation is not linear in its coordinates): GCMS bodies take "
+                                   "point constraints (spherical, distance, and point-on-line, revolute-2d, point-on-line-2d, "
+                                   "dot2 or translation-driver with the GCMS body second); hold an axis with two spherical "
+                                   "joints"));
+}
+
+void GcmsBodyModel::check_load(const ForceSpec& f, bool acted_on, const std::string& who) const {
+  FLEXUQ_REQUIRE(f.type == ForceType::gravity || (f.type == ForceType::force && acted_on),
+                 who << " on the GCMS body '" << body_.name
+                     << "': a GCMS body takes gravity and forces at an interface's reference point (its frame is "
+                        "held, and torques, springs and dampers need its rotation)");
+}
+
+void GcmsBodyModel::check_force(const ForceSpec& f) const {
+  FLEXUQ_REQUIRE(!f.interface.empty(), "a force on the GCMS body '" << body_.name << "' needs the interface it acts at");
+  FLEXUQ_REQUIRE(!f.body_frame, "a force on the GCMS body '" << body_.name << "' takes a global direction (frame: body "
+                 "would need its rotation, which is not linear in its coordinates)");
 }
 
 } // namespace flexuq::mbs

@@ -145,9 +145,9 @@ SimulationResult run_simulation(SimulationJob& job, const std::function<void(dou
         FLEXUQ_REQUIRE(fd && fd->stress_modes, "output '" << os.name << "': body '" << sys.bodies()[os.body].name
                                                           << "' has no stress modes here (a deterministic body file made "
                                                              "with reduce.stress_modes: true is needed)");
-        // A GCMS body: the co-rotated amplitudes Âᵀ q_flx (stresses in the axes of its rotation A).
+        // ξ = V η; a GCMS body: the co-rotated amplitudes Âᵀ q_flx (stresses in the axes of its rotation A).
         const Vec eta = st.q.segment(sys.offset(os.body) + 7, sys.n_elastic(os.body));
-        const Vec xi = fd->gcms ? gcms_corotated(eta, *fd->gcms) : Vec(fd->V * eta);
+        const Vec xi = sys.body_model(os.body).strain_amplitudes(eta);
         const auto n = xi.size();
         double vm = 0.0, sig[6];
         for (const auto node : os.nodes) {

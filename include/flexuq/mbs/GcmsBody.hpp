@@ -20,7 +20,14 @@
 ///   strain. gcms_eq57_residual() measures that.
 /// * Translation fields may be scaled (Φ_t column = s_t · 1 ⊗ e_l) by the preconditioning; rotation
 ///   fields never are (seed 001 §2.9 step 3).
+///
+/// In a System (GcmsBodyModel, FlexibleData::gcms) a GCMS body is a flexible body whose frame a
+/// fixed joint `<body>.frame` holds at the global frame: η = q are the amplitudes of its whole basis
+/// (V = 1), M(η) reduces to the constant M̂ on them, Q_v to zero, and K η is replaced by the
+/// co-rotated Â K̂ Âᵀ q_flx + f̂_nl (Eq. 58). Its points are interface reference points (linear in q);
+/// axes on it are refused (System::add_joint).
 
+#include "flexuq/mbs/Body.hpp"
 #include "flexuq/mbs/EulerParameters.hpp"
 
 #include <Eigen/Dense>
@@ -77,5 +84,33 @@ Eigen::VectorXd gcms_pose(const GcmsData& g, const Vec3& R0, const Mat3& A0);
 /// Their rates for a rigid motion with velocity @p v_com of the centre of mass @p com (mesh frame)
 /// and angular velocity @p omega (global): ṡ_t q̇_t = v + ω × A0 (o − c), q̇_r = ω̃ A0 column-wise.
 Eigen::VectorXd gcms_pose_rates(const GcmsData& g, const Mat3& A0, const Vec3& com, const Vec3& v_com, const Vec3& omega);
+
+/// A GCMS body in a System: the floating-frame body with its frame held (frame_held), the
+/// co-rotated elastic force, strain energy and tangent, and the attachments a body whose rotation is
+/// not linear in its coordinates takes (points at interface reference points, no axes, no torques).
+class GcmsBodyModel : public FlexibleBodyModel {
+public:
+  /// The pose given (position / orientation place the mesh, velocity / angular_velocity are those of
+  /// its centre of mass) becomes the initial amplitudes (gcms_pose, gcms_pose_rates).
+  /// @throws Error when the GCMS layout does not match the elastic data.
+  explicit GcmsBodyModel(RigidBody body);
+  const GcmsData& gcms() const { return *body_.flex->gcms; }
+  void initial_coordinates(Vec& q, int o) const override;
+  void initial_rates(Vec& v, int o) const override;
+  double strain_energy(const Vec& q, int o) const override;
+  void add_stiffness_damping(const Vec& q, int o, double ck, double cd, Eigen::Ref<Mat> out) const override;
+  Vec strain_amplitudes(const Vec& eta) const override; ///< Âᵀ q_flx (gcms_corotated)
+  void check_point(const Vec3& s, const Attachment* at, const std::string& who) const override;
+  void check_axis(const std::string& who) const override;
+  void check_load(const ForceSpec& f, bool acted_on, const std::string& who) const override;
+  void check_force(const ForceSpec& f) const override;
+  bool frame_held() const override { return true; }
+
+protected:
+  void subtract_elastic_force(const Vec& eta, const Vec& eta_d, int o, Vec& f) const override;
+
+private:
+  Vec eta0_, eta_rate0_; ///< the initial amplitudes and their rates
+};
 
 } // namespace flexuq::mbs

@@ -1,168 +1,40 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// @file System.hpp
-/// @brief A constrained multibody system in absolute coordinates: rigid bodies with 3 translations
-/// and 4 Euler parameters each (q_b = [r, p], 7 per body, the unit-norm constraint pᵀp − 1 = 0 as
-/// an explicit row), flexible floating-frame bodies with their n_e elastic coordinates appended
-/// (q_b = [r, p, η], 7 + n_e), joints and drivers as scalar constraint rows, applied forces.
-/// Serial Eigen code: one simulation per rank.
+/// @brief A constrained multibody system in absolute coordinates: bodies (mbs/Body.hpp: rigid
+/// bodies with q_b = [r, p], flexible floating-frame bodies with q_b = [r, p, η]; mbs/GcmsBody.hpp:
+/// GCMS bodies), joints and drivers as scalar constraint rows (mbs/Joint.hpp, mbs/ConstraintRows.hpp)
+/// plus one Euler-parameter norm row per body, applied forces (mbs/Force.hpp). System is the facade
+/// that owns them: one BodyModel per body, the joints' rows, the loads. Serial Eigen code: one
+/// simulation per rank. This header includes the others (existing includes keep compiling).
 ///
-/// Flexible bodies (FFRF, seed 000 §2.1–2.3): r, p locate the body's reference frame (the mesh
-/// frame of the reduced body), η are the free-free elastic coordinates of the reduced pair
-/// (cms::ReducedBody floating_frame: VᵀM̄V = 1, mean-axis frame). With the body-frame velocities
-/// w = T q̇_b, T = blockdiag(Aᵀ, 2G, 1) (v_O = Aᵀṙ, ω' = 2Gṗ) and cms/FloatingFrame.hpp's
-/// M(η) w' = Q_v + Q_ext − [0; 0; K̄η + D̄η̇], virtual work gives
-///   M_q = Tᵀ M(η) T,  Q_q = Tᵀ (Q_v + Q_grav) − [0; 0; K̄η + D̄η̇]
-/// exactly, because Ġṗ = 0 makes T q̈ = [Aᵀr̈; ω̇'; η̈] (the inertial acceleration of O). Tᵀ M T
-/// is singular along p like the rigid 4GᵀJG; the norm row fixes that direction.
-/// A point attached to a flexible body moves with the deformation: a part of a BodyVector is
-/// A(p)(s + L η) (+ r for points), with L = T_ref − (s − x_ref)~ R_ref for a point rigidly linked
-/// to an interface reference node (translations T_ref, small rotations R_ref in η) and
-/// L = −s~ R_ref for an axis that turns with the node; L is empty for rigid bodies.
-///
-/// A GCMS body (seed 001, FlexibleData::gcms) is a flexible body whose frame a fixed joint
-/// `<body>.frame` holds at the global frame: η = q are the amplitudes of its whole basis (V = 1),
-/// M(η) reduces to the constant M̂ on them, Q_v to zero, and K η is replaced by the co-rotated
-/// Â K̂ Âᵀ q_flx + f̂_nl (Eq. 58). Its points are interface reference points (linear in q); axes on it
-/// are refused (add_joint).
-///
-/// Every joint row has the form  Φ = Σ_k c_k(t) u_kᵀ v_k − g(t) − φ0, where u_k, v_k are global
-/// vectors built from body-fixed parts (a body axis A_b a', or a separation d = r_j + A_j s_j −
-/// r_i − A_i s_i). This one form covers Haug's dot-1, dot-2, spherical, distance and the
-/// rotational / translational drivers (seed 004 §2.8), and gives C_q, Φ_t and γ analytically:
-///   C_q = Σ c (vᵀ U_q + uᵀ V_q),
-///   γ  = −Σ [c (vᵀ u_c + uᵀ v_c + 2 u̇ᵀv̇) + 2 c' (u̇ᵀ v + uᵀ v̇) + c'' uᵀ v] + g'',
-/// with the convective part w_c = Σ ± B(ṗ, a') ṗ of ẅ = W_q q̈ + w_c (B is linear in p).
+/// Sources by concept: System.cpp (bodies, coordinates, mass, point kinematics), Joints.cpp (the
+/// joint library → rows), Constraints.cpp (Φ, C_q, Φ_t, γ with the norm rows, redundancy, joint
+/// outputs), ConstraintRows.cpp (the row algebra), Forces.cpp (loads, springs, dampers, energies),
+/// Body.cpp / GcmsBody.cpp (the body types).
 
+#include "flexuq/mbs/Body.hpp"
+#include "flexuq/mbs/ConstraintRows.hpp"
 #include "flexuq/mbs/EulerParameters.hpp"
+#include "flexuq/mbs/Force.hpp"
 #include "flexuq/mbs/GcmsBody.hpp"
+#include "flexuq/mbs/Joint.hpp"
 #include "flexuq/mbs/TimeFunction.hpp"
 
 #include <Eigen/Dense>
 
-#include "flexuq/cms/FloatingFrame.hpp"
-#include "flexuq/cms/Invariants.hpp"
-
-#include <deque>
-#include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace flexuq::mbs {
 
-using Vec = Eigen::VectorXd;
-using Mat = Eigen::MatrixXd;
-
-constexpr int kGround = -1;
-
-/// How a named interface of a flexible body moves with η (body frame): its reference point and
-/// the translation and (small) rotation of that point, both 3 × n_e.
-struct Attachment {
-  Vec3 ref = Vec3::Zero();
-  Mat translation, rotation;
-};
-
-/// The elastic part of a flexible body: floating-frame invariants of the elastic coordinates,
-/// their stiffness and damping, the interfaces. Shared (immutable) between copies of a system.
-struct FlexibleData {
-  std::string source;                 ///< the reduced-body file, for messages
-  cms::Invariants invariants;         ///< of Φ V (S = Sr = 0 at η = 0, Mff = 1)
-  Mat K, D;                           ///< n_e × n_e
-  double damping_ratio = 0.0;         ///< D = diag(2 ζ √λ) with ζ = damping_ratio (K diagonal)
-  std::map<std::string, Attachment> interfaces;
-  Mat V;                              ///< n × n_e: the reduced coordinates ξ = V η
-  /// Stress recovery (a deterministic body file with `/reduced/stress_modes`, else null): S, nodes ×
-  /// 6 × n (row-major), the nodal stresses of the basis columns; σ_node = stress_scale · S_node V η.
-  std::shared_ptr<const std::vector<double>> stress_modes;
-  double stress_scale = 1.0;          ///< a stiffness (Young's modulus) factor scales the stresses too
-  /// Set for a GCMS body (seed 001, mbs/GcmsBody.hpp): η are the amplitudes q of the whole basis
-  /// (V = 1, K = K̂), the body frame is held at the global frame by a fixed joint `<body>.frame`, and
-  /// the elastic force is the co-rotated Â K̂ Âᵀ q_flx + f̂_nl instead of K η.
-  std::shared_ptr<const GcmsData> gcms;
-  int n_elastic() const { return static_cast<int>(K.rows()); }
-  /// The interface @p name; throws InputError naming @p who and listing the interfaces.
-  const Attachment& interface(const std::string& name, const std::string& who) const;
-};
-
-struct RigidBody {
-  std::string name;
-  /// Set for a flexible body: then mass and inertia are unused (the invariants hold them) and
-  /// position / orientation are those of the reference (mesh) frame, not of the centre of mass.
-  std::shared_ptr<const FlexibleData> flex;
-  double mass = 0.0;
-  Mat3 inertia = Mat3::Zero(); ///< about the centre of mass, body frame
-  Vec3 position = Vec3::Zero();
-  Vec4 orientation = Vec4(1, 0, 0, 0);
-  Vec3 velocity = Vec3::Zero();         ///< of the centre of mass, global
-  Vec3 angular_velocity = Vec3::Zero(); ///< global
-};
-
-enum class JointType {
-  revolute, spherical, prismatic, cylindrical, universal, fixed, planar, dot1, dot2, distance,
-  point_on_line, angle_driver, translation_driver,
-  // 2-D joints (seed 004 §2.8's planar library) for bodies held in a plane (normal n): revolute-2d
-  // (axis = n; the points coincide in the plane, 2 rows), prismatic-2d (axis = the sliding direction a
-  // in the plane, axis2 = n, default z: no relative turn about n and body j's point on body i's line,
-  // 2 rows), point-on-line-2d (body j's point on body i's line (point, a) in the plane, 1 row).
-  revolute_2d, prismatic_2d, point_on_line_2d
-};
-JointType parse_joint_type(const std::string& s); ///< throws InputError listing the types
-const char* joint_type_name(JointType t);
-
-/// A joint as the user gives it: points and axes in the global frame at t = 0.
-struct JointSpec {
-  std::string name;
-  JointType type = JointType::revolute;
-  int body_i = kGround, body_j = kGround;
-  Vec3 point = Vec3::Zero();  ///< joint point (on body i; also on body j unless point2 is set)
-  Vec3 point2 = Vec3::Zero(); ///< second point (on body j) for dot2, distance, point-on-line
-  bool has_point2 = false;
-  Vec3 axis = Vec3::UnitZ();  ///< joint axis (on body i)
-  Vec3 axis2 = Vec3::UnitX(); ///< second axis (on body j) for universal and dot1
-  bool has_axis2 = false;
-  double distance = -1.0;     ///< distance joint: < 0 = the initial distance
-  /// Interfaces of flexible bodies i and j the joint is attached to (empty for rigid bodies).
-  std::string interface_i, interface_j;
-  TimeFunction motion;        ///< drivers: relative angle / translation as a function of time
-};
-
-/// rotational_damper: torque −c (a·(ω_body − ω_body2)) a on body (the opposite on body2), a the unit
-/// axis (global, or fixed in body with body_frame), c = damping.
-enum class ForceType { torque, force, gravity, spring, rotational_damper };
-
-struct ForceSpec {
-  ForceType type = ForceType::gravity;
-  int body = kGround, body2 = kGround; ///< torque: reaction on body2; spring: between body and body2
-  Vec3 direction = Vec3::Zero();       ///< unit axis (torque/force) or g (gravity)
-  bool body_frame = false;             ///< torque/force axis fixed in the body instead of global
-  Vec3 point = Vec3::Zero(), point2 = Vec3::Zero(); ///< global at t = 0 (force point; spring ends)
-  TimeFunction value = TimeFunction::constant(1.0);
-  double stiffness = 0, damping = 0, length = -1.0; ///< spring (length < 0 = initial length); damper: damping
-  /// force on a flexible body: the interface whose motion the point follows (translation and small
-  /// rotation of the interface, as a joint on it); empty: the point is fixed in the floating frame.
-  /// torque on a flexible body: the interface it turns (ω + A R_I η̇: Q = [0; 2Eᵀn; R_Iᵀ Aᵀ n]); empty:
-  /// the floating frame (a load the elastic coordinates do not feel, which depends on the frame).
-  std::string interface;
-};
-
-/// A global vector Σ sign·(r_b if point) + A_b local over its parts (ground parts are constants).
-struct BodyVector {
-  struct Part {
-    int body;
-    Vec3 local;
-    double sign;
-    bool point;
-    Mat L = Mat(); ///< flexible bodies: 3 × n_e, the body-frame motion of the part with η
-  };
-  std::vector<Part> parts;
-};
-
 class System {
 public:
-  /// Move-only: constraint rows and force coefficients point into motions_ (a deque, whose elements
-  /// keep their addresses when the container is moved, but not in a copy). To rebuild a system
-  /// around other elastic data use with_flexible().
+  /// Move-only: constraint rows point into the motions their ConstraintRows keeps (which keep their
+  /// addresses when it is moved, but not in a copy), and the bodies' models are unique. To rebuild a
+  /// system around other elastic data use with_flexible().
   System() = default;
   System(const System&) = delete;
   System& operator=(const System&) = delete;
@@ -194,12 +66,14 @@ public:
   /// Number of elastic coordinates of body @p b (0 for rigid bodies).
   int n_elastic(int b) const { return bodies_[b].flex ? bodies_[b].flex->n_elastic() : 0; }
   /// Whether body @p b is a GCMS body (seed 001; its frame is held, η = q).
-  bool gcms(int b) const { return is_gcms(b); }
+  bool gcms(int b) const { return b != kGround && bodies_[b].flex && bodies_[b].flex->gcms; }
+  /// The model of body @p b (its type's mass, forces, energies; mbs/Body.hpp).
+  const BodyModel& body_model(int b) const { return *models_[static_cast<std::size_t>(b)]; }
   /// The body that coordinate @p k belongs to.
   int body_of_coordinate(int k) const;
   /// Rows in use (joint rows kept after the redundancy check + one norm row per body).
   int m() const { return static_cast<int>(active_.size()); }
-  int rows_total() const { return static_cast<int>(rows_.size() + bodies_.size()); }
+  int rows_total() const { return rows_.size() + static_cast<int>(bodies_.size()); }
   const std::vector<RigidBody>& bodies() const { return bodies_; }
   const std::vector<JointSpec>& joints() const { return joints_; }
   const std::vector<ForceSpec>& forces() const { return forces_; }
@@ -281,51 +155,24 @@ public:
   Eigen::Matrix<double, 6, 1> joint_reaction(const Vec& q, const Vec& lambda_active, int j, double t) const;
 
 private:
-  struct Coef {
-    enum Kind { one, cos_motion, neg_sin_motion } kind = one;
-    const TimeFunction* f = nullptr;
-    std::array<double, 3> eval(double t) const;
-  };
-  struct Term {
-    Coef c;
-    int u, v; ///< indices into vectors_
-  };
-  struct Row {
-    std::vector<Term> terms;
-    const TimeFunction* g = nullptr; ///< subtracted (drivers)
-    double phi0 = 0.0;               ///< subtracted constant (distance²)
-    int joint = -1;
-    std::string label;
-  };
-  struct VecState {
-    Vec3 w, wd, wc;
-  };
-  /// d/dt of one term c(t) uᵀv: c (u̇ᵀv + uᵀv̇) + c' uᵀv, with @p c = {c, c', c''}.
-  static double row_rate(const std::array<double, 3>& c, const VecState& u, const VecState& v) {
-    return c[0] * (u.wd.dot(v.w) + u.w.dot(v.wd)) + c[1] * u.w.dot(v.w);
-  }
+  /// Joint frame axes and points in the body frames of bodies i and j.
   struct Frame {
     Vec3 ai[3], aj[3]; ///< joint frame axes on body i and j (body frames)
     Vec3 si, sj;       ///< joint point on body i and j (body frames)
     Mat Lsj;           ///< flexible body j: L of the joint point (empty otherwise)
   };
 
-  int add_vector(BodyVector bv);
+  // Joints.cpp: body vectors of a joint being added.
   int body_axis(int b, const Vec3& global_axis, const Attachment* at = nullptr);
   int separation(int bi, const Vec3& pi, int bj, const Vec3& pj, const Attachment* ai = nullptr,
                  const Attachment* aj = nullptr);
-  static Mat attach_point(const Attachment* at, const Vec3& s);
-  static Mat attach_axis(const Attachment* at, const Vec3& a);
-  int constant_vector(const Vec3& w);
-  void add_dot_row(int joint, const std::string& label, int u, int v, double phi0 = 0.0);
   Vec3 to_local_point(int b, const Vec3& global) const;
   Vec3 to_local_axis(int b, const Vec3& global) const;
-
-  void vector_states(const Vec& q, const Vec* v, std::vector<VecState>& out) const;
-  void add_vector_jacobian(int vec, const Vec3& coeff, const Vec& q, Eigen::Ref<Eigen::RowVectorXd, 0, Eigen::InnerStride<>> row) const;
-  double row_value(const Row& r, const std::vector<VecState>& s, double t) const;
+  /// The model's check of a point @p s of body @p b (none on the ground or a frame being held).
+  void check_point(int b, const Vec3& s, const Attachment* at, const std::string& who) const;
 
   std::vector<RigidBody> bodies_;
+  std::vector<std::unique_ptr<BodyModel>> models_; ///< per body: its type's mass, forces, energies
   std::vector<int> off_; ///< first coordinate per body
   int n_ = 0;
   std::vector<JointSpec> joints_;
@@ -337,28 +184,16 @@ private:
   std::vector<Mat> force_L_;                     ///< per force: its point's map of η (ForceSpec::interface), else empty
   std::vector<Mat> force_R_;                     ///< per torque on an interface: its small rotation R_I (3 × n_e), else empty
   std::vector<double> spring_length_;
-  std::vector<BodyVector> vectors_;
-  std::vector<Row> rows_;
-  std::deque<TimeFunction> motions_; ///< stable addresses for Coef/Row
+  ConstraintRows rows_;              ///< the joints' rows (the norm rows follow them in the full row set)
   std::vector<int> active_;          ///< full-row indices in use (joint rows, then norm rows)
   bool active_set_ = false;
   bool qv_terms_ = true;
-  /// GCMS bodies: initial amplitudes and rates (the pose given as position / orientation, the
-  /// velocities), empty for other bodies; and the joints System adds itself (`<body>.frame`).
-  std::vector<Vec> eta0_, eta_rate0_;
+  /// The joints System adds itself (`<body>.frame` of a body whose frame is held).
   std::vector<bool> internal_joint_;
-  int holding_frame_ = -2;  ///< while the frame joint of this GCMS body is added: its frame is global
+  int holding_frame_ = -2;  ///< while the frame joint of a body is added: its frame is global
   std::string who_;         ///< the joint or force being added (messages)
-  bool is_gcms(int b) const { return b != kGround && bodies_[b].flex && bodies_[b].flex->gcms; }
-  /// A GCMS body takes points at an interface's reference point only (seed 001: node constraints
-  /// linear in q); throws InputError naming @p who otherwise. Joints (separation) and point_map call it.
-  void check_gcms_point(int b, const Vec3& s, const Attachment* at, const std::string& who) const;
-  /// Per flexible body, the floating-frame contractions at the last η seen: a Newton iteration
-  /// evaluates M(q)·a and the forces at one q, which share them (not thread-safe, as System is not).
-  mutable std::vector<cms::FrameContractions> contractions_;
 
   void reset_active();
-  const cms::FrameContractions& contractions(std::size_t b, const Vec& eta) const;
   Vec3 damper_axis(const ForceSpec& s, const Vec& q) const;                    ///< global unit axis
   double damper_rate(const ForceSpec& s, const Vec& q, const Vec& v) const; ///< a·(ω_body − ω_body2)
 };

@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: MIT
+// System's constraints: the joints' rows (ConstraintRows) followed by one Euler-parameter norm row
+// pᵀp − 1 per body; Φ, C_q, Φ_t, γ on the active or all rows, the redundancy check, joint outputs.
+#include "flexuq/mbs/System.hpp"
+
+#include "flexuq/core/Error.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace flexuq::mbs {
+
+void System::reset_active() {
+  active_.clear();
+  for (int r = 0; r < rows_total(); ++r) active_.push_back(r);
+  active_set_ = false;
+}
+
+int System::row_joint(int full_row) const {
+  const int nr = rows_.size();
+  return full_row < nr ? rows_.row(full_row).joint : -1 - (full_row - nr);
+}
+
+std::string System::row_label(int full_row) const {
+  const int nr = rows_.size();
+  return full_row < nr ? rows_.row(full_row).label : "body '" + bodies_[full_row - nr].name + "'.norm";
+}
+
+Vec System::phi_all(const Vec& q, double t) const {
+  std::vector<ConstraintRows::VecState> s;
+  rows_.vector_states(q, nullptr, off_, s);
+  Vec out(rows_total());
+  for (int r = 0; r < rows_.size(); ++r) out(r) = rows_.value(r, s, t);
+  for (std::size_t b = 0; b < bodies_.size(); ++b)
+    out(rows_.size() + static_cast<int>(b)) = q.segment<4>(off_[b] + 3).squaredNorm() - 1.0;
+  return out;
+}
+
+Mat System::jacobian_all(const Vec& q, double t) const {
+  std::vector<ConstraintRows::VecState> s;
+  rows_.vector_states(q, nullptr, off_, s);
+  Mat cq = Mat::Zero(rows_total(), n());
+  for (int r = 0; r < rows_.size(); ++r) rows_.add_gradient(r, s, q, t, 1.0, off_, cq.row(r));
+  for (std::size_t b = 0; b < bodies_.size(); ++b)
+    cq.block<1, 4>(rows_.size() + static_cast<int>(b), off_[b] + 3) = 2.0 * q.segment<4>(off_[b] + 3).transpose();
+  return cq;
+}
+
+void System::constraint_residual(const Vec& q, double t, const Vec& lambda, Vec& cq_t_lambda, Vec& phi,
+                                 const Vec* v, Vec* phi_dot) const {
+  FLEXUQ_REQUIRE(lambda.size() == m(), "System::constraint_residual: " << lambda.size() << " multipliers for " << m()
+                                                                        << " active rows");
+  std::vector<ConstraintRows::VecState> s;
+  rows_.vector_states(q, phi_dot ? v : nullptr, off_, s);
+  Eigen::RowVectorXd acc = Eigen::RowVectorXd::Zero(n()); // Σ_k λ_k (row k of C_q): each row is linear in its coefficient
+  phi.resize(m());
+  if (phi_dot) phi_dot->resize(m());
+  const int nr = rows_.size();
+  for (int k = 0; k < m(); ++k) {
+    const int r = active_[k];
+    if (r >= nr) {
+      const int o = off_[r - nr] + 3;
+      phi(k) = q.segment<4>(o).squaredNorm() - 1.0;
+      acc.segment<4>(o) += 2.0 * lambda(k) * q.segment<4>(o).transpose();
+      if (phi_dot) (*phi_dot)(k) = 2.0 * q.segment<4>(o).dot(v->segment<4>(o));
+      continue;
+    }
+    phi(k) = rows_.value(r, s, t);
+    rows_.add_gradient(r, s, q, t, lambda(k), off_, acc, phi_dot ? &(*phi_dot)(k) : nullptr);
+  }
+  cq_t_lambda = acc.transpose();
+}
+
+Vec System::phi(const Vec& q, double t) const {
+  const Vec all = phi_all(q, t);
+  Vec out(m());
+  for (int k = 0; k < m(); ++k) out(k) = all(active_[k]);
+  return out;
+}
+
+Mat System::jacobian(const Vec& q, double t) const {
+  // The active rows only, written in place (the stabilised integrators take C_q every step; the
+  // whole row set and a copy of its active rows cost the V8 drive a tenth of its run time).
+  std::vector<ConstraintRows::VecState> s;
+  rows_.vector_states(q, nullptr, off_, s);
+  Mat out = Mat::Zero(m(), n());
+  const int nr = rows_.size();
+  for (int k = 0; k < m(); ++k) {
+    const int r = active_[k];
+    if (r >= nr) {
+      const int o = off_[r - nr] + 3;
+      out.block<1, 4>(k, o) = 2.0 * q.segment<4>(o).transpose();
+      continue;
+    }
+    rows_.add_gradient(r, s, q, t, 1.0, off_, out.row(k));
+  }
+  return out;
+}
+
+Vec System::phi_t(const Vec& q, double t) const {
+  std::vector<ConstraintRows::VecState> s;
+  rows_.vector_states(q, nullptr, off_, s);
+  Vec out = Vec::Zero(m());
+  const int nr = rows_.size();
+  for (int k = 0; k < m(); ++k) {
+    if (active_[k] >= nr) continue;
+    out(k) = rows_.phi_t(active_[k], s, t);
+  }
+  return out;
+}
+
+Vec System::gamma(const Vec& q, const Vec& v, double t) const {
+  std::vector<ConstraintRows::VecState> s;
+  rows_.vector_states(q, &v, off_, s);
+  Vec out(m());
+  const int nr = rows_.size();
+  for (int k = 0; k < m(); ++k) {
+    if (active_[k] >= nr) {
+      const int b = active_[k] - nr;
+      out(k) = -2.0 * v.segment<4>(off_[b] + 3).squaredNorm();
+      continue;
+    }
+    out(k) = rows_.gamma(active_[k], s, t);
+  }
+  return out;
+}
+
+std::vector<std::string> System::select_independent_rows(const Vec& q, double t, double tol) {
+  reset_active();
+  const Mat cq = jacobian_all(q, t);
+  const int nr = rows_.size();
+  std::vector<int> order;
+  for (std::size_t b = 0; b < bodies_.size(); ++b) order.push_back(nr + static_cast<int>(b));
+  for (int r = 0; r < nr; ++r) order.push_back(r);
+  // In-order Gram–Schmidt (twice, for stability) = QR without pivoting with a rank tolerance:
+  // a row is redundant when what is left of it after removing the span of the kept rows is
+  // below tol·|row|.
+  std::vector<Eigen::RowVectorXd> basis;
+  std::vector<int> kept;
+  std::vector<std::string> dropped;
+  for (int r : order) {
+    Eigen::RowVectorXd x = cq.row(r);
+    const double norm0 = x.norm();
+    for (int pass = 0; pass < 2; ++pass)
+      for (const auto& b : basis) x -= x.dot(b) * b;
+    if (norm0 == 0.0 || x.norm() <= tol * norm0) {
+      dropped.push_back(row_label(r));
+      continue;
+    }
+    basis.push_back(x / x.norm());
+    kept.push_back(r);
+  }
+  active_.clear();
+  for (int r = 0; r < rows_total(); ++r)
+    if (std::find(kept.begin(), kept.end(), r) != kept.end()) active_.push_back(r);
+  active_set_ = true;
+  return dropped;
+}
+
+double System::joint_angle(const Vec& q, int j) const {
+  const JointSpec& s = joints_[j];
+  const Mat3 ai = rotation(euler(q, s.body_i)), aj = rotation(euler(q, s.body_j));
+  const Vec3 fi = ai * frames_[j].ai[0], gi = ai * frames_[j].ai[1], fj = aj * frames_[j].aj[0];
+  return std::atan2(gi.dot(fj), fi.dot(fj));
+}
+
+Eigen::Matrix<double, 6, 1> System::joint_reaction(const Vec& q, const Vec& lambda, int j, double t) const {
+  Eigen::Matrix<double, 6, 1> out = Eigen::Matrix<double, 6, 1>::Zero();
+  const int b = joints_[j].body_j;
+  if (b == kGround) return out;
+  const auto [first, count] = joint_rows_[j];
+  const Mat cq = jacobian_all(q, t);
+  Vec qc = Vec::Zero(7); // generalized constraint force on body j's frame coordinates: −C_qᵀ λ
+  for (int k = 0; k < m(); ++k)
+    if (active_[k] >= first && active_[k] < first + count) qc -= cq.row(active_[k]).segment<7>(off_[b]).transpose() * lambda(k);
+  const Vec3 force = qc.head<3>();
+  const Vec4 p = euler(q, b);
+  const Vec3 torque_body = 0.5 * g_matrix(p) * qc.tail<4>(); // Q_p = 2 Gᵀ n' (+ a part along p)
+  const Vec3 torque_origin = rotation(p) * torque_body;
+  const Vec3 at = point_position(q, b, frames_[j].sj, frames_[j].Lsj);
+  out.head<3>() = force;
+  out.tail<3>() = torque_origin + (origin(q, b) - at).cross(force);
+  return out;
+}
+
+} // namespace flexuq::mbs
