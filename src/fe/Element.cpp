@@ -148,6 +148,8 @@ std::vector<std::array<double, 3>> reference_nodes(ElementType type) {
     break;
   }
   case ElementType::beam2: x = {{-1, 0, 0}, {1, 0, 0}}; break;
+  case ElementType::shell4: x = {{-1, -1, 0}, {1, -1, 0}, {1, 1, 0}, {-1, 1, 0}}; break;
+  case ElementType::shell3: x = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}}; break;
   }
   return x;
 }
@@ -262,7 +264,9 @@ void shape_functions(ElementType type, const std::array<double, 3>& p, double* N
     }
     return;
   }
-  case ElementType::beam2: break;
+  case ElementType::beam2:
+  case ElementType::shell4:
+  case ElementType::shell3: break;
   }
   throw Error("shape_functions: not a solid element");
 }
@@ -314,7 +318,9 @@ SolidTerms solid_terms(ElementType type, const double* X, long label) {
     break;
   case ElementType::penta6: k_rule = m_rule = &wedge_rule(false); break;
   case ElementType::penta15: k_rule = m_rule = &wedge_rule(true); break;
-  case ElementType::beam2: throw Error("solid_terms: not a solid element");
+  case ElementType::beam2:
+  case ElementType::shell4:
+  case ElementType::shell3: throw Error("solid_terms: not a solid element");
   }
   SolidTerms t;
   t.K_lambda = ElemMat::Zero(3 * n, 3 * n);

@@ -18,6 +18,8 @@ int nodes_per_element(ElementType t) {
   case ElementType::beam2: return 2;
   case ElementType::penta6: return 6;
   case ElementType::penta15: return 15;
+  case ElementType::shell4: return 4;
+  case ElementType::shell3: return 3;
   }
   return 0;
 }
@@ -31,11 +33,14 @@ const char* element_name(ElementType t) {
   case ElementType::beam2: return "beam2";
   case ElementType::penta6: return "penta6";
   case ElementType::penta15: return "penta15";
+  case ElementType::shell4: return "shell4";
+  case ElementType::shell3: return "shell3";
   }
   return "?";
 }
 
-bool is_solid(ElementType t) { return t != ElementType::beam2; }
+bool is_solid(ElementType t) { return t != ElementType::beam2 && !is_shell(t); }
+bool is_shell(ElementType t) { return t == ElementType::shell4 || t == ElementType::shell3; }
 
 std::string upper(std::string s) {
   std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
@@ -91,6 +96,17 @@ void BeamSection::compute_properties(const SourceLocation& where) {
   }
 }
 
+void ShellSection::validate(const SourceLocation& where) const {
+  FLEXUQ_REQUIRE(std::isfinite(thickness) && thickness > 0,
+                 where.str() << ": shell thickness must be positive, got " << thickness);
+  FLEXUQ_REQUIRE(std::isfinite(bending_ratio) && bending_ratio > 0,
+                 where.str() << ": shell bending stiffness ratio 12I/T^3 must be positive, got " << bending_ratio);
+  FLEXUQ_REQUIRE(std::isfinite(shear_ratio) && shear_ratio > 0,
+                 where.str() << ": shell transverse shear ratio TS/T must be positive, got " << shear_ratio);
+  FLEXUQ_REQUIRE(std::isfinite(nsm) && nsm >= 0,
+                 where.str() << ": shell nonstructural mass must not be negative, got " << nsm);
+}
+
 void Mesh::add_element(ElementType t, const std::vector<int>& nodes, long id) {
   elem_type.push_back(t);
   elem_nodes.insert(elem_nodes.end(), nodes.begin(), nodes.end());
@@ -118,10 +134,13 @@ const std::vector<int>& Mesh::element_set(const std::string& name) const {
 }
 
 int Mesh::dofs_per_node() const {
-  bool solid = false, beam = false;
-  for (auto t : elem_type) (is_solid(t) ? solid : beam) = true;
+  bool solid = false, beam = false, shell = false;
+  for (auto t : elem_type) (is_solid(t) ? solid : is_shell(t) ? shell : beam) = true;
   FLEXUQ_REQUIRE(!(solid && beam), source << ": meshes mixing solid and beam elements are not supported yet");
-  return beam ? 6 : 3;
+  FLEXUQ_REQUIRE(!(solid && shell),
+                 source << ": meshes mixing solid and shell elements are not supported yet (a node carries 3 DOFs "
+                           "on solids and 6 on shells; beams and shells mix)");
+  return beam || shell ? 6 : 3;
 }
 
 void Mesh::validate() const {

@@ -18,6 +18,8 @@ int xdmf_type_id(ElementType t) {
   case ElementType::beam2: return 2; // Polyline, followed by the node count
   case ElementType::penta6: return 8;   // Wedge
   case ElementType::penta15: return 40; // Wedge_15
+  case ElementType::shell4: return 5;   // Quadrilateral
+  case ElementType::shell3: return 4;   // Triangle
   }
   return 0;
 }

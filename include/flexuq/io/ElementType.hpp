@@ -11,10 +11,14 @@ namespace flexuq::io {
 /// for all of these (readers of other formats permute into it).
 /// penta6/penta15 (Abaqus C3D6/C3D15, Nastran CPENTA): triangle 1-2-3 at the bottom, 4-5-6 above
 /// it; penta15 mid-edge nodes 7-9 (edges 1-2, 2-3, 3-1), 10-12 (4-5, 5-6, 6-4), 13-15 (1-4, 2-5, 3-6).
-enum class ElementType : std::uint8_t { tet4, tet10, hex8, hex20, beam2, penta6, penta15 };
+/// shell4/shell3 (Abaqus S4/S4R, S3/S3R; Nastran CQUAD4, CTRIA3; gmsh quadrangle/triangle): corners
+/// in order around the element (either sense), 6 DOFs per node like beam2 (fe/Shell.hpp).
+enum class ElementType : std::uint8_t { tet4, tet10, hex8, hex20, beam2, penta6, penta15, shell4, shell3 };
 
 int nodes_per_element(ElementType t);
-const char* element_name(ElementType t); ///< "tet4", "tet10", "hex8", "hex20", "beam2", "penta6", "penta15"
-bool is_solid(ElementType t);
+/// "tet4", "tet10", "hex8", "hex20", "beam2", "penta6", "penta15", "shell4", "shell3"
+const char* element_name(ElementType t);
+bool is_solid(ElementType t); ///< a 3-D continuum element (3 DOFs per node)
+bool is_shell(ElementType t); ///< shell4 or shell3
 
 } // namespace flexuq::io

@@ -52,7 +52,8 @@ struct Mesh {
   /// Look up a node set by name (case-insensitive); throws InputError listing the known sets.
   const std::vector<int>& node_set(const std::string& name) const;
   const std::vector<int>& element_set(const std::string& name) const;
-  /// 3 if all elements are solids, 6 if all are beams; throws InputError for a mix (not supported).
+  /// 3 if all elements are solids, 6 if all are beams or shells (which mix); throws InputError for
+  /// solids mixed with beams or shells (not supported).
   int dofs_per_node() const;
   /// Throws InputError if an element references a node index out of range or the mesh is empty.
   void validate() const;

@@ -49,12 +49,29 @@ struct BeamSection {
   void compute_properties(const SourceLocation& where);
 };
 
-/// A section assigns a material (and for beams a cross-section) to an element set.
+/// Shell section of shell4/shell3 elements (Abaqus *SHELL SECTION, Nastran PSHELL, the job file's
+/// model.shell): a homogeneous isotropic shell of thickness T about its mid-surface (no offset).
+/// Membrane stiffness E T/(1−ν²), bending bending_ratio · E T³/(12(1−ν²)), transverse shear
+/// shear_ratio · G T (fe/Shell.hpp).
+struct ShellSection {
+  double thickness = 0;
+  double bending_ratio = 1.0;     ///< Nastran PSHELL 12I/T³ (1: the homogeneous plate)
+  double shear_ratio = 5.0 / 6.0; ///< Nastran PSHELL TS/T, the transverse shear factor κ
+  double nsm = 0;                 ///< nonstructural mass per unit area (Nastran PSHELL NSM)
+  /// Throws InputError naming @p where unless thickness, bending_ratio and shear_ratio are positive
+  /// and finite and nsm is finite and not negative.
+  void validate(const SourceLocation& where) const;
+};
+
+/// A section assigns a material (and for beams a cross-section, for shells a thickness) to an
+/// element set.
 struct Section {
   std::string elset;    ///< upper-case set name
   std::string material; ///< upper-case material name
   bool beam = false;
   BeamSection beam_section;
+  bool shell = false;
+  ShellSection shell_section;
   SourceLocation where;
 };
 
