@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "flexuq/mbs/Animation.hpp"
 
+#include "flexuq/cms/BodyFile.hpp"
 #include "flexuq/core/Error.hpp"
 #include "flexuq/la/Mechanics.hpp"
 #include "flexuq/mbs/EulerParameters.hpp"
@@ -30,12 +31,13 @@ int write_animation(io::H5File& f, const std::string& h5_name, const std::string
     if (!body.flex) continue;
     const auto file_it = job.flexible_files.find(body.name);
     if (file_it == job.flexible_files.end()) continue;
-    const io::H5File src(MPI_COMM_SELF, file_it->second, io::H5File::Mode::read);
-    if (!src.exists("/mesh/topology_mixed") || !src.exists("/reduced/basis"))
+    const cms::BodyFile src(MPI_COMM_SELF, file_it->second);
+    if (!src.has_mesh_topology() || !src.has_basis())
       continue; // a body given by matrices has no mesh to show
-    const auto geo = src.read_all("/mesh/geometry");
-    const auto mixed = src.read_all_int("/mesh/topology_mixed");
-    const auto basis = src.read_all("/reduced/basis");
+    const auto geo = src.read_mesh_geometry();
+    const auto topology = src.read_mesh_topology();
+    const auto& mixed = topology.mixed;
+    const auto basis = src.read_basis();
     // ξ = V η with the body's own V (mean axes, a held frame, or 1 for a GCMS body), not the file's.
     const Mat& V = body.flex->V;
     const int ne = sys.n_elastic(static_cast<int>(b));
@@ -88,7 +90,7 @@ int write_animation(io::H5File& f, const std::string& h5_name, const std::string
     f.write_replicated(g + "/displacement", {nt, nn, 3}, disp.data());
     if (stresses) f.write_replicated(g + "/von_mises", {nt, nn}, vm.data());
     f.write_replicated(g + "/topology_mixed", {mixed.size()}, mixed.data());
-    const auto cells = static_cast<std::size_t>(src.read_attribute_int("/mesh", "num_elements"));
+    const auto cells = static_cast<std::size_t>(topology.num_elements);
     f.write_attribute(g, "num_elements", static_cast<std::int64_t>(cells));
     f.write_attribute(g, "body_file", file_it->second);
     meshes.push_back({body.name, nn, cells, mixed.size(), stresses});

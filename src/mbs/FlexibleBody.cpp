@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "flexuq/mbs/FlexibleBody.hpp"
 
+#include "flexuq/cms/BodyFile.hpp"
 #include "flexuq/cms/FloatingFrame.hpp"
 #include "flexuq/core/Error.hpp"
-#include "flexuq/io/Hdf5File.hpp"
 #include "flexuq/io/Mesh.hpp"
 
 #include <algorithm>
@@ -291,38 +291,29 @@ std::shared_ptr<const FlexibleSource> read_flexible_source(const std::string& pa
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec))
     throw InputError("flexible body file '" + path + "' does not exist (make it with flexuq reduce)");
-  const io::H5File f(MPI_COMM_SELF, path, io::H5File::Mode::read);
-  if (!f.exists("/reduced/K"))
+  const cms::BodyFile f(MPI_COMM_SELF, path);
+  if (!f.has_reduced())
     throw InputError(path + ": not a flexuq reduce result (no /reduced/K)");
   auto src = std::make_shared<FlexibleSource>();
   src->path = path;
-  src->nominal = cms::ReducedBody::read(f);
+  src->nominal = f.read_reduced();
   const cms::ReducedBody& body = src->nominal;
-  FLEXUQ_REQUIRE(f.exists("/mesh/geometry") && f.exists("/mesh/node_ids"),
-                 path << ": /mesh/geometry or /mesh/node_ids is missing");
-  const auto g = f.read_all("/mesh/geometry");
-  src->ids = f.read_all_int("/mesh/node_ids");
-  FLEXUQ_REQUIRE(g.size() == 3 * src->ids.size(), path << ": /mesh/geometry does not match /mesh/node_ids");
-  src->coords = Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, 3, Eigen::RowMajor>>(
-      g.data(), static_cast<Eigen::Index>(src->ids.size()), 3);
+  auto nodes = f.read_mesh_nodes();
+  src->ids = std::move(nodes.ids);
+  src->coords = std::move(nodes.coords);
   for (const auto& label : body.dof_labels)
     if (label.rfind("REF ", 0) == 0) {
       std::istringstream is(label);
       std::string ref, name;
       is >> ref >> name;
       if (src->sets.count(name)) continue;
-      const std::string d = "/mesh/node_sets/" + name;
-      src->sets[name] = f.exists(d) ? f.read_all_int(d) : std::vector<std::int64_t>{};
+      src->sets[name] = f.has_node_set(name) ? f.read_node_set(name) : std::vector<std::int64_t>{};
     }
-  if (f.exists("/stochastic_body"))
-    src->stochastic = std::make_shared<const cms::StochasticBody>(cms::StochasticBody::read(f));
-  if (!src->stochastic && f.exists("/reduced/stress_modes")) {
-    const auto shape = f.shape("/reduced/stress_modes");
-    FLEXUQ_REQUIRE(shape.size() == 3 && shape[0] == src->ids.size() && shape[1] == 6 &&
-                       shape[2] == static_cast<std::uint64_t>(body.K.rows()),
-                   path << ": /reduced/stress_modes is not nodes x 6 x " << body.K.rows() << " columns");
-    src->stress_modes = std::make_shared<const std::vector<double>>(f.read_all("/reduced/stress_modes"));
-  }
+  if (f.is_stochastic())
+    src->stochastic = std::make_shared<const cms::StochasticBody>(f.read_stochastic());
+  const auto n = static_cast<std::uint64_t>(body.K.rows());
+  if (!src->stochastic && f.has_stress_modes())
+    src->stress_modes = std::make_shared<const std::vector<double>>(f.read_stress_modes(src->ids.size(), n));
   // A deterministic body without physical interface columns (a POD body): its node sets become
   // interfaces through the basis rows of their nodes. So do the interfaces whose boundary
   // coordinates are not all columns (Hurty): an RBE2 set's nodes move rigidly with its reference
@@ -330,27 +321,22 @@ std::shared_ptr<const FlexibleSource> read_flexible_source(const std::string& pa
   bool has_interface_columns = false;
   for (const auto& k : body.column_kinds) has_interface_columns = has_interface_columns || k == "boundary_dof" || k == "constraint_mode";
   const auto incomplete = incomplete_interfaces(body, interface_columns(body));
-  if ((!has_interface_columns || !incomplete.empty()) && !src->stochastic && f.exists("/reduced/basis")) {
-    const auto shape = f.shape("/reduced/basis");
-    FLEXUQ_REQUIRE(shape.size() == 3 && shape[0] == src->ids.size() && shape[2] == static_cast<std::uint64_t>(body.K.rows()),
-                   path << ": /reduced/basis is not nodes x dofs per node x " << body.K.rows() << " columns");
-    const auto basis = f.read_all("/reduced/basis");
-    const auto dpn = static_cast<Eigen::Index>(shape[1]), n = static_cast<Eigen::Index>(shape[2]);
+  if ((!has_interface_columns || !incomplete.empty()) && !src->stochastic && f.has_basis()) {
+    const auto shape = f.basis_shape(src->ids.size(), n);
+    const auto basis = f.read_basis();
+    const auto dpn = static_cast<Eigen::Index>(shape[1]), nc = static_cast<Eigen::Index>(shape[2]);
     if (body.method == "gcms" && shape[0] > 0 && shape[1] >= 3) {
       auto gn = std::make_shared<GcmsNode>();
       gn->x = src->coords.row(0).transpose();
-      gn->rows = Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(basis.data(), dpn, n).topRows(3);
+      gn->rows = Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(basis.data(), dpn, nc).topRows(3);
       src->gcms_node = std::move(gn);
     }
-    for (const auto& name : f.members("/mesh/node_sets")) {
+    for (const auto& name : f.node_set_names()) {
       if (has_interface_columns && !incomplete.count(name)) continue;
       auto& rows = src->set_rows[name];
-      for (const auto i : f.read_all_int("/mesh/node_sets/" + name)) {
-        FLEXUQ_REQUIRE(i >= 0 && static_cast<std::uint64_t>(i) < shape[0],
-                       path << ": /mesh/node_sets/" << name << " holds node " << i << " outside the mesh");
+      for (const auto i : f.read_node_set(name, shape[0]))
         rows.emplace_back(i, Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(
-                                 basis.data() + static_cast<std::size_t>(i) * static_cast<std::size_t>(dpn * n), dpn, n));
-      }
+                                 basis.data() + static_cast<std::size_t>(i) * static_cast<std::size_t>(dpn * nc), dpn, nc));
     }
   }
   return src;
