@@ -5,6 +5,7 @@
 #include "flexuq/app/ComponentConfig.hpp"
 #include "flexuq/app/ModelFactory.hpp"
 #include "flexuq/core/Error.hpp"
+#include "flexuq/sg/EigenSolver.hpp"
 
 #include <cmath>
 
