@@ -448,7 +448,7 @@ TEST(BodyFile, LayoutIsTheDocumentedOne) {
 
 // A file written by one rank (rank 0 on MPI_COMM_SELF: the layout does not depend on who wrote it)
 // reads the same through the seam on every rank of the world, distributed rows included; and the
-// matrices-only /reduced of an old POD body-at file.
+// matrices-only /reduced of an old POD body-at file with a /mesh copied from another body file.
 TEST(BodyFile, OneRankWritesEveryRankReads) {
   const std::string path = tmp_path("one-rank"), old = tmp_path("old-pod-body-at");
   if (world_rank() == 0) {
@@ -458,6 +458,8 @@ TEST(BodyFile, OneRankWritesEveryRankReads) {
     K << 4, 1, 2, 9;
     M << 1, 0.5, 0.25, 2;
     f.write_reduced_matrices(K, M, {3.5, 4.5}, "pod");
+    const cms::BodyFile src(MPI_COMM_SELF, path);
+    EXPECT_TRUE(f.copy_mesh_from(src)); // body-at copies /mesh unchanged
   }
   MPI_Barrier(MPI_COMM_WORLD);
   const cms::BodyFile f(MPI_COMM_WORLD, path);
@@ -467,5 +469,13 @@ TEST(BodyFile, OneRankWritesEveryRankReads) {
   EXPECT_EQ(g.read_all("/reduced/M"), (std::vector<double>{1, 0.5, 0.25, 2}));
   EXPECT_EQ(g.read_all("/reduced/checkout/free_free_reduced_hz"), (std::vector<double>{3.5, 4.5}));
   EXPECT_EQ(g.read_attribute_string("/reduced", "method"), "pod");
-  EXPECT_TRUE(cms::BodyFile(g).has_reduced());
+  const cms::BodyFile o(g);
+  EXPECT_TRUE(o.has_reduced());
+  const cms::BodyMesh copied = o.read_mesh(), written = f.read_mesh();
+  EXPECT_EQ(copied.geometry, written.geometry);
+  EXPECT_EQ(copied.node_ids, written.node_ids);
+  EXPECT_EQ(copied.topology_mixed, written.topology_mixed);
+  EXPECT_EQ(copied.node_sets, written.node_sets);
+  EXPECT_EQ(copied.elements.at("beam2").connectivity, written.elements.at("beam2").connectivity);
+  EXPECT_EQ(copied.source, written.source);
 }
