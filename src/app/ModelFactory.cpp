@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: MIT
 #include "flexuq/app/ModelFactory.hpp"
-#include "flexuq/app/SimulationModel.hpp"
 
-#include "flexuq/app/MatrixModel.hpp"
-
-#include "flexuq/core/Error.hpp"
 #include "flexuq/app/ComponentConfig.hpp"
+#include "flexuq/app/MatrixModel.hpp"
+#include "flexuq/app/ReduceCommand.hpp"
+#include "flexuq/app/SimulationOptions.hpp"
+#include "flexuq/core/Error.hpp"
 #include "flexuq/fe/FrequencyModel.hpp"
 #include "flexuq/uq/AnalyticModels.hpp"
+#include "flexuq/workflow/SimulationCampaign.hpp"
 
 #include <chrono>
 #include <memory>
@@ -63,6 +64,85 @@ ModelFactory frequency_factory(const io::Config& cfg, const std::vector<campaign
   };
 }
 
+/// `model.reduce.<body>`: the deterministic reduce job of a flexible body of the simulation.
+workflow::ReduceBodySpec parse_reduce_body(const io::Config& cfg, const std::string& body, const std::string& file) {
+  workflow::ReduceBodySpec rb;
+  rb.body = body;
+  rb.path = cfg.resolve_path(file);
+  try {
+    const io::Config rc = io::Config::load(MPI_COMM_SELF, rb.path);
+    FLEXUQ_REQUIRE(!rc.has("reduce.stochastic"), "a stochastic reduce job; give the deterministic job of the body");
+    const ReduceJob job = parse_reduce_job(rc);
+    rb.component = component_options(rc);
+    rb.mesh = std::make_shared<const io::Mesh>(load_mesh(rc));
+    rb.options.interfaces = job.interfaces;
+    rb.options.reducer = job.reducer;
+    rb.options.build = job.build;
+    rb.options.free_free = 0;
+    rb.options.basis = false;
+  } catch (const InputError& e) {
+    throw InputError(cfg.source() + ": model.reduce." + body + " (" + rb.path + "): " + e.what());
+  }
+  return rb;
+}
+
+/// `model.simulation` of a campaign job (the simulate job, relative to this file), `model.stiffness`
+/// (per parameter: K̄ of these bodies ← θ / reference · K̄), `model.reduce` (bodies reduced again per
+/// sample), `outputs.simulation` and `outputs.times`:
+///   model:
+///     simulation: slider-crank-flexible.yaml
+///     stiffness: {E: {reference: 1.99953e11, bodies: [crank, rod]}}
+///     reduce: {rod: rod-cb.yaml}
+///   outputs: {simulation: [x_A], times: [0.1]}
+workflow::SimulationCampaignSpec simulation_campaign(const io::Config& cfg, const std::vector<campaign::ParameterSpec>& params) {
+  workflow::SimulationCampaignSpec spec;
+  spec.source = cfg.source();
+  spec.params = params;
+  spec.simulation_path = cfg.resolve_path(cfg.get<std::string>("model.simulation"));
+  const io::Config sim_cfg = io::Config::load(MPI_COMM_SELF, spec.simulation_path);
+  if (cfg.has("model.stiffness")) {
+    const YAML::Node s = cfg.node("model.stiffness");
+    FLEXUQ_REQUIRE(s.IsMap(), cfg.source() << ": model.stiffness must map parameter names to {reference, bodies}");
+    for (const auto& kv : s) {
+      const auto name = kv.first.as<std::string>();
+      const std::string key = "model.stiffness." + name;
+      std::size_t k = 0;
+      while (k < params.size() && params[k].name != name) ++k;
+      FLEXUQ_REQUIRE(k < params.size(), cfg.source() << ": " << key << ": '" << name << "' is not a campaign parameter");
+      for (const auto& sub : kv.second)
+        FLEXUQ_REQUIRE(sub.first.as<std::string>() == "reference" || sub.first.as<std::string>() == "bodies",
+                       cfg.source() << ": unknown key '" << key << "." << sub.first.as<std::string>() << "' (reference, bodies)");
+      mbs::StiffnessParameter sp;
+      sp.parameter = k;
+      sp.reference = cfg.get<double>(key + ".reference");
+      sp.bodies = cfg.get<std::vector<std::string>>(key + ".bodies");
+      spec.stiffness.push_back(sp);
+    }
+  }
+  spec.outputs = cfg.get<std::vector<std::string>>("outputs.simulation");
+  spec.times = cfg.get<std::vector<double>>("outputs.times");
+  std::vector<std::pair<std::string, std::string>> reduce_files;
+  if (cfg.has("model.reduce")) {
+    const YAML::Node r = cfg.node("model.reduce");
+    FLEXUQ_REQUIRE(r.IsMap() && r.size() > 0, cfg.source() << ": model.reduce must map flexible body names to their "
+                                                               "reduce jobs, e.g. {rod: rod-cb.yaml}");
+    for (const auto& kv : r) reduce_files.emplace_back(kv.first.as<std::string>(), kv.second.as<std::string>());
+  }
+  try {
+    spec.simulation = parse_simulation_job(sim_cfg);
+    sim_cfg.mark_used("command");
+    sim_cfg.check_all_used();
+  } catch (const InputError& e) {
+    throw InputError(cfg.source() + ": model.simulation (" + spec.simulation_path + "): " + e.what());
+  }
+  for (const auto& [body, file] : reduce_files) spec.reduce.push_back(parse_reduce_body(cfg, body, file));
+  for (const auto& p : params) { // what a parameter left to the model.reduce bodies sets
+    const std::string key = "parameters." + p.name + ".param";
+    spec.material.push_back(cfg.has(key) ? cfg.get<std::string>(key) : p.name);
+  }
+  return spec;
+}
+
 } // namespace
 
 std::vector<fe::MaterialParameter> material_parameters(const io::Config& cfg,
@@ -82,7 +162,7 @@ std::vector<fe::MaterialParameter> material_parameters(const io::Config& cfg,
 
 ModelFactory make_model_factory(const io::Config& cfg, const std::vector<campaign::ParameterSpec>& params) {
   return with_delay(cfg, cfg.has("model.function")     ? analytic_factory(cfg, params.size())
-                         : cfg.has("model.simulation") ? simulation_factory(cfg, params)
+                         : cfg.has("model.simulation") ? workflow::simulation_campaign_factory(simulation_campaign(cfg, params))
                                                        : frequency_factory(cfg, params));
 }
 

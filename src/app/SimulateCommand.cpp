@@ -3,59 +3,18 @@
 //   build/bin/flexuq simulate configs/slider-crank.yaml
 //   python3 postproc/plot_simulation.py slider-crank.h5
 #include "flexuq/app/Commands.hpp"
-#include "flexuq/core/Comm.hpp"
-#include "flexuq/core/Error.hpp"
-#include "flexuq/core/Log.hpp"
 #include "flexuq/app/JobOptions.hpp"
 #include "flexuq/app/SimulationOptions.hpp"
-#include "flexuq/io/OutputFile.hpp"
-
-#include <cmath>
-#include <sstream>
+#include "flexuq/workflow/Simulate.hpp"
 
 namespace flexuq::app {
 
 void run_simulate(MPI_Comm comm, const io::Config& cfg) {
-  int rank = 0, size = 1;
-  MPI_Comm_rank(comm, &rank);
-  MPI_Comm_size(comm, &size);
-  // Every rank reads (and checks) the job, so bad input fails the same way everywhere.
-  auto job = read_simulation_job(cfg);
+  // Every rank parses (and checks) the job, so bad input fails the same way everywhere.
+  const auto spec = parse_simulation_job(cfg);
   cfg.check_all_used();
-  check_job_output(comm, cfg, job.output_path, "output"); // before the run; renamed onto at the end
-  if (size > 1)
-    log::warn(comm, "simulate runs one serial simulation on rank 0; the other " + std::to_string(size - 1) +
-                        " rank(s) idle (a campaign spreads simulations over ranks)");
-  if (rank == 0) {
-    const auto& sys = job.system;
-    std::ostringstream os;
-    os << "simulate: " << sys.bodies().size() << " bodies, " << sys.joints().size() << " joints, " << sys.n()
-       << " coordinates, " << sys.rows_total() << " constraint rows; " << mbs::scheme_name(job.solver.scheme) << " h = "
-       << job.solver.step << " to t = " << job.solver.end;
-    log::info(MPI_COMM_SELF, os.str());
-    log::Progress progress(MPI_COMM_SELF, "simulate", 1000);
-    const double t0 = job.solver.start, span = job.solver.end - job.solver.start;
-    auto result = mbs::run_simulation(job, [&](double t) {
-      progress.update(static_cast<long long>(std::floor(1000.0 * (t - t0) / span)));
-    });
-    if (!result.redundant_rows.empty()) {
-      std::string rows;
-      for (const auto& r : result.redundant_rows) rows += " " + r;
-      log::info(MPI_COMM_SELF, std::to_string(result.redundant_rows.size()) +
-                                   " redundant constraint row(s) found at t = " + std::to_string(t0) +
-                                   " and dropped (rank-revealing QR of C_q):" + rows);
-    }
-    io::OutputFile out(MPI_COMM_SELF, job.output_path);
-    mbs::write_simulation(out.temp(), job, result);
-    out.commit();
-    std::ostringstream done;
-    done << "simulate: " << result.stats.steps << " steps (" << result.stats.rejected << " rejected), "
-         << result.stats.newton_iterations << " Newton iterations, " << (result.sparse ? "sparse" : "dense")
-         << " linear algebra, max constraint drift " << result.stats.max_drift
-         << ", " << result.wall_seconds << " s -> " << job.output_path;
-    log::info(MPI_COMM_SELF, done.str());
-  }
-  FLEXUQ_MPI(MPI_Barrier(comm));
+  check_job_output(comm, cfg, spec.output_path, "output"); // before the run; renamed onto at the end
+  workflow::simulate(comm, spec);
 }
 
 } // namespace flexuq::app

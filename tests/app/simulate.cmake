@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
-# `flexuq simulate` on bad input (the job file is read in app/SimulationOptions.cpp): at 1 and 2
-# ranks, exit code 2, no hang, the message naming file, key, line, joint or body.
+# `flexuq simulate` on bad input (the job file is parsed in app/SimulationOptions.cpp, the body files
+# read in workflow/SimulationSpec.cpp): at 1 and 2 ranks, exit code 2, no hang, the message naming
+# file, key, line, joint or body.
 flexuq_app_case(simulate_bad_unknown_body JOB bad/simulate_unknown_body.yaml VERB simulate EXIT_CODE 2
                 EXPECT "joint 'B'" "body 'rdo' does not exist")
 flexuq_app_case(simulate_bad_cannot_assemble JOB bad/simulate_cannot_assemble.yaml VERB simulate EXIT_CODE 2

@@ -1,18 +1,18 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// @file SimulationOptions.hpp
-/// @brief The `flexuq simulate` job file → mbs::SimulationJob (docs/config.md "simulate"): the
-/// bodies (rigid, ground, flexible with their reduced-body files), joints, forces, solver options
-/// and outputs, built through mbs's typed API (System::add_body / add_joint / add_force,
-/// SolverOptions, OutputSpec). The mbs library never reads YAML; every key is checked here with
-/// messages naming file, key and line (InputError → exit 2).
+/// @brief The `flexuq simulate` job file → workflow::SimulationSpec (docs/config.md "simulate"): the
+/// bodies (rigid, ground, flexible by their body files), joints, forces, solver options and outputs.
+/// One parse pass with strict keys: every check that needs only the job file is made here, with
+/// messages naming file, key and line (InputError → exit 2); no body file is read (the checks on
+/// them are workflow::build_simulation's, naming the keys this pass records).
 
 #include "flexuq/io/Config.hpp"
-#include "flexuq/mbs/Simulation.hpp"
+#include "flexuq/workflow/SimulationSpec.hpp"
 
 namespace flexuq::app {
 
 /// Read and check every key of a simulate job. @throws InputError naming file, key and line.
-mbs::SimulationJob read_simulation_job(const io::Config& cfg);
+workflow::SimulationSpec parse_simulation_job(const io::Config& cfg);
 
 } // namespace flexuq::app

@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: MIT
+// Sample run (seed 000 T19, PCE of x_A(0.1 s) over an uncertain Young's modulus):
+//   mpirun -n 2 build/bin/flexuq reduce configs/rod-cb.yaml
+//   mpirun -n 2 build/bin/flexuq reduce configs/slider-crank-bar1-cb.yaml
+//   mpirun -n 2 build/bin/flexuq campaign configs/slider-crank-uq.yaml
+#include "flexuq/workflow/SimulationCampaign.hpp"
+
+#include "flexuq/core/Error.hpp"
+#include "flexuq/fe/MaterialParametrisation.hpp"
+#include "flexuq/mbs/FlexibleBody.hpp"
+
+#include <cmath>
+#include <memory>
+
+namespace flexuq::workflow {
+
+namespace {
+
+/// A model.reduce body with the campaign index of each of its material parameters.
+struct ReduceBody {
+  ReduceBodySpec spec;
+  std::vector<std::size_t> index;
+};
+
+/// @p spec's reduce body @p r acting on the campaign parameters @p index: its material parameters
+/// (at their means for the reference reduction), checked against its mesh and the stochastic path.
+ReduceBody reduce_body(const SimulationCampaignSpec& spec, const ReduceBodySpec& r,
+                       const std::vector<std::size_t>& index) {
+  ReduceBody rb{r, index};
+  auto& o = rb.spec.options;
+  try {
+    for (std::size_t k : index) {
+      const auto& p = spec.params[k];
+      fe::MaterialParameter mp;
+      mp.name = p.name;
+      mp.property = fe::material_property(spec.material.at(k), spec.source + ": parameter '" + p.name + "'");
+      if (!p.set.empty()) mp.element_set = p.set;
+      o.parameters.push_back(mp);
+      o.nominal.push_back(p.dist.mean());
+    }
+    for (const auto& q : o.parameters)
+      if (q.element_set) (void)rb.spec.mesh->element_set(*q.element_set);
+    cms::validate_stochastic(o, r.path);
+  } catch (const InputError& e) {
+    throw InputError(spec.source + ": model.reduce." + r.body + " (" + r.path + "): " + e.what());
+  }
+  return rb;
+}
+
+/// The maker of @p rb's body on @p group: the group's reduction model (its nominal reduction now),
+/// checked against the body file the simulate job reads, then body_at(θ) per sample.
+/// @note Collective on @p group.
+mbs::BodyProvider make_provider(MPI_Comm group, const ReduceBody& rb, const mbs::SimulationJob& job) {
+  const ReduceBodySpec& r = rb.spec;
+  auto model = std::make_shared<cms::StochasticBodyModel>(group, *r.mesh, r.component, r.options);
+  const auto src = job.sources.at(r.body);
+  const auto& mine = model->nominal_body().checkout.reduced_hz;
+  const auto& file = src->nominal.checkout.reduced_hz;
+  double diff = mine.size() == file.size() && mine.size() > 0 ? 0.0 : INFINITY;
+  for (Eigen::Index i = 0; i < mine.size() && i < file.size(); ++i)
+    diff = std::max(diff, std::abs(mine(i) - file(i)) / file(i));
+  FLEXUQ_REQUIRE(diff < 1e-6, "model.reduce."
+                                  << r.body << ": " << r.path
+                                  << " at the parameter means does not "
+                                     "reproduce the body file "
+                                  << src->path << " (reduced free-free frequencies differ by " << diff
+                                  << " relative): give the reduce job that wrote it, and parameter means equal to "
+                                     "its materials");
+  const auto options = job.flexible_options.at(r.body);
+  const auto index = rb.index;
+  return {r.body,
+          [model, src, options, index](const std::vector<double>& theta) -> std::shared_ptr<const mbs::FlexibleData> {
+            std::vector<double> th;
+            for (std::size_t k : index) th.push_back(theta.at(k));
+            return mbs::make_flexible_data(model->body_at(th), src->path + " (reduced again at the sample)",
+                                           src->coords, src->ids, src->sets, options);
+          }};
+}
+
+} // namespace
+
+ModelFactory simulation_campaign_factory(const SimulationCampaignSpec& spec) {
+  const auto& params = spec.params;
+  FLEXUQ_REQUIRE(spec.material.size() == params.size(), spec.source << ": " << spec.material.size()
+                                                                    << " material properties for " << params.size()
+                                                                    << " parameters");
+  std::vector<bool> used(params.size(), false);
+  for (const auto& sp : spec.stiffness) used.at(sp.parameter) = true;
+  std::vector<std::string> names;
+  for (const auto& p : params) names.push_back(p.name);
+  // Build the job (and read the body files) once now, so bad input fails before the campaign.
+  std::vector<mbs::BodyProvider> names_only; // the bodies of model.reduce, checked by the model
+  for (const auto& r : spec.reduce) names_only.push_back({r.body, nullptr});
+  try {
+    auto job0 = build_simulation(spec.simulation);
+    // Stress modes are those of the body file: a body reduced again per sample has none.
+    for (const auto& os : job0.outputs)
+      if (os.quantity == mbs::Quantity::stress || os.quantity == mbs::Quantity::von_mises)
+        for (const auto& r : spec.reduce)
+          FLEXUQ_REQUIRE(job0.system.bodies()[static_cast<std::size_t>(os.body)].name != r.body,
+                         "output '" << os.name << "': the stresses of a body reduced again per sample (model.reduce."
+                                    << r.body << ") are not recovered");
+    mbs::SimulationModel check(std::move(job0), spec.stiffness, spec.outputs, spec.times, names, names_only);
+    for (std::size_t k : check.stochastic_parameters()) used[k] = true;
+  } catch (const InputError& e) {
+    throw InputError(spec.source + ": model.simulation (" + spec.simulation_path + "): " + e.what());
+  }
+  // The parameters left act on the materials of every model.reduce body.
+  std::vector<std::size_t> material;
+  for (std::size_t k = 0; k < params.size(); ++k)
+    if (!used[k] && !spec.reduce.empty()) material.push_back(k);
+  std::vector<ReduceBody> reduce;
+  for (const auto& r : spec.reduce) reduce.push_back(reduce_body(spec, r, material));
+  for (std::size_t k : material) used[k] = true;
+  FLEXUQ_REQUIRE(reduce.empty() || !material.empty(),
+                 spec.source << ": model.reduce: no parameter is left for the re-reduced bodies (every one is a "
+                                "model.stiffness or stochastic-body parameter)");
+  for (std::size_t k = 0; k < params.size(); ++k)
+    FLEXUQ_REQUIRE(used[k], spec.source << ": parameter '" << params[k].name
+                                        << "' changes nothing in the simulation model (model.stiffness."
+                                        << params[k].name
+                                        << ": {reference, bodies}, a stochastic body with a parameter of that name, "
+                                           "or model.reduce: {<body>: <its reduce job>})");
+  auto simulation = std::make_shared<const SimulationSpec>(spec.simulation);
+  const auto stiffness = spec.stiffness;
+  const auto outputs = spec.outputs;
+  const auto times = spec.times;
+  const std::string source = spec.source;
+  return [simulation, stiffness, outputs, times, names, reduce, source](MPI_Comm group) -> std::unique_ptr<Model> {
+    auto job = build_simulation(*simulation);
+    std::vector<mbs::BodyProvider> providers;
+    try {
+      for (const auto& rb : reduce) providers.push_back(make_provider(group, rb, job));
+    } catch (const InputError& e) {
+      throw InputError(source + ": " + e.what());
+    }
+    return std::make_unique<mbs::SimulationModel>(std::move(job), stiffness, outputs, times, names,
+                                                  std::move(providers));
+  };
+}
+
+} // namespace flexuq::workflow
