@@ -111,17 +111,12 @@ std::unique_ptr<fe::Component> load_component(MPI_Comm comm, const io::Config& c
   return comp;
 }
 
-ModelFactory matrix_frequency_factory(const io::Config& cfg, const std::vector<campaign::ParameterSpec>& params,
-                                      const fe::FrequencyModelOptions& options) {
-  const auto spec = std::make_shared<const fe::MatrixModelSpec>(parse_matrix_model(cfg));
-  auto copts = app::component_options(cfg);
-  // Parameter p → (stiffness?, term index).
-  struct Target {
-    bool stiffness;
-    std::size_t term;
-  };
-  std::vector<Target> targets;
-  std::vector<std::string> names; // the term each parameter sets
+workflow::MatrixFrequencySpec parse_matrix_frequency(const io::Config& cfg, const std::vector<campaign::ParameterSpec>& params,
+                                                    const fe::FrequencyModelOptions& options) {
+  workflow::MatrixFrequencySpec spec;
+  spec.model = parse_matrix_model(cfg);
+  spec.component = app::component_options(cfg);
+  spec.options = options;
   std::map<std::string, std::string> taken;
   for (const auto& p : params) {
     const std::string key = "parameters." + p.name + ".param";
@@ -130,12 +125,12 @@ ModelFactory matrix_frequency_factory(const io::Config& cfg, const std::vector<c
                                       << ": parameter '" << p.name
                                       << "': 'set' does not apply to model.matrices (a parameter scales a term)");
     std::string known;
-    std::optional<Target> t;
+    std::optional<workflow::MatrixTermTarget> t;
     for (bool stiff : {true, false}) {
-      const auto& terms = stiff ? spec->stiffness : spec->mass;
+      const auto& terms = stiff ? spec.model.stiffness : spec.model.mass;
       for (std::size_t k = 0; k < terms.size(); ++k) {
         known += (known.empty() ? "" : ", ") + terms[k].name;
-        if (terms[k].name == term) t = Target{stiff, k};
+        if (terms[k].name == term) t = workflow::MatrixTermTarget{stiff, k};
       }
     }
     FLEXUQ_REQUIRE(t, cfg.source() << ": parameter '" << p.name << "': unknown term '" << term
@@ -143,25 +138,9 @@ ModelFactory matrix_frequency_factory(const io::Config& cfg, const std::vector<c
     const auto ins = taken.emplace(term, p.name); // not a structured binding: FLEXUQ_REQUIRE captures it
     FLEXUQ_REQUIRE(ins.second, cfg.source() << ": parameters '" << ins.first->second << "' and '" << p.name
                                             << "' both set term '" << term << "'");
-    targets.push_back(*t);
-    names.push_back(term);
+    spec.targets.push_back(*t);
   }
-  return [spec, copts, targets, names, options](MPI_Comm comm) -> std::unique_ptr<Model> {
-    auto comp = fe::make_matrix_component(comm, *spec, copts);
-    const auto k0 = comp->stiffness_theta(), m0 = comp->mass_theta();
-    auto update = [k0, m0, targets, names](fe::Component& c, const std::vector<double>& theta) {
-      FLEXUQ_REQUIRE(theta.size() == targets.size(),
-                     "matrix model: " << theta.size() << " parameters for " << targets.size());
-      auto k = k0, m = m0;
-      for (std::size_t p = 0; p < theta.size(); ++p) {
-        FLEXUQ_REQUIRE(std::isfinite(theta[p]) && theta[p] > 0,
-                       "term '" << names[p] << "' coefficient " << theta[p] << " is not positive");
-        (targets[p].stiffness ? k : m)[targets[p].term] = theta[p];
-      }
-      c.set_coefficients(k, m);
-    };
-    return std::make_unique<fe::FrequencyModel>(comm, std::move(comp), update, options);
-  };
+  return spec;
 }
 
 } // namespace flexuq::app

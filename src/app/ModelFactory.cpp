@@ -8,6 +8,7 @@
 #include "flexuq/core/Error.hpp"
 #include "flexuq/fe/FrequencyModel.hpp"
 #include "flexuq/uq/AnalyticModels.hpp"
+#include "flexuq/workflow/MatrixFrequencyCampaign.hpp"
 #include "flexuq/workflow/SimulationCampaign.hpp"
 
 #include <chrono>
@@ -55,7 +56,8 @@ ModelFactory frequency_factory(const io::Config& cfg, const std::vector<campaign
   FLEXUQ_REQUIRE(fo.frequencies >= 1, cfg.source() << ": outputs.frequencies must be at least 1");
   fo.mode_shapes = cfg.get<bool>("outputs.mode_shapes", false);
   fo.tol = cfg.get<double>("modes.tol", 1e-10);
-  if (has_matrix_model(cfg)) return matrix_frequency_factory(cfg, params, fo); // parameters scale terms
+  if (has_matrix_model(cfg)) // parameters scale terms
+    return workflow::matrix_frequency_factory(parse_matrix_frequency(cfg, params, fo));
   fo.parameters = material_parameters(cfg, params);
   auto component = app::component_options(cfg);
   auto mesh = std::make_shared<const io::Mesh>(app::load_mesh(cfg));

@@ -6,10 +6,10 @@
 
 #include "flexuq/campaign/Plan.hpp"
 #include "flexuq/core/Log.hpp"
-#include "flexuq/core/Model.hpp"
 #include "flexuq/fe/FrequencyModel.hpp"
 #include "flexuq/fe/MatrixComponent.hpp"
 #include "flexuq/io/Config.hpp"
+#include "flexuq/workflow/MatrixFrequencyCampaign.hpp"
 
 #include <memory>
 #include <string>
@@ -30,10 +30,11 @@ fe::MatrixModelSpec parse_matrix_model(const io::Config& cfg);
 std::unique_ptr<fe::Component> load_component(MPI_Comm comm, const io::Config& cfg, const fe::ComponentOptions& copts,
                                               log::PhaseTimes& times, const std::string& headline);
 
-/// For `campaign`: the frequency model of the matrices; parameter p sets the coefficient of the
-/// term `parameters.<p>.param` (default: the parameter's name), stiffness or mass. Throws
-/// InputError for an unknown term, a term set by two parameters, or a `set:` key. Not collective.
-ModelFactory matrix_frequency_factory(const io::Config& cfg, const std::vector<campaign::ParameterSpec>& params,
-                                      const fe::FrequencyModelOptions& options);
+/// For `campaign`: the spec of the frequency model of the matrices (workflow/MatrixFrequencyCampaign.hpp);
+/// parameter p sets the coefficient of the term `parameters.<p>.param` (default: the parameter's
+/// name), stiffness or mass. Throws InputError for an unknown term, a term set by two parameters, or
+/// a `set:` key. Not collective.
+workflow::MatrixFrequencySpec parse_matrix_frequency(const io::Config& cfg, const std::vector<campaign::ParameterSpec>& params,
+                                                    const fe::FrequencyModelOptions& options);
 
 } // namespace flexuq::app
