@@ -6,7 +6,7 @@
 #include "flexuq/app/JobOptions.hpp"
 #include "flexuq/app/MatrixModel.hpp"
 #include "flexuq/cms/Gcms.hpp"
-
+#include "flexuq/cms/Reduce.hpp"
 #include "flexuq/cms/ReducedBodyBuild.hpp"
 #include "flexuq/core/Comm.hpp"
 #include "flexuq/core/Error.hpp"
@@ -196,27 +196,12 @@ void run_reduce(MPI_Comm comm_in, const io::Config& cfg) {
   }
   log::info(c, "  DOFs: " + std::to_string(comp->dofs().global_size()) + " free, " + std::to_string(ws->n_boundary()) +
                    " boundary coordinates");
-  cms::Reducer reducer(*ws, job.reducer);
-  cms::ReducedBasis rb = reducer.build(job.build);
-  cms::Checkout chk;
-  cms::Invariants inv;
-  {
-    log::Phase p(c, "check-out", &times);
-    chk = cms::checkout(reducer, rb, job.free_free);
-  }
-  {
-    log::Phase p(c, "invariants", &times);
-    inv = cms::compute_invariants(*ws, rb);
-  }
-  {
-    const auto& rt = reducer.times();
-    for (std::size_t k = 0; k < rt.entries().size(); ++k)
-      times.add(rt.entries()[k].first, rt.entries()[k].second, rt.memory()[k].first, rt.memory()[k].second);
-  }
+  const cms::ReduceResult red = cms::reduce(*ws, job.reducer, job.build, job.free_free, &times);
+  const cms::ReducedBasis& rb = red.basis;
   {
     log::Phase p(c, "write results", &times);
     io::OutputFile out(c, output);
-    cms::write_reduced_file(out.temp(), *ws, rb, inv, chk, times.entries());
+    cms::write_reduced_file(out.temp(), *ws, rb, red.invariants, red.checkout, times.entries());
     if (job.stress_modes) {
       // Modal stress recovery: the nodal stresses of every basis column (fe/StressRecovery.hpp),
       // from the basis just written, on rank 0 (mesh and materials are replicated).
@@ -256,7 +241,7 @@ void run_reduce(MPI_Comm comm_in, const io::Config& cfg) {
   }
   os << "); reciprocal condition of the scaled reduced mass " << std::scientific << std::setprecision(2)
      << rb.basis_rcond << "\n";
-  os << cms::checkout_summary(rb, chk);
+  os << cms::checkout_summary(rb, red.checkout);
   os << "  per-phase wall time:\n" << times.summary(c);
   os << "  results: " << output << " (+ .xdmf)";
   if (!job.matrix_market.empty()) os << ", " << job.matrix_market << "_K.mtx, " << job.matrix_market << "_M.mtx";

@@ -2,6 +2,7 @@
 #include "flexuq/cms/StochasticBodyModel.hpp"
 
 #include "flexuq/cms/FloatingFrame.hpp"
+#include "flexuq/cms/Reduce.hpp"
 #include "flexuq/cms/ReducedBodyBuild.hpp"
 #include "flexuq/cms/StochasticBody.hpp"
 #include "flexuq/core/Assert.hpp"
@@ -251,26 +252,30 @@ StochasticBodyModel::Point StochasticBodyModel::reduce_at(const std::vector<doub
     }
     a.columns.push_back(std::move(v));
   }
-  p.inv = compute_invariants(*ws_, a);
-  if (reference) {
-    ref_eigenvalues_ = a.mode_eigenvalues;
-    ref_modes_.clear();
-    if (!scaled_) // what the alignment of later points needs
-      for (std::size_t j : ref_mode_cols_) {
-        VecH v;
-        FLEXUQ_PETSC(VecDuplicate(a.columns[j].get(), v.out()));
-        FLEXUQ_PETSC(VecCopy(a.columns[j].get(), v.get()));
-        ref_modes_.push_back(std::move(v));
-      }
-    const Checkout chk = checkout(r, a, opt_.free_free);
-    // The full free-free check-out is the reference's alone (points check out from their reduced
-    // pair): unless the basis itself uses the free-interface modes, their solver (a factorization of
-    // the whole K besides K_ii's, and its Krylov basis) would be held through every point for nothing.
-    if (!r.build_uses_free_modes()) r.release_free_modes();
-    nominal_ = make_reduced_body(*ws_, a, p.inv, chk);
-    if (opt_.basis) nominal_basis_ = gather_basis(*ws_, *layout_, a.columns);
+  if (!reference) {
+    p.inv = compute_invariants(*ws_, a);
+    p.rb = std::move(a);
+    return p;
   }
-  p.rb = std::move(a);
+  // The reference: the nominal body, with the full-model check-out.
+  ReduceResult red = reduced_body_of(r, std::move(a), opt_.free_free);
+  // The full free-free check-out is the reference's alone (points check out from their reduced
+  // pair): unless the basis itself uses the free-interface modes, their solver (a factorization of
+  // the whole K besides K_ii's, and its Krylov basis) would be held through every point for nothing.
+  if (!r.build_uses_free_modes()) r.release_free_modes();
+  ref_eigenvalues_ = red.basis.mode_eigenvalues;
+  ref_modes_.clear();
+  if (!scaled_) // what the alignment of later points needs
+    for (std::size_t j : ref_mode_cols_) {
+      VecH v;
+      FLEXUQ_PETSC(VecDuplicate(red.basis.columns[j].get(), v.out()));
+      FLEXUQ_PETSC(VecCopy(red.basis.columns[j].get(), v.get()));
+      ref_modes_.push_back(std::move(v));
+    }
+  nominal_ = std::move(red.body);
+  if (opt_.basis) nominal_basis_ = gather_basis(*ws_, *layout_, red.basis.columns);
+  p.inv = std::move(red.invariants);
+  p.rb = std::move(red.basis);
   return p;
 }
 
@@ -375,9 +380,7 @@ ReducedBody StochasticBodyModel::body_at(const std::vector<double>& theta) {
   params_->apply(*comp_, theta);
   ws_->refresh_operators();
   reducer_->update_operators();
-  const ReducedBasis rb = reducer_->build(opt_.build);
-  const Invariants inv = compute_invariants(*ws_, rb);
-  return make_reduced_body(*ws_, rb, inv, checkout(*reducer_, rb, 0));
+  return reduce(*reducer_, opt_.build, 0).body;
 }
 
 Outputs StochasticBodyModel::evaluate(const std::vector<double>& theta) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "flexuq/sg/StochasticCb.hpp"
 
+#include "flexuq/cms/Reduce.hpp"
 #include "flexuq/cms/ReducedBodyBuild.hpp"
 #include "flexuq/cms/StochasticBodyModel.hpp"
 #include "flexuq/core/Assert.hpp"
@@ -267,14 +268,12 @@ GalerkinCbResult galerkin_cb(const StochasticLayout& layout, fe::Component& comp
   if (layout.group_index() == 0) {
     Eigen::RowVectorXd xi(static_cast<Eigen::Index>(nominal_germ.size()));
     for (std::size_t k = 0; k < nominal_germ.size(); ++k) xi(static_cast<Eigen::Index>(k)) = nominal_germ[k];
-    const cms::ReducedBasis rb = ev.at(xi, nominal_theta);
+    cms::ReducedBasis rb = ev.at(xi, nominal_theta);
     cms::Reducer reducer(ws, opt.reducer);
-    const cms::Invariants inv = cms::compute_invariants(ws, rb);
-    const cms::Checkout chk = cms::checkout(reducer, rb, opt.free_free);
-    auto body = cms::make_reduced_body(ws, rb, inv, chk);
-    auto basis = natural ? cms::gather_basis(ws, *natural, rb.columns) : std::vector<double>{};
+    cms::ReduceResult red = cms::reduced_body_of(reducer, std::move(rb), opt.free_free);
+    auto basis = natural ? cms::gather_basis(ws, *natural, red.basis.columns) : std::vector<double>{};
     if (wrank == 0) {
-      res.nominal = std::move(body);
+      res.nominal = std::move(red.body);
       res.nominal_basis = std::move(basis);
     }
   }

@@ -4,9 +4,10 @@
 // maps, C5 equal reduced spectra, C6 kept frequencies, C7 Rayleigh–Ritz bounds, C8 zero-mode
 // identities, C9 span equality, C10 static completeness, C11 Herting boundary = CB constraint modes;
 // CB fixed-interface modes = clamped fe::solve_modes; convergence from above; residual vectors;
-// floating-frame invariants of a box; RBE2; 1 rank = all ranks.
+// floating-frame invariants of a box; RBE2; 1 rank = all ranks; the reduction facade (cms::reduce) = the chain.
 #include "CmsTestUtil.hpp"
 
+#include "flexuq/cms/Reduce.hpp"
 #include "flexuq/cms/ReducedBodyBuild.hpp"
 #include "flexuq/cms/StochasticBody.hpp"
 
@@ -439,4 +440,66 @@ model:
                                           {"ZMAX", cms::InterfaceKind::all_dofs, std::nullopt, {}}};
   EXPECT_THROW(cms::WorkSpace(*comp, overlap), InputError);
   EXPECT_THROW(cms::parse_method("craig-bamton"), InputError);
+}
+
+TEST(CmsBody, ReduceFacadeIsTheChain) {
+  // cms::reduce / reduced_body_of (issue #33 item 4) against the chain written out: build, check-out,
+  // invariants, make_reduced_body. With the same Reducer (its pieces computed once) bit for bit on
+  // any number of ranks; a fresh Reducer (reduce on the working space) bit for bit on one rank.
+  Fixture f(MPI_COMM_WORLD, 6);
+  cms::BuildOptions b; // craig-bampton
+  const auto cb = f.red->build(b);
+  const auto chk = cms::checkout(*f.red, cb, 6);
+  const auto inv = cms::compute_invariants(*f.ws, cb);
+  const auto body = cms::make_reduced_body(*f.ws, cb, inv, chk);
+  auto expect_chain = [&](const cms::ReduceResult& r, bool full_free_free, const std::string& what) {
+    SCOPED_TRACE(what);
+    EXPECT_EQ(r.basis.K, cb.K);
+    EXPECT_EQ(r.basis.M, cb.M);
+    EXPECT_EQ(r.basis.labels, cb.labels);
+    EXPECT_EQ(r.basis.mode_eigenvalues, cb.mode_eigenvalues);
+    EXPECT_EQ(cms::flatten_invariants(r.invariants), cms::flatten_invariants(inv));
+    EXPECT_EQ(r.checkout.rigid_residual, chk.rigid_residual);
+    EXPECT_EQ(r.checkout.reduced_hz, chk.reduced_hz);
+    EXPECT_EQ(r.checkout.effective_mass, chk.effective_mass);
+    EXPECT_EQ(r.checkout.frame_V, chk.frame_V);
+    if (full_free_free)
+      EXPECT_EQ(r.checkout.full_hz, chk.full_hz);
+    else
+      EXPECT_EQ(r.checkout.full_hz.size(), 0);
+    // The body is the value of exactly these pieces.
+    EXPECT_EQ(r.body.K, body.K);
+    EXPECT_EQ(r.body.M, body.M);
+    EXPECT_EQ(r.body.dof_labels, body.dof_labels);
+    EXPECT_EQ(r.body.column_kinds, body.column_kinds);
+    EXPECT_EQ(r.body.interface_labels, body.interface_labels);
+    EXPECT_EQ(cms::flatten_invariants(r.body.invariants), cms::flatten_invariants(inv));
+    EXPECT_EQ(r.body.checkout.reduced_hz, r.checkout.reduced_hz);
+    EXPECT_EQ(r.body.checkout.full_hz, r.checkout.full_hz);
+  };
+  log::PhaseTimes times;
+  expect_chain(cms::reduce(*f.red, b, 6, &times), true, "reduce(Reducer&)");
+  ASSERT_EQ(times.entries().size(), 2u);
+  EXPECT_EQ(times.entries()[0].first, "check-out");
+  EXPECT_EQ(times.entries()[1].first, "invariants");
+  expect_chain(cms::reduced_body_of(*f.red, f.red->build(b), 0), false, "reduced_body_of, no full free-free modes");
+
+  // A Reducer of its own, whose phase times follow the check-out and the invariants.
+  cms::ReducerOptions ro;
+  ro.modes.count = 6;
+  log::PhaseTimes own;
+  const auto r = cms::reduce(*f.ws, ro, b, 6, &own);
+  ASSERT_GT(own.entries().size(), 2u);
+  EXPECT_EQ(own.entries()[0].first, "check-out");
+  EXPECT_EQ(own.entries()[1].first, "invariants");
+  int size = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (size == 1) {
+    expect_chain(r, true, "reduce(WorkSpace)");
+  } else { // MUMPS on two ranks: another factorization differs at round-off
+    EXPECT_EQ(r.basis.labels, cb.labels);
+    EXPECT_LT(rel(r.basis.K, cb.K), 1e-10);
+    EXPECT_LT(rel(r.body.invariants.Mff, inv.Mff), 1e-10);
+    EXPECT_LT((r.checkout.full_hz - chk.full_hz).cwiseAbs().maxCoeff(), 1e-9 * chk.full_hz.maxCoeff());
+  }
 }
