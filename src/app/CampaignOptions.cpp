@@ -116,7 +116,12 @@ campaign::CampaignOptions campaign_options(const io::Config& c) {
   o.output = c.get<std::string>("output", o.output);
   if (c.has("method.pce.order")) m.order = static_cast<int>(io::get_count_or(c, "method.pce.order", "auto", 1, 12).value_or(-1));
   if (c.has("method.pce.max_order")) m.max_order = static_cast<int>(io::get_count(c, "method.pce.max_order", 1, 12));
-  if (c.has("method.pce.fit")) m.fit = c.get<std::string>("method.pce.fit");
+  if (c.has("method.pce.fit")) {
+    const auto fit = c.get<std::string>("method.pce.fit");
+    m.fit = parse_enum(uq::kFitMethodNames, fit);
+    FLEXUQ_REQUIRE(m.fit, c.source() << ": method.pce.fit must be " << enum_choices(uq::kFitMethodNames) << ", got '"
+                                     << fit << "'");
+  }
   m.sampling = c.get<std::string>("method.pce.sampling", m.sampling);
   if (m.draws_samples()) {
     if (c.has("method.samples")) m.samples = static_cast<int>(io::get_count(c, "method.samples", 2, int_max));

@@ -70,7 +70,7 @@ void stochastic_method(const io::Config& cfg, campaign::CampaignOptions& o) {
   // input than the body's order, which defaults to the Galerkin order p_β.
   const bool nodes = method == "collocation" || method == "galerkin";
   m.type = nodes ? "collocation" : "pce";
-  m.fit = nodes ? "projection" : "regression";
+  m.fit = nodes ? uq::FitMethod::projection : uq::FitMethod::regression;
   if (method == "galerkin") {
     const int p = cfg.get<int>(S + "galerkin.order", 2);
     FLEXUQ_REQUIRE(p >= 1 && p <= 12, cfg.source() << ": reduce.stochastic.galerkin.order must be in [1, 12], got " << p);

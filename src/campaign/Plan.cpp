@@ -86,9 +86,6 @@ void CampaignOptions::check() const {
   FLEXUQ_REQUIRE(checkpoint_every >= 1, source << ": campaign.checkpoint_every must be >= 1");
   FLEXUQ_REQUIRE(checkpoint_seconds >= 0 && std::isfinite(checkpoint_seconds),
                  source << ": campaign.checkpoint_seconds must be >= 0, got " << checkpoint_seconds);
-  const std::string fit = m.resolved_fit();
-  FLEXUQ_REQUIRE(fit == "regression" || fit == "projection",
-                 source << ": method.pce.fit must be regression or projection, got '" << fit << "'");
   const int max_order = m.resolved_max_order();
   FLEXUQ_REQUIRE(max_order >= 1 && max_order <= 12, source << ": method.pce.max_order must be in [1, 12]");
   if (m.draws_samples()) {
@@ -122,14 +119,14 @@ Plan make_plan(const CampaignOptions& o) {
   Plan p;
   p.params = o.params;
   p.method = m.type;
-  p.seed = o.seed;
+  p.pce.seed = o.seed;
   p.ranks_per_sample = o.ranks_per_sample;
   p.checkpoint_every = o.checkpoint_every;
   p.checkpoint_seconds = o.checkpoint_seconds;
   p.output = o.output;
-  p.order = m.order;
-  p.max_order = m.resolved_max_order();
-  p.fit = m.resolved_fit();
+  p.pce.order = m.order;
+  p.pce.max_order = m.resolved_max_order();
+  p.pce.fit = m.resolved_fit();
   p.sampling = m.sampling;
   const int d = static_cast<int>(p.params.size());
   // The fingerprint text is kept exactly as before the options were typed, so journals of
@@ -140,7 +137,7 @@ Plan make_plan(const CampaignOptions& o) {
     space.add(s.name, s.dist);
     fp << s.name << ":" << s.dist.describe() << "@" << s.set << ";";
   }
-  const int p_lo = p.order > 0 ? p.order : 1, p_hi = p.order > 0 ? p.order : p.max_order;
+  const int p_lo = p.pce.order > 0 ? p.pce.order : 1, p_hi = p.pce.order > 0 ? p.pce.order : p.pce.max_order;
   if (m.draws_samples()) {
     const std::string how = m.sampling_type() ? m.type : m.sampling;
     const double P = pce_terms(d, p_hi);
@@ -149,20 +146,20 @@ Plan make_plan(const CampaignOptions& o) {
                                          : "the default design of 2P + 1 samples for P = " + count_text(P) + " PCE terms");
     require_pce(o, n_want, p_lo, p_hi, false);
     const int n = static_cast<int>(n_want);
-    uq::Sampler sampler(sampling_method(how), d, p.seed, static_cast<std::uint64_t>(n));
+    uq::Sampler sampler(sampling_method(how), d, p.pce.seed, static_cast<std::uint64_t>(n));
     p.germ = space.germ_from_uniform(sampler.samples(0, static_cast<std::uint64_t>(n)));
-    fp << "sampling:" << how << ":" << n << ":" << p.seed << ";";
+    fp << "sampling:" << how << ":" << n << ":" << p.pce.seed << ";";
   } else {
     // Projection on a quadrature rule: Smolyak sparse grid (default) or tensor Gauss.
     uq::Quadrature q;
     double n_points = 0;
     std::string what;
     if (m.grid == "sparse") {
-      const int level = m.level.value_or(p.max_order);
+      const int level = m.level.value_or(p.pce.max_order);
       n_points = uq::smolyak_size_bound(space.families(), level);
       what = "a sparse grid of level " + std::to_string(level) + " (up to " + count_text(n_points) + " points)";
     } else {
-      const int n = m.points.value_or(p.max_order + 1);
+      const int n = m.points.value_or(p.pce.max_order + 1);
       n_points = std::pow(double(n), d);
       what = "a tensor grid of " + std::to_string(n) + " points per parameter (" + std::to_string(n) + "^" +
              std::to_string(d) + " = " + count_text(n_points) + " points)";
@@ -170,20 +167,21 @@ Plan make_plan(const CampaignOptions& o) {
     require_samples(o, n_points, what);
     require_pce(o, n_points, p_hi, p_hi, true);
     if (m.grid == "sparse") {
-      const int level = m.level.value_or(p.max_order);
+      const int level = m.level.value_or(p.pce.max_order);
       q = space.sparse_grid(level);
       fp << "sparse:" << level << ";";
     } else {
-      const int n = m.points.value_or(p.max_order + 1);
+      const int n = m.points.value_or(p.pce.max_order + 1);
       q = space.gauss_rule(n);
       fp << "tensor:" << n << ";";
     }
-    p.fit = "projection";
+    p.pce.fit = uq::FitMethod::projection;
     p.germ = q.points;
     p.weights.assign(q.weights.data(), q.weights.data() + q.weights.size());
   }
   p.theta = space.from_germ(p.germ);
-  fp << "method:" << p.method << ":" << p.fit << ":" << p.order << ":" << p.max_order << ";";
+  fp << "method:" << p.method << ":" << enum_name(uq::kFitMethodNames, p.pce.fit) << ":" << p.pce.order << ":"
+     << p.pce.max_order << ";";
   fp << o.model_description;
   std::ostringstream h;
   const std::string text = fp.str();

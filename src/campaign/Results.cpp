@@ -198,10 +198,7 @@ std::map<std::string, uq::OutputSummary> write_results(const std::string& path, 
     for (const auto& p : plan.params) space.add(p.name, p.dist);
     uq::SummaryOptions so;
     so.method = plan.method;
-    so.fit = plan.fit;
-    so.order = plan.order;
-    so.max_order = plan.max_order;
-    so.seed = plan.seed;
+    so.pce = plan.pce;
 
     for (const auto& [name, n_out] : sizes) {
       const auto field = fields.dims.find(name);

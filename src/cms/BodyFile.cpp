@@ -527,7 +527,7 @@ void BodyFile::write_stochastic(const StochasticBody& b) {
       f.write_replicated(Q + "/loo_rms", q.dims, q.loo_rms.data());
     }
   }
-  f.write_attribute(G, "fit", b.fit);
+  f.write_attribute(G, "fit", std::string(enum_name(uq::kFitMethodNames, b.fit)));
   f.write_attribute(G, "order", static_cast<std::int64_t>(b.order));
   f.write_attribute(G, "points_used", b.points_used);
   f.write_attribute(G, "points_total", b.points_total);
@@ -586,7 +586,10 @@ StochasticBody BodyFile::read_stochastic() const {
                                                                    mi.begin() + static_cast<std::ptrdiff_t>((t + 1) * d));
   b.multi_indices = uq::MultiIndexSet::from_indices(static_cast<int>(d), idx);
   const auto P = static_cast<Eigen::Index>(b.multi_indices.size());
-  b.fit = f.read_attribute_string(G, "fit");
+  const std::string fit = f.read_attribute_string(G, "fit");
+  const auto fm = parse_enum(uq::kFitMethodNames, fit);
+  FLEXUQ_REQUIRE(fm, f.path() << ": " << G << " has fit '" << fit << "' (" << enum_choices(uq::kFitMethodNames) << ")");
+  b.fit = *fm;
   b.order = static_cast<int>(f.read_attribute_int(G, "order"));
   b.points_used = f.read_attribute_int(G, "points_used");
   b.points_total = f.read_attribute_int(G, "points_total");

@@ -266,13 +266,14 @@ StochasticBody fit_stochastic_body(const std::vector<std::string>& names, const 
   b.nominal = nominal;
   b.points_used = N;
   b.points_total = static_cast<std::int64_t>(opt.points_total);
-  const bool projection = opt.fit == "projection" && s.weights.size() == static_cast<std::size_t>(N) &&
+  const uq::FitOptions& fo = opt.pce;
+  const bool projection = fo.fit == uq::FitMethod::projection && s.weights.size() == static_cast<std::size_t>(N) &&
                           static_cast<std::size_t>(N) == opt.points_total;
-  b.fit = projection ? "projection" : "regression";
+  b.fit = projection ? uq::FitMethod::projection : uq::FitMethod::regression;
   if (projection) {
-    b.order = opt.order > 0 ? opt.order : opt.max_order;
-  } else if (opt.order > 0) {
-    b.order = opt.order;
+    b.order = fo.order > 0 ? fo.order : fo.max_order;
+  } else if (fo.order > 0) {
+    b.order = fo.order;
   } else {
     Eigen::MatrixXd Ysel(N, 0);
     for (const char* q : {"mode_eigenvalues", "free_free_frequencies"}) {
@@ -283,7 +284,7 @@ StochasticBody fit_stochastic_body(const std::vector<std::string>& names, const 
       Ysel = std::move(Z);
     }
     if (Ysel.cols() == 0) Ysel = s.values.at("K");
-    b.order = select_order(fam, s.germ, Ysel, opt.max_order, nullptr);
+    b.order = select_order(fam, s.germ, Ysel, fo.max_order, nullptr);
   }
   const auto P = uq::MultiIndexSet::total_degree_size(d, std::max(b.order, 1));
   FLEXUQ_REQUIRE(b.order >= 1 && (projection || P < N),
@@ -307,7 +308,7 @@ void fit_and_write_by_blocks(const StochasticBody& b, const StochasticSamples& s
   const std::uint64_t bytes_per_row = std::max<std::uint64_t>(1, std::max(N, P) * per_row * sizeof(double));
   const std::uint64_t rows = std::max<std::uint64_t>(1, std::min<std::uint64_t>(dims[0], block_bytes / bytes_per_row));
   const auto fam = families_of(b.dists);
-  const bool projection = b.fit == "projection";
+  const bool projection = b.fit == uq::FitMethod::projection;
   BodyFile out(f);
   Eigen::MatrixXd Y;
   for (std::uint64_t first = 0; first < dims[0]; first += rows) {
@@ -338,7 +339,7 @@ void fit_and_write_column_scaled(const StochasticBody& b, const StochasticSample
   // The n column factors are fitted like any quantity; every entry's fit is base[k] times its
   // column's (least squares and projection are linear in the data, and the normalised LOO error is
   // invariant under scaling; an entry with base[k] = 0 is constant, LOO 0).
-  const ExpandedQuantity q = fit_quantity(families_of(b.dists), b.multi_indices, s, scales, {n}, b.fit == "projection");
+  const ExpandedQuantity q = fit_quantity(families_of(b.dists), b.multi_indices, s, scales, {n}, b.fit == uq::FitMethod::projection);
   const std::uint64_t rows =
       std::max<std::uint64_t>(1, std::min<std::uint64_t>(dims[0], block_bytes / std::max<std::uint64_t>(1, P * per_row * sizeof(double))));
   BodyFile out(f);

@@ -96,8 +96,9 @@ OutputSummary summarize(const StochasticSpace& space, const Eigen::MatrixXd& X, 
   s.has_statistics = true;
   // --- PCE ---
   try {
-    if (opt.fit == "projection" && opt.weights.size() == n) {
-      const int p = opt.order > 0 ? opt.order : opt.max_order;
+    const FitOptions& fo = opt.pce;
+    if (fo.fit == FitMethod::projection && opt.weights.size() == n) {
+      const int p = fo.order > 0 ? fo.order : fo.max_order;
       Quadrature q;
       q.points = X;
       q.weights = Eigen::Map<const Eigen::VectorXd>(opt.weights.data(), static_cast<Eigen::Index>(n));
@@ -107,7 +108,7 @@ OutputSummary summarize(const StochasticSpace& space, const Eigen::MatrixXd& X, 
     } else {
       // Regression (also the fallback when quadrature nodes failed): order by LOO.
       OrderSelection sel;
-      const int pmin = opt.order > 0 ? opt.order : 1, pmax = opt.order > 0 ? opt.order : opt.max_order;
+      const int pmin = fo.order > 0 ? fo.order : 1, pmax = fo.order > 0 ? fo.order : fo.max_order;
       if (MultiIndexSet::total_degree_size(d, pmin) < static_cast<int>(n)) {
         s.pce = Pce::fit_regression_select_order(space.families(), X, Y, pmin, pmax, &sel);
         s.has_pce = true;
@@ -121,7 +122,7 @@ OutputSummary summarize(const StochasticSpace& space, const Eigen::MatrixXd& X, 
   }
   // --- moments, quantiles, pdf: from the PCE surrogate for pce/collocation, else from samples ---
   const bool surrogate = s.has_pce && (opt.method == "pce" || opt.method == "collocation");
-  describe(s, surrogate ? surrogate_points(space, s.pce, opt.seed) : Eigen::MatrixXd(Y), surrogate, opt);
+  describe(s, surrogate ? surrogate_points(space, s.pce, opt.pce.seed) : Eigen::MatrixXd(Y), surrogate, opt);
   return s;
 }
 
@@ -133,7 +134,7 @@ OutputSummary summarize_pce(const StochasticSpace& space, const Pce& pce, const 
   s.has_pce = true;
   s.pce = pce;
   s.pce_note = note;
-  describe(s, surrogate_points(space, pce, opt.seed), true, opt);
+  describe(s, surrogate_points(space, pce, opt.pce.seed), true, opt);
   return s;
 }
 

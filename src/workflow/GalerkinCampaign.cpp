@@ -130,7 +130,7 @@ void run_galerkin_campaign(MPI_Comm comm, const GalerkinJob& job, bool resume) {
                                                                                    << " Gauss node value(s); "
                                                                                       "raise method.galerkin.order"));
   uq::SummaryOptions so;
-  so.seed = o.seed;
+  so.pce.seed = o.seed;
   const std::map<std::string, uq::OutputSummary> summaries{
       {"eigenvalues", uq::summarize_pce(space, eig, "galerkin", so)},
       {"frequencies", uq::summarize_pce(space, freq, "galerkin (Gauss projection of sqrt(eigenvalues)/2pi)", so)}};

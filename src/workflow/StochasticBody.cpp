@@ -259,9 +259,7 @@ std::string fit_and_write(const campaign::Plan& plan, const io::Mesh& mesh, cons
   FLEXUQ_ASSERT(!so.basis || bases, "the point bases are not in a scratch file");
   const auto samples = collect(plan, records, dims); // the small quantities; the bases stream from *bases
   cms::StochasticFitOptions fo;
-  fo.fit = plan.fit;
-  fo.order = plan.order;
-  fo.max_order = plan.max_order;
+  fo.pce = plan.pce;
   fo.points_total = plan.size();
   std::vector<std::string> names;
   std::vector<uq::Distribution> dists;
@@ -293,7 +291,7 @@ std::string fit_and_write(const campaign::Plan& plan, const io::Mesh& mesh, cons
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::ostringstream os;
-  os << "  stochastic body: " << body.fit << " PCE of total degree " << body.order << " ("
+  os << "  stochastic body: " << enum_name(uq::kFitMethodNames, body.fit) << " PCE of total degree " << body.order << " ("
      << body.multi_indices.size() << " terms) from " << body.points_used << "/" << body.points_total
      << " points; expansion and writing " << std::fixed << std::setprecision(2) << seconds << " s";
   if (body.has("free_free_frequencies") && body.pce.at("free_free_frequencies").loo.size() > 0)
@@ -370,7 +368,7 @@ void run_galerkin_body(MPI_Comm c, const StochasticBodyJob& job, const campaign:
       // projection of √λ/2π) and the reduced free-free frequencies.
       const uq::Pce lambda(space.families(), body.multi_indices, body.pce.at("mode_eigenvalues").coefficients);
       uq::SummaryOptions sopt;
-      sopt.seed = plan.seed;
+      sopt.pce = plan.pce; // summarize_pce uses its seed
       std::map<std::string, uq::OutputSummary> summaries{
           {"mode_eigenvalues", uq::summarize_pce(space, lambda, "galerkin body (projection)", sopt)},
           {"mode_frequencies", uq::summarize_pce(space, sg::frequency_pce(lambda, space),
@@ -447,7 +445,7 @@ void run_stochastic_body(MPI_Comm comm_in, const StochasticBodyJob& job, bool re
   };
   if (job.wrap_model) factory = job.wrap_model(std::move(factory));
   log::info(c, std::string("flexuq reduce: stochastic ") + cms::method_name(so.build.method) + " of " + mesh->source +
-                   " by " + (pod ? "POD of the point bases" : plan.fit == "projection" ? "collocation (projection)" : "regression") + " on " +
+                   " by " + (pod ? "POD of the point bases" : plan.pce.fit == uq::FitMethod::projection ? "collocation (projection)" : "regression") + " on " +
                    std::to_string(plan.size()) + " points");
   campaign::run_campaign(c, plan, factory, resume);
   if (signals::stopped_early()) {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Job-file keys -> typed options (app/JobOptions.hpp): the GCMS keys (moved here from the cms tests
-// with the parser) and the one mode-options parser shared by `modes` and `reduce`.
+// with the parser), the one mode-options parser shared by `modes` and `reduce`, and method.pce.fit.
 #include "flexuq/app/JobOptions.hpp"
 #include "flexuq/app/ModelFactory.hpp"
 #include "flexuq/core/Error.hpp"
@@ -120,6 +120,27 @@ TEST(JobOptions, ManyCampaignParametersAreLinearAndBounded) {
     ADD_FAILURE() << "10001 parameters were accepted";
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("many.yaml: 'parameters' has 10001 entries; a campaign takes at most 10000"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+// method.pce.fit becomes uq::FitMethod where the job is parsed: an unknown fit is refused there,
+// naming the key (it was make_plan's check while the plan held the string).
+TEST(JobOptions, PceFitIsParsedIntoItsEnum) {
+  auto job = [](const std::string& fit) {
+    return io::Config::from_string("command: campaign\nmodel: {function: polynomial}\n"
+                                   "method: {type: pce, samples: 10, pce: {fit: " + fit + "}}\n"
+                                   "parameters:\n  a: {dist: uniform, low: 0, high: 1}\n",
+                                   "fit.yaml");
+  };
+  EXPECT_EQ(app::campaign_options(job("projection")).method.fit, uq::FitMethod::projection);
+  EXPECT_EQ(app::campaign_options(job("regression")).method.fit, uq::FitMethod::regression);
+  try {
+    app::campaign_options(job("lasso"));
+    ADD_FAILURE() << "method.pce.fit: lasso was accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("fit.yaml: method.pce.fit must be regression or projection, got 'lasso'"),
               std::string::npos)
         << e.what();
   }

@@ -83,7 +83,7 @@ cms::StochasticBody synthetic_stochastic() {
   b.names = {"E", "rho"};
   b.dists = {uq::Distribution::normal(2.1e11, 1e10), uq::Distribution::uniform(7000.0, 8000.0)};
   b.multi_indices = uq::MultiIndexSet::total_degree(2, 1);
-  b.fit = "regression";
+  b.fit = uq::FitMethod::regression;
   b.order = 1;
   b.points_used = 5;
   b.points_total = 6;

@@ -119,7 +119,7 @@ TEST(StochasticBody, GlobalScalingGivesScaledMatricesAndAFixedBasis) {
   s.dims["alignment_min_mac"] = {1};
   if (world_rank() != 0) s.dims.erase("basis");
   cms::StochasticFitOptions fo;
-  fo.order = 3;
+  fo.pce.order = 3;
   fo.points_total = germ.size();
   const auto body = cms::fit_stochastic_body({"E"}, {dist}, s, model->nominal_body(), fo);
   ASSERT_EQ(body.multi_indices.size(), 4);
@@ -242,7 +242,7 @@ TEST(StochasticBody, WriteReadRoundTripAndEvaluation) {
   cms::StochasticFitOptions fo; // order by LOO in [1, 3]
   fo.points_total = 8;
   const auto body = cms::fit_stochastic_body({"E", "rho"}, dists, s, model->nominal_body(), fo);
-  EXPECT_EQ(body.fit, "regression");
+  EXPECT_EQ(body.fit, uq::FitMethod::regression);
   EXPECT_GE(body.order, 1);
   const std::string path = "/tmp/flexuq-stochastic-body-test.h5";
   {
@@ -581,7 +581,7 @@ TEST(StochasticBody, ColumnScaledBasisFitEqualsTheEntryFit) {
   s.dims["mode_eigenvalues"] = {1};
   cms::StochasticFitOptions fo;
   fo.points_total = static_cast<std::size_t>(N);
-  fo.order = 3;
+  fo.pce.order = 3;
   const auto body = cms::fit_stochastic_body({"a", "b"}, dists, s, cms::ReducedBody{}, fo);
   const std::string pe = "/tmp/flexuq-basis-entries-" + std::to_string(world_rank()) + ".h5";
   const std::string pc = "/tmp/flexuq-basis-columns-" + std::to_string(world_rank()) + ".h5";

@@ -40,7 +40,7 @@ TEST(Summary, PceMethodGivesExactMomentsAndSobolIndices) {
   const Eigen::MatrixXd X = space.germ_from_uniform(lhs.samples(0, 40));
   uq::SummaryOptions o;
   o.method = "pce";
-  o.max_order = 3;
+  o.pce.max_order = 3;
   const auto s = uq::summarize(space, X, outputs(X), o);
   ASSERT_TRUE(s.has_statistics);
   ASSERT_TRUE(s.has_pce);
@@ -97,8 +97,8 @@ TEST(Summary, ProjectionOnGaussNodesAndRegressionFallback) {
   const Eigen::MatrixXd Y = outputs(q.points);
   uq::SummaryOptions o;
   o.method = "collocation";
-  o.fit = "projection";
-  o.max_order = 3;
+  o.pce.fit = uq::FitMethod::projection;
+  o.pce.max_order = 3;
   o.weights.assign(q.weights.data(), q.weights.data() + q.weights.size());
   const auto s = uq::summarize(space, q.points, Y, o);
   EXPECT_EQ(s.pce_note, "projection");

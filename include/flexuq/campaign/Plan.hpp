@@ -6,6 +6,7 @@
 /// the samples and nothing that depends on ranks.
 
 #include "flexuq/uq/Distribution.hpp"
+#include "flexuq/uq/FitOptions.hpp"
 
 #include <Eigen/Dense>
 
@@ -29,18 +30,20 @@ struct MethodOptions {
   std::optional<int> samples;         ///< method.samples
   int order = -1;                     ///< method.pce.order; −1 = auto (LOO up to max_order)
   std::optional<int> max_order;       ///< default: order if given, else 3
-  std::optional<std::string> fit;     ///< default: projection for collocation, else regression
+  std::optional<uq::FitMethod> fit;   ///< method.pce.fit; default: projection for collocation, else regression
   std::string sampling = "lhs";       ///< design of a regression PCE
   std::string grid = "sparse";        ///< quadrature of a projection: sparse | tensor
   std::optional<int> level;           ///< sparse grid level (default: max_order)
   std::optional<int> points;          ///< tensor Gauss points per dimension (default: max_order + 1)
 
   bool sampling_type() const { return type == "monte-carlo" || type == "lhs" || type == "sobol"; }
-  std::string resolved_fit() const { return fit.value_or(type == "collocation" ? "projection" : "regression"); }
+  uq::FitMethod resolved_fit() const {
+    return fit.value_or(type == "collocation" ? uq::FitMethod::projection : uq::FitMethod::regression);
+  }
   int resolved_max_order() const { return max_order.value_or(order > 0 ? order : 3); }
   /// True when the samples are drawn (a sampling method, or a regression PCE); false when they
   /// are the nodes of a quadrature rule.
-  bool draws_samples() const { return sampling_type() || (type == "pce" && resolved_fit() == "regression"); }
+  bool draws_samples() const { return sampling_type() || (type == "pce" && resolved_fit() == uq::FitMethod::regression); }
 };
 
 /// Everything of a job that defines a campaign's samples and where its results go.
@@ -69,14 +72,13 @@ struct CampaignOptions {
 struct Plan {
   std::vector<ParameterSpec> params;
   std::string method = "monte-carlo"; ///< monte-carlo | lhs | sobol | collocation | pce
-  std::string fit = "regression";     ///< regression | projection (pce, collocation)
+  /// The PCE fitted to the samples (fit: projection on a quadrature's nodes, else regression; order
+  /// −1 = chosen by LOO up to max_order) and campaign.seed (the design's draws, the surrogate's points).
+  uq::FitOptions pce;
   std::string sampling = "lhs";       ///< design of a regression PCE
-  int order = -1;                     ///< PCE total degree; −1 = chosen by LOO up to max_order
-  int max_order = 3;
   Eigen::MatrixXd germ;               ///< N × d
   Eigen::MatrixXd theta;              ///< N × d physical values
   std::vector<double> weights;        ///< quadrature weights (projection), else empty
-  std::uint64_t seed = 42;
   int ranks_per_sample = 1;
   int checkpoint_every = 10;
   double checkpoint_seconds = 60;

@@ -18,6 +18,7 @@
 
 #include "flexuq/cms/ReducedBody.hpp"
 #include "flexuq/uq/Distribution.hpp"
+#include "flexuq/uq/FitOptions.hpp"
 #include "flexuq/uq/MultiIndexSet.hpp"
 
 #include <Eigen/Dense>
@@ -59,7 +60,7 @@ struct StochasticBody {
   std::vector<std::string> names;          ///< parameter names, campaign order
   std::vector<uq::Distribution> dists;     ///< their laws (germ maps ξ ↔ θ and polynomial families)
   uq::MultiIndexSet multi_indices;         ///< P × d, shared by every expansion
-  std::string fit;                         ///< "regression" or "projection"
+  uq::FitMethod fit = uq::FitMethod::regression; ///< the fit used (attribute "regression" or "projection")
   int order = 0;                           ///< total degree
   std::int64_t points_used = 0, points_total = 0;
   ReducedBody nominal;                     ///< the body at the parameter means (template of `at`)
@@ -100,9 +101,9 @@ struct StochasticSamples {
 };
 
 struct StochasticFitOptions {
-  std::string fit = "regression"; ///< regression | projection (falls back to regression when a node failed)
-  int order = -1;                 ///< −1: chosen by LOO in [1, max_order] (regression), max_order (projection)
-  int max_order = 3;
+  /// fit (projection falls back to regression when a node failed), order (−1: chosen by LOO in
+  /// [1, max_order] for regression, max_order for projection), max_order; the seed is not used.
+  uq::FitOptions pce;
   std::size_t points_total = 0;   ///< points planned (for the message when too few succeeded)
 };
 

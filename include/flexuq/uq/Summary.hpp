@@ -9,6 +9,7 @@
 /// from the samples. Results depend only on the samples and their order (moments are merged block
 /// by block in sample order), never on how they were computed.
 
+#include "flexuq/uq/FitOptions.hpp"
 #include "flexuq/uq/Pce.hpp"
 #include "flexuq/uq/StochasticSpace.hpp"
 
@@ -22,13 +23,12 @@ namespace flexuq::uq {
 
 struct SummaryOptions {
   std::string method = "monte-carlo"; ///< monte-carlo | lhs | sobol | collocation | pce
-  std::string fit = "regression";     ///< regression | projection
-  int order = -1;                     ///< PCE total degree; −1: chosen by LOO in [1, max_order]
-  int max_order = 3;
+  /// The PCE: fit, order (−1: chosen by LOO in [1, max_order]), max_order, and the seed of the
+  /// surrogate's Monte Carlo points.
+  FitOptions pce;
   /// Quadrature weights of the rows (projection). Give them only when every quadrature node
   /// succeeded; otherwise the PCE falls back to regression.
   std::vector<double> weights;
-  std::uint64_t seed = 42;            ///< of the surrogate's Monte Carlo points
   int pdf_points = 200;
   std::vector<double> quantile_levels{0.01, 0.05, 0.25, 0.5, 0.75, 0.95, 0.99};
 };
@@ -57,7 +57,7 @@ OutputSummary summarize(const StochasticSpace& space, const Eigen::MatrixXd& X, 
 
 /// Summarise an output given by its expansion @p pce (an intrusive method, e.g. stochastic
 /// Galerkin: no samples). Mean and std are the expansion's exact moments; skewness, kurtosis,
-/// quantiles and the density come from 1e5 surrogate points (seed opt.seed), Sobol' indices from
+/// quantiles and the density come from 1e5 surrogate points (seed opt.pce.seed), Sobol' indices from
 /// the coefficients: the same fields, computed the same way, as summarize() of a projection PCE.
 /// samples_used = 0; pce_note = @p note.
 OutputSummary summarize_pce(const StochasticSpace& space, const Pce& pce, const std::string& note,

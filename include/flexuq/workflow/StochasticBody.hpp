@@ -28,8 +28,8 @@ namespace flexuq::workflow {
 
 /// How the body's parameter dependence is found.
 enum class StochasticMethod {
-  collocation, ///< projection on the nodes of a sparse/tensor grid (plan.fit projection)
-  regression,  ///< least squares on a drawn design (plan.fit regression)
+  collocation, ///< projection on the nodes of a sparse/tensor grid (plan.pce.fit projection)
+  regression,  ///< least squares on a drawn design (plan.pce.fit regression)
   pod,         ///< the regression design's points, then one POD basis V and exact affine K̄(θ), M̄(θ)
   galerkin,    ///< SG fixed-interface and constraint modes, the body projected on the plan's Gauss nodes
 };
