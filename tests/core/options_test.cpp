@@ -52,3 +52,34 @@ TEST(OptionError, RendersTheFieldOrTheJobKey) {
   EXPECT_STREQ(base.what(), "no placeholder {");
 }
 } // namespace
+
+// A second option of the same struct as {field}, rendered by the same mapping; context added by a caller
+// (OptionError::wrapped, rethrow_input_error) keeps the option.
+namespace {
+std::string reduce_key(const std::string& field) { return "reduce." + field; }
+
+TEST(OptionError, NamedFieldsAndContext) {
+  const flexuq::OptionError e("residual_vectors", "{}: true needs {residual_loads} ({set: NAME} {1.5} {A})");
+  EXPECT_STREQ(e.what(), "residual_vectors: true needs residual_loads ({set: NAME} {1.5} {A})");
+  EXPECT_EQ(e.message_for(reduce_key),
+            "reduce.residual_vectors: true needs reduce.residual_loads ({set: NAME} {1.5} {A})");
+  EXPECT_EQ(e.message_for("R"), "R: true needs residual_loads ({set: NAME} {1.5} {A})");
+  const flexuq::OptionError w = e.wrapped("job.yaml: body {b}: ", " [x]").wrapped("outer: ");
+  EXPECT_EQ(w.option(), "residual_vectors");
+  EXPECT_STREQ(w.what(), "outer: job.yaml: body {b}: residual_vectors: true needs residual_loads ({set: NAME} {1.5} {A}) [x]");
+  EXPECT_EQ(w.message_for(reduce_key),
+            "outer: job.yaml: body {b}: reduce.residual_vectors: true needs reduce.residual_loads ({set: NAME} {1.5} {A}) [x]");
+  try {
+    flexuq::rethrow_input_error(e, "f: ");
+  } catch (const flexuq::OptionError& r) {
+    EXPECT_EQ(r.message_for(reduce_key), "f: reduce.residual_vectors: true needs reduce.residual_loads ({set: NAME} {1.5} {A})");
+  }
+  try {
+    flexuq::rethrow_input_error(flexuq::InputError("plain {}"), "f: ", "!");
+  } catch (const flexuq::OptionError&) {
+    FAIL() << "a plain InputError became an OptionError";
+  } catch (const flexuq::InputError& r) {
+    EXPECT_STREQ(r.what(), "f: plain {}!");
+  }
+}
+} // namespace

@@ -5,6 +5,8 @@
 
 #include <petscsys.h>
 
+#include <cctype>
+#include <functional>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -29,32 +31,69 @@ public:
 /// Bad input in one option of a library's options struct (issue #33 item 2). Libraries do not know the
 /// job file, so they name the option by its field (e.g. "checkout.free_free", "pce.order") and write the
 /// message with `{}` where its name goes; the job-file parser (app), which knows the key the value came
-/// from, renders the message with that key (`message_for("reduce.checkout.free_free")`). what() renders it
-/// with the field name, so a library used without the CLI still says which option is wrong.
+/// from, renders the message with that key (`message_for("reduce.checkout.free_free")`). A message that
+/// names a second option of the same struct writes it as `{field}` ("{residual_loads}": a lower-case letter,
+/// then letters, digits, '_' and '.'; any other brace is text), rendered by the same mapping. what() renders every
+/// option by its field name, so a library used without the CLI still says which option is wrong.
 class OptionError : public InputError {
 public:
   /// @p message: the text, with every `{}` replaced by the option's name when rendered.
-  OptionError(std::string option, std::string message)
-      : InputError(render(message, option)), option_(std::move(option)), message_(std::move(message)) {}
+  OptionError(std::string option, std::string message) : OptionError(std::move(option), std::move(message), {}, {}) {}
   const std::string& option() const noexcept { return option_; }
-  /// The message with @p key in place of `{}`.
-  std::string message_for(const std::string& key) const { return render(message_, key); }
+  /// The message with @p key in place of `{}` (other `{field}` names as written).
+  std::string message_for(const std::string& key) const {
+    return before_ + render(message_, [&](const std::string* field) { return field ? *field : key; }) + after_;
+  }
+  /// The message with every option named by @p key_of: `{}` by key_of(option()), `{field}` by key_of("field").
+  std::string message_for(const std::function<std::string(const std::string&)>& key_of) const {
+    return before_ + render(message_, [&](const std::string* field) { return key_of(field ? *field : option_); }) + after_;
+  }
+  /// The same error with @p before and @p after around its message (the file or body it concerns): a
+  /// caller that adds context keeps the option for the parser to render.
+  OptionError wrapped(const std::string& before, const std::string& after = {}) const {
+    return OptionError(option_, message_, before + before_, after_ + after);
+  }
 
 private:
-  static std::string render(const std::string& message, const std::string& name) {
+  OptionError(std::string option, std::string message, std::string before, std::string after)
+      : InputError(before + render(message, [&](const std::string* field) { return field ? *field : option; }) + after),
+        option_(std::move(option)), message_(std::move(message)), before_(std::move(before)), after_(std::move(after)) {}
+  /// @p name(nullptr) for `{}`, @p name(&field) for `{field}`.
+  template <class Name> static std::string render(const std::string& message, const Name& name) {
     std::string out;
     for (std::size_t i = 0; i < message.size(); ++i) {
-      if (message.compare(i, 2, "{}") == 0) {
-        out += name;
-        ++i;
-      } else {
-        out += message[i];
+      if (message[i] == '{') { // `{}`, or `{field}`: a lower-case letter, then letters, digits, '_' or '.'
+        std::size_t j = i + 1;
+        const bool named = j < message.size() && std::islower(static_cast<unsigned char>(message[j]));
+        while (j < message.size() && (std::islower(static_cast<unsigned char>(message[j])) ||
+                                      std::isdigit(static_cast<unsigned char>(message[j])) || message[j] == '_' ||
+                                      message[j] == '.'))
+          ++j;
+        if (j < message.size() && message[j] == '}' && (named || j == i + 1)) {
+          if (j == i + 1) {
+            out += name(nullptr);
+          } else {
+            const std::string field = message.substr(i + 1, j - i - 1);
+            out += name(&field);
+          }
+          i = j;
+          continue;
+        }
       }
+      out += message[i];
     }
     return out;
   }
-  std::string option_, message_;
+  std::string option_, message_, before_, after_;
 };
+
+/// Rethrow @p e with @p before and @p after around its message, as callers that name the file or body
+/// an error concerns do; an OptionError stays one (OptionError::wrapped), so the parser can still
+/// name the job key.
+[[noreturn]] inline void rethrow_input_error(const InputError& e, const std::string& before, const std::string& after = {}) {
+  if (const auto* o = dynamic_cast<const OptionError*>(&e)) throw o->wrapped(before, after);
+  throw InputError(before + e.what() + after);
+}
 
 namespace detail {
 /// @brief Throw an Error carrying PETSc's message for @p ierr. Not collective.
