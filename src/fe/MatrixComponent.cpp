@@ -6,8 +6,6 @@
 #include "flexuq/core/Log.hpp"
 #include "flexuq/io/Limits.hpp"
 
-#include <yaml-cpp/yaml.h>
-
 #include <petscmat.h>
 
 #include <algorithm>
@@ -175,24 +173,7 @@ std::unique_ptr<Component> make_matrix_component(MPI_Comm comm, const MatrixMode
     std::map<long, int> index;
     for (std::size_t v = 0; v < L.node_ids.size(); ++v) index.emplace(L.node_ids[v], static_cast<int>(v));
     auto sets = spec.node_sets;
-    if (!spec.sets_file.empty()) {
-      YAML::Node root;
-      try {
-        root = YAML::LoadFile(spec.sets_file);
-      } catch (const YAML::Exception& e) {
-        throw InputError(spec.sets_file + ":" + std::to_string(e.mark.line + 1) + ": " + e.msg);
-      }
-      FLEXUQ_REQUIRE(root.IsMap(), spec.sets_file << ": expected a mapping {NAME: [node ids]}");
-      for (const auto& kv : root) {
-        const auto name = kv.first.as<std::string>();
-        try {
-          sets[name] = kv.second.as<std::vector<long>>();
-        } catch (const YAML::Exception& e) {
-          throw InputError(spec.sets_file + ":" + std::to_string(kv.second.Mark().line + 1) + ": set " + name +
-                           ": expected a list of node ids");
-        }
-      }
-    }
+    for (const auto& kv : spec.extra_sets) sets[kv.first] = kv.second;
     for (const auto& set_ids : sets) { // not a structured binding: FLEXUQ_REQUIRE captures the name
       const std::string& name = set_ids.first;
       const std::vector<long>& ids = set_ids.second;

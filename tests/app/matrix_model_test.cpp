@@ -6,6 +6,7 @@
 #include "../io/ScratchFile.hpp"
 
 #include "flexuq/app/Commands.hpp"
+#include "flexuq/app/MatrixModel.hpp"
 #include "flexuq/app/ModelFactory.hpp"
 #include "flexuq/app/ReduceCommand.hpp"
 #include "flexuq/app/ComponentConfig.hpp"
@@ -52,20 +53,36 @@ model:
   done = true;
 }
 
-/// The matrices job: the box's faces as node sets (ids from the generated mesh).
-std::string matrices_job(const std::string& rest) {
+/// The box's faces XMIN and XMAX as YAML {NAME: [node ids]} lines (ids from the generated mesh),
+/// each line indented by @p indent.
+std::string face_sets(const std::string& indent) {
   const auto cfg = io::Config::from_string(kMesh);
   const auto mesh = app::load_mesh(cfg);
   std::string sets;
   for (const char* name : {"XMIN", "XMAX"}) {
-    sets += std::string("      ") + name + ": [";
+    sets += indent + name + ": [";
     const auto& s = mesh.node_set(name);
     for (std::size_t k = 0; k < s.size(); ++k) sets += (k ? ", " : "") + std::to_string(mesh.node_ids[s[k]]);
     sets += "]\n";
   }
+  return sets;
+}
+
+/// The matrices job with @p sets as model.matrices.sets: a file name, or (default) the faces inline.
+std::string matrices_job(const std::string& rest, const std::string& sets_file = "") {
   return "model:\n  matrices:\n    labels: " + dir() + "/dofs.txt\n    stiffness:\n      K: {file: " + dir() +
-         "/K1.mtx, scale: 2.1e11}\n    mass:\n      M: {file: " + dir() + "/M1.mtx, scale: 7800}\n    sets:\n" + sets +
-         rest;
+         "/K1.mtx, scale: 2.1e11}\n    mass:\n      M: {file: " + dir() + "/M1.mtx, scale: 7800}\n    sets:" +
+         (sets_file.empty() ? "\n" + face_sets("      ") : " " + sets_file + "\n") + rest;
+}
+
+/// Write @p text to dir()/@p name on rank 0 (all ranks wait). Returns the path.
+std::string write_scratch(const std::string& name, const std::string& text) {
+  const std::string path = dir() + "/" + name;
+  int r = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &r);
+  if (r == 0) std::ofstream(path) << text;
+  MPI_Barrier(MPI_COMM_WORLD);
+  return path;
 }
 
 std::vector<double> read(const std::string& path, const std::string& dset) {
@@ -205,6 +222,40 @@ campaign: {seed: 7}
              fx = read(dir() + "/mat-uq.h5", "/outputs/frequencies");
   EXPECT_EQ(fm.size(), 12u);
   expect_close(fx, fm, 1e-10, "campaign /outputs/frequencies");
+}
+
+// model.matrices.sets naming a file (what modes.export_matrices writes as <prefix>_sets.yaml): the
+// job-file parser reads it (no library reads YAML), the component gets its sets, and a bad file is
+// refused naming the file and line.
+TEST(MatrixModel, SetsFileIsReadByTheParser) {
+  export_unit_box();
+  const std::string file = write_scratch("faces_sets.yaml", face_sets(""));
+  const auto spec = app::parse_matrix_model(io::Config::from_string(matrices_job("", file), "job.yaml"));
+  EXPECT_TRUE(spec.node_sets.empty());
+  const auto inline_spec = app::parse_matrix_model(io::Config::from_string(matrices_job(""), "job.yaml"));
+  ASSERT_EQ(inline_spec.node_sets.size(), 2u);
+  EXPECT_EQ(spec.extra_sets, inline_spec.node_sets);
+  EXPECT_EQ(spec.extra_sets.at("XMIN").size(), 9u); // the x = 0 face of 6 x 2 x 2 cells: 3 x 3 nodes
+
+  // The same clamped modes as with the sets inline (the component took the file's sets).
+  const std::string tail = "  fixed: [XMIN]\nmodes: {count: 4}\n";
+  app::run_modes(MPI_COMM_WORLD, io::Config::from_string(matrices_job(tail + "output: " + dir() + "/inline-sets.h5\n")));
+  app::run_modes(MPI_COMM_WORLD,
+                 io::Config::from_string(matrices_job(tail + "output: " + dir() + "/file-sets.h5\n", file)));
+  expect_close(read(dir() + "/file-sets.h5", "/modes/frequencies_hz"),
+               read(dir() + "/inline-sets.h5", "/modes/frequencies_hz"), 1e-12, "clamped at the file's XMIN");
+
+  const auto parse_error = [&](const std::string& name, const std::string& text) {
+    const std::string path = write_scratch(name, text);
+    return test::input_error_of(
+        [&] { app::parse_matrix_model(io::Config::from_string(matrices_job("", path), "job.yaml")); });
+  };
+  const auto e1 = parse_error("sets_not_list.yaml", "A: [1, 2]\nB: 7\n");
+  EXPECT_NE(e1.find(dir() + "/sets_not_list.yaml:2: set B: expected a list of node ids"), std::string::npos) << e1;
+  const auto e2 = parse_error("sets_not_map.yaml", "[1, 2]\n");
+  EXPECT_NE(e2.find(dir() + "/sets_not_map.yaml: expected a mapping {NAME: [node ids]}"), std::string::npos) << e2;
+  const auto e3 = parse_error("sets_syntax.yaml", "A: [1, 2\n");
+  EXPECT_EQ(e3.rfind(dir() + "/sets_syntax.yaml:", 0), 0u) << e3;
 }
 
 TEST(MatrixModel, JobErrorsNameTheKey) {

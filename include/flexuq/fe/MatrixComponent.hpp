@@ -38,7 +38,9 @@ struct MatrixModelSpec {
   std::vector<MatrixTerm> stiffness, mass;
   std::string labels; ///< DOF label file; "" = from the Abaqus files (all terms must be abaqus)
   std::map<std::string, std::vector<long>> node_sets; ///< set name → node ids
-  std::string sets_file;                              ///< YAML {NAME: [ids]} file with more sets ("" = none)
+  /// More sets, read by the job-file parser from the file `model.matrices.sets` names (YAML
+  /// {NAME: [ids]}); a name in both maps takes these ids.
+  std::map<std::string, std::vector<long>> extra_sets;
   std::string source;                                 ///< the job file, for messages about sets
 };
 
