@@ -4,7 +4,7 @@
 #include "flexuq/app/ModelFactory.hpp"
 
 #include "flexuq/core/Error.hpp"
-#include "flexuq/io/ConfigCounts.hpp"
+#include "flexuq/config/ConfigCounts.hpp"
 
 #include <limits>
 #include <string>

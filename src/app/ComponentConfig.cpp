@@ -3,7 +3,7 @@
 
 #include "flexuq/core/Error.hpp"
 #include "flexuq/io/Generators.hpp"
-#include "flexuq/io/ConfigCounts.hpp"
+#include "flexuq/config/ConfigCounts.hpp"
 #include "flexuq/io/Limits.hpp"
 #include "flexuq/io/MeshReader.hpp"
 

@@ -2,7 +2,7 @@
 #include "flexuq/app/JobOptions.hpp"
 
 #include "flexuq/core/Error.hpp"
-#include "flexuq/io/ConfigCounts.hpp"
+#include "flexuq/config/ConfigCounts.hpp"
 #include "flexuq/io/Limits.hpp"
 #include "flexuq/io/OutputFile.hpp"
 

@@ -11,7 +11,7 @@
 #include "flexuq/app/ComponentConfig.hpp"
 #include "flexuq/fe/MatrixComponent.hpp"
 #include "flexuq/fe/ModesFile.hpp"
-#include "flexuq/io/ConfigCounts.hpp"
+#include "flexuq/config/ConfigCounts.hpp"
 #include "flexuq/io/Limits.hpp"
 #include "flexuq/io/OutputFile.hpp"
 

@@ -14,7 +14,7 @@
 #include "flexuq/core/RootTask.hpp"
 #include "flexuq/fe/StressRecovery.hpp"
 #include "flexuq/app/ComponentConfig.hpp"
-#include "flexuq/io/ConfigCounts.hpp"
+#include "flexuq/config/ConfigCounts.hpp"
 #include "flexuq/io/Hdf5File.hpp"
 #include "flexuq/io/Limits.hpp"
 #include "flexuq/io/OutputFile.hpp"

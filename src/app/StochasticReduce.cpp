@@ -12,7 +12,7 @@
 #include "flexuq/app/ReduceCommand.hpp"
 #include "flexuq/core/Error.hpp"
 #include "flexuq/core/Log.hpp"
-#include "flexuq/io/ConfigCounts.hpp"
+#include "flexuq/config/ConfigCounts.hpp"
 
 #include <limits>
 #include <memory>

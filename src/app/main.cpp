@@ -12,7 +12,7 @@
 #include "flexuq/core/Session.hpp"
 #include "flexuq/core/Signals.hpp"
 #include "flexuq/io/BdfReader.hpp"
-#include "flexuq/io/Config.hpp"
+#include "flexuq/config/Config.hpp"
 #include "flexuq/workflow/BodyAt.hpp"
 
 #include <petscsys.h>

@@ -3,12 +3,16 @@
 
 #include "flexuq/core/Error.hpp"
 
+#include "TextScan.hpp"
+
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 
 namespace flexuq::io {
+
+std::optional<std::string> read_text(const std::string& path, std::string* why) { return detail::load_text(path, why); }
 
 InputCheck inspect_input(const std::string& path) {
   InputCheck c;

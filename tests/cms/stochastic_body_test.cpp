@@ -15,7 +15,7 @@
 #include "flexuq/fe/MaterialParametrisation.hpp"
 #include "flexuq/core/Error.hpp"
 #include "flexuq/app/ComponentConfig.hpp"
-#include "flexuq/io/Config.hpp"
+#include "flexuq/config/Config.hpp"
 #include "flexuq/io/Hdf5File.hpp"
 
 #include <gtest/gtest.h>

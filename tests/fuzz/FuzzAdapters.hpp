@@ -7,8 +7,8 @@
 /// bytes as a MatrixMarket, Abaqus, PETSc-binary and OP4 matrix of 6 rows); the HDF5 open path of
 /// body and result files (issue #40 item 8).
 #include "flexuq/core/Error.hpp"
-#include "flexuq/io/Config.hpp"
-#include "flexuq/io/ConfigCounts.hpp"
+#include "flexuq/config/Config.hpp"
+#include "flexuq/config/ConfigCounts.hpp"
 #include "flexuq/io/ExternalMatrices.hpp"
 #include "flexuq/io/Hdf5File.hpp"
 #include "flexuq/io/Op4.hpp"

@@ -3,7 +3,7 @@
 // its line, typed reads that name the key, aliases, YAML syntax errors with a line, the collective
 // load (rank 0 reads and broadcasts; a missing file throws on every rank) and relative paths.
 #include "flexuq/core/Error.hpp"
-#include "flexuq/io/Config.hpp"
+#include "flexuq/config/Config.hpp"
 #include "InputErrorOf.hpp"
 
 #include <gtest/gtest.h>

@@ -6,12 +6,12 @@
 // (duplicated keys, a second document, alias bombs, integer keys).
 #include "TestUtil.hpp"
 #include "flexuq/core/Error.hpp"
-#include "flexuq/io/Config.hpp"
+#include "flexuq/config/Config.hpp"
 #include "InputErrorOf.hpp"
 #include "flexuq/io/Generators.hpp"
 #include "flexuq/io/BdfReader.hpp"
 #include "flexuq/io/InpReader.hpp"
-#include "flexuq/io/ConfigCounts.hpp"
+#include "flexuq/config/ConfigCounts.hpp"
 #include "flexuq/io/Limits.hpp"
 
 #include <gtest/gtest.h>

@@ -14,7 +14,7 @@
 #include "flexuq/cms/ReducedBody.hpp"
 #include "flexuq/cms/StochasticBody.hpp"
 #include "flexuq/core/Error.hpp"
-#include "flexuq/io/Config.hpp"
+#include "flexuq/config/Config.hpp"
 #include "flexuq/io/Hdf5File.hpp"
 #include "flexuq/sg/Expansion.hpp"
 #include "flexuq/sg/StochasticCb.hpp"

@@ -8,7 +8,7 @@
 #include "flexuq/app/ComponentConfig.hpp"
 #include "flexuq/fe/Modes.hpp"
 #include "flexuq/fe/ModesFile.hpp"
-#include "flexuq/io/Config.hpp"
+#include "flexuq/config/Config.hpp"
 
 #include <Eigen/Dense>
 #include <memory>

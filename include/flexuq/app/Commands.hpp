@@ -4,7 +4,7 @@
 /// @brief The verbs of the flexuq CLI. Each reads its keys from the job file, runs collectively on
 /// @p comm and prints its summary on rank 0.
 
-#include "flexuq/io/Config.hpp"
+#include "flexuq/config/Config.hpp"
 
 #include <mpi.h>
 

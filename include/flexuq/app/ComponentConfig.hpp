@@ -9,7 +9,7 @@
 /// as modes.fixed); model.partitioner.
 
 #include "flexuq/fe/Component.hpp"
-#include "flexuq/io/Config.hpp"
+#include "flexuq/config/Config.hpp"
 #include "flexuq/io/Mesh.hpp"
 
 namespace flexuq::app {

@@ -15,7 +15,7 @@
 ///   are refused for reduce (the interfaces are the supports of a reduced body).
 /// - output = the deck's stem + ".h5" in the working directory.
 
-#include "flexuq/io/Config.hpp"
+#include "flexuq/config/Config.hpp"
 
 #include <mpi.h>
 

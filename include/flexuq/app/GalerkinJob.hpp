@@ -5,7 +5,7 @@
 /// typed Galerkin options; `flexuq campaign` with `method.type: galerkin` → workflow::GalerkinJob
 /// (run by workflow::run_galerkin_campaign).
 
-#include "flexuq/io/Config.hpp"
+#include "flexuq/config/Config.hpp"
 #include "flexuq/workflow/GalerkinCampaign.hpp"
 
 namespace flexuq::app {

@@ -7,7 +7,7 @@
 
 #include "flexuq/cms/Gcms.hpp"
 #include "flexuq/fe/Modes.hpp"
-#include "flexuq/io/Config.hpp"
+#include "flexuq/config/Config.hpp"
 
 #include <mpi.h>
 

@@ -8,7 +8,7 @@
 #include "flexuq/core/Log.hpp"
 #include "flexuq/fe/FrequencyModel.hpp"
 #include "flexuq/fe/MatrixComponent.hpp"
-#include "flexuq/io/Config.hpp"
+#include "flexuq/config/Config.hpp"
 #include "flexuq/workflow/MatrixFrequencyCampaign.hpp"
 
 #include <memory>

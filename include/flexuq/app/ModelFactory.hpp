@@ -8,7 +8,7 @@
 #include "flexuq/campaign/Plan.hpp"
 #include "flexuq/core/Model.hpp"
 #include "flexuq/fe/MaterialParametrisation.hpp"
-#include "flexuq/io/Config.hpp"
+#include "flexuq/config/Config.hpp"
 
 namespace flexuq::app {
 

@@ -6,7 +6,7 @@
 
 #include "flexuq/cms/Op4Export.hpp"
 #include "flexuq/cms/Reduction.hpp"
-#include "flexuq/io/Config.hpp"
+#include "flexuq/config/Config.hpp"
 
 #include <mpi.h>
 

@@ -7,7 +7,7 @@
 /// messages naming file, key and line (InputError → exit 2); no body file is read (the checks on
 /// them are workflow::build_simulation's, naming the keys this pass records).
 
-#include "flexuq/io/Config.hpp"
+#include "flexuq/config/Config.hpp"
 #include "flexuq/workflow/SimulationSpec.hpp"
 
 namespace flexuq::app {

@@ -5,7 +5,7 @@
 /// workflow::StochasticBodyJob (every key and cross-option check, before any work), run by
 /// workflow::run_stochastic_body. Keys: docs/config.md; theory: docs/stochastic-cb.md.
 
-#include "flexuq/io/Config.hpp"
+#include "flexuq/config/Config.hpp"
 #include "flexuq/pod/Truncation.hpp"
 #include "flexuq/workflow/StochasticBody.hpp"
 

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <fstream>
+#include <optional>
 #include <string>
 
 namespace flexuq::io {
@@ -39,6 +40,11 @@ std::uint64_t require_input(const std::string& path, const std::string& what);
 
 /// require_input, then a binary std::ifstream on the file (InputError if it cannot be opened).
 std::ifstream open_input(const std::string& path, const std::string& what);
+
+/// The whole text of @p path, or nullopt with the reason in @p why ("cannot be opened", "is a
+/// directory", "is not a regular file …", or that it does not fit in memory). For the readers of
+/// text files outside io (the job file, flexuq_config). Not collective.
+std::optional<std::string> read_text(const std::string& path, std::string* why = nullptr);
 
 /// @p text cut to @p max characters for a message: "abc… (204800 characters)" when longer.
 std::string shorten(const std::string& text, std::size_t max = 80);

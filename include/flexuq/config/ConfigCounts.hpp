@@ -3,7 +3,7 @@
 /// @file ConfigCounts.hpp
 /// @brief Range-checked integer keys of a job file (counts and sizes; docs/config.md "Limits").
 
-#include "flexuq/io/Config.hpp"
+#include "flexuq/config/Config.hpp"
 
 #include <optional>
 #include <string>

@@ -3,6 +3,10 @@
 /// @file Config.hpp
 /// @brief YAML job files with `--set a.b=value` overrides and strict key checking: every key a
 /// command reads is marked used; keys left unread at the end are errors that name them.
+///
+/// Module `config` (flexuq_config: io + yaml-cpp), which only `app` links: YAML stays out of the
+/// libraries (issue #33). The namespace stays flexuq::io, the reading of input files, so that the
+/// parsers' `io::Config` reads as before.
 
 #include "flexuq/core/Error.hpp"
 #include "flexuq/io/InputFile.hpp"

@@ -1,10 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "flexuq/core/Error.hpp"
-#include "flexuq/io/Config.hpp"
-#include "flexuq/io/ConfigCounts.hpp"
+#include "flexuq/config/Config.hpp"
+#include "flexuq/config/ConfigCounts.hpp"
 #include "flexuq/io/InputFile.hpp"
-
-#include "TextScan.hpp"
 
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/parser.h>
@@ -227,7 +225,7 @@ Config Config::load(MPI_Comm comm, const std::string& path, const std::vector<st
   int ok = 1;
   std::string why = "cannot be opened";
   if (rank == 0) {
-    auto t = detail::load_text(path, &why); // refuses directories, devices and files beyond memory
+    auto t = read_text(path, &why); // refuses directories, devices and files beyond memory
     if (!t) ok = 0;
     else text = std::move(*t);
   }
