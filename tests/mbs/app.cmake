@@ -23,6 +23,10 @@ flexuq_mbs_script_test(test_mbs_simulate_seed004 simulate_seed004_test.sh PROCES
 # Seed 000's flexible slider-crank: reduce the two CB bars, simulate (T16 QVT, T17 RK45 vs HHT), bad interface.
 flexuq_mbs_script_test(test_mbs_simulate_flexible simulate_flexible_test.sh PROCESSORS 2 TIMEOUT 300 LABELS mbs np2
                        COST 16)
+# Seed 000 T17: semi-explicit Euler at dt = 1e-6 against rk45 on the seed's own boundary-mode CB bars and
+# its 11-row joint set over 0.25 s (E_integration, first order, |Phi| at every output step); ~45 s.
+flexuq_mbs_script_test(test_mbs_seed000_t17 seed000_t17_test.sh PROCESSORS 2 TIMEOUT 300 LABELS mbs np2 COST 45
+                       ENV OMP_NUM_THREADS=1)
 # Bad simulate jobs: tests/app/simulate.cmake (the job file is read in app).
 
 # Seed 003's rigid V8: the digest's velocity-snapshot spectra (ranks 4 + 6) and the damped idle speed.
