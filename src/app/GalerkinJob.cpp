@@ -3,6 +3,7 @@
 #include "flexuq/app/GalerkinJob.hpp"
 
 #include "flexuq/app/ComponentConfig.hpp"
+#include "flexuq/app/EnumOptions.hpp"
 #include "flexuq/app/ModelFactory.hpp"
 #include "flexuq/core/Error.hpp"
 #include "flexuq/sg/EigenSolver.hpp"
@@ -19,9 +20,9 @@ void galerkin_keys(const io::Config& cfg, const std::string& key, std::uint64_t 
   FLEXUQ_REQUIRE(e.order >= 1 && e.order <= 20, cfg.source() << ": " << key << ".order must be in [1, 20], got " << e.order);
   FLEXUQ_REQUIRE(x.order >= 1 && x.order <= 20,
                  cfg.source() << ": " << key << ".operator_order must be in [1, 20], got " << x.order);
-  e.method = sg::parse_method(cfg.get<std::string>(key + ".solver", "inverse-subspace"), cfg.source() + ": " + key);
+  e.method = parse_galerkin_solver(cfg.get<std::string>(key + ".solver", "inverse-subspace"), cfg.source() + ": " + key);
   e.normalization =
-      sg::parse_normalization(cfg.get<std::string>(key + ".normalization", "galerkin"), cfg.source() + ": " + key);
+      parse_galerkin_normalization(cfg.get<std::string>(key + ".normalization", "galerkin"), cfg.source() + ": " + key);
   x.regression_samples = cfg.get<int>(key + ".regression.samples", 0);
   x.regression_seed = cfg.get<std::uint64_t>(key + ".regression.seed", seed);
   e.tol = cfg.get<double>(key + ".tol", e.tol);

@@ -49,15 +49,11 @@ void parse_gcms_options(const io::Config& cfg, const std::string& prefix, cms::G
   const std::string p = prefix.empty() ? std::string() : prefix + ".";
   if (cfg.has(p + "strategy")) {
     const std::string s = cfg.get<std::string>(p + "strategy");
-    if (s == "cosine")
-      o.strategy = cms::GcmsStrategy::cosine;
-    else if (s == "gram-schmidt" || s == "gram_schmidt" || s == "gs")
-      o.strategy = cms::GcmsStrategy::gram_schmidt;
-    else if (s == "none")
-      o.strategy = cms::GcmsStrategy::none;
-    else
+    const auto strategy = parse_enum(cms::kGcmsStrategyNames, s);
+    if (!strategy)
       throw InputError(cfg.source() + ": key '" + p + "strategy' is '" + s +
                        "'; expected cosine, gram-schmidt or none");
+    o.strategy = *strategy;
   }
   o.cosine_threshold = cfg.get<double>(p + "cosine_threshold", o.cosine_threshold);
   o.cosine_floor = cfg.get<double>(p + "cosine_floor", o.cosine_floor);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "flexuq/app/MatrixModel.hpp"
+#include "flexuq/app/EnumOptions.hpp"
 
 #include "flexuq/core/Comm.hpp"
 #include "flexuq/core/Error.hpp"
@@ -48,7 +49,7 @@ std::vector<fe::MatrixTerm> parse_terms(const io::Config& cfg, const std::string
                      cfg.source() << ": key '" << k << ".scale' must be a positive number");
     }
     try {
-      t.file.format = io::matrix_format(t.file.path, given);
+      t.file.format = given.empty() ? io::matrix_format(t.file.path) : parse_matrix_format(given, t.file.path);
     } catch (const InputError& e) {
       throw InputError(cfg.source() + ": key '" + k + "': " + e.what());
     }

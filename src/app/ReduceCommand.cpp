@@ -3,6 +3,7 @@
 //   mpirun -n 2 build/bin/flexuq reduce configs/crank-cb.yaml
 //   mpirun -n 2 build/bin/flexuq reduce configs/crank-cb.yaml --set reduce.method=herting
 #include "flexuq/app/ReduceCommand.hpp"
+#include "flexuq/app/EnumOptions.hpp"
 #include "flexuq/app/JobOptions.hpp"
 #include "flexuq/app/MatrixModel.hpp"
 #include "flexuq/cms/Gcms.hpp"
@@ -69,7 +70,7 @@ ReduceJob parse_reduce_job(const io::Config& cfg) {
                                              << "' is not allowed in a reduce job: the interfaces replace supports "
                                                 "(a grounded component has no free-interface modes); list the set "
                                                 "under reduce.interfaces");
-  j.build.method = cms::parse_method(cfg.get<std::string>("reduce.method"));
+  j.build.method = parse_reduce_method(cfg.get<std::string>("reduce.method"));
   if (j.build.method == cms::Method::gcms) parse_gcms_options(cfg, "reduce.gcms", j.build.gcms);
   const YAML::Node list = cfg.node("reduce.interfaces");
   FLEXUQ_REQUIRE(list.IsSequence() && list.size() > 0,
@@ -124,7 +125,7 @@ ReduceJob parse_reduce_job(const io::Config& cfg) {
   j.reducer.residual_loads = cfg.get<std::vector<std::string>>("reduce.residual_loads", {});
   FLEXUQ_REQUIRE(j.reducer.residual_loads.empty() || j.build.residual_vectors,
                  cfg.source() << ": reduce.residual_loads is given but reduce.residual_vectors is not true");
-  j.build.scaling = cms::parse_scaling(cfg.get<std::string>("reduce.scaling", "none"));
+  j.build.scaling = parse_reduce_scaling(cfg.get<std::string>("reduce.scaling", "none"));
   j.free_free = cfg.get<int>("reduce.checkout.free_free", 10);
   j.stress_modes = cfg.get<bool>("reduce.stress_modes", false);
   if (cfg.has("reduce.matrix_market")) {
@@ -234,7 +235,7 @@ void run_reduce(MPI_Comm comm_in, const io::Config& cfg) {
   }
   std::ostringstream os;
   os << "  basis: " << rb.n_columns() << " columns (" << ws->n_boundary() << " boundary coordinates, "
-     << rb.mode_eigenvalues.size() << " " << cms::mode_interface_name(rb.mode_interface) << "-interface modes";
+     << rb.mode_eigenvalues.size() << " " << enum_name(cms::kModeInterfaceNames, rb.mode_interface) << "-interface modes";
   if (!rb.fixed_interfaces.empty()) {
     os << ", held fixed:";
     for (const auto& s : rb.fixed_interfaces) os << " " << s;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "flexuq/app/SimulationOptions.hpp"
+#include "flexuq/app/EnumOptions.hpp"
 
 #include "flexuq/core/Error.hpp"
 #include "flexuq/io/Mesh.hpp"
@@ -363,7 +364,7 @@ private:
       js.name = rd_.text(j, key, "name");
       key += " (" + js.name + ")";
       try {
-        js.type = mbs::parse_joint_type(rd_.text(j, key, "type"));
+        js.type = parse_joint_type(rd_.text(j, key, "type"));
       } catch (const InputError& e) {
         rd_.fail(j["type"], key + ".type", e.what());
       }
@@ -488,7 +489,7 @@ private:
       const std::string type = rd_.text(s, "solver", "type", "hht");
       const bool newmark = type == "newmark";
       try {
-        o.scheme = newmark ? mbs::Scheme::hht : mbs::parse_scheme(type);
+        o.scheme = newmark ? mbs::Scheme::hht : parse_solver_scheme(type);
       } catch (const InputError& e) {
         rd_.fail(s["type"], "solver.type", std::string(e.what()) + " or newmark (hht with alpha 0)");
       }
@@ -518,7 +519,7 @@ private:
       o.stabilized = formulation == "stabilized";
       o.drift_limit = rd_.number(s, "solver", "drift_limit", o.drift_limit);
       try {
-        o.linear_algebra = mbs::parse_linear_algebra(rd_.text(s, "solver", "linear_algebra", "auto"));
+        o.linear_algebra = parse_linear_algebra(rd_.text(s, "solver", "linear_algebra", "auto"));
       } catch (const InputError& e) {
         rd_.fail(s["linear_algebra"], "solver.linear_algebra", e.what());
       }

@@ -4,6 +4,7 @@
 #include "flexuq/app/Cli.hpp"
 #include "flexuq/app/Commands.hpp"
 #include "flexuq/app/DeckJob.hpp"
+#include "flexuq/app/EnumOptions.hpp"
 #include "flexuq/app/ReduceCommand.hpp"
 #include "flexuq/app/StochasticReduce.hpp"
 #include "flexuq/core/Assert.hpp"
@@ -105,7 +106,7 @@ int main(int argc, char** argv) {
   }
   try {
     MPI_Comm world = MPI_COMM_WORLD;
-    if (!args.log_level.empty()) flexuq::log::set_level(flexuq::log::parse_level(args.log_level));
+    if (!args.log_level.empty()) flexuq::log::set_level(flexuq::app::parse_log_level(args.log_level));
     if (args.verb == "body-at") { // reads a stochastic body file, not a job file
       flexuq::workflow::run_body_at(world, {args.config, args.overrides, args.output});
       return 0;
@@ -115,7 +116,7 @@ int main(int argc, char** argv) {
                    ? flexuq::app::load_deck_job(args.config, args.verb, args.overrides)
                    : flexuq::io::Config::load(world, args.config, args.overrides);
     if (cfg.has("log.level") && args.log_level.empty())
-      flexuq::log::set_level(flexuq::log::parse_level(cfg.get<std::string>("log.level")));
+      flexuq::log::set_level(flexuq::app::parse_log_level(cfg.get<std::string>("log.level")));
     cfg.mark_used("log");
     std::string verb = args.verb;
     if (verb == "run") verb = cfg.get<std::string>("command", "modes"); // the job names its command

@@ -32,15 +32,6 @@ double allreduce_sum_d(MPI_Comm comm, double v) {
 
 } // namespace
 
-const char* strategy_name(GcmsStrategy s) {
-  switch (s) {
-  case GcmsStrategy::none: return "none";
-  case GcmsStrategy::cosine: return "cosine";
-  case GcmsStrategy::gram_schmidt: return "gram-schmidt";
-  }
-  return "?";
-}
-
 int GcmsResult::removed_columns(const std::string& reason) const {
   return 3 * static_cast<int>(std::count_if(removed.begin(), removed.end(),
                                             [&](const GcmsRemoval& r) { return r.reason == reason; }));
@@ -517,7 +508,7 @@ GcmsResult precondition(GcmsBasis basis, const GcmsOptions& opt) {
   MPI_Comm comm = basis.comm();
   log::info(comm, FLEXUQ_MSG("gcms: " << basis.num_modes() << " modes, " << basis.num_nodes() << " nodes; origin ("
                                       << basis.origin()[0] << ", " << basis.origin()[1] << ", " << basis.origin()[2]
-                                      << "); strategy " << strategy_name(opt.strategy)
+                                      << "); strategy " << enum_name(kGcmsStrategyNames, opt.strategy)
                                       << ", cosine_threshold " << opt.cosine_threshold << " (floor "
                                       << opt.cosine_floor << "), cosine_sweep "
                                       << (opt.cosine_sweep ? "on" : "off") << " (start " << opt.cosine_sweep_start
@@ -556,7 +547,7 @@ GcmsResult precondition(GcmsBasis basis, const GcmsOptions& opt) {
   case GcmsStrategy::gram_schmidt: append(shortened_gram_schmidt(basis, opt.gs_tolerance, &ratios)); break;
   case GcmsStrategy::none: break;
   }
-  stage(std::string("after ") + strategy_name(opt.strategy));
+  stage(std::string("after ") + enum_name(kGcmsStrategyNames, opt.strategy));
   double target = 0;
   if (opt.scaling) {
     target = scale_to_rotation_norm(basis);

@@ -536,11 +536,11 @@ std::string checkout_summary(const ReducedBasis& rb, const Checkout& c) {
 ReducedBody make_reduced_body(const WorkSpace& ws, const ReducedBasis& rb, const Invariants& inv, const Checkout& chk) {
   ReducedBody b;
   b.method = method_name(rb.method);
-  b.mode_interface = mode_interface_name(rb.mode_interface);
+  b.mode_interface = enum_name(kModeInterfaceNames, rb.mode_interface);
   b.K = rb.K;
   b.M = rb.M;
   b.dof_labels = rb.labels;
-  for (auto k : rb.kinds) b.column_kinds.emplace_back(kind_name(k));
+  for (auto k : rb.kinds) b.column_kinds.emplace_back(enum_name(kColumnKindNames, k));
   b.column_scale = Eigen::Map<const Eigen::VectorXd>(rb.scale.data(), static_cast<Eigen::Index>(rb.scale.size()));
   b.mode_eigenvalues =
       Eigen::Map<const Eigen::VectorXd>(rb.mode_eigenvalues.data(), static_cast<Eigen::Index>(rb.mode_eigenvalues.size()));

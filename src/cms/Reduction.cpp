@@ -19,8 +19,6 @@ namespace flexuq::cms {
 
 namespace {
 
-const char* kMethodNames[] = {"guyan",          "craig-bampton",    "hurty",           "herting", "craig-chang",
-                              "rubin-martinez", "hintz-attachment", "hintz-constraint", "macneal", "gcms"};
 const char* kRigidNames[] = {"tx", "ty", "tz", "rx", "ry", "rz"};
 
 std::vector<Vec> raw(const std::vector<VecH>& v) {
@@ -145,36 +143,6 @@ void set_entry(Vec v, PetscInt w, double value) {
 }
 
 } // namespace
-
-Method parse_method(const std::string& name) {
-  for (int m = 0; m < 10; ++m)
-    if (name == kMethodNames[m]) return static_cast<Method>(m);
-  std::string list;
-  for (const char* n : kMethodNames) list += std::string(list.empty() ? "" : ", ") + n;
-  throw InputError("reduce.method: unknown method '" + name + "' (one of " + list + ")");
-}
-
-const char* method_name(Method m) { return kMethodNames[static_cast<int>(m)]; }
-
-Scaling parse_scaling(const std::string& name) {
-  if (name == "none") return Scaling::none;
-  if (name == "max") return Scaling::max;
-  if (name == "norm") return Scaling::norm;
-  throw InputError("reduce.scaling: unknown value '" + name + "' (none, max or norm)");
-}
-
-const char* kind_name(ColumnKind k) {
-  static const char* n[] = {"boundary_dof",         "constraint_mode",     "rigid_body",
-                            "inertia_relief",       "fixed_interface_mode", "free_interface_mode",
-                            "attachment",           "residual_attachment", "residual_vector",
-                            "gcms_field",           "mixed_interface_mode"};
-  return n[static_cast<int>(k)];
-}
-
-const char* mode_interface_name(ModeInterface mi) {
-  static const char* n[] = {"fixed", "free", "mixed"};
-  return n[static_cast<int>(mi)];
-}
 
 /// The one factorization of K_ii: the constraint modes, the inertia-relief modes and the residual
 /// loads are solved with it, and the fixed-interface eigensolver (a count of modes: shift-and-invert
@@ -720,7 +688,7 @@ struct Columns {
     const auto kind = mi == ModeInterface::fixed ? ColumnKind::fixed_interface_mode
                       : mixed                    ? ColumnKind::mixed_interface_mode
                                                  : ColumnKind::free_interface_mode;
-    const std::string name = mode_interface_name(mi) + std::string("-interface mode ");
+    const std::string name = enum_name(kModeInterfaceNames, mi) + std::string("-interface mode ");
     for (std::size_t n = 0; n < modes->vectors.size(); ++n)
       add(replaced ? copy((*replaced)[n].get()) : copy(modes->vectors[n].get()), name + std::to_string(n + 1), kind);
     rb.mode_eigenvalues = modes->eigenvalues;

@@ -84,7 +84,7 @@ StochasticBodyModel::StochasticBodyModel(MPI_Comm comm, io::Mesh mesh, fe::Compo
   if (scaled_) {
     for (auto k : ref_kinds_)
       FLEXUQ_REQUIRE(k == ColumnKind::boundary_dof || k == ColumnKind::constraint_mode || k == ColumnKind::fixed_interface_mode,
-                     "exact scaling: a " << kind_name(k) << " column has no closed-form scaling");
+                     "exact scaling: a " << enum_name(kColumnKindNames, k) << " column has no closed-form scaling");
     ref.rb.columns.clear();
     ref_point_ = std::make_unique<Point>(std::move(ref));
     reducer_.reset(); // no point factorizes or solves: free the factorization and the eigensolver

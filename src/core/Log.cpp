@@ -30,14 +30,6 @@ std::string format_seconds(double s) {
 void set_level(Level l) { g_level = l; }
 Level level() { return g_level; }
 
-Level parse_level(const std::string& name) {
-  if (name == "error") return Level::error;
-  if (name == "warn" || name == "warning") return Level::warn;
-  if (name == "info") return Level::info;
-  if (name == "debug") return Level::debug;
-  throw InputError("unknown log level '" + name + "' (expected error, warn, info or debug)");
-}
-
 void direct(Stream s, const std::string& text) {
   std::FILE* f = s == Stream::err ? stderr : stdout;
   std::fwrite(text.data(), 1, text.size(), f);

@@ -151,7 +151,7 @@ std::unique_ptr<Component> make_matrix_component(MPI_Comm comm, const MatrixMode
     std::vector<std::string> paths;
     for (const auto& t : terms) {
       FLEXUQ_REQUIRE(t.term->file.format == io::MatrixFormat::abaqus,
-                     spec.source << ": model.matrices.labels is needed for " << io::format_name(t.term->file.format)
+                     spec.source << ": model.matrices.labels is needed for " << enum_name(io::kMatrixFormatNames, t.term->file.format)
                                  << " files (" << t.term->file.path << ")");
       paths.push_back(t.term->file.path);
     }
@@ -300,7 +300,7 @@ std::unique_ptr<Component> make_matrix_component(MPI_Comm comm, const MatrixMode
   for (std::size_t k = 0; k < terms.size(); ++k) {
     const MatrixTerm& t = *terms[k].term;
     log::info(comm, "  reading " + std::string(terms[k].stiffness ? "stiffness" : "mass") + " term '" + t.name +
-                        "' from " + t.file.path + " (" + io::format_name(t.file.format) + ")");
+                        "' from " + t.file.path + " (" + enum_name(io::kMatrixFormatNames, t.file.format) + ")");
     MatH A;
     FLEXUQ_PETSC(MatDuplicate(pattern.get(), MAT_COPY_VALUES, A.out()));
     FLEXUQ_PETSC(MatSetOption(A.get(), MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_TRUE)); // one pattern for all terms

@@ -23,16 +23,6 @@ using detail::parse_double;
 using detail::parse_long;
 using detail::trim;
 
-const char* format_name(MatrixFormat f) {
-  switch (f) {
-  case MatrixFormat::matrix_market: return "matrix-market";
-  case MatrixFormat::abaqus: return "abaqus";
-  case MatrixFormat::petsc: return "petsc";
-  case MatrixFormat::op4: return "op4";
-  }
-  return "?";
-}
-
 namespace {
 
 std::string lower(std::string s) {
@@ -144,15 +134,7 @@ std::int32_t be32(const unsigned char* p) {
 
 } // namespace
 
-MatrixFormat matrix_format(const std::string& path, const std::string& given) {
-  if (!given.empty()) {
-    const std::string g = lower(given);
-    if (g == "matrix-market" || g == "matrixmarket" || g == "mm") return MatrixFormat::matrix_market;
-    if (g == "abaqus") return MatrixFormat::abaqus;
-    if (g == "petsc") return MatrixFormat::petsc;
-    if (g == "op4") return MatrixFormat::op4;
-    throw InputError(path + ": unknown matrix format '" + given + "' (matrix-market, abaqus, petsc or op4)");
-  }
+MatrixFormat matrix_format(const std::string& path) {
   const std::string ext = lower(std::filesystem::path(path).extension().string());
   if (ext == ".op4") return MatrixFormat::op4;
   auto in = open_text(path);

@@ -24,21 +24,6 @@ int nodes_per_element(ElementType t) {
   return 0;
 }
 
-const char* element_name(ElementType t) {
-  switch (t) {
-  case ElementType::tet4: return "tet4";
-  case ElementType::tet10: return "tet10";
-  case ElementType::hex8: return "hex8";
-  case ElementType::hex20: return "hex20";
-  case ElementType::beam2: return "beam2";
-  case ElementType::penta6: return "penta6";
-  case ElementType::penta15: return "penta15";
-  case ElementType::shell4: return "shell4";
-  case ElementType::shell3: return "shell3";
-  }
-  return "?";
-}
-
 bool is_solid(ElementType t) { return t != ElementType::beam2 && !is_shell(t); }
 bool is_shell(ElementType t) { return t == ElementType::shell4 || t == ElementType::shell3; }
 

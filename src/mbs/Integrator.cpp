@@ -10,24 +10,6 @@
 
 namespace flexuq::mbs {
 
-Scheme parse_scheme(const std::string& s) {
-  if (s == "hht") return Scheme::hht;
-  if (s == "generalized-alpha") return Scheme::generalized_alpha;
-  if (s == "rk45") return Scheme::rk45;
-  if (s == "euler") return Scheme::euler;
-  throw InputError("unknown solver type '" + s + "' (hht, generalized-alpha, rk45, euler)");
-}
-
-const char* scheme_name(Scheme s) {
-  switch (s) {
-  case Scheme::hht: return "hht";
-  case Scheme::generalized_alpha: return "generalized-alpha";
-  case Scheme::rk45: return "rk45";
-  case Scheme::euler: return "euler";
-  }
-  return "?";
-}
-
 void SolverOptions::validate() const {
   FLEXUQ_REQUIRE(alpha >= -1.0 / 3.0 - 1e-15 && alpha <= 0.0, "solver.alpha must be in [-1/3, 0], got " << alpha);
   FLEXUQ_REQUIRE(rho_inf >= 0.0 && rho_inf <= 1.0, "solver.rho_inf must be in [0, 1], got " << rho_inf);

@@ -11,20 +11,6 @@ namespace flexuq::mbs {
 
 namespace {
 
-struct TypeName {
-  JointType t;
-  const char* name;
-};
-constexpr TypeName kTypes[] = {
-    {JointType::revolute, "revolute"},       {JointType::spherical, "spherical"},
-    {JointType::prismatic, "prismatic"},     {JointType::cylindrical, "cylindrical"},
-    {JointType::universal, "universal"},     {JointType::fixed, "fixed"},
-    {JointType::planar, "planar"},           {JointType::dot1, "dot1"},
-    {JointType::dot2, "dot2"},               {JointType::distance, "distance"},
-    {JointType::point_on_line, "point-on-line"}, {JointType::angle_driver, "angle-driver"},
-    {JointType::translation_driver, "translation-driver"}, {JointType::revolute_2d, "revolute-2d"},
-    {JointType::prismatic_2d, "prismatic-2d"},   {JointType::point_on_line_2d, "point-on-line-2d"}};
-
 /// A unit vector perpendicular to @p h, chosen deterministically (the global axis least aligned).
 Vec3 perpendicular(const Vec3& h) {
   Vec3 e = Vec3::UnitX();
@@ -34,21 +20,6 @@ Vec3 perpendicular(const Vec3& h) {
 }
 
 } // namespace
-
-JointType parse_joint_type(const std::string& s) {
-  if (s == "perpendicular") return JointType::dot1;
-  for (const auto& t : kTypes)
-    if (s == t.name) return t.t;
-  std::string list;
-  for (const auto& t : kTypes) list += std::string(list.empty() ? "" : ", ") + t.name;
-  throw InputError("unknown joint type '" + s + "' (" + list + ", perpendicular = dot1)");
-}
-
-const char* joint_type_name(JointType t) {
-  for (const auto& k : kTypes)
-    if (k.t == t) return k.name;
-  return "?";
-}
 
 Vec3 System::to_local_point(int b, const Vec3& g) const {
   if (b == kGround || b == holding_frame_) return g;

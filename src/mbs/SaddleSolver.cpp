@@ -8,22 +8,6 @@
 
 namespace flexuq::mbs {
 
-LinearAlgebra parse_linear_algebra(const std::string& s) {
-  if (s == "auto") return LinearAlgebra::automatic;
-  if (s == "dense") return LinearAlgebra::dense;
-  if (s == "sparse") return LinearAlgebra::sparse;
-  throw InputError("must be auto, dense or sparse, got '" + s + "'");
-}
-
-const char* linear_algebra_name(LinearAlgebra l) {
-  switch (l) {
-  case LinearAlgebra::automatic: return "auto";
-  case LinearAlgebra::dense: return "dense";
-  case LinearAlgebra::sparse: return "sparse";
-  }
-  return "?";
-}
-
 bool choose_sparse(const Eigen::MatrixXd& k, int min_size) {
   if (k.rows() < min_size) return false;
   const double nnz = static_cast<double>((k.array() != 0.0).count());

@@ -40,22 +40,6 @@ void small_svd(const Eigen::MatrixXd& R, Eigen::MatrixXd& U, Eigen::VectorXd& s,
 
 } // namespace
 
-SvdMethod parse_svd_method(const std::string& name, const std::string& where) {
-  if (name == "tsqr") return SvdMethod::tsqr;
-  if (name == "slepc") return SvdMethod::slepc;
-  if (name == "snapshots") return SvdMethod::snapshots;
-  throw InputError(FLEXUQ_MSG(where << ": unknown POD method '" << name << "' (known: tsqr, slepc, snapshots)"));
-}
-
-const char* to_string(SvdMethod m) {
-  switch (m) {
-  case SvdMethod::tsqr: return "tsqr";
-  case SvdMethod::slepc: return "slepc";
-  case SvdMethod::snapshots: return "snapshots";
-  }
-  return "?";
-}
-
 Eigen::MatrixXd inner(MPI_Comm comm, const Eigen::Ref<const Eigen::MatrixXd>& X, const Eigen::Ref<const Eigen::MatrixXd>& Y) {
   Eigen::MatrixXd G = Eigen::MatrixXd::Zero(X.cols(), Y.cols());
   if (X.rows() > 0 && G.size() > 0)

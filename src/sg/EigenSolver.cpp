@@ -19,18 +19,6 @@
 
 namespace flexuq::sg {
 
-Method parse_method(const std::string& s, const std::string& key) {
-  if (s == "inverse-subspace") return Method::InverseSubspace;
-  if (s == "straight-forward") return Method::StraightForward;
-  throw InputError(key + ".solver: unknown value '" + s + "' (inverse-subspace | straight-forward)");
-}
-
-Normalization parse_normalization(const std::string& s, const std::string& key) {
-  if (s == "galerkin") return Normalization::Galerkin;
-  if (s == "thesis") return Normalization::Thesis;
-  throw InputError(key + ".normalization: unknown value '" + s + "' (galerkin | thesis)");
-}
-
 uq::Pce EigenResult::eigenvalue_pce(const std::vector<uq::PolynomialFamily>& families) const {
   return uq::Pce(families, basis, eigenvalues);
 }

@@ -26,10 +26,8 @@ void write_galerkin_solve(io::H5File& f, const std::string& group, const sg::Eig
   f.ensure_group(G);
   f.write_attribute(G, "order", static_cast<std::int64_t>(e.order));
   f.write_attribute(G, "operator_order", static_cast<std::int64_t>(x.order));
-  f.write_attribute(G, "solver",
-                    std::string(e.method == sg::Method::InverseSubspace ? "inverse-subspace" : "straight-forward"));
-  f.write_attribute(G, "normalization",
-                    std::string(e.normalization == sg::Normalization::Galerkin ? "galerkin" : "thesis"));
+  f.write_attribute(G, "solver", std::string(enum_name(sg::kMethodNames, e.method)));
+  f.write_attribute(G, "normalization", std::string(enum_name(sg::kNormalizationNames, e.normalization)));
   f.write_attribute(G, "iterations", static_cast<std::int64_t>(r.iterations));
   f.write_attribute(G, "pcg_iterations", static_cast<std::int64_t>(r.pcg_iterations));
   f.write_attribute(G, "converged", static_cast<std::int64_t>(r.converged ? 1 : 0));

@@ -218,7 +218,7 @@ TEST(MatrixComponent, EveryFormatGivesTheSameOperator) {
   }
   for (const auto& [path, how] : files) {
     SCOPED_TRACE(path);
-    EXPECT_EQ(io::matrix_format(path, ""), how.first);
+    EXPECT_EQ(io::matrix_format(path), how.first);
     auto s = spec(path, how.first, how.second ? shared("dofs.txt") : "");
     if (how.first == io::MatrixFormat::op4) s.stiffness[0].file.op4_name = "kaa";
     if (!how.second) s.mass[0].file = {path, io::MatrixFormat::abaqus, ""}; // all-Abaqus job: K as M will do
@@ -238,8 +238,8 @@ TEST(MatrixComponent, BadInputNamesFileAndLine) {
     fe::MatrixModelSpec s;
     s.source = "job.yaml";
     s.labels = lab;
-    s.stiffness.push_back({"K", {k, io::matrix_format(k, ""), ""}, 1.0});
-    s.mass.push_back({"M", {k, io::matrix_format(k, ""), ""}, 1.0});
+    s.stiffness.push_back({"K", {k, io::matrix_format(k), ""}, 1.0});
+    s.mass.push_back({"M", {k, io::matrix_format(k), ""}, 1.0});
     return test::input_error_of([&] { fe::make_matrix_component(MPI_COMM_WORLD, s, {}); });
   };
   const std::string diag = "1 1 4\n2 2 4\n3 3 4\n4 4 4\n5 5 4\n6 6 4\n";

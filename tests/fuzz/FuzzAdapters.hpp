@@ -79,7 +79,7 @@ inline int matrices(const std::string& path) {
   const io::EntrySink sink = [](std::int64_t, std::int64_t, double, long) {};
   for (auto f : {io::MatrixFormat::matrix_market, io::MatrixFormat::abaqus, io::MatrixFormat::petsc})
     tolerant([&] { (void)io::scan_matrix({path, f, ""}, labels, sink); });
-  tolerant([&] { (void)io::matrix_format(path, ""); });
+  tolerant([&] { (void)io::matrix_format(path); });
   tolerant([&] { (void)io::read_op4(path); });
   return 0;
 }

@@ -240,6 +240,7 @@ TEST(PodTruncation, ConfigKeys) {
     EXPECT_NE(std::string(e.what()).find("scb.yaml:12"), std::string::npos);
     EXPECT_NE(std::string(e.what()).find("sigma_ratio"), std::string::npos);
   }
-  EXPECT_EQ(parse_svd_method("snapshots", "x"), SvdMethod::snapshots);
-  EXPECT_THROW(parse_svd_method("qr", "x"), InputError);
+  EXPECT_EQ(parse_enum(kSvdMethodNames, "snapshots"), SvdMethod::snapshots);
+  EXPECT_FALSE(parse_enum(kSvdMethodNames, "qr"));
+  EXPECT_STREQ(enum_name(kSvdMethodNames, SvdMethod::slepc), "slepc");
 }

@@ -4,6 +4,8 @@
 /// @brief The options of the GCMS preconditioning (strategy and every tolerance) and their
 /// cross-option check (part of cms/Gcms.hpp).
 
+#include "flexuq/core/EnumNames.hpp"
+
 #include <array>
 #include <optional>
 #include <string>
@@ -11,7 +13,13 @@
 namespace flexuq::cms {
 
 enum class GcmsStrategy { none, cosine, gram_schmidt };
-const char* strategy_name(GcmsStrategy s); ///< "none", "cosine", "gram-schmidt"
+/// The names of `gcms.strategy` (messages use the first name of a value); "gram_schmidt" and "gs"
+/// are other names of gram-schmidt.
+inline constexpr EnumNames<GcmsStrategy, 5> kGcmsStrategyNames{{{{GcmsStrategy::none, "none"},
+                                                                 {GcmsStrategy::cosine, "cosine"},
+                                                                 {GcmsStrategy::gram_schmidt, "gram-schmidt"},
+                                                                 {GcmsStrategy::gram_schmidt, "gram_schmidt"},
+                                                                 {GcmsStrategy::gram_schmidt, "gs"}}}};
 
 struct GcmsOptions {
   GcmsStrategy strategy = GcmsStrategy::gram_schmidt; ///< the paper's recommendation

@@ -11,6 +11,7 @@
 
 #include "flexuq/cms/Gcms.hpp"
 #include "flexuq/cms/WorkSpace.hpp"
+#include "flexuq/core/EnumNames.hpp"
 #include "flexuq/core/Log.hpp"
 #include "flexuq/fe/Modes.hpp"
 
@@ -37,18 +38,31 @@ enum class Method {
   macneal,
   gcms
 };
-/// "craig-bampton" → Method; throws InputError listing the accepted names.
-Method parse_method(const std::string& name);
-const char* method_name(Method m);
+/// The names of `reduce.method` (the job-file parser turns them into a Method).
+inline constexpr EnumNames<Method, 10> kMethodNames{{{{Method::guyan, "guyan"},
+                                                     {Method::craig_bampton, "craig-bampton"},
+                                                     {Method::hurty, "hurty"},
+                                                     {Method::herting, "herting"},
+                                                     {Method::craig_chang, "craig-chang"},
+                                                     {Method::rubin_martinez, "rubin-martinez"},
+                                                     {Method::hintz_attachment, "hintz-attachment"},
+                                                     {Method::hintz_constraint, "hintz-constraint"},
+                                                     {Method::macneal, "macneal"},
+                                                     {Method::gcms, "gcms"}}}};
+/// "craig-bampton" for Method::craig_bampton (messages, logs, the body file's method attribute).
+inline const char* method_name(Method m) { return enum_name(kMethodNames, m); }
 
 /// Interface condition of the normal modes: all boundary coordinates fixed, all free, or mixed
 /// (the coordinates of BuildOptions::fixed_interfaces fixed, the others free).
 enum class ModeInterface { fixed, free, mixed };
-/// "fixed", "free" or "mixed".
-const char* mode_interface_name(ModeInterface mi);
+/// The names of `reduce.modes.interface`, as the body file's mode_interface attribute writes them.
+inline constexpr EnumNames<ModeInterface, 3> kModeInterfaceNames{
+    {{{ModeInterface::fixed, "fixed"}, {ModeInterface::free, "free"}, {ModeInterface::mixed, "mixed"}}}};
 /// Column scaling of the generalised (non-physical-boundary) columns.
 enum class Scaling { none, max, norm };
-Scaling parse_scaling(const std::string& name);
+/// The names of `reduce.scaling`.
+inline constexpr EnumNames<Scaling, 3> kScalingNames{
+    {{{Scaling::none, "none"}, {Scaling::max, "max"}, {Scaling::norm, "norm"}}}};
 
 enum class ColumnKind {
   boundary_dof,        ///< physical boundary coordinate q_b (row b = unit vector)
@@ -63,7 +77,18 @@ enum class ColumnKind {
   gcms_field,          ///< a column of the GCMS basis (seed 001): translation, rotation field or ψ-field
   mixed_interface_mode
 };
-const char* kind_name(ColumnKind k);
+/// The names of the column kinds in the body file (/reduced/column_kinds) and in messages.
+inline constexpr EnumNames<ColumnKind, 11> kColumnKindNames{{{{ColumnKind::boundary_dof, "boundary_dof"},
+                                                              {ColumnKind::constraint_mode, "constraint_mode"},
+                                                              {ColumnKind::rigid_body, "rigid_body"},
+                                                              {ColumnKind::inertia_relief, "inertia_relief"},
+                                                              {ColumnKind::fixed_interface_mode, "fixed_interface_mode"},
+                                                              {ColumnKind::free_interface_mode, "free_interface_mode"},
+                                                              {ColumnKind::attachment, "attachment"},
+                                                              {ColumnKind::residual_attachment, "residual_attachment"},
+                                                              {ColumnKind::residual_vector, "residual_vector"},
+                                                              {ColumnKind::gcms_field, "gcms_field"},
+                                                              {ColumnKind::mixed_interface_mode, "mixed_interface_mode"}}}};
 
 struct ReducerOptions {
   fe::ModeOptions modes;                 ///< count or band of normal modes (prefix is overridden)

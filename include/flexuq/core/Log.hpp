@@ -4,6 +4,8 @@
 /// @brief Rank-0 logging with levels, progress lines with ETA, and per-phase timing with one PETSc
 /// log stage per phase (so `-log_view` breaks the run down the same way the summary does).
 
+#include "flexuq/core/EnumNames.hpp"
+
 #include <mpi.h>
 #include <petscsys.h>
 
@@ -15,11 +17,16 @@
 namespace flexuq::log {
 
 enum class Level { error = 0, warn = 1, info = 2, debug = 3 };
+/// The names of `--log-level` and `log.level`; "warning" is another name of warn.
+inline constexpr EnumNames<Level, 5> kLevelNames{{{{Level::error, "error"},
+                                                   {Level::warn, "warn"},
+                                                   {Level::info, "info"},
+                                                   {Level::debug, "debug"},
+                                                   {Level::warn, "warning"}}}};
 
 /// Set the global level (from `--log-level` / config `log.level`). Not collective.
 void set_level(Level l);
 Level level();
-Level parse_level(const std::string& name); ///< "error" | "warn" | "info" | "debug"
 
 /// Print on rank 0 of @p comm if @p l is enabled. Not collective (other ranks do nothing).
 void print(MPI_Comm comm, Level l, const std::string& msg);

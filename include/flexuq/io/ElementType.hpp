@@ -3,6 +3,8 @@
 /// @file ElementType.hpp
 /// @brief Element types of a mesh and their node counts (part of io/Mesh.hpp).
 
+#include "flexuq/core/EnumNames.hpp"
+
 #include <cstdint>
 
 namespace flexuq::io {
@@ -15,9 +17,20 @@ namespace flexuq::io {
 /// in order around the element (either sense), 6 DOFs per node like beam2 (fe/Shell.hpp).
 enum class ElementType : std::uint8_t { tet4, tet10, hex8, hex20, beam2, penta6, penta15, shell4, shell3 };
 
+/// The names of the element types (messages, the mesh output's /mesh/topology/<name> groups).
+inline constexpr EnumNames<ElementType, 9> kElementNames{{{{ElementType::tet4, "tet4"},
+                                                          {ElementType::tet10, "tet10"},
+                                                          {ElementType::hex8, "hex8"},
+                                                          {ElementType::hex20, "hex20"},
+                                                          {ElementType::beam2, "beam2"},
+                                                          {ElementType::penta6, "penta6"},
+                                                          {ElementType::penta15, "penta15"},
+                                                          {ElementType::shell4, "shell4"},
+                                                          {ElementType::shell3, "shell3"}}}};
+
 int nodes_per_element(ElementType t);
-/// "tet4", "tet10", "hex8", "hex20", "beam2", "penta6", "penta15", "shell4", "shell3"
-const char* element_name(ElementType t);
+/// "tet4" for ElementType::tet4 (kept for its many callers).
+inline const char* element_name(ElementType t) { return enum_name(kElementNames, t); }
 bool is_solid(ElementType t); ///< a 3-D continuum element (3 DOFs per node)
 bool is_shell(ElementType t); ///< shell4 or shell3
 

@@ -15,6 +15,8 @@
 /// components of a node are 1…3 (translations) or 1…6 (with rotations), each exactly once; a node
 /// may give its coordinates on any of its lines (the same on all of them).
 
+#include "flexuq/core/EnumNames.hpp"
+
 #include <array>
 #include <cstdint>
 #include <functional>
@@ -24,13 +26,20 @@
 namespace flexuq::io {
 
 enum class MatrixFormat { matrix_market, abaqus, petsc, op4 };
-const char* format_name(MatrixFormat f); ///< "matrix-market", "abaqus", "petsc", "op4"
+/// The names of `model.matrices` formats (`format:`; the job-file parser matches them ignoring case);
+/// "matrixmarket" and "mm" are other names of matrix-market.
+inline constexpr EnumNames<MatrixFormat, 6> kMatrixFormatNames{{{{MatrixFormat::matrix_market, "matrix-market"},
+                                                                 {MatrixFormat::abaqus, "abaqus"},
+                                                                 {MatrixFormat::petsc, "petsc"},
+                                                                 {MatrixFormat::op4, "op4"},
+                                                                 {MatrixFormat::matrix_market, "matrixmarket"},
+                                                                 {MatrixFormat::matrix_market, "mm"}}}};
 
-/// @p given ("matrix-market" | "abaqus" | "petsc" | "op4"; "" = from the file): a PETSc
+/// The format of the matrix file @p path, from the file (when the job file names none): a PETSc
 /// MAT_FILE_CLASSID in the first 4 bytes (or a `.bin`/`.petsc` name) → petsc, `.op4` → op4, a
-/// `%%MatrixMarket` first line → matrix_market, else abaqus. Throws InputError naming @p path for an
-/// unknown name or a file that cannot be opened.
-MatrixFormat matrix_format(const std::string& path, const std::string& given);
+/// `%%MatrixMarket` first line → matrix_market, else abaqus. Throws InputError naming @p path for a
+/// file that cannot be opened.
+MatrixFormat matrix_format(const std::string& path);
 
 /// The DOFs of external matrices: row r of every matrix is component dof_comp[r] of node dof_node[r].
 struct DofLabels {

@@ -24,6 +24,7 @@
 /// Variable steps for hht / generalized-alpha use the Newmark local-error estimate
 /// (β − 1/6) h² ‖q̈_{n+1} − q̈_n‖ (Zienkiewicz & Xie) in a weighted RMS norm.
 
+#include "flexuq/core/EnumNames.hpp"
 #include "flexuq/mbs/SaddleSolver.hpp"
 #include "flexuq/mbs/System.hpp"
 
@@ -35,8 +36,13 @@
 namespace flexuq::mbs {
 
 enum class Scheme { hht, generalized_alpha, rk45, euler };
-Scheme parse_scheme(const std::string& s); ///< throws InputError listing the schemes
-const char* scheme_name(Scheme s);
+/// The names of `solver.type` (the job file's newmark is hht with alpha 0, mapped by the parser).
+inline constexpr EnumNames<Scheme, 4> kSchemeNames{{{{Scheme::hht, "hht"},
+                                                     {Scheme::generalized_alpha, "generalized-alpha"},
+                                                     {Scheme::rk45, "rk45"},
+                                                     {Scheme::euler, "euler"}}}};
+/// "hht" for Scheme::hht (messages, the result file's /solver type attribute).
+inline const char* scheme_name(Scheme s) { return enum_name(kSchemeNames, s); }
 
 struct SolverOptions {
   Scheme scheme = Scheme::hht;

@@ -5,6 +5,7 @@
 /// and axes in the global frame at t = 0. System::add_joint turns a joint into constraint rows
 /// (mbs/ConstraintRows.hpp).
 
+#include "flexuq/core/EnumNames.hpp"
 #include "flexuq/mbs/Body.hpp"
 #include "flexuq/mbs/TimeFunction.hpp"
 
@@ -21,8 +22,26 @@ enum class JointType {
   // 2 rows), point-on-line-2d (body j's point on body i's line (point, a) in the plane, 1 row).
   revolute_2d, prismatic_2d, point_on_line_2d
 };
-JointType parse_joint_type(const std::string& s); ///< throws InputError listing the types
-const char* joint_type_name(JointType t);
+/// The names of `joints[].type`; "perpendicular" is another name of dot1.
+inline constexpr EnumNames<JointType, 17> kJointTypeNames{{{{JointType::revolute, "revolute"},
+                                                           {JointType::spherical, "spherical"},
+                                                           {JointType::prismatic, "prismatic"},
+                                                           {JointType::cylindrical, "cylindrical"},
+                                                           {JointType::universal, "universal"},
+                                                           {JointType::fixed, "fixed"},
+                                                           {JointType::planar, "planar"},
+                                                           {JointType::dot1, "dot1"},
+                                                           {JointType::dot2, "dot2"},
+                                                           {JointType::distance, "distance"},
+                                                           {JointType::point_on_line, "point-on-line"},
+                                                           {JointType::angle_driver, "angle-driver"},
+                                                           {JointType::translation_driver, "translation-driver"},
+                                                           {JointType::revolute_2d, "revolute-2d"},
+                                                           {JointType::prismatic_2d, "prismatic-2d"},
+                                                           {JointType::point_on_line_2d, "point-on-line-2d"},
+                                                           {JointType::dot1, "perpendicular"}}}};
+/// "revolute" for JointType::revolute (messages; kept for its many callers).
+inline const char* joint_type_name(JointType t) { return enum_name(kJointTypeNames, t); }
 
 /// A joint as the user gives it: points and axes in the global frame at t = 0.
 struct JointSpec {

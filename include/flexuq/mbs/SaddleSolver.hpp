@@ -14,6 +14,8 @@
 /// initial configuration (choose_sparse); both give the same solution to round-off (tests/mbs: a
 /// mechanism run both ways).
 
+#include "flexuq/core/EnumNames.hpp"
+
 #include <Eigen/Dense>
 #include <Eigen/SparseCore>
 #include <Eigen/SparseLU>
@@ -25,8 +27,9 @@
 namespace flexuq::mbs {
 
 enum class LinearAlgebra { automatic, dense, sparse };
-LinearAlgebra parse_linear_algebra(const std::string& s); ///< auto | dense | sparse; throws InputError
-const char* linear_algebra_name(LinearAlgebra l);
+/// The names of `solver.linear_algebra`.
+inline constexpr EnumNames<LinearAlgebra, 3> kLinearAlgebraNames{
+    {{{LinearAlgebra::automatic, "auto"}, {LinearAlgebra::dense, "dense"}, {LinearAlgebra::sparse, "sparse"}}}};
 
 /// `auto`'s rule: sparse when the saddle matrix has at least @p min_size rows and at most
 /// kSparseMaxFill of its entries are non-zero. The sizes are where sparse overtook dense on a

@@ -23,6 +23,7 @@
 /// Signs: each right singular vector's largest entry is made positive (V is replicated, so the
 /// signs do not depend on the rank count; la::thin_svd uses the same rule).
 
+#include "flexuq/core/EnumNames.hpp"
 #include "flexuq/pod/Snapshots.hpp"
 #include "flexuq/pod/Truncation.hpp"
 #include "flexuq/la/Tsqr.hpp"
@@ -36,9 +37,9 @@
 namespace flexuq::pod {
 
 enum class SvdMethod { tsqr, slepc, snapshots };
-/// "tsqr", "slepc", "snapshots"; throws InputError naming @p where otherwise.
-SvdMethod parse_svd_method(const std::string& name, const std::string& where);
-const char* to_string(SvdMethod m);
+/// The names of the POD kernels (docs/pod.md).
+inline constexpr EnumNames<SvdMethod, 3> kSvdMethodNames{
+    {{{SvdMethod::tsqr, "tsqr"}, {SvdMethod::slepc, "slepc"}, {SvdMethod::snapshots, "snapshots"}}}};
 
 struct PodOptions {
   SvdMethod method = SvdMethod::tsqr;

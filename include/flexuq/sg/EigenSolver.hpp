@@ -18,6 +18,7 @@
 /// Eigenvalue coefficients: the Rayleigh-quotient projection (6.47),
 /// λ^(k) = Σ_ij c_kij ⟨u^(i), v^(j)⟩ with v = 𝒦 u.
 
+#include "flexuq/core/EnumNames.hpp"
 #include "flexuq/sg/Expansion.hpp"
 #include "flexuq/sg/Galerkin.hpp"
 #include "flexuq/uq/Pce.hpp"
@@ -31,9 +32,12 @@ namespace flexuq::sg {
 
 enum class Method { InverseSubspace, StraightForward };
 enum class Normalization { Galerkin, Thesis };
-
-Method parse_method(const std::string& s, const std::string& key);               ///< inverse-subspace | straight-forward
-Normalization parse_normalization(const std::string& s, const std::string& key); ///< galerkin | thesis
+/// The names of `<key>.solver` and `<key>.normalization` (method.galerkin), as the result file's
+/// attributes write them.
+inline constexpr EnumNames<Method, 2> kMethodNames{
+    {{{Method::InverseSubspace, "inverse-subspace"}, {Method::StraightForward, "straight-forward"}}}};
+inline constexpr EnumNames<Normalization, 2> kNormalizationNames{
+    {{{Normalization::Galerkin, "galerkin"}, {Normalization::Thesis, "thesis"}}}};
 
 struct EigenOptions {
   int order = 2;       ///< p_β = p_γ (method.galerkin.order)
