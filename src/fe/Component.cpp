@@ -5,6 +5,7 @@
 #include "flexuq/core/Error.hpp"
 #include "flexuq/core/Log.hpp"
 #include "flexuq/fe/Element.hpp"
+#include "flexuq/fe/Shell.hpp"
 
 #include <Eigen/Dense>
 
@@ -17,6 +18,7 @@ namespace flexuq::fe {
 
 std::array<double, 2> MaterialGroup::stiffness_coefficients() const {
   if (beam) return {material.E, material.G()};
+  if (shell) return {material.E / (1 - material.nu), material.G()};
   return {material.lambda(), material.mu()};
 }
 
@@ -115,6 +117,27 @@ Component::Component(MPI_Comm comm, io::Mesh mesh, const ComponentOptions& opt) 
       elem_section_[e] = static_cast<int>(s);
     }
   }
+  // --- shell sections from the options for shell elements without one (a gmsh mesh's 2-D elements) ---
+  auto add_shell_sections = [&](const io::ShellSection& sh, const std::vector<int>* elems, const std::string& name) {
+    io::Section sec;
+    sec.elset = name;
+    sec.shell = true;
+    sec.shell_section = sh;
+    sec.where.file = mesh_.source + " (" + name + ")";
+    sh.validate(sec.where);
+    const int idx = static_cast<int>(mesh_.sections.size());
+    bool used = false;
+    for (std::size_t k = 0; k < (elems ? elems->size() : ne); ++k) {
+      const std::size_t e = elems ? static_cast<std::size_t>((*elems)[k]) : k;
+      if (elem_section_[e] >= 0 || !io::is_shell(mesh_.elem_type[e])) continue;
+      elem_section_[e] = idx;
+      used = true;
+    }
+    if (used) mesh_.sections.push_back(sec);
+  };
+  for (const auto& [set, sh] : opt.set_shell_sections)
+    add_shell_sections(sh, &mesh_.element_set(set), "shell section of element set " + io::upper(set));
+  if (opt.shell_section) add_shell_sections(*opt.shell_section, nullptr, "default shell section");
   // --- material per element: set override > section material > default ---
   std::vector<std::string> elem_mat(ne);
   std::map<std::string, io::Material> materials = mesh_.materials;
@@ -147,20 +170,33 @@ Component::Component(MPI_Comm comm, io::Mesh mesh, const ComponentOptions& opt) 
                          (sec.material == "DEFAULT" ? " (give model.material in the job)" : ""));
       }
     }
-    const bool beam = !io::is_solid(mesh_.elem_type[e]);
+    const bool beam = mesh_.elem_type[e] == io::ElementType::beam2, shell = io::is_shell(mesh_.elem_type[e]);
     FLEXUQ_REQUIRE(!beam || (elem_section_[e] >= 0 && mesh_.sections[elem_section_[e]].beam),
                    mesh_.source << ": beam element " << mesh_.elem_ids[e] << " has no *BEAM SECTION");
+    FLEXUQ_REQUIRE(!shell || elem_section_[e] >= 0,
+                   mesh_.source << ": shell element " << mesh_.elem_ids[e] << " (" << io::element_name(mesh_.elem_type[e])
+                                << ") has no shell section (*SHELL SECTION, a PSHELL, or model.shell in the job)");
+    FLEXUQ_REQUIRE(!shell || mesh_.sections[elem_section_[e]].shell,
+                   mesh_.sections[elem_section_[e]].where.str()
+                       << ": shell element " << mesh_.elem_ids[e] << " is in a section that is not a shell section");
+    FLEXUQ_REQUIRE(shell || elem_section_[e] < 0 || !mesh_.sections[elem_section_[e]].shell,
+                   mesh_.sections[elem_section_[e]].where.str()
+                       << ": element " << mesh_.elem_ids[e] << " (" << io::element_name(mesh_.elem_type[e])
+                       << ") is in a shell section, but it is not a shell element");
   }
-  // --- groups in first-appearance order (deterministic on every rank) ---
+  // --- groups per element kind and material, in first-appearance order (deterministic on every rank) ---
   std::map<std::string, int> group_of;
   elem_group_.assign(ne, -1);
   for (std::size_t e = 0; e < ne; ++e) {
-    auto it = group_of.find(elem_mat[e]);
+    const io::ElementType type = mesh_.elem_type[e];
+    const std::string key = (io::is_shell(type) ? "shell:" : "") + elem_mat[e]; // solids and beams never mix
+    auto it = group_of.find(key);
     if (it == group_of.end()) {
       MaterialGroup g;
       g.material = IsoMaterial::from_input(materials[elem_mat[e]]);
-      g.beam = !io::is_solid(mesh_.elem_type[e]);
-      it = group_of.emplace(elem_mat[e], static_cast<int>(groups_.size())).first;
+      g.beam = type == io::ElementType::beam2;
+      g.shell = io::is_shell(type);
+      it = group_of.emplace(key, static_cast<int>(groups_.size())).first;
       groups_.push_back(g);
     }
     elem_group_[e] = it->second;
@@ -300,7 +336,10 @@ void Component::assemble(bool keep_affine) {
   const std::vector<DenseBlock> spring_blocks = constant_blocks(mesh_, d, true);
   const std::vector<DenseBlock> mass_blocks = constant_blocks(mesh_, d, false);
   constant_k_ = keep_affine && !mesh_.springs.empty(); // direct assembly: no terms at all
-  constant_m_ = keep_affine && !mesh_.point_masses.empty();
+  // Shells' nonstructural mass joins the concentrated masses' constant term.
+  bool nsm = false;
+  for (const auto& sec : mesh_.sections) nsm = nsm || (sec.shell && sec.shell_section.nsm > 0);
+  constant_m_ = keep_affine && (!mesh_.point_masses.empty() || nsm);
   MatH pattern;
   if (keep_affine) {
     // Pattern pass: zeros for every element, so all term matrices share one nonzero structure
@@ -350,6 +389,16 @@ void Component::assemble(bool keep_affine) {
 
   ElemMat T0, T1, TM;
   std::vector<double> X;
+  // Where a shell's nonstructural mass goes: the constant mass term, or M itself.
+  const std::size_t nsm_target = keep_affine ? 3 * ng + (constant_k_ ? 1 : 0) : 1;
+  // Element terms with the mesh named in the message of a bad element.
+  auto with_source = [&](auto&& terms) {
+    try {
+      return terms();
+    } catch (const InputError& e) {
+      throw InputError(mesh_.source + ": " + e.what());
+    }
+  };
   for (int e : d.local_elements()) {
     const auto ue = static_cast<std::size_t>(e);
     const int n = mesh_.element_size(ue);
@@ -358,16 +407,21 @@ void Component::assemble(bool keep_affine) {
     for (int a = 0; a < n; ++a)
       for (int k = 0; k < 3; ++k) X[static_cast<std::size_t>(3 * a + k)] = mesh_.coords[mesh_.element(ue)[a]][k];
     if (io::is_solid(mesh_.elem_type[ue])) {
-      auto t = [&] {
-        try {
-          return solid_terms(mesh_.elem_type[ue], X.data(), mesh_.elem_ids[ue]);
-        } catch (const InputError& e) {
-          throw InputError(mesh_.source + ": " + e.what());
-        }
-      }();
+      auto t = with_source([&] { return solid_terms(mesh_.elem_type[ue], X.data(), mesh_.elem_ids[ue]); });
       T0 = std::move(t.K_lambda);
       T1 = std::move(t.K_mu);
       TM = std::move(t.M1);
+    } else if (io::is_shell(mesh_.elem_type[ue])) {
+      const io::ShellSection& sec = mesh_.sections[elem_section_[ue]].shell_section;
+      auto t = with_source([&] { return shell_terms(mesh_.elem_type[ue], X.data(), sec, mesh_.elem_ids[ue]); });
+      T0 = std::move(t.K_A);
+      T1 = std::move(t.K_G);
+      TM = std::move(t.M1);
+      if (sec.nsm > 0) {
+        const ElemMat B = sec.nsm * shell_area_mass(mesh_.elem_type[ue], X.data(), mesh_.elem_ids[ue]);
+        FLEXUQ_PETSC(MatSetValues(targets[nsm_target].get(), static_cast<PetscInt>(idx.size()), idx.data(),
+                                  static_cast<PetscInt>(idx.size()), idx.data(), B.data(), ADD_VALUES));
+      }
     } else {
       auto t = beam_terms(mesh_.coords[mesh_.element(ue)[0]], mesh_.coords[mesh_.element(ue)[1]],
                           mesh_.sections[elem_section_[ue]].beam_section, mesh_.elem_ids[ue]);
@@ -403,14 +457,16 @@ void Component::assemble(bool keep_affine) {
   if (keep_affine) {
     for (std::size_t g = 0; g < ng; ++g) {
       const std::string gname = groups_[g].material.name;
-      const bool beam = groups_[g].beam;
-      K_terms_.add_term((beam ? "E:" : "lambda:") + gname, std::move(targets[3 * g + 0]));
-      K_terms_.add_term((beam ? "G:" : "mu:") + gname, std::move(targets[3 * g + 1]));
+      const bool beam = groups_[g].beam, shell = groups_[g].shell;
+      K_terms_.add_term((beam ? "E:" : shell ? "E/(1-nu):" : "lambda:") + gname, std::move(targets[3 * g + 0]));
+      K_terms_.add_term((beam || shell ? "G:" : "mu:") + gname, std::move(targets[3 * g + 1]));
       M_terms_.add_term("rho:" + gname, std::move(targets[3 * g + 2]));
     }
     std::size_t t = 3 * ng;
     if (constant_k_) K_terms_.add_term("constant:springs", std::move(targets[t++]));
-    if (constant_m_) M_terms_.add_term("constant:point masses", std::move(targets[t]));
+    if (constant_m_)
+      M_terms_.add_term(mesh_.point_masses.empty() ? "constant:nonstructural mass" : "constant:point masses",
+                        std::move(targets[t]));
     K_ = K_terms_.evaluate(stiffness_theta());
     M_ = M_terms_.evaluate(mass_theta());
   } else {
@@ -490,7 +546,7 @@ void Component::apply_autospc() {
 
   // Affine terms: each direction's penalty and floor mass go to the material group of the node's
   // first element, divided by the group's nominal coefficients (the K term E for beams, μ for
-  // solids; the ρ term), so K(θ), M(θ) keep them at c and μ for the nominal materials and c tracks
+  // solids, G for shells; the ρ term), so K(θ), M(θ) keep them at c and μ for the nominal materials and c tracks
   // the group's stiffness-to-density ratio when θ changes (a sampled E cannot move the structure's
   // modes past the constrained ones). Direct assembly: added to K and M as they are.
   const bool affine = K_terms_.size() > 0;

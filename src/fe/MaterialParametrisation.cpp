@@ -35,6 +35,7 @@ MaterialParametrisation::MaterialParametrisation(const Component& c, std::vector
   for (const auto& g : groups) {
     nominal_.push_back(g.material);
     beam_.push_back(g.beam ? 1 : 0);
+    shell_.push_back(g.shell ? 1 : 0);
   }
   const auto& elem_group = c.element_group();
   for (const auto& p : params_) {
@@ -102,6 +103,7 @@ MaterialParametrisation::Coefficients MaterialParametrisation::coefficients(cons
   for (std::size_t g = 0; g < mats.size(); ++g) {
     groups[g].material = mats[g];
     groups[g].beam = beam_[g] != 0;
+    groups[g].shell = shell_[g] != 0;
   }
   return {Component::stiffness_theta(groups, constant_k_), Component::mass_theta(groups, constant_m_)};
 }
@@ -111,6 +113,7 @@ MaterialParametrisation::Coefficients MaterialParametrisation::nominal_coefficie
   for (std::size_t g = 0; g < nominal_.size(); ++g) {
     groups[g].material = nominal_[g];
     groups[g].beam = beam_[g] != 0;
+    groups[g].shell = shell_[g] != 0;
   }
   return {Component::stiffness_theta(groups, constant_k_), Component::mass_theta(groups, constant_m_)};
 }

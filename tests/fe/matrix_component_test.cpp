@@ -6,6 +6,7 @@
 // input names file and line.
 #include "../io/InputErrorOf.hpp"
 #include "../io/ScratchFile.hpp"
+#include "PetscTestUtil.hpp"
 
 #include "flexuq/fe/MatrixComponent.hpp"
 #include "flexuq/fe/Modes.hpp"
@@ -76,17 +77,6 @@ fe::MatrixModelSpec spec(const std::string& k, io::MatrixFormat kf, const std::s
   s.mass.push_back({"M", {shared("M.mtx"), io::MatrixFormat::matrix_market, ""}, 1.0});
   s.node_sets["END0"] = {1};
   return s;
-}
-
-/// ‖A − B‖_F / ‖B‖_F of two operators on the same DOF map.
-double rel_diff(Mat A, Mat B) {
-  MatH D;
-  FLEXUQ_PETSC(MatDuplicate(A, MAT_COPY_VALUES, D.out()));
-  FLEXUQ_PETSC(MatAXPY(D.get(), -1.0, B, DIFFERENT_NONZERO_PATTERN));
-  PetscReal d = 0, b = 0;
-  FLEXUQ_PETSC(MatNorm(D.get(), NORM_FROBENIUS, &d));
-  FLEXUQ_PETSC(MatNorm(B, NORM_FROBENIUS, &b));
-  return d / b;
 }
 
 struct Entry {
@@ -224,7 +214,7 @@ TEST(MatrixComponent, EveryFormatGivesTheSameOperator) {
     if (!how.second) s.mass[0].file = {path, io::MatrixFormat::abaqus, ""}; // all-Abaqus job: K as M will do
     const auto c = fe::make_matrix_component(MPI_COMM_WORLD, s, {});
     ASSERT_EQ(c->dofs().global_size(), ref->dofs().global_size());
-    EXPECT_LT(rel_diff(c->K(), ref->K()), 1e-15);
+    EXPECT_LT(test::rel_diff(c->K(), ref->K()), 1e-15);
     if (!how.second) {
       EXPECT_FALSE(c->mesh().warnings.empty()); // no coordinates: warned
     }

@@ -9,12 +9,17 @@
 #include "flexuq/fe/Component.hpp"
 #include "flexuq/fe/Modes.hpp"
 #include "flexuq/fe/Shell.hpp"
+#include "PetscTestUtil.hpp"
+
+#include <petscmat.h>
 
 #include <gtest/gtest.h>
 
 #include <Eigen/Dense>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <vector>
 
 using namespace flexuq;
@@ -240,4 +245,416 @@ TEST(ShellPatch, ConstantCurvatureIsExact) {
       for (const auto& R : {Eigen::Matrix3d(Eigen::Matrix3d::Identity()), rotation(-0.9, 0.3, 0.8)}) {
         EXPECT_LT(patch_error(macneal_patch(tri), h, R, exact), 1e-9) << (tri ? "shell3" : "shell4") << " h " << h;
       }
+}
+
+// ---- plates through fe::Component ----------------------------------------------------------------
+
+namespace {
+
+/// Every element of @p m into element set @p elset, a shell section of thickness @p h and material
+/// STEEL (the test material).
+void add_steel_shell_section(io::Mesh& m, const std::string& elset, double h) {
+  for (std::size_t e = 0; e < m.num_elements(); ++e) m.element_sets[elset].push_back(static_cast<int>(e));
+  io::Material mat;
+  mat.name = "STEEL";
+  mat.E = kE;
+  mat.nu = kNu;
+  mat.rho = kRho;
+  m.materials["STEEL"] = mat;
+  io::Section s;
+  s.elset = elset;
+  s.material = "STEEL";
+  s.shell = true;
+  s.shell_section = section(h);
+  s.where.file = m.source;
+  m.sections.push_back(s);
+}
+
+/// A flat rectangular plate [0, a] × [0, b] in the plane z = 0, nx × ny quads (each cut into two
+/// triangles along alternating diagonals when @p triangles), shell section h on element set PLATE of
+/// material STEEL; node sets EDGE (the boundary), X0, XA, Y0, YB (the four edges).
+io::Mesh plate_mesh(double a, double b, int nx, int ny, double h, bool triangles) {
+  io::Mesh m;
+  m.source = "plate";
+  auto node = [&](int i, int j) { return j * (nx + 1) + i; };
+  for (int j = 0; j <= ny; ++j)
+    for (int i = 0; i <= nx; ++i) {
+      m.coords.push_back({a * i / nx, b * j / ny, 0.0});
+      m.node_ids.push_back(node(i, j) + 1);
+      const int n = node(i, j);
+      if (i == 0) m.node_sets["X0"].push_back(n);
+      if (i == nx) m.node_sets["XA"].push_back(n);
+      if (j == 0) m.node_sets["Y0"].push_back(n);
+      if (j == ny) m.node_sets["YB"].push_back(n);
+      if (i == 0 || i == nx || j == 0 || j == ny) m.node_sets["EDGE"].push_back(n);
+    }
+  long id = 1;
+  for (int j = 0; j < ny; ++j)
+    for (int i = 0; i < nx; ++i) {
+      const int c[4] = {node(i, j), node(i + 1, j), node(i + 1, j + 1), node(i, j + 1)};
+      if (!triangles) {
+        m.add_element(ElementType::shell4, {c[0], c[1], c[2], c[3]}, id++);
+      } else if ((i + j) % 2 == 0) {
+        m.add_element(ElementType::shell3, {c[0], c[1], c[2]}, id++);
+        m.add_element(ElementType::shell3, {c[0], c[2], c[3]}, id++);
+      } else {
+        m.add_element(ElementType::shell3, {c[0], c[1], c[3]}, id++);
+        m.add_element(ElementType::shell3, {c[1], c[2], c[3]}, id++);
+      }
+    }
+  add_steel_shell_section(m, "PLATE", h);
+  return m;
+}
+
+/// Solver options for thin shells: fe::ModeSolver's automatic shift and zero-mode tolerance scale
+/// with max K_ii/M_ii, which a thin shell's rotations (transverse shear κGh over rotary inertia
+/// ρh³/12) put far above its bending spectrum; an explicit shift and tolerance keep them apart.
+fe::ModeOptions thin_shell_options(int count, double shift, bool constrained, double rigid_tol = 1e-22) {
+  fe::ModeOptions mo;
+  mo.count = count;
+  mo.shift = shift;
+  mo.rigid_tol = rigid_tol;
+  mo.constrained = constrained;
+  mo.progress = false;
+  return mo;
+}
+
+/// Frequencies (Hz) of K, M restricted to the DOFs keep(node, component) says to keep.
+template <class Keep>
+std::vector<double> restricted_frequencies(const fe::Component& c, Keep keep, const fe::ModeOptions& mo) {
+  std::vector<PetscInt> rows;
+  for (int v : c.dofs().owned_nodes())
+    for (int k = 0; k < 6; ++k)
+      if (keep(v, k)) rows.push_back(c.dofs().node_dof(v) + k);
+  IS is = nullptr;
+  FLEXUQ_PETSC(ISCreateGeneral(c.comm(), static_cast<PetscInt>(rows.size()), rows.data(), PETSC_COPY_VALUES, &is));
+  Mat K = nullptr, M = nullptr;
+  FLEXUQ_PETSC(MatCreateSubMatrix(c.K(), is, is, MAT_INITIAL_MATRIX, &K));
+  FLEXUQ_PETSC(MatCreateSubMatrix(c.M(), is, is, MAT_INITIAL_MATRIX, &M));
+  const auto modes = fe::solve_modes(K, M, mo);
+  FLEXUQ_PETSC(MatDestroy(&K));
+  FLEXUQ_PETSC(MatDestroy(&M));
+  FLEXUQ_PETSC(ISDestroy(&is));
+  return modes.frequencies_hz();
+}
+
+/// Mindlin plate (shear factor 5/6, rotary inertia ρh³/12), hard simple supports on all edges
+/// (w = 0 and the rotation about the edge normal 0): with w = W sin αx sin βy, φx = X cos αx sin βy,
+/// φy = Y sin αx cos βy (u = z φ) the energies give a 3×3 pencil per (m, n); its lowest root is
+/// the flexural frequency (Hz). The first @p count over m, n ≤ 10, ascending.
+std::vector<double> mindlin_ss_frequencies(double a, double b, double h, int count) {
+  const double G = shear_modulus(), D = kE * h * h * h / (12 * (1 - kNu * kNu)), S = 5.0 / 6.0 * G * h;
+  std::vector<double> f;
+  for (int m = 1; m <= 10; ++m)
+    for (int n = 1; n <= 10; ++n) {
+      const double al = m * M_PI / a, be = n * M_PI / b;
+      Eigen::Matrix3d K, M = Eigen::Matrix3d::Zero();
+      K << S * (al * al + be * be), S * al, S * be,                                        //
+          S * al, D * (al * al + (1 - kNu) / 2 * be * be) + S, D * al * be * (1 + kNu) / 2, //
+          S * be, D * al * be * (1 + kNu) / 2, D * (be * be + (1 - kNu) / 2 * al * al) + S;
+      M.diagonal() << kRho * h, kRho * h * h * h / 12, kRho * h * h * h / 12;
+      Eigen::GeneralizedSelfAdjointEigenSolver<Eigen::Matrix3d> es(K, M);
+      f.push_back(std::sqrt(es.eigenvalues()(0)) / (2 * M_PI));
+    }
+  std::sort(f.begin(), f.end());
+  f.resize(static_cast<std::size_t>(count));
+  return f;
+}
+
+double max_rel_error(const std::vector<double>& f, const std::vector<double>& ref) {
+  double e = 0;
+  for (std::size_t i = 0; i < ref.size(); ++i) e = std::max(e, std::abs(f.at(i) / ref[i] - 1));
+  return e;
+}
+
+} // namespace
+
+TEST(ShellPlate, FreePlateHasExactlySixRigidModes) {
+  for (bool tri : {false, true}) {
+    fe::ComponentOptions o;
+    fe::Component c(MPI_COMM_WORLD, plate_mesh(1.0, 0.6, 10, 6, 0.01, tri), o);
+    // The lowest elastic plate mode is near 0.4 D/(ρh) (free square-ish plate): shift well below it.
+    const auto modes = fe::solve_modes(c.K(), c.M(), thin_shell_options(4, -1.0, false, 1e-16));
+    if (c.dofs().begin() == 0)
+      std::printf("[ShellPlate] free %s: s %.3e, rigid |lambda| <= %.3e, lambda_7 %.3e\n", tri ? "shell3" : "shell4",
+                  modes.spectrum_scale,
+                  std::abs(*std::max_element(modes.rigid_eigenvalues.begin(), modes.rigid_eigenvalues.end(),
+                                             [](double x, double y) { return std::abs(x) < std::abs(y); })),
+                  modes.eigenvalues.empty() ? 0.0 : modes.eigenvalues[0]);
+    EXPECT_EQ(modes.rigid_eigenvalues.size(), 6u) << (tri ? "shell3" : "shell4");
+    ASSERT_FALSE(modes.eigenvalues.empty());
+    EXPECT_GT(modes.eigenvalues[0], 1e6 * std::abs(*std::max_element(modes.rigid_eigenvalues.begin(), modes.rigid_eigenvalues.end(),
+                                                                     [](double x, double y) { return std::abs(x) < std::abs(y); })));
+  }
+}
+
+TEST(ShellPlate, SimplySupportedPlateMatchesMindlinAndKirchhoffClosedForms) {
+  // 50 × 30 elements on a 1 × 0.6 plate, a/h from 10 (thick) to 1000 (the locking test): the first
+  // six frequencies within 1 % (quads) and 2 % (triangles) of the Navier solution of Mindlin's plate;
+  // at a/h = 1000 that is Kirchhoff's π²((m/a)² + (n/b)²)√(D/(ρh)) to 1e-5.
+  const double a = 1.0, b = 0.6;
+  for (double ah : {10.0, 100.0, 1000.0}) {
+    const double h = a / ah;
+    const auto ref = mindlin_ss_frequencies(a, b, h, 6);
+    if (ah == 1000.0) {
+      const double D = kE * h * h * h / (12 * (1 - kNu * kNu));
+      const double f11 = M_PI * M_PI * (1 / (a * a) + 1 / (b * b)) * std::sqrt(D / (kRho * h)) / (2 * M_PI);
+      EXPECT_NEAR(ref[0] / f11, 1.0, 1e-5);
+    }
+    for (bool tri : {false, true}) {
+      fe::ComponentOptions o;
+      fe::Component c(MPI_COMM_WORLD, plate_mesh(a, b, 50, 30, h, tri), o);
+      const auto& X = c.mesh().coords;
+      // Keep w, θx, θy (the membrane is decoupled in a flat plate); hard simple supports: w = 0 on
+      // every edge, θx = 0 on x = 0, a and θy = 0 on y = 0, b.
+      auto keep = [&](int v, int k) {
+        const double x = X[static_cast<std::size_t>(v)][0], y = X[static_cast<std::size_t>(v)][1];
+        const bool xe = std::abs(x) < 1e-12 || std::abs(x - a) < 1e-12, ye = std::abs(y) < 1e-12 || std::abs(y - b) < 1e-12;
+        if (k == 2) return !xe && !ye;
+        if (k == 3) return !xe;
+        if (k == 4) return !ye;
+        return false;
+      };
+      const double lambda1 = std::pow(2 * M_PI * ref[0], 2);
+      const auto f = restricted_frequencies(c, keep, thin_shell_options(6, 0.0, true));
+      ASSERT_GE(f.size(), 6u);
+      const double err = max_rel_error(f, ref);
+      EXPECT_LT(err, tri ? 0.02 : 0.01) << (tri ? "shell3" : "shell4") << " a/h = " << ah << ": f1 " << f[0] << " vs " << ref[0]
+                                       << ", f6 " << f[5] << " vs " << ref[5];
+      (void)lambda1;
+      if (c.dofs().begin() == 0)
+        std::printf("[ShellPlate] %s a/h %6.0f: max error of f1..f6 %.4f %%\n", tri ? "shell3" : "shell4", ah, 100 * err);
+    }
+  }
+}
+
+TEST(ShellPlate, ClampedSquarePlateMatchesLeissaAndOneRankEqualsAll) {
+  // Clamped square plate, a/h = 1000, whole edge nodes fixed (a fixed node set): λ = ω a² √(ρh/D)
+  // of the first six modes, 35.985, 73.394, 73.394, 108.22, 131.58, 132.20 (Leissa, Vibration of
+  // Plates, NASA SP-160, clamped square plate, with the converged values of later superposition
+  // solutions), within 1 % (quads) and 2 % (triangles) on a 50 × 50 mesh. The same component on one
+  // rank gives the same frequencies to 1e-9.
+  const double a = 1.0, h = a / 1000, D = kE * h * h * h / (12 * (1 - kNu * kNu));
+  const double lam[6] = {35.985, 73.394, 73.394, 108.22, 131.58, 132.20};
+  std::vector<double> ref;
+  for (double l : lam) ref.push_back(l / (a * a) * std::sqrt(D / (kRho * h)) / (2 * M_PI));
+  int size = 1, rank = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  for (bool tri : {false, true}) {
+    fe::ComponentOptions o;
+    o.fixed_sets = {"EDGE"};
+    const double lambda1 = std::pow(2 * M_PI * ref[0], 2);
+    const auto mo = thin_shell_options(6, 0.0, true);
+    fe::Component c(MPI_COMM_WORLD, plate_mesh(a, a, 50, 50, h, tri), o);
+    const auto modes = fe::solve_modes(c.K(), c.M(), mo);
+    const auto f = modes.frequencies_hz();
+    ASSERT_GE(f.size(), 6u);
+    const double err = max_rel_error(f, ref);
+    EXPECT_LT(err, tri ? 0.02 : 0.01) << (tri ? "shell3" : "shell4") << ": f1 " << f[0] << " vs " << ref[0];
+    EXPECT_GT(modes.eigenvalues[0], 0.5 * lambda1);
+    if (rank == 0) std::printf("[ShellPlate] clamped %s: max error of f1..f6 %.4f %%\n", tri ? "shell3" : "shell4", 100 * err);
+    if (size > 1 && rank == 0) {
+      fe::Component one(MPI_COMM_SELF, plate_mesh(a, a, 50, 50, h, tri), o);
+      const auto f1 = fe::solve_modes(one.K(), one.M(), mo).frequencies_hz();
+      for (std::size_t k = 0; k < 6; ++k) EXPECT_NEAR(f1.at(k) / f[k], 1.0, 1e-9) << "mode " << k + 1;
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+  }
+}
+
+// ---- a cylinder of warped quads ------------------------------------------------------------------
+
+namespace {
+
+/// Sanders–Koiter thin shell, circular cylinder (radius R, length L, thickness h) with shear
+/// diaphragms at both ends (v = w = 0, u free): u = A cos(λx) cos nθ, v = B sin(λx) sin nθ,
+/// w = C sin(λx) cos nθ, λ = mπ/L. Each strain is one trigonometric form times a row of (A, B, C):
+/// ε_x = u,x, ε_θ = (v,θ + w)/R, γ = v,x + u,θ/R, κ_x = −w,xx, κ_θ = (v,θ − w,θθ)/R²,
+/// τ = (−2 w,xθ + 3/2 v,x − u,θ/(2R))/R; energy C_m(ε_x² + ε_θ² + 2νε_xε_θ + (1−ν)/2 γ²) +
+/// D(κ_x² + κ_θ² + 2νκ_xκ_θ + (1−ν)/2 τ²), kinetic ρh(u̇² + v̇² + ẇ²). Lowest root per (m, n ≥ 1),
+/// each twice (cos nθ and sin nθ), ascending, Hz.
+std::vector<double> sanders_cylinder_frequencies(double R, double L, double h, int count) {
+  const double Cm = kE * h / (1 - kNu * kNu), D = kE * h * h * h / (12 * (1 - kNu * kNu));
+  std::vector<double> f;
+  for (int m = 1; m <= 12; ++m)
+    for (int n = 1; n <= 16; ++n) {
+      const double l = m * M_PI / L;
+      Eigen::RowVector3d ex(-l, 0, 0), et(0, n / R, 1 / R), g(-n / R, l, 0);
+      Eigen::RowVector3d kx(0, 0, l * l), kt(0, n / (R * R), n * n / (R * R)), tw(0.5 * n / (R * R), 1.5 * l / R, 2 * l * n / R);
+      Eigen::Matrix3d K = Cm * (ex.transpose() * ex + et.transpose() * et + kNu * (ex.transpose() * et + et.transpose() * ex) +
+                                (1 - kNu) / 2 * g.transpose() * g) +
+                          D * (kx.transpose() * kx + kt.transpose() * kt + kNu * (kx.transpose() * kt + kt.transpose() * kx) +
+                               (1 - kNu) / 2 * tw.transpose() * tw);
+      Eigen::GeneralizedSelfAdjointEigenSolver<Eigen::Matrix3d> es(K, kRho * h * Eigen::Matrix3d::Identity());
+      const double fr = std::sqrt(es.eigenvalues()(0)) / (2 * M_PI);
+      f.insert(f.end(), {fr, fr});
+    }
+  std::sort(f.begin(), f.end());
+  f.resize(static_cast<std::size_t>(count));
+  return f;
+}
+
+/// The cylinder as nθ × nx shell4 elements whose every other ring of nodes is turned by half an
+/// element, so that each quadrilateral is warped (its corners are not in one plane).
+io::Mesh warped_cylinder(double R, double L, double h, int nt, int nx, double* warp) {
+  io::Mesh m;
+  m.source = "cylinder";
+  auto node = [&](int i, int j) { return j * nt + (i % nt); };
+  for (int j = 0; j <= nx; ++j)
+    for (int i = 0; i < nt; ++i) {
+      const double th = 2 * M_PI * (i + 0.5 * (j % 2)) / nt;
+      m.coords.push_back({L * j / nx, R * std::cos(th), R * std::sin(th)});
+      m.node_ids.push_back(node(i, j) + 1);
+      if (j == 0 || j == nx) m.node_sets["ENDS"].push_back(node(i, j));
+    }
+  *warp = 0;
+  for (int j = 0; j < nx; ++j)
+    for (int i = 0; i < nt; ++i) {
+      const std::vector<int> c = {node(i, j), node(i + 1, j), node(i + 1, j + 1), node(i, j + 1)};
+      m.add_element(ElementType::shell4, c, static_cast<long>(m.num_elements()) + 1);
+      // Warping: distance of corner 4 from the plane of corners 1-3 over the diagonal.
+      Eigen::Vector3d X[4];
+      for (int k = 0; k < 4; ++k) X[k] = Eigen::Vector3d(m.coords[c[k]][0], m.coords[c[k]][1], m.coords[c[k]][2]);
+      const Eigen::Vector3d nrm = (X[1] - X[0]).cross(X[2] - X[0]).normalized();
+      *warp = std::max(*warp, std::abs(nrm.dot(X[3] - X[0])) / (X[2] - X[0]).norm());
+    }
+  add_steel_shell_section(m, "SHELL", h);
+  return m;
+}
+
+} // namespace
+
+TEST(ShellCylinder, WarpedQuadsMatchSandersShearDiaphragmFrequencies) {
+  // R = 1, L = 4, h = 0.05 (R/h = 20), 64 × 32 warped quads; ends: v = w = 0 (the translations in
+  // the end plane), u and the rotations free, so the axial translation is the one rigid mode.
+  const double R = 1.0, L = 4.0, h = 0.05;
+  double warp = 0;
+  fe::ComponentOptions o;
+  fe::Component c(MPI_COMM_WORLD, warped_cylinder(R, L, h, 64, 32, &warp), o);
+  EXPECT_GT(warp, 1e-3); // the quads are warped, not flat
+  const auto ref = sanders_cylinder_frequencies(R, L, h, 6);
+  // n = 0 modes stay above the six: torsion (π/L)√(G/ρ).
+  EXPECT_LT(ref[5], 0.5 * std::sqrt(shear_modulus() / kRho) / L);
+  std::vector<char> end(c.mesh().num_nodes(), 0);
+  for (int v : c.mesh().node_set("ENDS")) end[static_cast<std::size_t>(v)] = 1;
+  auto keep = [&](int v, int k) { return !(end[static_cast<std::size_t>(v)] && (k == 1 || k == 2)); };
+  auto mo = thin_shell_options(6, -1.0, false, 1e-16);
+  const auto f = restricted_frequencies(c, keep, mo);
+  ASSERT_GE(f.size(), 6u);
+  const double err = max_rel_error(f, ref);
+  if (c.dofs().begin() == 0)
+    std::printf("[ShellCylinder] warping %.3g; f1..f6 %.2f %.2f %.2f %.2f %.2f %.2f Hz vs Sanders %.2f %.2f %.2f %.2f %.2f %.2f: "
+                "max error %.3f %%\n",
+                warp, f[0], f[1], f[2], f[3], f[4], f[5], ref[0], ref[1], ref[2], ref[3], ref[4], ref[5], 100 * err);
+  EXPECT_LT(err, 0.02);
+}
+
+// ---- shells in a component: affine terms, beams beside shells, nonstructural mass ---------------
+
+namespace {
+
+/// uᵀ M u for the rigid translation along axis k (the total mass).
+double translational_mass(const fe::Component& c, int k) {
+  VecH u, Mu;
+  FLEXUQ_PETSC(MatCreateVecs(c.M(), u.out(), Mu.out()));
+  FLEXUQ_PETSC(VecSet(u.get(), 0.0));
+  for (int v : c.dofs().owned_nodes())
+    if (!c.dofs().is_fixed(v)) FLEXUQ_PETSC(VecSetValue(u.get(), c.dofs().node_dof(v) + k, 1.0, INSERT_VALUES));
+  FLEXUQ_PETSC(VecAssemblyBegin(u.get()));
+  FLEXUQ_PETSC(VecAssemblyEnd(u.get()));
+  FLEXUQ_PETSC(MatMult(c.M(), u.get(), Mu.get()));
+  PetscScalar m = 0;
+  FLEXUQ_PETSC(VecDot(u.get(), Mu.get(), &m));
+  return PetscRealPart(m);
+}
+
+} // namespace
+
+TEST(ShellComponent, PoissonRatioEntersOnlyThroughTheAffineCoefficients) {
+  // K(E, ν) = E/(1−ν) K_A + G K_G is exact for any ν: re-evaluating the terms at (E', ν') equals a
+  // fresh assembly with E', ν'.
+  fe::ComponentOptions o;
+  o.keep_affine = true;
+  fe::Component c(MPI_COMM_WORLD, plate_mesh(1.0, 0.6, 8, 5, 0.02, false), o);
+  ASSERT_EQ(c.groups().size(), 1u);
+  EXPECT_TRUE(c.groups()[0].shell);
+  EXPECT_EQ(c.stiffness_terms().name(0), "E/(1-nu):STEEL");
+  EXPECT_EQ(c.stiffness_terms().name(1), "G:STEEL");
+  EXPECT_NEAR(c.stiffness_theta()[0], kE / (1 - kNu), 1e-6);
+  EXPECT_NEAR(c.stiffness_theta()[1], shear_modulus(), 1e-6);
+  fe::IsoMaterial m = c.groups()[0].material;
+  m.E = 7e10;
+  m.nu = 0.15;
+  m.rho = 2700;
+  c.set_materials({m});
+  io::Mesh other = plate_mesh(1.0, 0.6, 8, 5, 0.02, false);
+  other.materials["STEEL"].E = 7e10;
+  other.materials["STEEL"].nu = 0.15;
+  other.materials["STEEL"].rho = 2700;
+  fe::ComponentOptions direct;
+  direct.keep_affine = false;
+  fe::Component fresh(MPI_COMM_WORLD, other, direct);
+  EXPECT_LT(test::rel_diff(c.K(), fresh.K()), 1e-13);
+  EXPECT_LT(test::rel_diff(c.M(), fresh.M()), 1e-13);
+}
+
+TEST(ShellComponent, BeamsBesideShellsAndNonstructuralMass) {
+  // A plate with a rectangular beam stiffener along y = 0, both of material STEEL on the edge nodes
+  // (6 DOFs each): two groups (shells, beams), the total mass ρ(h a b + A a) + nsm a b, and a free
+  // component with exactly six rigid modes.
+  const double a = 1.0, b = 0.6, h = 0.01, nsm = 3.5;
+  io::Mesh m = plate_mesh(a, b, 10, 6, h, false);
+  m.sections[0].shell_section.nsm = nsm;
+  const auto& y0 = m.node_sets.at("Y0");
+  for (std::size_t k = 0; k + 1 < y0.size(); ++k) {
+    m.add_element(ElementType::beam2, {y0[k], y0[k + 1]}, 1000 + static_cast<long>(k));
+    m.element_sets["STIFFENER"].push_back(static_cast<int>(m.num_elements()) - 1);
+  }
+  io::Section s;
+  s.elset = "STIFFENER";
+  s.material = "STEEL";
+  s.beam = true;
+  s.beam_section.shape = "RECT";
+  s.beam_section.dims = {0.02, 0.05};
+  s.beam_section.compute_properties(s.where);
+  m.sections.push_back(s);
+  fe::ComponentOptions o;
+  o.keep_affine = true;
+  fe::Component c(MPI_COMM_WORLD, m, o);
+  ASSERT_EQ(c.groups().size(), 2u);
+  EXPECT_TRUE(c.groups()[0].shell);
+  EXPECT_TRUE(c.groups()[1].beam);
+  EXPECT_TRUE(c.has_constant_mass());
+  EXPECT_EQ(c.mass_terms().names().back(), "constant:nonstructural mass");
+  const double mass = kRho * (h * a * b + 0.02 * 0.05 * a) + nsm * a * b;
+  for (int k = 0; k < 3; ++k) EXPECT_NEAR(translational_mass(c, k), mass, 1e-10 * mass);
+  const auto modes = fe::solve_modes(c.K(), c.M(), thin_shell_options(3, -1.0, false, 1e-16));
+  EXPECT_EQ(modes.rigid_eigenvalues.size(), 6u);
+}
+
+TEST(ShellComponent, MissingSectionsAndSolidsBesideShellsAreRefused) {
+  auto message = [](io::Mesh m, const fe::ComponentOptions& o) {
+    try {
+      fe::Component c(MPI_COMM_WORLD, std::move(m), o);
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  fe::ComponentOptions o;
+  io::Mesh m = plate_mesh(1.0, 1.0, 2, 2, 0.01, false);
+  m.sections.clear();
+  o.default_material = m.materials.at("STEEL");
+  EXPECT_NE(message(m, o).find("plate: shell element 1 (shell4) has no shell section"), std::string::npos);
+  // The job's default shell section covers them; a zero thickness there is refused.
+  o.shell_section = section(0.0);
+  EXPECT_NE(message(m, o).find("shell thickness must be positive"), std::string::npos);
+  o.shell_section = section(0.01);
+  EXPECT_EQ(message(m, o), "no error");
+  io::Mesh mixed = plate_mesh(1.0, 1.0, 2, 2, 0.01, false);
+  mixed.coords.push_back({0, 0, 1});
+  mixed.node_ids.push_back(100);
+  mixed.add_element(ElementType::tet4, {0, 1, 3, 9}, 100);
+  EXPECT_NE(message(mixed, o).find("mixing solid and shell elements are not supported"), std::string::npos);
 }

@@ -2,9 +2,10 @@
 #pragma once
 /// @file Component.hpp
 /// @brief One FE component: mesh, DOF map, material groups and the assembled operators
-/// K(θ) = Σ_g (λ_g K_λ,g + μ_g K_μ,g) [solids] or Σ_g (E_g K_E,g + G_g K_G,g) [beams],
-/// M(θ) = Σ_g ρ_g M_g, kept as affine sums when asked; springs, concentrated masses and AUTOSPC add
-/// one constant term (coefficient 1) at the end of each sum.
+/// K(θ) = Σ_g (λ_g K_λ,g + μ_g K_μ,g) [solids], Σ_g (E_g K_E,g + G_g K_G,g) [beams] or
+/// Σ_g (E_g/(1−ν_g) K_A,g + G_g K_G,g) [shells, fe/Shell.hpp], M(θ) = Σ_g ρ_g M_g, kept as affine
+/// sums when asked; springs, concentrated masses, shells' nonstructural mass and AUTOSPC add one
+/// constant term (coefficient 1) at the end of each sum.
 
 #include "flexuq/core/Handle.hpp"
 #include "flexuq/fe/AffineOperator.hpp"
@@ -20,11 +21,14 @@
 
 namespace flexuq::fe {
 
-/// Elements that share one material: one parameter group of the affine operators.
+/// Elements of one kind (solid, beam or shell) that share one material: one parameter group of the
+/// affine operators. Beams and shells of one material (a stiffened panel) are two groups.
 struct MaterialGroup {
   IsoMaterial material;
   bool beam = false;
-  /// Stiffness coefficients of the group's two K terms: (λ, μ) for solids, (E, G) for beams.
+  bool shell = false;
+  /// Stiffness coefficients of the group's two K terms: (λ, μ) for solids, (E, G) for beams,
+  /// (E/(1−ν), G) for shells.
   std::array<double, 2> stiffness_coefficients() const;
 };
 
@@ -32,6 +36,10 @@ struct ComponentOptions {
   std::vector<std::string> fixed_sets;             ///< node sets held fixed (all DOFs eliminated)
   std::optional<io::Material> default_material;    ///< for elements without a section / DEFAULT
   std::map<std::string, io::Material> set_materials; ///< element set → material (overrides the mesh)
+  /// Shell section of the shell elements no mesh section covers (a gmsh mesh's 2-D elements):
+  /// per element set first, then the default.
+  std::optional<io::ShellSection> shell_section;
+  std::map<std::string, io::ShellSection> set_shell_sections;
   bool keep_affine = true;  ///< keep the parameter-free terms (needed for re-evaluation)
   std::string partitioner;  ///< MatPartitioning type, "" = ptscotch
 };
@@ -50,7 +58,8 @@ struct ExternalOperators {
 class Component {
 public:
   /// Resolve materials, partition, number DOFs and assemble K and M. @note Collective.
-  /// Throws InputError for missing sets, missing or invalid materials, missing beam sections.
+  /// Throws InputError for missing sets, missing or invalid materials, missing beam or shell
+  /// sections, bad shell thicknesses and degenerate elements.
   Component(MPI_Comm comm, io::Mesh mesh, const ComponentOptions& options);
 
   /// A component from external matrices: @p mesh holds nodes and node sets only (no elements, no
@@ -85,7 +94,9 @@ public:
   static std::vector<double> mass_theta(const std::vector<MaterialGroup>& groups, bool constant = false);
   /// True when the last stiffness (mass) term is a constant, parameter-free one: springs
   /// (mesh.springs) and AUTOSPC ("constant:springs" / "constant:autospc"), concentrated masses
-  /// (mesh.point_masses, "constant:point masses"). Its coefficient is always 1.
+  /// (mesh.point_masses, "constant:point masses") and the shells' nonstructural mass
+  /// (ShellSection::nsm, "constant:nonstructural mass" when there are no point masses). Its
+  /// coefficient is always 1.
   bool has_constant_stiffness() const { return constant_k_; }
   bool has_constant_mass() const { return constant_m_; }
 

@@ -64,9 +64,10 @@ public:
   /// ρ > 0, the Poisson guard for G, C). Throws InputError naming the group's material.
   std::vector<IsoMaterial> materials(const std::vector<double>& theta) const;
 
-  /// Affine coefficients at @p theta: stiffness (two per group: λ, μ for solids, E, G for beams)
-  /// and mass (ρ per group), in the order of the component's affine terms, each followed by 1 for
-  /// the component's constant term (springs, AUTOSPC; concentrated masses) when it has one.
+  /// Affine coefficients at @p theta: stiffness (two per group: λ, μ for solids, E, G for beams,
+  /// E/(1−ν), G for shells) and mass (ρ per group), in the order of the component's affine terms,
+  /// each followed by 1 for the component's constant term (springs, AUTOSPC; concentrated masses,
+  /// nonstructural mass) when it has one.
   Coefficients coefficients(const std::vector<double>& theta) const;
 
   /// True when every θ only scales the whole K and the whole M: K(θ) = a(θ) K(θ0), M(θ) = b(θ) M(θ0)
@@ -98,7 +99,7 @@ private:
   std::vector<MaterialParameter> params_;
   std::vector<std::vector<int>> groups_;
   std::vector<IsoMaterial> nominal_;
-  std::vector<char> beam_;
+  std::vector<char> beam_, shell_;
   bool constant_k_ = false, constant_m_ = false;
 };
 
