@@ -3,16 +3,14 @@
 //   mpirun -n 2 build/bin/flexuq body-at crank-scb.h5 --set E=2.05e11 -o crank-at.h5
 #include "flexuq/workflow/BodyAt.hpp"
 
+#include "flexuq/cms/BodyFile.hpp"
 #include "flexuq/cms/StochasticBody.hpp"
 #include "flexuq/core/Comm.hpp"
 #include "flexuq/core/Error.hpp"
 #include "flexuq/core/Log.hpp"
 #include "flexuq/core/RootTask.hpp"
-#include "flexuq/io/Hdf5File.hpp"
 #include "flexuq/io/OutputFile.hpp"
 #include "flexuq/workflow/PodBody.hpp"
-
-#include <hdf5.h>
 
 #include <algorithm>
 #include <cmath>
@@ -92,18 +90,14 @@ void run_body_at(MPI_Comm comm_in, const BodyAtJob& job) {
   const auto basis = sb.basis_at_germ(xi);
   io::OutputFile out(c, output); // written under a temporary name, renamed at the end
   on_root(c, [&] {
-    io::H5File f(MPI_COMM_SELF, out.temp(), io::H5File::Mode::create);
-    body.write(f);
-    const io::H5File src(MPI_COMM_SELF, path, io::H5File::Mode::read);
-    if (!basis.empty()) f.write_replicated("/reduced/basis", sb.pce.at("basis").dims, basis.data());
-    if (src.exists("/mesh"))
-      FLEXUQ_REQUIRE(H5Ocopy(src.id(), "/mesh", f.id(), "/mesh", H5P_DEFAULT, H5P_DEFAULT) >= 0,
-                     "body-at: cannot copy /mesh from " << path << " to " << output);
+    cms::BodyFile f(MPI_COMM_SELF, out.temp(), cms::BodyFile::Mode::create);
+    f.write_reduced(body);
+    const cms::BodyFile src(MPI_COMM_SELF, path);
+    if (!basis.empty()) f.write_basis(sb.pce.at("basis").dims, basis.data());
+    FLEXUQ_REQUIRE(f.copy_mesh_from(src), "body-at: cannot copy /mesh from " << path << " to " << output);
     std::vector<double> theta(sb.dim());
     for (std::size_t k = 0; k < sb.dim(); ++k) theta[k] = sb.dists[k].from_germ(xi[k]);
-    f.write_attribute("/reduced", "stochastic_source", path);
-    f.write_attribute("/reduced", "parameters", theta);
-    f.write_attribute("/reduced", "germ", xi);
+    f.write_body_at_source(path, theta, &xi);
   });
   out.commit();
   std::ostringstream os;

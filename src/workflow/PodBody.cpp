@@ -13,11 +13,10 @@
 #include "flexuq/pod/Snapshots.hpp"
 #include "flexuq/pod/StreamingPod.hpp"
 
+#include "flexuq/cms/BodyFile.hpp"
 #include "flexuq/cms/FloatingFrame.hpp"
 #include "flexuq/cms/PodBody.hpp"
 #include "flexuq/cms/ReducedBodyBuild.hpp"
-
-#include <hdf5.h>
 
 #include <algorithm>
 #include <cmath>
@@ -134,21 +133,17 @@ PodBasisSummary pod_basis(MPI_Comm comm, const std::vector<campaign::Journal::Lo
   s.V_local = svd.U_local.leftCols(r);
   s.Ui_local = U.rightCols(s.rank_internal);
   if (root) {
-    io::H5File f(MPI_COMM_SELF, output, io::H5File::Mode::append);
-    const std::string P = "/stochastic_body/pod/";
+    cms::BodyFile f(MPI_COMM_SELF, output, cms::BodyFile::Mode::append);
     std::vector<std::int64_t> idx;
     for (const auto& q : points) idx.push_back(static_cast<std::int64_t>(q.index));
-    f.write_replicated(P + "points", {static_cast<std::uint64_t>(idx.size())}, idx.data());
+    f.write_pod_points(idx);
     const auto fam = [&](const std::string& name, const Eigen::VectorXd& sig, long long snaps, int rank, double lost) {
       if (snaps == 0) return;
-      f.write_replicated(P + name + "/sigma", {static_cast<std::uint64_t>(sig.size())}, sig.data());
-      const std::int64_t meta[2] = {snaps, rank};
-      f.write_replicated(P + name + "/snapshots_rank", {2}, meta);
-      f.write_attribute(P + name, "energy_lost", lost);
+      f.write_pod_family(name, sig, snaps, rank, lost);
     };
     fam("boundary", sig_b, s.snapshots_boundary, s.rank_boundary, s.energy_lost_boundary);
     fam("internal", sig_i, s.snapshots_internal, s.rank_internal, s.energy_lost_internal);
-    f.write_attribute("/stochastic_body/pod", "truncation", truncation.describe());
+    f.write_pod_truncation(truncation.describe());
   }
   return s;
 }
@@ -239,7 +234,7 @@ std::vector<double> frequencies(const Eigen::MatrixXd& K, const Eigen::MatrixXd&
 }
 
 /// Per-point values (N × count) and their mean and std (NaN-free columns) under /statistics/<name>.
-void write_point_values(io::H5File& f, const std::string& name, const std::vector<std::vector<double>>& v) {
+void write_point_values(cms::BodyFile& f, const std::string& name, const std::vector<std::vector<double>>& v) {
   if (v.empty() || v[0].empty()) return;
   const std::size_t N = v.size(), m = v[0].size();
   std::vector<double> flat, mean(m, 0.0), sd(m, 0.0);
@@ -249,9 +244,10 @@ void write_point_values(io::H5File& f, const std::string& name, const std::vecto
     for (const auto& row : v) sd[j] += (row[j] - mean[j]) * (row[j] - mean[j]);
     sd[j] = N > 1 ? std::sqrt(sd[j] / static_cast<double>(N - 1)) : 0.0;
   }
-  f.write_replicated("/stochastic_body/pod/" + name, {N, m}, flat.data());
-  f.write_replicated("/statistics/" + name + "/mean", {m}, mean.data());
-  f.write_replicated("/statistics/" + name + "/std", {m}, sd.data());
+  f.write_pod_point_table(name, N, m, flat.data());
+  io::H5File& stats = f.file_for_writing(); // the campaign statistics beside the body
+  stats.write_replicated("/statistics/" + name + "/mean", {m}, mean.data());
+  stats.write_replicated("/statistics/" + name + "/std", {m}, sd.data());
 }
 
 } // namespace
@@ -379,18 +375,15 @@ PodProjectionSummary pod_project(MPI_Comm comm, const PodBasisSummary& basis, co
         if (p.fixed_interface > 0 && !Kti.empty())
           fi.push_back(frequencies(Ki.at(th, p.nominal), Mi.at(th, p.nominal), p.fixed_interface, false));
       }
-      io::H5File f(MPI_COMM_SELF, output, io::H5File::Mode::append);
-      const std::string P = "/stochastic_body/pod/";
+      cms::BodyFile f(MPI_COMM_SELF, output, cms::BodyFile::Mode::append);
       const auto dpn = static_cast<std::uint64_t>(comp.dofs().dofs_per_node());
-      f.write_replicated(P + "basis", {p.mesh->num_nodes(), dpn, static_cast<std::uint64_t>(s.rank)}, full.data());
-      body.write(f);
+      f.write_pod_basis({p.mesh->num_nodes(), dpn, static_cast<std::uint64_t>(s.rank)}, full.data());
+      f.write_pod(body);
       write_point_values(f, "pod_free_free_frequencies", ff);
       write_point_values(f, "pod_free_free_relative_difference", diff);
       write_point_values(f, "pod_fixed_interface_frequencies", fi);
-      f.write_attribute("/stochastic_body/pod", "rank", static_cast<std::int64_t>(s.rank));
-      f.write_attribute("/stochastic_body/pod", "affine_check", s.affine_check);
-      f.write_attribute("/stochastic_body/pod", "max_free_free_relative_difference", s.max_free_free_error);
-      f.write_attribute("/stochastic_body/pod", "max_free_free_above_cb", s.max_free_free_above);
+      f.write_pod_summary(static_cast<std::int64_t>(s.rank), s.affine_check, s.max_free_free_error,
+                          s.max_free_free_above);
     } catch (const std::exception& e) {
       error = e.what();
     }
@@ -405,8 +398,8 @@ bool is_pod_body(MPI_Comm comm, const std::string& path) {
   MPI_Comm_rank(comm, &rank);
   if (rank == 0) {
     try {
-      const io::H5File f(MPI_COMM_SELF, path, io::H5File::Mode::read);
-      yes = f.exists("/stochastic_body/pod/K_terms") ? 1 : 0;
+      const cms::BodyFile f(MPI_COMM_SELF, path);
+      yes = f.is_pod() ? 1 : 0;
     } catch (const std::exception&) {
       yes = 0; // the caller's reader reports a missing or broken file
     }
@@ -421,9 +414,8 @@ void pod_body_at(MPI_Comm comm, const BodyAtJob& job) {
   Comm world(comm);
   io::OutputFile target(world.get(), output); // written under a temporary name, renamed at the end
   on_root(world.get(), [&] {
-    const io::H5File src(MPI_COMM_SELF, path, io::H5File::Mode::read);
-    const std::string P = "/stochastic_body/pod/";
-    const auto body = cms::PodBody::read(src);
+    const cms::BodyFile src(MPI_COMM_SELF, path);
+    const auto body = src.read_pod();
     const auto& names = body.names;
     std::vector<double> theta = body.nominal;
     for (const auto& st : job.settings) {
@@ -435,8 +427,8 @@ void pod_body_at(MPI_Comm comm, const BodyAtJob& job) {
     }
     const Eigen::MatrixXd K = body.K_at(theta), M = body.M_at(theta);
     const auto r = static_cast<int>(K.rows());
-    io::H5File out(MPI_COMM_SELF, target.temp(), io::H5File::Mode::create);
-    const auto vshape = src.shape(P + "basis");
+    cms::BodyFile out(MPI_COMM_SELF, target.temp(), cms::BodyFile::Mode::create);
+    const auto vshape = src.pod_basis_shape();
     if (body.has_invariants()) {
       // The whole `/reduced` layout of `flexuq reduce`: invariants by the affine rule, the check-out
       // and floating-frame coordinates from them (cms::checkout_from_invariants).
@@ -456,23 +448,14 @@ void pod_body_at(MPI_Comm comm, const BodyAtJob& job) {
       rb.basis_rcond = es.eigenvalues()(0) / es.eigenvalues()(r - 1); // of the scaled M̄(θ): 1 at θ̄
       rb.invariants = body.invariants_at(theta);
       rb.checkout = cms::checkout_from_invariants(rb.invariants, K, M);
-      rb.write(out);
+      out.write_reduced(rb);
     } else { // a file written before the POD invariants: K̄, M̄ and the reduced frequencies only
-      const auto f = frequencies(K, M, std::max(0, r - 6), true);
-      const RowMat Kr = K, Mr = M;
-      const auto n = static_cast<std::uint64_t>(r);
-      out.write_replicated("/reduced/K", {n, n}, Kr.data());
-      out.write_replicated("/reduced/M", {n, n}, Mr.data());
-      out.write_replicated("/reduced/checkout/free_free_reduced_hz", {f.size()}, f.data());
+      out.write_reduced_matrices(K, M, frequencies(K, M, std::max(0, r - 6), true), "pod");
     }
-    const auto vb = src.read_all(P + "basis");
-    out.write_replicated("/reduced/basis", vshape, vb.data());
-    if (!body.has_invariants()) out.write_attribute("/reduced", "method", std::string("pod"));
-    out.write_attribute("/reduced", "stochastic_source", path);
-    out.write_attribute("/reduced", "parameters", theta);
-    if (src.exists("/mesh"))
-      FLEXUQ_REQUIRE(H5Ocopy(src.id(), "/mesh", out.id(), "/mesh", H5P_DEFAULT, H5P_DEFAULT) >= 0,
-                     "body-at: cannot copy /mesh from " << path << " to " << output);
+    const auto vb = src.read_pod_basis();
+    out.write_basis(vshape, vb.data());
+    out.write_body_at_source(path, theta);
+    FLEXUQ_REQUIRE(out.copy_mesh_from(src), "body-at: cannot copy /mesh from " << path << " to " << output);
   });
   target.commit();
   log::info(world.get(), "body-at: the POD body of " + path + " at the given parameters (exact in V, no expansion) -> " +

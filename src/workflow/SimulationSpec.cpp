@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "flexuq/workflow/SimulationSpec.hpp"
 
+#include "flexuq/cms/BodyFile.hpp"
 #include "flexuq/core/Error.hpp"
-#include "flexuq/io/Hdf5File.hpp"
 #include "flexuq/mbs/FlexibleBody.hpp"
 
 #include <algorithm>
@@ -24,14 +24,11 @@ mbs::Mat read_node_rows(const mbs::FlexibleSource& src, std::int64_t label, Eige
   if (it == src.ids.end()) throw InputError("node " + std::to_string(label) + " is not in the mesh of " + src.path);
   const auto i = static_cast<Eigen::Index>(it - src.ids.begin());
   x = src.coords.row(i).transpose();
-  const io::H5File f(MPI_COMM_SELF, src.path, io::H5File::Mode::read);
-  if (!f.exists("/reduced/basis"))
+  const cms::BodyFile f(MPI_COMM_SELF, src.path);
+  if (!f.has_basis())
     throw InputError(src.path + " has no /reduced/basis: a body given by matrices has no nodes to follow");
-  const auto shape = f.shape("/reduced/basis");
-  if (shape.size() != 3 || shape[0] != src.ids.size() || shape[1] < 3 || shape[2] != static_cast<std::uint64_t>(n))
-    throw InputError(src.path + ": /reduced/basis is not nodes (" + std::to_string(src.ids.size()) +
-                     ") x dofs per node x " + std::to_string(n) + " columns");
-  const auto rows = f.read_rows("/reduced/basis", static_cast<std::uint64_t>(i), 1); // dofs per node × n
+  f.basis_shape(src.ids.size(), static_cast<std::uint64_t>(n), 3);
+  const auto rows = f.read_basis_rows(static_cast<std::uint64_t>(i), 1); // dofs per node × n
   return Eigen::Map<const Eigen::Matrix<double, 3, Eigen::Dynamic, Eigen::RowMajor>>(rows.data(), 3, n);
 }
 
@@ -77,15 +74,15 @@ void stress_nodes(const OutputEntry& oe, const mbs::FlexibleData& fd, mbs::Outpu
   if (!fd.stress_modes)
     oe.key.fail(fd.source + " has no /reduced/stress_modes (reduce it with reduce.stress_modes: true; stochastic "
                             "bodies carry none)");
-  const io::H5File f(MPI_COMM_SELF, fd.source, io::H5File::Mode::read);
-  const auto ids = f.read_all_int("/mesh/node_ids");
+  const cms::BodyFile f(MPI_COMM_SELF, fd.source);
+  const auto ids = f.read_node_ids();
   if (oe.node) {
     const auto it = std::find(ids.begin(), ids.end(), *oe.node);
     if (it == ids.end()) oe.node_key.fail("node " + std::to_string(*oe.node) + " is not in the mesh of " + fd.source);
     os.nodes.push_back(it - ids.begin());
   } else {
-    if (!f.exists("/mesh/node_sets/" + oe.set)) oe.set_key.fail("node set '" + oe.set + "' is not in " + fd.source);
-    os.nodes = f.read_all_int("/mesh/node_sets/" + oe.set);
+    if (!f.has_node_set(oe.set)) oe.set_key.fail("node set '" + oe.set + "' is not in " + fd.source);
+    os.nodes = f.read_node_set(oe.set);
     if (os.nodes.empty()) oe.set_key.fail("node set '" + oe.set + "' is empty");
   }
 }
