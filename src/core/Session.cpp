@@ -42,4 +42,37 @@ void abort_all(const char* msg, int code) {
   std::_Exit(code);
 }
 
+std::string unused_options(int& count) {
+  count = 0;
+  PetscInt n = 0;
+  char **names = nullptr, **values = nullptr;
+  if (PetscOptionsLeftGet(nullptr, &n, &names, &values)) return {};
+  std::string list;
+  for (PetscInt i = 0; i < n; ++i) {
+    list += std::string(" -") + names[i];
+    if (values[i]) list += std::string(" ") + values[i];
+  }
+  count = static_cast<int>(n); // PetscOptionsLeftRestore resets n
+  PetscOptionsLeftRestore(nullptr, &n, &names, &values);
+  return list;
+}
+
+int world_rank() {
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  return rank;
+}
+
+int world_size() {
+  int size = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  return size;
+}
+
+void exit_all(int code) {
+  if (world_size() > 1) MPI_Abort(MPI_COMM_WORLD, code);
+  SlepcFinalize(); // also finalizes MPI, which PETSc initialised
+  std::exit(code);
+}
+
 } // namespace flexuq

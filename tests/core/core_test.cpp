@@ -4,6 +4,7 @@
 #include "flexuq/core/Error.hpp"
 #include "flexuq/core/Handle.hpp"
 #include "flexuq/core/Log.hpp"
+#include "flexuq/core/Session.hpp"
 
 #include <gtest/gtest.h>
 
@@ -91,4 +92,27 @@ TEST(Log, PhaseTimesAccumulate) {
   EXPECT_FALSE(parse_enum(log::kLevelNames, "loud")); // the CLI refuses it (tests/app/enum_options_test)
   EXPECT_EQ(parse_enum(log::kLevelNames, "warning"), log::Level::warn);
   EXPECT_STREQ(enum_name(log::kLevelNames, log::Level::warn), "warn");
+}
+
+TEST(Session, WorldRankSizeAndUnusedOptions) {
+  int rank = -1, size = -1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  EXPECT_EQ(world_rank(), rank);
+  EXPECT_EQ(world_size(), size);
+  int before = 0;
+  const std::string none = unused_options(before);
+  EXPECT_EQ(none.find("-flexuq_never_read"), std::string::npos) << none;
+  ASSERT_EQ(PetscOptionsSetValue(nullptr, "-flexuq_never_read", "7"), 0);
+  ASSERT_EQ(PetscOptionsSetValue(nullptr, "-flexuq_never_read_flag", nullptr), 0);
+  int n = 0;
+  const std::string list = unused_options(n);
+  EXPECT_EQ(n, before + 2);
+  EXPECT_NE(list.find(" -flexuq_never_read 7"), std::string::npos) << list;
+  EXPECT_NE(list.find(" -flexuq_never_read_flag"), std::string::npos) << list;
+  PetscOptionsClearValue(nullptr, "-flexuq_never_read");
+  PetscOptionsClearValue(nullptr, "-flexuq_never_read_flag");
+  int after = 0;
+  unused_options(after);
+  EXPECT_EQ(after, before);
 }

@@ -4,6 +4,8 @@
 /// @brief RAII SLEPc/PETSc/MPI session. Construct it first in main; every PETSc object must die
 /// before it does (keep them in an inner scope).
 
+#include <string>
+
 namespace flexuq {
 
 class Session {
@@ -20,5 +22,18 @@ public:
 /// Used by main when an exception escapes: one rank unwinding while others wait in a collective
 /// would hang the job.
 [[noreturn]] void abort_all(const char* msg, int code);
+
+/// The PETSc/SLEPc options given but never used, as " -name[ value]" each, and in @p count their
+/// number (0 and "" when PETSc cannot list them). Call before the Session ends.
+std::string unused_options(int& count);
+
+/// This process's rank in MPI_COMM_WORLD and its size (MPI initialised).
+int world_rank();
+int world_size();
+
+/// The fatal end of main: MPI_Abort(MPI_COMM_WORLD, @p code) when there are several ranks, then
+/// SLEPc (and with it MPI) finalized and exit(@p code). MPI return codes are not checked: nothing is
+/// left to do if they fail.
+[[noreturn]] void exit_all(int code);
 
 } // namespace flexuq
