@@ -27,6 +27,10 @@ flexuq_mbs_script_test(test_mbs_simulate_flexible simulate_flexible_test.sh PROC
 # its 11-row joint set over 0.25 s (E_integration, first order, |Phi| at every output step); ~45 s.
 flexuq_mbs_script_test(test_mbs_seed000_t17 seed000_t17_test.sh PROCESSORS 2 TIMEOUT 300 LABELS mbs np2 COST 45
                        ENV OMP_NUM_THREADS=1)
+# Seed 000 T19: the PCE of x_A(0.1 s) over G and over (G, C), both bars reduced again per sample: the
+# campaign's LOO by order against numpy, the seed's (5.20) by order and its trends; ~15 s.
+flexuq_mbs_script_test(test_mbs_seed000_t19 seed000_t19_test.sh PROCESSORS 2 TIMEOUT 300 LABELS mbs np2 COST 15
+                       ENV OMP_NUM_THREADS=1)
 # Bad simulate jobs: tests/app/simulate.cmake (the job file is read in app).
 
 # Seed 003's rigid V8: the digest's velocity-snapshot spectra (ranks 4 + 6) and the damped idle speed.
