@@ -6,6 +6,7 @@
 #include "flexuq/app/EnumOptions.hpp"
 #include "flexuq/app/JobOptions.hpp"
 #include "flexuq/app/MatrixModel.hpp"
+#include "flexuq/cms/BodyFile.hpp"
 #include "flexuq/cms/Gcms.hpp"
 #include "flexuq/cms/Reduce.hpp"
 #include "flexuq/cms/ReducedBodyBuild.hpp"
@@ -16,7 +17,6 @@
 #include "flexuq/fe/StressRecovery.hpp"
 #include "flexuq/app/ComponentConfig.hpp"
 #include "flexuq/config/ConfigCounts.hpp"
-#include "flexuq/io/Hdf5File.hpp"
 #include "flexuq/io/Limits.hpp"
 #include "flexuq/io/OutputFile.hpp"
 
@@ -207,12 +207,11 @@ void run_reduce(MPI_Comm comm_in, const io::Config& cfg) {
       // Modal stress recovery: the nodal stresses of every basis column (fe/StressRecovery.hpp),
       // from the basis just written, on rank 0 (mesh and materials are replicated).
       on_root(c, [&] {
-        io::H5File f(MPI_COMM_SELF, out.temp(), io::H5File::Mode::append);
-        const auto shape = f.shape("/reduced/basis");
-        const auto basis = f.read_all("/reduced/basis");
+        cms::BodyFile f(MPI_COMM_SELF, out.temp(), cms::BodyFile::Mode::append);
+        const auto shape = f.basis_shape();
+        const auto basis = f.read_basis();
         const auto S = fe::nodal_stresses(*comp, basis.data(), static_cast<int>(shape[1]), static_cast<int>(shape[2]));
-        f.write_replicated("/reduced/stress_modes", {shape[0], 6, shape[2]}, S.data());
-        f.write_attribute("/reduced/stress_modes", "components", std::string(fe::kStressComponents));
+        f.write_stress_modes(shape[0], shape[2], S, fe::kStressComponents);
       });
     }
     std::optional<io::OutputFile> mm, op4;

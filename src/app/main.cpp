@@ -16,9 +16,6 @@
 #include "flexuq/config/Config.hpp"
 #include "flexuq/workflow/BodyAt.hpp"
 
-#include <petscsys.h>
-#include <slepcsys.h>
-
 #include <algorithm>
 #include <chrono>
 #include <optional>
@@ -30,27 +27,17 @@ namespace {
 constexpr const char* kVersion = "0.1.0";
 
 void report_unused_petsc_options(MPI_Comm comm) {
-  PetscInt n = 0;
-  char **names = nullptr, **values = nullptr;
-  if (PetscOptionsLeftGet(nullptr, &n, &names, &values)) return;
-  std::string list;
-  for (PetscInt i = 0; i < n; ++i) {
-    list += std::string(" -") + names[i];
-    if (values[i]) list += std::string(" ") + values[i];
-  }
-  const PetscInt unused = n; // PetscOptionsLeftRestore resets n
-  PetscOptionsLeftRestore(nullptr, &n, &names, &values);
+  int unused = 0;
+  const std::string list = flexuq::unused_options(unused);
   if (unused > 0)
     flexuq::log::warn(comm, std::to_string(unused) + " PETSc/SLEPc option(s) were given but never used:" + list +
                                 " (check the spelling and the solver prefix, e.g. -modes_eps_ncv)");
 }
 
 /// Exit codes: 2 bad input (InputError), 3 internal error (InternalError: a bug), 1 anything else.
-/// A fatal path: the MPI return codes here are not checked (nothing is left to do if they fail).
+/// A fatal path (core/Session: exit_all).
 [[noreturn]] void fail(const char* what, int code) {
-  int rank = 0, size = 1;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const int rank = flexuq::world_rank();
   if (rank != 0) {
     // Give rank 0 the chance to report the same (collective) error once; if rank 0 is not failing,
     // this rank's message is the only one, so print it tagged with the rank.
@@ -62,9 +49,7 @@ void report_unused_petsc_options(MPI_Comm comm) {
                         std::string("flexuq: ") +
                             (code == 3 ? "internal error (a bug in flexuq; please report it): " : "error: ") + what + "\n");
   }
-  if (size > 1) MPI_Abort(MPI_COMM_WORLD, code);
-  SlepcFinalize(); // also finalizes MPI, which PETSc initialised
-  std::exit(code);
+  flexuq::exit_all(code);
 }
 
 } // namespace

@@ -7,6 +7,7 @@
 
 #include "flexuq/campaign/Campaign.hpp"
 #include "flexuq/campaign/Results.hpp"
+#include "flexuq/cms/BodyFile.hpp"
 #include "flexuq/cms/StochasticBody.hpp"
 #include "flexuq/core/Assert.hpp"
 #include "flexuq/core/Comm.hpp"
@@ -72,22 +73,6 @@ cms::StochasticSamples collect(const campaign::Plan& plan, const std::vector<cam
   return s;
 }
 
-void write_points(io::H5File& f, const cms::StochasticSamples& s) {
-  const auto N = static_cast<std::uint64_t>(s.germ.rows());
-  const std::string P = "/stochastic_body/points/";
-  std::vector<std::int64_t> idx(s.index.begin(), s.index.end());
-  f.write_replicated(P + "index", {N}, idx.data());
-  using RowMat = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-  const RowMat G = s.germ;
-  f.write_replicated(P + "germ", {N, static_cast<std::uint64_t>(s.germ.cols())}, G.data());
-  for (const char* q : {"K", "M"}) {
-    const RowMat Y = s.values.at(q);
-    std::vector<std::uint64_t> d{N};
-    d.insert(d.end(), s.dims.at(q).begin(), s.dims.at(q).end());
-    f.write_replicated(P + q, d, Y.data());
-  }
-}
-
 /// Method pod after the points: the nominal body and mesh (rank 0), then the POD of the journaled
 /// point bases (workflow/PodBody.cpp, collective).
 void run_pod_body(MPI_Comm c, const campaign::Plan& plan, const io::Mesh& mesh, const Nominal& nominal,
@@ -109,10 +94,10 @@ void run_pod_body(MPI_Comm c, const campaign::Plan& plan, const io::Mesh& mesh, 
         }
       dpn = static_cast<std::uint64_t>(nominal.body.dofs_per_node);
       const auto n = static_cast<std::uint64_t>(nominal.body.n_columns());
-      io::H5File f(MPI_COMM_SELF, output, io::H5File::Mode::append);
-      io::write_mesh(f, mesh);
-      nominal.body.write(f);
-      f.write_replicated("/reduced/basis", {static_cast<std::uint64_t>(mesh.num_nodes()), dpn, n}, nominal.basis.data());
+      cms::BodyFile f(MPI_COMM_SELF, output, cms::BodyFile::Mode::append);
+      f.write_mesh(mesh);
+      f.write_reduced(nominal.body);
+      f.write_basis({static_cast<std::uint64_t>(mesh.num_nodes()), dpn, n}, nominal.basis.data());
     } catch (const std::exception& e) {
       error = e.what();
     }
@@ -270,10 +255,11 @@ std::string fit_and_write(const campaign::Plan& plan, const io::Mesh& mesh, cons
   const auto body = cms::fit_stochastic_body(names, dists, samples, nominal_body, fo);
   {
     io::H5File f(MPI_COMM_SELF, plan.results_path, io::H5File::Mode::append);
-    io::write_mesh(f, mesh);
-    body.nominal.write(f);
-    if (so.basis) f.write_replicated("/reduced/basis", {nn, dpn, n}, nominal_basis.data());
-    body.write(f);
+    cms::BodyFile bf(f); // the body; @p extra writes result layouts beside it
+    bf.write_mesh(mesh);
+    bf.write_reduced(body.nominal);
+    if (so.basis) bf.write_basis({nn, dpn, n}, nominal_basis.data());
+    bf.write_stochastic(body);
     if (so.basis && bases->column_scaled())
       cms::fit_and_write_column_scaled(body, samples, "basis", bases->dims(), nominal_basis, bases->scales(), f);
     else if (so.basis)
@@ -282,13 +268,11 @@ std::string fit_and_write(const campaign::Plan& plan, const io::Mesh& mesh, cons
                                      bases->read_rows(first, count, Y);
                                    },
                                    f);
-    write_points(f, samples);
+    bf.write_stochastic_points(samples);
     if (extra) extra(f, body);
   }
-  if (so.basis) {
-    io::XdmfNodeField fld{"/reduced/basis", static_cast<std::size_t>(dpn), static_cast<std::size_t>(n), "basis_vector", {}};
-    io::write_xdmf_beside(plan.results_path, mesh, fld); // names the .h5 by its file name: moves with it
-  }
+  if (so.basis) // names the .h5 by its file name: moves with it
+    cms::BodyFile::write_basis_xdmf(plan.results_path, mesh, dpn, n);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::ostringstream os;
   os << "  stochastic body: " << enum_name(uq::kFitMethodNames, body.fit) << " PCE of total degree " << body.order << " ("
@@ -380,20 +364,11 @@ void run_galerkin_body(MPI_Comm c, const StochasticBodyJob& job, const campaign:
                                                     body.pce.at("free_free_frequencies").coefficients),
                                             "galerkin body (projection)", sopt));
       campaign::write_expansion_results(f, plan.params, "galerkin", summaries);
-      const std::string G = "/stochastic_body/galerkin";
       const sg::EigenResult& er = r.eigen;
-      write_galerkin_solve(f, G, go.eigen, go.expansion, layout, er);
-      const auto P = static_cast<std::uint64_t>(er.eigenvalues.rows()), nm = static_cast<std::uint64_t>(er.eigenvalues.cols());
-      using RowMat = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-      const RowMat ev = er.eigenvalues;
-      f.write_replicated(G + "/eigenvalue_coefficients", {P, nm}, ev.data());
-      std::vector<std::int64_t> mi;
-      for (int t = 0; t < er.basis.size(); ++t)
-        for (int k = 0; k < er.basis.dim(); ++k) mi.push_back(er.basis(t, k));
-      f.write_replicated(G + "/multi_indices", {P, static_cast<std::uint64_t>(er.basis.dim())}, mi.data());
-      f.write_attribute(G, "operator_terms", static_cast<std::int64_t>(r.operator_terms));
-      f.write_attribute(G, "constraint_pcg_iterations", static_cast<std::int64_t>(r.constraint_pcg_iterations));
-      f.write_attribute(G, "constraint_residual", r.constraint_residual);
+      write_galerkin_solve(f, cms::BodyFile::stochastic_galerkin_group(), go.eigen, go.expansion, layout, er);
+      cms::BodyFile(f).write_stochastic_galerkin(er.eigenvalues, er.basis, static_cast<std::int64_t>(r.operator_terms),
+                                                 static_cast<std::int64_t>(r.constraint_pcg_iterations),
+                                                 r.constraint_residual);
     };
     { io::H5File created(MPI_COMM_SELF, plan.results_path, io::H5File::Mode::create); } // no campaign wrote it
     std::string summary = fit_and_write(plan, mesh, r.nominal, r.nominal_basis, records, bases.get(), so, extra);
