@@ -92,6 +92,24 @@ fe::ComponentOptions component_options(const io::Config& c) {
       o.fixed_sets.insert(o.fixed_sets.end(), v.begin(), v.end());
     }
   o.partitioner = c.get<std::string>("model.partitioner", "");
+  // model.shell {thickness, [shear_ratio, bending_ratio, nsm]}: the shell section of the shell
+  // elements no mesh section covers (a gmsh mesh's triangles and quadrangles); model.shells
+  // {ELSET: {…}} per element set.
+  auto shell = [&](const std::string& key) {
+    io::ShellSection s;
+    s.thickness = c.get<double>(key + ".thickness");
+    s.shear_ratio = c.get<double>(key + ".shear_ratio", s.shear_ratio);
+    s.bending_ratio = c.get<double>(key + ".bending_ratio", s.bending_ratio);
+    s.nsm = c.get<double>(key + ".nsm", s.nsm);
+    s.validate(io::SourceLocation{c.source() + ": " + key, 0});
+    return s;
+  };
+  if (c.has("model.shell")) o.shell_section = shell("model.shell");
+  if (c.has("model.shells"))
+    for (const auto& kv : c.node("model.shells")) {
+      const std::string set = kv.first.as<std::string>();
+      o.set_shell_sections[set] = shell("model.shells." + set);
+    }
   return o;
 }
 

@@ -310,7 +310,7 @@ ShellTerms shell_terms(ElementType type, const double* coords, const io::ShellSe
     }
     const double wa = q.w * p.dA;
     out.K_G.noalias() += (kShellDrilling * g.h * wa) * d.transpose() * d;
-    const double Ir = g.h * g.h * g.h / 12.0 * wa;
+    const double Ir = kShellDrilling * g.h * g.h * g.h / 12.0 * wa; // α ρh³/12 about the normal
     const Eigen::Matrix3d nn = p.n * p.n.transpose();
     for (int a = 0; a < n; ++a)
       for (int b = 0; b < n; ++b) out.M1.block<3, 3>(6 * a + 3, 6 * b + 3) += Ir * p.N[a] * p.N[b] * nn;

@@ -268,7 +268,7 @@ struct GridDef {
 };
 
 struct ElemDef {
-  const char* card = ""; ///< CTETRA, CPENTA, CHEXA, CBAR, CBEAM or CROD (a literal: no string per element)
+  const char* card = ""; ///< CTETRA, CPENTA, CHEXA, CBAR, CBEAM, CROD, CQUAD4 or CTRIA3 (a literal: no string per element)
   long id = 0, pid = 0;
   ElementType type = ElementType::tet4;
   std::size_t first = 0; ///< grids (Abaqus node order) at BdfParser::egrids_[first, first + count)
@@ -280,12 +280,17 @@ struct ElemDef {
   std::optional<long> g0;
   Vec3 v{};
   bool v_basic = false;
+  // shells
+  bool shell = false;
+  double t = 0;            ///< corner thickness T1 = … = Tn given on the element (0: the PSHELL's T)
+  bool t_relative = false; ///< TFLAG = 1: t is a factor of the PSHELL's T
 };
 
 struct PropDef {
-  std::string card; ///< PSOLID, PBAR, PBARL, PBEAM, PROD
+  std::string card; ///< PSOLID, PBAR, PBARL, PBEAM, PROD, PSHELL
   long pid = 0, mid = 0;
   double A = 0, I1 = 0, I2 = 0, J = 0;
+  ShellSection shell; ///< PSHELL: T, 12I/T³, TS/T, NSM
   Loc where;
 };
 
@@ -580,9 +585,13 @@ private:
     }
     if (n == "EIGRL") return eigrl(c);
     if (n == "PARAM") return param(c);
-    if (n == "CQUAD4" || n == "CTRIA3" || n == "CQUAD8" || n == "CTRIA6" || n == "CQUADR" || n == "CTRIAR" ||
-        n == "CSHEAR" || n == "PSHELL" || n == "PCOMP" || n == "PCOMPG")
-      fail(c, "shell elements and properties are not supported (solids CTETRA/CPENTA/CHEXA and beams CBAR/CBEAM only)");
+    if (n == "CQUAD4") return shell(c, 4);
+    if (n == "CTRIA3") return shell(c, 3);
+    if (n == "PSHELL") return pshell(c);
+    if (n == "PCOMP" || n == "PCOMPG")
+      fail(c, "composite (layered) shell properties are not supported; give the shells an isotropic PSHELL");
+    if (n == "CQUAD8" || n == "CTRIA6" || n == "CQUADR" || n == "CTRIAR" || n == "CSHEAR")
+      fail(c, "is not supported (shells: CQUAD4 and CTRIA3 with PSHELL)");
     if (n == "CELAS1" || n == "CELAS2") return celas(c);
     if (n == "PELAS") return pelas(c);
     if (n == "CONM2") return conm2(c);
@@ -738,9 +747,50 @@ private:
     add_element(c, std::move(e));
   }
 
+  /// CQUAD4 EID PID G1 G2 G3 G4 THETA/MCID ZOFFS / – – TFLAG T1 T2 T3 T4, CTRIA3 EID PID G1 G2 G3
+  /// THETA/MCID ZOFFS / – – TFLAG T1 T2 T3 (MSC QRG). THETA/MCID (the material axes) do not matter
+  /// for an isotropic PSHELL; ZOFFS ≠ 0 and corner thicknesses that differ are refused.
+  void shell(const Card& c, int n) {
+    ElemDef e;
+    e.shell = true;
+    e.type = n == 4 ? ElementType::shell4 : ElementType::shell3;
+    e.id = integer(c, 0, "EID");
+    e.pid = integer(c, 1, "PID", e.id); // PID defaults to EID
+    e.where = c.where;
+    long g[4] = {0, 0, 0, 0};
+    for (int k = 0; k < n; ++k) g[k] = integer(c, 2 + static_cast<std::size_t>(k), "corner grid");
+    for (int a = 0; a < n; ++a)
+      for (int b = a + 1; b < n; ++b)
+        if (g[a] == g[b])
+          fail(c, "element " + std::to_string(e.id) + " lists grid " + std::to_string(g[a]) + " twice (a degenerate " +
+                      c.name + "); model it as " + (n == 4 ? "a CTRIA3" : "a beam or remove it"));
+    const std::size_t zoffs = n == 4 ? 7 : 6;
+    double z = 0;
+    if (!c.at(zoffs).empty() && (!parse_nastran_real(c.at(zoffs), z) || z != 0.0))
+      fail(c, "element " + std::to_string(e.id) + ": offset ZOFFS is not supported (the grids must lie on the mid-surface)");
+    const long tflag = integer(c, 9, "TFLAG", 0);
+    if (tflag != 0 && tflag != 1) fail(c, "element " + std::to_string(e.id) + ": TFLAG must be 0, 1 or blank");
+    int given = 0;
+    for (int k = 0; k < n; ++k) {
+      if (c.at(10 + static_cast<std::size_t>(k)).empty()) continue;
+      const double t = real(c, 10 + static_cast<std::size_t>(k), "corner thickness Ti");
+      if (!(t > 0)) fail(c, "element " + std::to_string(e.id) + ": corner thickness T" + std::to_string(k + 1) + " must be positive");
+      if (given++ && t != e.t)
+        fail(c, "element " + std::to_string(e.id) + ": corner thicknesses that differ (a tapered shell) are not supported");
+      e.t = t;
+    }
+    if (given != 0 && given != n)
+      fail(c, "element " + std::to_string(e.id) + " gives " + std::to_string(given) + " of its " + std::to_string(n) +
+                  " corner thicknesses (all or none are supported)");
+    e.t_relative = tflag == 1 && given;
+    e.count = n;
+    e.first = egrids_.append(g, static_cast<std::size_t>(n));
+    add_element(c, std::move(e));
+  }
+
   void add_element(const Card& c, ElemDef&& e) {
     if (e.id <= 0) fail(c, "element id must be positive");
-    static const char* const kElementCards[] = {"CTETRA", "CPENTA", "CHEXA", "CBAR", "CBEAM", "CROD"};
+    static const char* const kElementCards[] = {"CTETRA", "CPENTA", "CHEXA", "CBAR", "CBEAM", "CROD", "CQUAD4", "CTRIA3"};
     for (const char* k : kElementCards)
       if (c.name == k) e.card = k;
     elems_.push_back(std::move(e));
@@ -767,6 +817,47 @@ private:
 
   void psolid(const Card& c) {
     PropDef p = prop_head(c);
+    add_prop(c, std::move(p));
+  }
+
+  /// PSHELL PID MID1 T MID2 12I/T³ MID3 TS/T NSM / Z1 Z2 MID4 (MSC QRG): a homogeneous isotropic
+  /// shell, MID2 = MID1 (bending) and MID3 = MID1 or blank (transverse shear); Z1, Z2 (stress
+  /// fibres) are ignored. NSM is a mass per area (scaled by WTMASS like the densities).
+  void pshell(const Card& c) {
+    PropDef p;
+    p.card = c.name;
+    p.pid = integer(c, 0, "PID");
+    p.where = c.where;
+    if (c.at(1).empty()) fail(c, "property " + std::to_string(p.pid) + ": MID1 is blank (bending-only plates are not supported)");
+    p.mid = integer(c, 1, "MID1");
+    ShellSection& s = p.shell;
+    s.thickness = real(c, 2, "T", 0.0); // blank: every element gives its corner thicknesses
+    if (s.thickness < 0) fail(c, "property " + std::to_string(p.pid) + ": T must be positive");
+    const long mid2 = integer(c, 3, "MID2", 0);
+    if (mid2 == 0)
+      fail(c, "property " + std::to_string(p.pid) + ": MID2 is blank (a membrane without bending stiffness is not supported; give MID2 = MID1)");
+    if (mid2 != p.mid)
+      fail(c, "property " + std::to_string(p.pid) + ": MID2 = " + std::to_string(mid2) + " differs from MID1 = " +
+                  std::to_string(p.mid) + " (a bending material of its own is not supported)");
+    s.bending_ratio = real(c, 4, "12I/T**3", 1.0);
+    const long mid3 = integer(c, 5, "MID3", 0);
+    if (mid3 != 0 && mid3 != p.mid)
+      fail(c, "property " + std::to_string(p.pid) + ": MID3 = " + std::to_string(mid3) + " differs from MID1 = " +
+                  std::to_string(p.mid) + " (a transverse shear material of its own is not supported)");
+    if (mid3 == 0 && !mid3_warned_) {
+      mid3_warned_ = true;
+      mesh_.warnings.push_back(at(c.where) + ": PSHELL " + std::to_string(p.pid) +
+                               " (and any other with MID3 blank): Nastran makes such shells rigid in transverse shear; "
+                               "flexuq's shells keep the shear flexibility of MID1 with TS/T (default 5/6), which "
+                               "lowers the frequencies of thick shells slightly");
+    }
+    s.shear_ratio = real(c, 6, "TS/T", 5.0 / 6.0);
+    s.nsm = physical(c, 7, "NSM", real(c, 7, "NSM", 0.0)); // × WTMASS when the sections are built
+    if (!c.at(10).empty() && integer(c, 10, "MID4") != 0)
+      fail(c, "property " + std::to_string(p.pid) + ": MID4 (membrane-bending coupling) is not supported");
+    if (!(s.bending_ratio > 0)) fail(c, "property " + std::to_string(p.pid) + ": 12I/T**3 must be positive");
+    if (!(s.shear_ratio > 0)) fail(c, "property " + std::to_string(p.pid) + ": TS/T must be positive");
+    if (s.nsm < 0) fail(c, "property " + std::to_string(p.pid) + ": NSM must not be negative");
     add_prop(c, std::move(p));
   }
 
@@ -1142,6 +1233,7 @@ private:
   std::vector<MassDef> masses_;
   std::map<long, std::pair<double, Loc>> pelas_; ///< PELAS pid → (K, where)
   std::set<std::string> ge_warned_;
+  bool mid3_warned_ = false;
   std::set<std::string> ignored_seen_, params_seen_;
   std::vector<std::string> ignored_, ignored_params_;
   ChunkedIds egrids_;                ///< grids of every element, CSR by ElemDef::first/count
@@ -1282,7 +1374,8 @@ void BdfParser::build_elements() {
   std::set<long> used_mats;
   std::map<std::tuple<long, double, double, double>, std::string> beam_groups;
   std::set<long> solid_props;
-  bool solids = false;
+  std::map<std::pair<long, double>, std::string> shell_groups; // (PSHELL, thickness) → element set of its section
+  bool solids = false, shells = false;
   long pid_of_set = 0;
   std::vector<int>* pset = nullptr;
   std::string pset_name;
@@ -1297,7 +1390,8 @@ void BdfParser::build_elements() {
                         ", which is not defined");
     const PropDef& p = pit->second;
     const std::string_view ecard(e.card);
-    const bool ok = !e.beam           ? p.card == "PSOLID"
+    const bool ok = e.shell           ? p.card == "PSHELL"
+                    : !e.beam         ? p.card == "PSOLID"
                     : e.rod           ? p.card == "PROD"
                     : ecard == "CBAR" ? (p.card == "PBAR" || p.card == "PBARL")
                                       : p.card == "PBEAM";
@@ -1316,6 +1410,30 @@ void BdfParser::build_elements() {
       pid_of_set = p.pid;
       pset_name = p.card + "_" + std::to_string(p.pid);
       pset = &mesh_.element_sets[pset_name];
+    }
+    if (e.shell) { // one section per PSHELL and thickness (corner thicknesses T1..Tn override T)
+      shells = true;
+      const double t = e.t == 0 ? p.shell.thickness : e.t_relative ? e.t * p.shell.thickness : e.t;
+      if (!(t > 0))
+        fail(e.where, std::string(e.card) + " " + std::to_string(e.id) + ": no thickness (PSHELL " + std::to_string(p.pid) +
+                          " leaves T blank and the element gives no corner thicknesses)");
+      const bool own = t == p.shell.thickness;
+      auto [git, fresh] = shell_groups.emplace(std::make_pair(p.pid, t), "");
+      if (fresh) {
+        git->second = own ? pset_name : pset_name + "_T" + std::to_string(shell_groups.size());
+        Section s;
+        s.elset = git->second;
+        s.material = "MAT1_" + std::to_string(p.mid);
+        s.shell = true;
+        s.shell_section = p.shell;
+        s.shell_section.thickness = t;
+        s.shell_section.nsm *= deck_.wtmass;
+        s.where = src(p.where);
+        s.shell_section.validate(s.where);
+        mesh_.sections.push_back(s);
+      }
+      (own ? *pset : mesh_.element_sets[git->second]).push_back(eidx);
+      continue;
     }
     pset->push_back(eidx);
     if (!e.beam) {
@@ -1393,8 +1511,9 @@ void BdfParser::build_elements() {
     }
     mesh_.element_sets[git->second].push_back(eidx);
   }
-  if (solids && deck_.coupmass <= 0)
-    mesh_.warnings.push_back("solid elements use the consistent (coupled) mass; Nastran's default "
+  if ((solids || shells) && deck_.coupmass <= 0)
+    mesh_.warnings.push_back(std::string(solids && shells ? "solid and shell" : solids ? "solid" : "shell") +
+                             " elements use the consistent (coupled) mass; Nastran's default "
                              "(PARAM,COUPMASS,-1) lumps it, so frequencies differ slightly from such a run (add "
                              "PARAM,COUPMASS,1 to the deck to compare like with like)");
 
@@ -1428,7 +1547,7 @@ void BdfParser::build_elements() {
 void BdfParser::build_sets() {
   const std::set<long> spoints(deck_.spoints.begin(), deck_.spoints.end());
   bool beams = false;
-  for (auto t : mesh_.elem_type) beams = beams || t == ElementType::beam2;
+  for (auto t : mesh_.elem_type) beams = beams || !is_solid(t); // beams and shells: 6 DOFs per node
   const std::string need = beams ? "123456" : "123";
   for (const SetRef& r : set_refs_) {
     const int k = gidx_.find(r.grid);

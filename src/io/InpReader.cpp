@@ -73,6 +73,8 @@ std::optional<ElementType> abaqus_type(const std::string& t) {
   if (t == "B31") return ElementType::beam2;
   if (t == "C3D6") return ElementType::penta6;
   if (t == "C3D15") return ElementType::penta15;
+  if (t == "S4" || t == "S4R") return ElementType::shell4; // both the MITC4 shell (fe/Shell.hpp)
+  if (t == "S3" || t == "S3R") return ElementType::shell3;
   return std::nullopt;
 }
 
@@ -83,7 +85,7 @@ bool is_material_option(const std::string& kw) {
   return opts.count(kw) > 0;
 }
 
-enum class Block { none, node, element, set, elastic, density, beam, ignored };
+enum class Block { none, node, element, set, elastic, density, beam, shell, ignored };
 
 /// One member of a set definition; resolved once the whole deck is read (Abaqus allows any order).
 struct SetItem {
@@ -170,7 +172,8 @@ private:
       const std::string type = upper(required(k, "TYPE", where));
       const auto t = abaqus_type(type);
       if (!t)
-        fail(where, "unsupported element TYPE=" + type + " (supported: C3D4, C3D10, C3D6, C3D15, C3D8, C3D20, C3D20R, B31)");
+        fail(where, "unsupported element TYPE=" + type +
+                        " (supported: C3D4, C3D10, C3D6, C3D15, C3D8, C3D20, C3D20R, B31, S4, S4R, S3, S3R)");
       if (type == "C3D20R" && !c3d20r_) c3d20r_ = where;
       block_ = Block::element;
       etype_ = *t;
@@ -205,6 +208,25 @@ private:
       s.where = source_location(where);
       mesh_.sections.push_back(std::move(s));
       block_ = Block::ignored; // a thickness line, if any, does not matter for solids
+    } else if (n == "*SHELL SECTION") {
+      // *SHELL SECTION, ELSET=, MATERIAL= and a data line "thickness[, integration points]": a
+      // homogeneous shell about its mid-surface (OFFSET = 0). Layers, nodal thicknesses and offsets are refused.
+      for (const char* key : {"COMPOSITE", "NODAL THICKNESS", "SHELL THICKNESS", "LAYUP", "STACK DIRECTION"})
+        if (k.has(key)) fail(where, std::string("*SHELL SECTION, ") + key + " is not supported (a homogeneous shell of one thickness only)");
+      if (const std::string* off = k.get("OFFSET")) {
+        double v = 0;
+        if (!parse_double(*off, v) || v != 0.0)
+          fail(where, "*SHELL SECTION, OFFSET=" + *off + " is not supported (the nodes must lie on the mid-surface)");
+      }
+      Section s;
+      s.shell = true;
+      s.elset = upper(required(k, "ELSET", where));
+      s.material = upper(required(k, "MATERIAL", where));
+      s.where = source_location(where);
+      mesh_.sections.push_back(std::move(s));
+      block_ = Block::shell;
+    } else if (n == "*SHELL GENERAL SECTION" || n == "*MEMBRANE SECTION") {
+      fail(where, n + " is not supported (shells: *SHELL SECTION with a thickness)");
     } else if (n == "*BEAM SECTION" || n == "*BEAM GENERAL SECTION") {
       Section s;
       s.beam = true;
@@ -309,6 +331,12 @@ private:
       return;
     }
     case Block::beam: return beam_data(where);
+    case Block::shell: {
+      if (block_lines_++ > 0) fail(where, "too many data lines for *SHELL SECTION (layers are not supported)");
+      need_fields(1, where, "*SHELL SECTION (thickness)");
+      mesh_.sections.back().shell_section.thickness = number(fields_[0], where, "*SHELL SECTION thickness");
+      return;
+    }
     }
   }
 
@@ -397,6 +425,10 @@ private:
     if ((block_ == Block::elastic || block_ == Block::density) && block_lines_ == 0)
       fail(block_loc_, block_kw_ + " has no data line");
     if (block_ == Block::beam) end_beam();
+    if (block_ == Block::shell) {
+      if (block_lines_ == 0) fail(block_loc_, "*SHELL SECTION has no data line (thickness)");
+      mesh_.sections.back().shell_section.validate(mesh_.sections.back().where);
+    }
     block_ = Block::none;
     block_lines_ = 0;
     index_set_op_ = -1;

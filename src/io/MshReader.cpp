@@ -89,6 +89,13 @@ std::optional<ElementType> kept_solid(long t) {
   }
 }
 
+/// The 2-D types kept as shells (gmsh's corner order is the Abaqus S3/S4 order).
+std::optional<ElementType> kept_shell(long t) {
+  if (t == 2) return ElementType::shell3;
+  if (t == 3) return ElementType::shell4;
+  return std::nullopt;
+}
+
 using DimTag = std::pair<int, long>;
 
 class MshParser {
@@ -364,9 +371,13 @@ private:
     if (dup >= 0)
       fail(node_line_[static_cast<std::size_t>(dup)],
            "duplicate node tag " + std::to_string(mesh_.node_ids[static_cast<std::size_t>(dup)]));
-    bool has3d = false;
-    for (int t : raw_type_) has3d = has3d || gmsh_type(t).dim == 3;
-    const int kept_dim = has3d ? 3 : 1;
+    bool has3d = false, has2d = false;
+    for (int t : raw_type_) {
+      has3d = has3d || gmsh_type(t).dim == 3;
+      has2d = has2d || gmsh_type(t).dim == 2;
+    }
+    // Solids if there are any, else shells (2-D elements; lines then only make sets), else beams.
+    const int kept_dim = has3d ? 3 : has2d ? 2 : 1;
 
     std::vector<std::vector<int>> group_nodes(groups_.size()), group_elems(groups_.size());
     std::unordered_map<long, int> kept; // element tag → index (msh 2.2 repeats an element per physical group)
@@ -384,15 +395,18 @@ private:
       }
       int elem = -1;
       if (gmsh_type(type).dim == kept_dim) {
-        const auto solid = kept_solid(type);
+        const auto solid = kept_solid(type), shell = kept_shell(type);
         if (has3d && !solid)
           fail(raw_line_[e], "unsupported 3-D element: gmsh type " + std::to_string(type) +
                                  " (supported: 4 tet4, 11 tet10, 5 hex8, 17 hex20; for 20-node hexahedra set "
                                  "Mesh.SecondOrderIncomplete = 1)");
-        if (has3d || type == 1) {
+        if (kept_dim == 2 && !shell)
+          fail(raw_line_[e], "unsupported 2-D element: gmsh type " + std::to_string(type) +
+                                 " (shells: 2 triangle, 3 quadrangle; second-order shells are not supported)");
+        if (kept_dim != 1 || type == 1) {
           const auto [it, fresh] = kept.try_emplace(raw_tag_[e], static_cast<int>(mesh_.num_elements()));
           elem = it->second;
-          if (fresh) add_element(has3d ? *solid : ElementType::beam2, idx, raw_tag_[e]);
+          if (fresh) add_element(has3d ? *solid : kept_dim == 2 ? *shell : ElementType::beam2, idx, raw_tag_[e]);
         }
       }
       for (int g : group_lists_[static_cast<std::size_t>(raw_groups_[e])]) {
@@ -402,8 +416,8 @@ private:
       }
     }
     if (mesh_.num_elements() == 0)
-      throw InputError(path_ + ": no usable elements: the mesh has no 3-D elements (tet4, tet10, hex8, hex20) and "
-                               "no 2-node lines (beams)");
+      throw InputError(path_ + ": no usable elements: the mesh has no 3-D elements (tet4, tet10, hex8, hex20), "
+                               "no 2-D elements (triangles, quadrangles: shells) and no 2-node lines (beams)");
     for (std::size_t g = 0; g < groups_.size(); ++g) {
       const std::string name = group_name(g);
       auto& ns = mesh_.node_sets[name];

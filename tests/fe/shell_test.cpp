@@ -112,6 +112,7 @@ TEST(ShellElement, RigidMotionsStrainNothingAndExactlySixZeroModes) {
 }
 
 TEST(ShellElement, MassIsRhoHAreaAndRotaryInertiaRhoHCubedOver12) {
+  // The elements lie in the plane of R's first two columns: R.col(2) is their normal.
   const double h = 0.02;
   const Eigen::Matrix3d R = rotation(-0.4, 0.5, 0.2);
   // A trapezoid (area (1.5 + 0.7)/2 · 0.8 = 0.88) and a triangle (area 0.5 · 1.2 · 0.9 = 0.54).
@@ -129,7 +130,9 @@ TEST(ShellElement, MassIsRhoHAreaAndRotaryInertiaRhoHCubedOver12) {
         th.segment<3>(6 * a + 3) = R.col(k); // a uniform rotation of the directors only
       }
       EXPECT_NEAR(u.dot(p.M * u), kRho * h * A, 1e-12 * kRho * h * A);
-      EXPECT_NEAR(th.dot(p.M * th), kRho * h * h * h / 12 * A, 1e-12 * kRho * h * h * h * A);
+      // about an in-plane axis ρh³A/12; about the normal (k = 2) α ρh³A/12
+      const double Ir = (k == 2 ? fe::kShellDrilling : 1.0) * kRho * h * h * h / 12 * A;
+      EXPECT_NEAR(th.dot(p.M * th), Ir, 1e-12 * Ir);
     }
     // nonstructural mass: ∫ N_a N_b dA on translations
     std::vector<double> c;

@@ -325,7 +325,8 @@ TEST(Bdf, BadInput) {
   expect_error(write_deck("trunc.bdf", grids + "CHEXA,1,1,1,2,3,4,1,2\n" + prop),
                {"trunc.bdf:5:", "CHEXA", "truncated card or continuation"});
   expect_error(write_deck("cont.bdf", "+C1     1.0\n" + grids), {"cont.bdf:1:", "continuation line without a card"});
-  expect_error(write_deck("shell.bdf", grids + "CQUAD4,1,1,1,2,3,4\n"), {"shell.bdf:5:", "shell"});
+  expect_error(write_deck("shell.bdf", grids + "CQUAD4,1,1,1,2,3,4\n"),
+               {"shell.bdf:5:", "CQUAD4 1 references property 1, which is not defined"});
   expect_error(write_deck("conm1.bdf", grids + tet + prop + "CONM1,9,1\n"), {"conm1.bdf:8:", "CONM1", "not supported"});
   expect_error(write_deck("inc.bdf", grids + "INCLUDE 'nowhere.bdf'\n"), {"inc.bdf:5:", "cannot open included file"});
   expect_error(write_deck("real.bdf", "GRID,1,,0.,abc,0.\n"), {"real.bdf:1:", "GRID", "'ABC' is not a number"});

@@ -304,7 +304,7 @@ INSTANTIATE_TEST_SUITE_P(
     Corpus, BadInput,
     ::testing::Values(BadCase{"truncated_element.inp", "truncated_element.inp:8", "truncated"},
                       BadCase{"too_many_element_nodes.inp", "too_many_element_nodes.inp:8", "needs 4"},
-                      BadCase{"unknown_element_type.inp", "unknown_element_type.inp:7", "S4R"},
+                      BadCase{"unknown_element_type.inp", "unknown_element_type.inp:7", "S8R"},
                       BadCase{"missing_node.inp", "missing_node.inp:9", "undefined node 99"},
                       BadCase{"duplicate_node.inp", "duplicate_node.inp:5", "duplicate node label 2"},
                       BadCase{"non_numeric_coordinate.inp", "non_numeric_coordinate.inp:4", "'abc'"},

@@ -6,7 +6,8 @@
 ///
 /// Keys: model.mesh (path, .inp/.msh) or model.generator {type: box|beam, …}; model.material
 /// {E, nu, rho} or {G, C, rho}; model.materials {ELSET: {…}}; model.fixed (node sets; also accepted
-/// as modes.fixed); model.partitioner.
+/// as modes.fixed); model.partitioner; model.shell {thickness, shear_ratio, bending_ratio, nsm} and
+/// model.shells {ELSET: {…}} (shell sections for shell elements no mesh section covers).
 
 #include "flexuq/fe/Component.hpp"
 #include "flexuq/config/Config.hpp"

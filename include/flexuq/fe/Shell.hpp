@@ -30,8 +30,10 @@
 ///   vanishes for every rigid motion, so a free shell keeps exactly 6 zero-energy modes, and it adds
 ///   no stiffness to the flat plate's bending;
 /// - mass: consistent, ρ ∫ uᵀu dV of the displacement above (translations ρh, rotary inertia
-///   ρh³/12 about the in-plane axes), plus ρh³/12 about the normal (the drilling rotation would
-///   otherwise be massless; M stays positive definite). Nonstructural mass (ShellSection::nsm) is
+///   ρh³/12 about the in-plane axes), plus α ρh³/12 about the normal: the drilling rotation has no
+///   inertia in this theory; this keeps M positive definite and puts the drilling modes near the
+///   thickness-shear frequency √(12G/ρ)/h, above the shell's spectrum (with ρh³/12 they would fall
+///   at about √(12αG/ρ)/h, 1.8 kHz for 10 mm of steel). Nonstructural mass (ShellSection::nsm) is
 ///   not included here: see shell_area_mass.
 /// DOF order (node a, component c) → 6a + c.
 /// Throws InputError naming element @p label for a non-positive thickness, a degenerate element

@@ -23,6 +23,12 @@
 ///   translations only. Its PROD_<pid> element set takes MAT1 like a CBAR's, so a campaign that
 ///   samples E of that material scales the rods. A rod-only grid has no bending stiffness: AUTOSPC
 ///   constrains those directions (Mesh::autospc, fe::Component);
+/// - CQUAD4, CTRIA3 with PSHELL: shell4/shell3 elements (fe/Shell.hpp) of the PSHELL's MID1 and T;
+///   12I/T³ (default 1) scales the bending stiffness, TS/T (default 5/6) is the transverse shear
+///   factor, NSM a constant mass per area. MID2 must equal MID1 and MID3 must equal MID1 or be blank
+///   (blank: one warning, the shell keeps MID1's shear flexibility where Nastran makes it rigid);
+///   MID4, ZOFFS ≠ 0 and corner thicknesses T1..Tn that differ are refused; equal ones (TFLAG 0
+///   or 1) override T. THETA/MCID are ignored (isotropic). PCOMP/PCOMPG are refused;
 /// - CELAS1 with PELAS, CELAS2 (grid components 1–6 in the grid's CD system; G2 blank: grounded;
 ///   GE ignored with a warning) → Mesh::springs; CONM2 (CID 0, −1 or a system; offset and inertia
 ///   rotated to basic; WTMASS scales m and I) → Mesh::point_masses. Both become constant terms of
@@ -30,7 +36,7 @@
 ///   an element;
 /// - RBE2, RBE3, SPC/SPC1, ASET/ASET1, BSET/BSET1, QSET/QSET1, SPOINT, EIGRL,
 ///   PARAM COUPMASS/WTMASS/AUTOSPC (→ Mesh::autospc, YES by default)/GRDPNT (other PARAMs: one warning).
-/// - Refused with a clear message: CQUAD4/CTRIA3 and other shells, CONROD, CELAS3/CELAS4, CONM1,
+/// - Refused with a clear message: CQUAD8, CTRIA6, CQUADR, CTRIAR, CSHEAR, PCOMP, PCOMPG, CONROD, CELAS3/CELAS4, CONM1,
 ///   CMASS1-4, and any card not listed here, except the cards of
 ///   kHarmlessBdfCards (loads, plot and output-only cards, which cannot change K, M or a set):
 ///   those are skipped with one warning listing them.
@@ -45,7 +51,7 @@
 ///   ρAL/2 per end on translations only (BeamSection::lumped_mass); COUPMASS > 0 the coupled
 ///   mass: for CBAR Nastran's (BeamSection::CoupledMass::nastran_cbar: Hermite bending, axial
 ///   ρAL/12 [5 1; 1 5], no rotary or torsional inertia), for CBEAM the consistent beam mass
-///   (torsional inertia ρ(I1 + I2)L/6 [2 1; 1 2], axial ρAL/6 [2 1; 1 2]). Solids always use the consistent mass (a warning says so when
+///   (torsional inertia ρ(I1 + I2)L/6 [2 1; 1 2], axial ρAL/6 [2 1; 1 2]). Solids and shells always use the consistent mass (a warning says so when
 ///   COUPMASS does not ask for it). PARAM WTMASS scales every density (M = WTMASS · M_input).
 /// - Grids used by no element (RBE2/RBE3 reference grids, spider centres) are left out of the mesh
 ///   (Nastran's AUTOSPC would constrain them all); BdfDeck keeps them.
@@ -53,7 +59,8 @@
 /// Named sets for YAML: node sets `BSET`, `ASET`, `QSET` (grids of those cards that are mesh
 /// nodes), `SPC<sid>`, `RBE2_<eid>` (dependent grids GM), `RBE3_<eid>` (weighted grids), `PS`
 /// (grids with a permanent constraint); element sets `PSOLID_<pid>`, `PBAR_<pid>`, `PBARL_<pid>`,
-/// `PBEAM_<pid>` (materials `MAT1_<mid>`).
+/// `PBEAM_<pid>`, `PSHELL_<pid>` (shells with the PSHELL's T; those whose corner thicknesses
+/// override it in `PSHELL_<pid>_T<k>`) (materials `MAT1_<mid>`).
 
 #include "flexuq/io/Mesh.hpp"
 

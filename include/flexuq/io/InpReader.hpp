@@ -11,11 +11,14 @@ namespace flexuq::io {
 
 /// @brief Read nodes, elements, sets, materials and sections from an Abaqus/CalculiX `.inp` file.
 ///
-/// Understood keywords: *NODE [NSET=], *ELEMENT TYPE= (C3D4, C3D10, C3D6, C3D15, C3D8, C3D20, C3D20R, B31)
-/// [ELSET=], *NSET/*ELSET (NSET=/ELSET=, GENERATE, members given as labels or set names; *NSET
-/// also takes ELSET= for the nodes of an element set), *MATERIAL NAME=, *ELASTIC (isotropic),
-/// *DENSITY, *SOLID SECTION, *BEAM SECTION (RECT, CIRC), *BEAM GENERAL SECTION (GENERAL) and
-/// *INCLUDE INPUT= (relative to the including file). Other keywords are skipped with one
+/// Understood keywords: *NODE [NSET=], *ELEMENT TYPE= (C3D4, C3D10, C3D6, C3D15, C3D8, C3D20, C3D20R, B31,
+/// S4, S4R → shell4, S3, S3R → shell3) [ELSET=], *NSET/*ELSET (NSET=/ELSET=, GENERATE, members
+/// given as labels or set names; *NSET also takes ELSET= for the nodes of an element set),
+/// *MATERIAL NAME=, *ELASTIC (isotropic), *DENSITY, *SOLID SECTION, *BEAM SECTION (RECT, CIRC),
+/// *BEAM GENERAL SECTION (GENERAL), *SHELL SECTION ELSET= MATERIAL= with its thickness line (a
+/// homogeneous shell about its mid-surface; COMPOSITE, NODAL THICKNESS and a non-zero OFFSET are
+/// refused, as are *SHELL GENERAL SECTION and *MEMBRANE SECTION) and *INCLUDE INPUT= (relative to
+/// the including file). S4R and S3R get the same fully integrated MITC elements as S4 and S3. Other keywords are skipped with one
 /// summary warning in Mesh::warnings. Keywords and parameter names are case-insensitive; set and
 /// material names are stored upper-case. Nodes, elements and sets may appear in any order.
 ///

@@ -13,8 +13,11 @@ namespace flexuq::io {
 ///
 /// 3-D elements (gmsh types 4 tet4, 11 tet10, 5 hex8, 17 hex20) become mesh elements, with their
 /// nodes permuted from gmsh order into the Abaqus/VTK order used by Mesh. Without 3-D elements,
-/// 2-node lines (type 1) become beam2 elements. Other element types are only used for sets; any
-/// other 3-D type (prisms, pyramids, 27-node hexahedra, ...) is an error.
+/// 2-D elements (2 triangle, 3 quadrangle) become shell3/shell4 elements (their shell section comes
+/// from the job file: model.shell), and without those 2-node lines (type 1) become beam2 elements.
+/// Other element types are only used for sets; any other 3-D type (prisms, pyramids, 27-node
+/// hexahedra, ...) or, in a shell mesh, any other 2-D type (second-order triangles, quadrangles) is
+/// an error.
 /// Every physical group becomes a node set (all nodes of its elements, any dimension) and, when
 /// its elements are kept, an element set. The set name is the physical name (upper-case) or
 /// "PHYS_<tag>" when unnamed ("PHYS_<tag>_DIM<d>" if unnamed groups of several dimensions share
