@@ -849,7 +849,7 @@ private:
       mesh_.warnings.push_back(at(c.where) + ": PSHELL " + std::to_string(p.pid) +
                                " (and any other with MID3 blank): Nastran makes such shells rigid in transverse shear; "
                                "flexuq's shells keep the shear flexibility of MID1 with TS/T (default 5/6), which "
-                               "lowers the frequencies of thick shells slightly");
+                               "lowers the frequencies of thick shells (about 0.1 % at a/h = 100, several per cent at a/h = 10)");
     }
     s.shear_ratio = real(c, 6, "TS/T", 5.0 / 6.0);
     s.nsm = physical(c, 7, "NSM", real(c, 7, "NSM", 0.0)); // × WTMASS when the sections are built
