@@ -116,6 +116,21 @@ void restart_random_stream(EPS eps) {
   FLEXUQ_PETSC(PetscRandomSeed(rnd));
 }
 
+/// Pairs in ascending order of their eigenvalues (stable: equal values keep their order).
+void sort_ascending(RawSolve& r) {
+  std::vector<std::size_t> perm(r.values.size());
+  std::iota(perm.begin(), perm.end(), 0);
+  std::stable_sort(perm.begin(), perm.end(), [&](std::size_t a, std::size_t b) { return r.values[a] < r.values[b]; });
+  std::vector<double> values;
+  std::vector<VecH> vectors;
+  for (auto p : perm) {
+    values.push_back(r.values[p]);
+    vectors.push_back(std::move(r.vectors[p]));
+  }
+  r.values = std::move(values);
+  r.vectors = std::move(vectors);
+}
+
 RawSolve collect(EpsH& eps, Mat K, MPI_Comm comm, int nev, bool is_interval, bool show_progress) {
   restart_random_stream(eps.get());
   ProgressCtx progress{log::Progress(comm, "eigensolve", is_interval ? 1 : nev), is_interval ? 1 : nev};
@@ -140,17 +155,8 @@ RawSolve collect(EpsH& eps, Mat K, MPI_Comm comm, int nev, bool is_interval, boo
   }
   // Ascending order (SLEPc returns by distance to the target, which is the same for σ below the
   // spectrum, but not with spectrum slicing's internal order guarantees).
-  std::vector<std::size_t> perm(r.values.size());
-  std::iota(perm.begin(), perm.end(), 0);
-  std::stable_sort(perm.begin(), perm.end(), [&](std::size_t a, std::size_t b) { return r.values[a] < r.values[b]; });
-  RawSolve sorted;
-  sorted.iterations = r.iterations;
-  sorted.converged = r.converged;
-  for (auto p : perm) {
-    sorted.values.push_back(r.values[p]);
-    sorted.vectors.push_back(std::move(r.vectors[p]));
-  }
-  return sorted;
+  sort_ascending(r);
+  return r;
 }
 
 /// @p factor: an existing factorization of K (σ = 0) for the ST, or nullptr for one of its own.
@@ -205,6 +211,74 @@ RawSolve run_eps(Mat K, Mat M, const ModeOptions& opt, double sigma, int nev,
   const auto scope = defaults.apply();
   FLEXUQ_PETSC(EPSSetFromOptions(eps.get()));
   return collect(eps, K, comm, nev, interval.has_value(), opt.progress);
+}
+
+/// Deflated re-solves that complete the multiplet cut by the count (issue #39).
+constexpr int kMaxCompletionRounds = 16;
+
+/// Completes the multiplet of the count-th elastic pair of @p raw (a count solve on @p eps), so
+/// that the cut never falls inside a group. A single-vector Krylov method sees one direction of an
+/// exactly degenerate eigenspace (the start vector's projection on it); the other members enter
+/// through rounding only and may converge after pairs above the group, or not before the requested
+/// pairs are in, guard or not: seed 000's rod (configs/seed000-rod-cb.yaml) came back from the
+/// Craig–Bampton K_ii factor (σ = 0) with 3 of the 4 members of its group at 6.1255e9 rad²/s².
+/// When that multiplet has two or more members, or no converged pair above it, the problem is
+/// solved again for one pair, deflated by every converged vector (a missing member is then the pair
+/// nearest the target, and the start vector has a generic component along it); a pair found at or
+/// below the multiplet joins @p raw, and the check repeats until one finds none. Each check is ~16–25
+/// solves with the factorization the count solve set up (never a new one); a simple eigenvalue with
+/// converged pairs above it costs nothing. Asking for one pair per check measured cheaper than
+/// asking for the multiplet's size (seed 000's rod: 147 against 223 solves in all; a 10 k-DOF box
+/// clamped at one end: 188 against 192) and than a smaller subspace (ncv 6 or 8).
+void complete_edge_multiplet(Mat K, const ModeOptions& opt, double zero_tol, PetscInt n_dof, RawSolve& raw, EpsH& eps,
+                             la::SolverDefaults& defaults) {
+  MPI_Comm comm = PetscObjectComm(reinterpret_cast<PetscObject>(K));
+  for (int round = 0; round < kMaxCompletionRounds; ++round) {
+    std::vector<double> elastic;
+    for (double l : raw.values)
+      if (l > zero_tol) elastic.push_back(l);
+    if (static_cast<int>(elastic.size()) < opt.count) return; // too few converged: the caller reports it
+    const std::vector<int> ids = la::cluster_ids(elastic, opt.cluster_tol);
+    const int edge = ids[opt.count - 1];
+    const int size = static_cast<int>(std::count(ids.begin(), ids.end(), edge));
+    if (size < 2 && ids.back() != edge) return;
+    const auto first = std::find(ids.begin(), ids.end(), edge) - ids.begin(); // a multiplet's ids are consecutive
+    const double top = elastic[static_cast<std::size_t>(first + size - 1)];
+    // The deflated problem has n_dof − (converged) dimensions; Krylov–Schur needs ncv ≥ nev + 1 = 2.
+    const long long room = static_cast<long long>(n_dof) - static_cast<long long>(raw.values.size());
+    if (room < 2) return; // (almost) the whole spectrum is converged: nothing can be missing
+    const auto ncv = static_cast<PetscInt>(std::min<long long>(16, room)); // SLEPc's default for one pair
+    std::vector<Vec> basis;
+    for (const auto& v : raw.vectors) basis.push_back(v.get());
+    // Operators and target are those of the solve just made: not set again, so the ST keeps its
+    // factorization (setting them would refactor K − σM for a shift σ ≠ 0).
+    FLEXUQ_PETSC(EPSSetDeflationSpace(eps.get(), static_cast<PetscInt>(basis.size()), basis.data()));
+    FLEXUQ_PETSC(EPSSetDimensions(eps.get(), 1, ncv, PETSC_DEFAULT));
+    const auto scope = defaults.apply();
+    RawSolve more = collect(eps, K, comm, 1, /*is_interval=*/false, /*show_progress=*/false);
+    // SLEPc 3.18 leaves the basis with ncv + 1 + (deflation vectors) columns once the constraints
+    // are dropped, but its eigenvalue arrays with ncv + 1 entries; EPSAllocateSolution reallocates
+    // those only when the size it needs differs from the basis's. The count solve after this one
+    // needs exactly that many for the seed's rod (nev 17: ncv 34, 35 = 16 + 1 + 18), so it wrote
+    // past the arrays (a crash in SlepcSortEigenvalues). A one-column basis makes every later set-up
+    // reallocate both.
+    BV bv = nullptr;
+    FLEXUQ_PETSC(EPSGetBV(eps.get(), &bv));
+    FLEXUQ_PETSC(BVResize(bv, 1, PETSC_FALSE));
+    raw.iterations += more.iterations;
+    int added = 0;
+    for (std::size_t i = 0; i < more.values.size(); ++i) {
+      const double l = more.values[i];
+      // Negative values past the finite spectrum (massless DOFs) are spurious: never added.
+      if (l < -zero_tol || (l > top && !la::same_cluster(top, l, opt.cluster_tol))) continue;
+      raw.values.push_back(l);
+      raw.vectors.push_back(std::move(more.vectors[i]));
+      ++added;
+    }
+    if (added == 0) return;
+    raw.converged += added;
+    sort_ascending(raw);
+  }
 }
 
 }  // namespace
@@ -272,7 +346,9 @@ ModeSet ModeSolver::solve(Mat K, Mat M) {
     // of a degenerate multiplet after an eigenvalue above it, so a multiplet at the edge of the
     // converged set may come back incomplete (seed 000's half bar, 4-fold groups, 2 ranks on an AMD
     // EPYC: 3 of the 4 modes at 9.8e10 and then 1.4e11). With the guard the wanted pairs are interior;
-    // the pairs past the count are dropped below unless they complete the last multiplet.
+    // the pairs past the count are dropped below unless they complete the last multiplet. The guard
+    // makes a miss rarer but does not rule it out (seed 000's rod: the member converged after the 4
+    // guard pairs): complete_edge_multiplet then asks again, deflated, when a multiplet is at the cut.
     // A guard that reaches past the finite spectrum (massless DOFs: M singular, the other eigenvalues
     // infinite) brings back spurious pairs, negative ones among them: then the solve runs again
     // without it (as before the guard existed), and a negative eigenvalue left is an error below.
@@ -297,6 +373,7 @@ ModeSet ModeSolver::solve(Mat K, Mat M) {
     const int guard = std::max(4, opt.count / 10);
     raw = solve_count(guard);
     if (std::any_of(raw.values.begin(), raw.values.end(), [&](double l) { return l < -zero_tol; })) raw = solve_count(0);
+    complete_edge_multiplet(K, opt, zero_tol, n_dof, raw, eps_, defaults_);
   }
   out.iterations = raw.iterations;
   out.n_converged = raw.converged;

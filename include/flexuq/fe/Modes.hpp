@@ -20,7 +20,10 @@ namespace flexuq::fe {
 
 struct ModeOptions {
   /// Elastic modes wanted (ignored with a band). If mode `count` belongs to a multiplet, the whole
-  /// multiplet is returned (so the result may hold a few more modes than asked for).
+  /// multiplet is returned (so the result may hold a few more modes than asked for): when the
+  /// multiplet at the cut has two or more converged members, deflated one-pair re-solves with the
+  /// same factorization look for members the Krylov–Schur solve missed (an exactly degenerate
+  /// eigenspace is seen through one direction of the start vector), until one finds none.
   int count = 10;
   std::optional<std::pair<double, double>> band_hz;  ///< all modes with f in [f_min, f_max] (spectrum slicing)
   /// Shift σ in rad²/s²; default (NaN): σ = −shift_factor · s, with s = max_i K_ii / M_ii, so
