@@ -4,16 +4,17 @@
 # body frame (bodies.<b>.frame: {interface: MID}).
 # 1. T6 counts: 21 nodes × 6 = 126 DOFs; 18 boundary columns (END0, END1, MID) + 12 internal modes =
 #    30 reduced columns; with MID held 24 elastic coordinates per bar (12 boundary + 12 modal); both
-#    bars: 252 unreduced, 36 CB boundary (the seed's 60: below). (The node-count sweep of K_ii and T7's
-#    masses and first moments: tests/fe/component_test.cpp, Seed000SliderCrankCountsMassesAndFirstMoments.)
+#    bars: 252 unreduced, 36 CB boundary, 62 with the internal modes (the seed's 60: below). (The
+#    node-count sweep of K_ii and T7's masses and first moments: tests/fe/component_test.cpp,
+#    Seed000SliderCrankCountsMassesAndFirstMoments.)
 # 2. The internal problem (both ends and MID clamped: two clamped–clamped halves) against the digest's
 #    §4.8 spectrum of bar 1: λ1–4 = 3.350e9 (bending), λ5–6 = 1.458e10 (torsion), λ7–10 = 2.546e10,
 #    λ11–12 = 4.495e10 (axial), each within 0.5 % (the torsion constant is the seed's open point).
 # 3. The slider-crank with these bars, frame held at MID, against the same bodies in the mean-axis frame
 #    (no frame option): the same Ritz space plus the rigid motions, so the same motion up to terms of
-#    second order in the deformation: x_A within 5e-7 m over 0.25 s (measured 7e-8), θ within 5e-4 rad;
+#    second order in the deformation: x_A within 5e-7 m over 0.25 s (measured 5.5e-8; 7e-8 with the rod's 13 modes before issue #39), θ within 5e-4 rad;
 #    and against the 4-mode mean-axis bars of configs/slider-crank-flexible.yaml within 3e-6 m
-#    (measured 1.0e-6: a smaller Ritz space).
+#    (measured 6.5e-7, 1.0e-6 before: a smaller Ritz space).
 # 4. (last) Bad input: a frame interface the body does not have, and one that is not a Craig–Bampton interface
 #    (Herting's free-interface basis) → exit 2 naming it.
 #   simulate_seed000_cb_test.sh FLEXUQ MPIEXEC SOURCE_DIR
@@ -32,7 +33,7 @@ done
 sed 's/ frame: {interface: MID},//' slider-crank-seed000-cb.yaml > mean.yaml
 "$flexuq" simulate mean.yaml --set output=mean.h5 > mean.log 2>&1 || { cat mean.log; exit 1; }
 "$flexuq" simulate slider-crank-flexible.yaml > cb4.log 2>&1 || { cat cb4.log; exit 1; }
-grep -q "63 coordinates" held.log || { echo "FAIL: expected 2 x 7 + 24 + 25 coordinates"; cat held.log; exit 1; }
+grep -q "64 coordinates" held.log || { echo "FAIL: expected 2 x 7 + 24 + 26 coordinates (bar 1: 12 boundary + 12 modal, the rod 12 + 14)"; cat held.log; exit 1; }
 "$py" - <<'PY'
 import sys
 import h5py, numpy as np
@@ -53,18 +54,28 @@ check(K.shape == (30, 30) and sum(k == "fixed_interface_mode" for k in kinds) ==
 # 12 boundary = 18 coordinates per bar (here END0 and END1 plus MID, whose 6 columns the held frame
 # turns into the rigid ones), 36 in all; exact. The seed's 60 (+ 12 internal modes per bar) holds for
 # bar 1 (30 columns above: its 12th mode closes the axial pair). The rod's 12th mode lies inside a
-# 4-fold bending group (lambda11-14 = 6.1255e9, two clamped-clamped halves of 0.15 m), so the documented
-# rule (a multiplet cut by the count is completed) gives 14 modes and 62 in all, not the seed's 60; the
-# CB path keeps 13 (3 of the 4 members; `flexuq modes` on the same K_ii keeps 14): reported, so the
-# rod's modal count is only printed here.
+# 4-fold bending group (lambda11-14 = 6.1255e9: two clamped-clamped halves of 0.15 m, mirror images
+# about MID, each with a square section, so every bending eigenvalue is 2 x 2-fold), so no set of the
+# rod's modes with whole multiplets has 12 members (4, 8, 10, 14 have), and the documented rule (a
+# multiplet cut by the count is completed) gives 14 modes: 30 + 32 = 62 CB coordinates, not the seed's
+# 60 = 36 + 2 x 12, which would keep 2 of the 4 members, an arbitrary half of a degenerate eigenspace.
+# Asserted: 62, the rod's 14 modes and its group (before issue #39's fix the CB path kept 13 of them,
+# 3 members of the group, while `flexuq modes` on the same K_ii kept 14).
 counts = []
 for name in ("seed000-bar1-cb.h5", "seed000-rod-cb.h5"):
     with h5py.File(name, "r") as f:
         r = f["reduced"]
         counts.append((f["mesh/node_ids"].shape[0] * 6, int(r.attrs["n_boundary"]), r["K"].shape[0]))
-tot = [sum(c[i] for c in counts) for i in range(2)]
-check(tot == [252, 36], f"T6 slider-crank: {tot[0]} unreduced, {tot[1]} CB boundary coordinates (252, 36); "
-      f"reduced columns bar 1 {counts[0][2]} (30), rod {counts[1][2]}")
+tot = [sum(c[i] for c in counts) for i in range(3)]
+check(tot == [252, 36, 62] and [c[2] for c in counts] == [30, 32],
+      f"T6 slider-crank: {tot[0]} unreduced, {tot[1]} CB boundary, {tot[2]} CB coordinates with the internal modes "
+      f"(252, 36, 62; the seed's 60 cuts the rod's 4-fold group); reduced columns bar 1 {counts[0][2]} (30), rod {counts[1][2]} (32)")
+with h5py.File("seed000-rod-cb.h5", "r") as f:
+    lam_rod = f["reduced/mode_eigenvalues"][()]
+g = lam_rod[10] if len(lam_rod) > 10 else np.nan
+check(len(lam_rod) == 14 and np.all(np.abs(lam_rod[10:14] / g - 1) < 1e-8) and np.all(lam_rod[:10] < g * (1 - 1e-8))
+      and abs(g / 6.1255e9 - 1) < 1e-4,
+      f"rod: 14 internal modes, lambda11-14 = {lam_rod[10:14]} one 4-fold group at 6.1255e9, 10 modes below it")
 ref = [(0, 4, 3.350e9, 0.001), (4, 6, 1.458e10, 0.005), (6, 10, 2.546e10, 0.001), (10, 12, 4.495e10, 0.001)]
 for a, b, v, tol in ref:
     d = np.max(np.abs(lam[a:b] / v - 1))
