@@ -5,6 +5,7 @@
 #include "flexuq/app/Commands.hpp"
 #include "flexuq/app/DeckJob.hpp"
 #include "flexuq/app/EnumOptions.hpp"
+#include "flexuq/app/JobKeys.hpp"
 #include "flexuq/app/ReduceCommand.hpp"
 #include "flexuq/app/StochasticReduce.hpp"
 #include "flexuq/core/Assert.hpp"
@@ -110,15 +111,21 @@ int main(int argc, char** argv) {
       if (named != verb)
         throw flexuq::InputError(args.config + ": the job says 'command: " + named + "' but was run with '" + verb + "'");
     }
+    // A library names a bad option by its field (OptionError): each verb says the job key (app/JobKeys).
+    using flexuq::app::with_job_keys;
     if (verb == "modes") {
-      flexuq::app::run_modes(world, cfg);
+      with_job_keys(flexuq::app::modes_keys(), [&] { flexuq::app::run_modes(world, cfg); });
     } else if (verb == "reduce") {
-      if (cfg.has("reduce.stochastic")) flexuq::app::run_stochastic_reduce(world, cfg, args.resume);
-      else flexuq::app::run_reduce(world, cfg);
+      with_job_keys(flexuq::app::reduce_keys(), [&] {
+        if (cfg.has("reduce.stochastic"))
+          flexuq::app::run_stochastic_reduce(world, cfg, args.resume);
+        else
+          flexuq::app::run_reduce(world, cfg);
+      });
     } else if (verb == "campaign") {
-      flexuq::app::run_campaign(world, cfg, args.resume);
+      with_job_keys(flexuq::app::campaign_keys(), [&] { flexuq::app::run_campaign(world, cfg, args.resume); });
     } else if (verb == "simulate") {
-      flexuq::app::run_simulate(world, cfg);
+      with_job_keys(flexuq::app::simulate_keys(), [&] { flexuq::app::run_simulate(world, cfg); });
     } else {
       throw flexuq::InputError("unknown command '" + verb + "'\n" + flexuq::app::usage());
     }
