@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "flexuq/app/SimulationOptions.hpp"
 #include "flexuq/app/EnumOptions.hpp"
+#include "flexuq/app/JobKeys.hpp"
 
 #include "flexuq/core/Error.hpp"
 #include "flexuq/io/Mesh.hpp"
@@ -527,8 +528,8 @@ private:
     }
     try {
       o.validate();
-    } catch (const InputError& e) {
-      throw InputError(cfg_.source() + ": " + e.what());
+    } catch (const InputError& e) { // mbs names the solver's fields (solver.step): the job's keys
+      throw InputError(cfg_.source() + ": " + simulate_keys().message(e));
     }
   }
 

@@ -11,31 +11,33 @@
 namespace flexuq::mbs {
 
 void SolverOptions::validate() const {
-  FLEXUQ_REQUIRE(alpha >= -1.0 / 3.0 - 1e-15 && alpha <= 0.0, "solver.alpha must be in [-1/3, 0], got " << alpha);
-  FLEXUQ_REQUIRE(rho_inf >= 0.0 && rho_inf <= 1.0, "solver.rho_inf must be in [0, 1], got " << rho_inf);
-  FLEXUQ_REQUIRE(end > start, "solver.end (" << end << ") must be after solver.start (" << start << ")");
-  FLEXUQ_REQUIRE(step > 0 && std::isfinite(step), "solver.step must be positive, got " << step);
-  FLEXUQ_REQUIRE(output_step >= 0, "solver.output_step must be >= 0, got " << output_step);
-  FLEXUQ_REQUIRE(tol > 0, "solver.tol must be positive, got " << tol);
-  FLEXUQ_REQUIRE(max_iter >= 1, "solver.max_iter must be at least 1");
-  FLEXUQ_REQUIRE(rtol > 0 && atol > 0, "solver.rtol and solver.atol must be positive");
-  FLEXUQ_REQUIRE(min_step > 0 && min_step <= step, "solver.min_step must be in (0, step]");
-  FLEXUQ_REQUIRE((end - start) / std::max(output_step > 0 ? output_step : step, 1e-300) < 1e8,
-                 "solver: more than 1e8 output steps requested (end - start = " << end - start << ")");
+  FLEXUQ_REQUIRE_OPTION(alpha >= -1.0 / 3.0 - 1e-15 && alpha <= 0.0, "solver.alpha",
+                        "{} must be in [-1/3, 0], got " << alpha);
+  FLEXUQ_REQUIRE_OPTION(rho_inf >= 0.0 && rho_inf <= 1.0, "solver.rho_inf", "{} must be in [0, 1], got " << rho_inf);
+  FLEXUQ_REQUIRE_OPTION(end > start, "solver.end", "{} (" << end << ") must be after {solver.start} (" << start << ")");
+  FLEXUQ_REQUIRE_OPTION(step > 0 && std::isfinite(step), "solver.step", "{} must be positive, got " << step);
+  FLEXUQ_REQUIRE_OPTION(output_step >= 0, "solver.output_step", "{} must be >= 0, got " << output_step);
+  FLEXUQ_REQUIRE_OPTION(tol > 0, "solver.tol", "{} must be positive, got " << tol);
+  FLEXUQ_REQUIRE_OPTION(max_iter >= 1, "solver.max_iter", "{} must be at least 1");
+  FLEXUQ_REQUIRE_OPTION(rtol > 0 && atol > 0, "solver.rtol", "{} and {solver.atol} must be positive");
+  FLEXUQ_REQUIRE_OPTION(min_step > 0 && min_step <= step, "solver.min_step", "{} must be in (0, step]");
+  FLEXUQ_REQUIRE_OPTION((end - start) / std::max(output_step > 0 ? output_step : step, 1e-300) < 1e8, "solver",
+                        "{}: more than 1e8 output steps requested (end - start = " << end - start << ")");
   // Time resolution: t + h must be t + h to ~1e-6 over the whole span (near t = 1e13 a step of 1e-3
   // rounds to 2e-3, and the loop's 1e-12·|t| output tolerance of 10 s ended the run after 0 steps).
   const double tmax = std::max(std::abs(start), std::abs(end));
-  FLEXUQ_REQUIRE(step > 1e-10 * tmax && start + step > start && end + step > end,
-                 "solver.step = " << step << " is below the resolution of double-precision time at t = " << tmax
-                                  << " (steps must exceed 1e-10 |t|): raise solver.step or move solver.start and "
-                                     "solver.end nearer 0");
+  FLEXUQ_REQUIRE_OPTION(step > 1e-10 * tmax && start + step > start && end + step > end, "solver.step",
+                        "{} = " << step << " is below the resolution of double-precision time at t = " << tmax
+                                << " (steps must exceed 1e-10 |t|): raise {} or move {solver.start} and "
+                                   "{solver.end} nearer 0");
   // Every step a fixed-step run takes: (end − start)/step, or one per output when outputs are denser.
   const double steps = (end - start) / std::min(step, output_step > 0 ? output_step : step);
-  FLEXUQ_REQUIRE(adaptive || scheme == Scheme::rk45 || steps <= 1e8,
-                 "solver: about " << steps << " steps requested ((end - start) = " << end - start << " s at step "
-                                  << std::min(step, output_step > 0 ? output_step : step)
-                                  << "), more than 1e8: raise solver.step or solver.output_step, or shorten the run");
-  FLEXUQ_REQUIRE(drift_limit > 0, "solver.drift_limit must be positive, got " << drift_limit);
+  FLEXUQ_REQUIRE_OPTION(
+      adaptive || scheme == Scheme::rk45 || steps <= 1e8, "solver",
+      "{}: about " << steps << " steps requested ((end - start) = " << end - start << " s at step "
+                   << std::min(step, output_step > 0 ? output_step : step)
+                   << "), more than 1e8: raise {solver.step} or {solver.output_step}, or shorten the run");
+  FLEXUQ_REQUIRE_OPTION(drift_limit > 0, "solver.drift_limit", "{} must be positive, got " << drift_limit);
 }
 
 Integrator::Integrator(System& sys, SolverOptions o)
@@ -536,10 +538,12 @@ RunStats Integrator::run(State& s, const std::function<void(const State&, double
         const double shrink = ok ? std::max(0.2, 0.9 * std::pow(err, o_.scheme == Scheme::rk45 ? -0.2 : -0.5)) : 0.5;
         h = hs * shrink;
         if (h < o_.min_step)
-          throw InputError(FLEXUQ_MSG("time integration (" << scheme_name(o_.scheme) << ") failed at t = " << s.t
-                                 << ": " << (ok ? "the error estimate stays above tolerance" : "Newton did not converge")
-                                 << " with steps down to h = " << hs << " (solver.min_step = " << o_.min_step
-                                 << "); largest constraint residual at " << worst_row(s.q, s.t)));
+          throw OptionError("solver.min_step",
+                            FLEXUQ_MSG("time integration ("
+                                       << scheme_name(o_.scheme) << ") failed at t = " << s.t << ": "
+                                       << (ok ? "the error estimate stays above tolerance" : "Newton did not converge")
+                                       << " with steps down to h = " << hs << " ({} = " << o_.min_step
+                                       << "); largest constraint residual at " << worst_row(s.q, s.t)));
         continue;
       }
       ++st.steps;
@@ -569,10 +573,12 @@ RunStats Integrator::run(State& s, const std::function<void(const State&, double
       // Every row, the ones dropped as redundant at t0 included: a dropped row that the motion
       // violates was not redundant but contradictory (a fixed joint and a driver on one body).
       if (!(drift <= o_.drift_limit))
-        throw InputError(FLEXUQ_MSG("the constraints are violated at t = " << s.t << ": largest residual at "
-                                    << worst_row(s.q, s.t) << ", above solver.drift_limit = " << o_.drift_limit
-                                    << " (a row dropped as redundant at the start that the motion does not keep: "
-                                       "contradictory joints or drivers?)"));
+        throw OptionError("solver.drift_limit",
+                          FLEXUQ_MSG("the constraints are violated at t = "
+                                     << s.t << ": largest residual at " << worst_row(s.q, s.t)
+                                     << ", above {} = " << o_.drift_limit
+                                     << " (a row dropped as redundant at the start that the motion does not keep: "
+                                        "contradictory joints or drivers?)"));
       if (adaptive) {
         const double grow = err > 0 ? 0.9 * std::pow(err, o_.scheme == Scheme::rk45 ? -0.2 : -0.5) : 2.0;
         if (!last || grow < 1.0) h = std::min(h_max, hs * std::clamp(grow, 0.2, 2.0));

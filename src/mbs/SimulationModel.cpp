@@ -16,16 +16,23 @@ SimulationModel::SimulationModel(SimulationJob job, std::vector<StiffnessParamet
   const System& sys = job_.system;
   for (const auto& b : sys.bodies()) nominal_.push_back(b.flex);
   for (auto& p : providers) {
-    const int b = sys.body_index(p.body, "simulation model: model.reduce");
-    FLEXUQ_REQUIRE(b >= 0 && sys.bodies()[static_cast<std::size_t>(b)].flex,
-                   "simulation model: model.reduce." << p.body << ": the body is not flexible");
+    // Options are named by the constructor's arguments (OptionError): the caller knows their job keys.
+    int b = -1;
+    try {
+      b = sys.body_index(p.body, "simulation model: {}");
+    } catch (const InputError& e) {
+      throw OptionError("providers", e.what());
+    }
+    FLEXUQ_REQUIRE_OPTION(b >= 0 && sys.bodies()[static_cast<std::size_t>(b)].flex, "providers",
+                          "simulation model: {}." << p.body << ": the body is not flexible");
     // A body reduced again per sample has another basis at its interior nodes: a node output would
     // read the nominal file's rows. Interface points follow the new body's interfaces.
     for (const auto& os : job_.outputs)
       if (os.node >= 0 && os.body == b)
-        throw InputError(FLEXUQ_MSG("simulation model: output '" << os.name << "' is at node " << os.node << " of body '"
-                                    << p.body << "', which model.reduce reduces again per sample: give a point on an "
-                                    "interface instead"));
+        throw OptionError("providers", FLEXUQ_MSG("simulation model: output '"
+                                                  << os.name << "' is at node " << os.node << " of body '" << p.body
+                                                  << "', which {} reduces again per sample: "
+                                                     "give a point on an interface instead"));
     providers_.emplace_back(b, std::move(p));
   }
   for (const auto& [name, src] : job_.sources) {
@@ -46,8 +53,8 @@ SimulationModel::SimulationModel(SimulationJob job, std::vector<StiffnessParamet
       FLEXUQ_REQUIRE(s.reference > 0 && std::isfinite(s.reference),
                      "simulation model: the reference value must be positive, got " << s.reference);
     }
-  FLEXUQ_REQUIRE(!outputs.empty(), "simulation model: no outputs (outputs.simulation: [names of the job's outputs])");
-  FLEXUQ_REQUIRE(!times_.empty(), "simulation model: no times (outputs.times: [t1, ...])");
+  FLEXUQ_REQUIRE_OPTION(!outputs.empty(), "outputs", "simulation model: no outputs ({}: [names of the job's outputs])");
+  FLEXUQ_REQUIRE_OPTION(!times_.empty(), "times", "simulation model: no times ({}: [t1, ...])");
   for (const auto& name : outputs) {
     std::size_t k = 0;
     while (k < job_.outputs.size() && job_.outputs[k].name != name) ++k;

@@ -42,7 +42,8 @@ class SimulationModel final : public Model {
 public:
   /// @p outputs: names of the job's outputs; @p times: where they are sampled (linear
   /// interpolation between recorded times). @throws InputError for unknown names, bodies that are
-  /// not flexible, or times outside [start, end].
+  /// not flexible, or times outside [start, end]; an OptionError naming the argument ("providers",
+  /// "outputs", "times") where the caller's job key for it belongs.
   /// @p parameter_names: the campaign's parameter names; a flexible body read from a stochastic
   /// body file is evaluated per sample at the parameters of the same names (the others at their
   /// means), and the system is built again around it (its interfaces move with θ).
