@@ -4,6 +4,7 @@
 //   mpirun -n 2 build/bin/flexuq reduce configs/crank-cb.yaml --set reduce.method=herting
 #include "flexuq/app/ReduceCommand.hpp"
 #include "flexuq/app/EnumOptions.hpp"
+#include "flexuq/app/JobKeys.hpp"
 #include "flexuq/app/JobOptions.hpp"
 #include "flexuq/app/MatrixModel.hpp"
 #include "flexuq/cms/BodyFile.hpp"
@@ -191,8 +192,8 @@ void run_reduce(MPI_Comm comm_in, const io::Config& cfg) {
     log::Phase p(c, "interfaces", &times);
     try {
       ws = std::make_unique<cms::WorkSpace>(*comp, job.interfaces);
-    } catch (const InputError& e) { // name the job file: the messages name the key and the set
-      throw InputError(cfg.source() + ": " + e.what());
+    } catch (const InputError& e) { // name the job file, the key and the set
+      throw InputError(cfg.source() + ": " + reduce_keys().message(e));
     }
   }
   log::info(c, "  DOFs: " + std::to_string(comp->dofs().global_size()) + " free, " + std::to_string(ws->n_boundary()) +

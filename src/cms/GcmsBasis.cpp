@@ -71,9 +71,9 @@ GcmsBasis GcmsBasis::from_component(const fe::Component& c, const std::vector<Ve
   FLEXUQ_REQUIRE(c.dofs().dofs_per_node() == 3,
                  "GCMS needs a solid component (3 DOF per node); " << c.mesh().source << " has "
                                                                    << c.dofs().dofs_per_node() << " DOF per node");
-  FLEXUQ_REQUIRE(!c.has_fixed_nodes(),
-                 "GCMS is built from free-free modes, but the component has fixed node sets; remove them "
-                 "(model.fixed) for method gcms");
+  FLEXUQ_REQUIRE_OPTION(!c.has_fixed_nodes(), "component.fixed_sets",
+                        "GCMS is built from free-free modes, but the component has fixed node sets; remove them "
+                        "({}) for method gcms");
   const auto& owned = c.dofs().owned_nodes();
   const int nl = static_cast<int>(owned.size());
   const PetscInt begin = c.dofs().begin();

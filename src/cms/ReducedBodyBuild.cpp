@@ -639,7 +639,7 @@ void write_matrix_market(MPI_Comm comm, const std::string& prefix, const Reduced
   for (const auto& [name, A] : {std::make_pair(std::string("K"), &rb.K), std::make_pair(std::string("M"), &rb.M)}) {
     const std::string path = prefix + "_" + name + ".mtx";
     std::ofstream out(path);
-    FLEXUQ_REQUIRE(out, "reduce.matrix_market: cannot write " << path);
+    FLEXUQ_REQUIRE_OPTION(out, "matrix_market", "{}: cannot write " << path);
     out << "%%MatrixMarket matrix array real symmetric\n% flexuq reduce " << method_name(rb.method) << ": " << name
         << "bar, rows/columns as /reduced/dof_labels\n"
         << A->rows() << " " << A->cols() << "\n"

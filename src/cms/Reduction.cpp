@@ -463,9 +463,11 @@ std::vector<int> Reducer::held_interfaces(const std::vector<std::string>& held) 
   std::vector<int> sel;
   for (const auto& h : held) {
     const auto it = std::find_if(specs.begin(), specs.end(), [&](const InterfaceSpec& s) { return s.set == h; });
-    FLEXUQ_REQUIRE(it != specs.end(), "reduce.modes.fixed_interfaces: '" << h << "' is not an interface (one of " << names << ")");
+    FLEXUQ_REQUIRE_OPTION(it != specs.end(), "modes.fixed_interfaces",
+                          "{}: '" << h << "' is not an interface (one of " << names << ")");
     const int i = static_cast<int>(it - specs.begin());
-    FLEXUQ_REQUIRE(std::find(sel.begin(), sel.end(), i) == sel.end(), "reduce.modes.fixed_interfaces: '" << h << "' is listed twice");
+    FLEXUQ_REQUIRE_OPTION(std::find(sel.begin(), sel.end(), i) == sel.end(), "modes.fixed_interfaces",
+                          "{}: '" << h << "' is listed twice");
     sel.push_back(i);
   }
   std::sort(sel.begin(), sel.end());
@@ -817,8 +819,9 @@ void residual_flexibility_basis(Reducer& r, Columns& c, Method m) {
 /// the kept free-free modes, preconditioned by cms::build_gcms; its diagnostics go with the basis.
 void gcms_basis(Reducer& r, Columns& c, const GcmsOptions& opt) {
   const auto& ws = r.space();
-  FLEXUQ_REQUIRE(!ws.transformed(), "reduce.method gcms works on the component's own DOFs: use interfaces of kind "
-                                    "all-dofs (they only label DOFs for the check-out), not rbe2/rbe3");
+  FLEXUQ_REQUIRE_OPTION(!ws.transformed(), "method",
+                        "{} gcms works on the component's own DOFs: use interfaces of kind "
+                        "all-dofs (they only label DOFs for the check-out), not rbe2/rbe3");
   auto g = build_gcms(ws.comm(), ws.component(), c.modes->vectors, opt, c.modes->eigenvalues);
   for (std::size_t k = 0; k < g.columns.size(); ++k) c.add(std::move(g.columns[k]), g.labels[k], ColumnKind::gcms_field);
   c.rb.mode_eigenvalues = c.modes->eigenvalues;
@@ -930,18 +933,19 @@ ModeInterface mode_interface_of(const BuildOptions& opt) {
   const Method m = opt.method;
   const bool fixed_only = m == Method::craig_bampton || m == Method::hurty || m == Method::guyan;
   const bool mixed = opt.mode_interface == ModeInterface::mixed;
-  FLEXUQ_REQUIRE(!mixed || m == Method::herting || m == Method::hintz_constraint,
-                 "reduce.modes.interface: mixed-interface modes are accepted by herting and hintz-constraint only "
-                 "(Wevers 2024, ch. 2), not by " << method_name(m));
-  FLEXUQ_REQUIRE(mixed || opt.fixed_interfaces.empty(),
-                 "reduce.modes.fixed_interfaces: needs reduce.modes.interface: mixed");
+  FLEXUQ_REQUIRE_OPTION(!mixed || m == Method::herting || m == Method::hintz_constraint, "modes.interface",
+                        "{}: mixed-interface modes are accepted by herting and hintz-constraint only "
+                        "(Wevers 2024, ch. 2), not by "
+                            << method_name(m));
+  FLEXUQ_REQUIRE_OPTION(mixed || opt.fixed_interfaces.empty(), "modes.fixed_interfaces",
+                        "{}: needs {modes.interface}: mixed");
   ModeInterface mi = fixed_only ? ModeInterface::fixed : ModeInterface::free;
   if (opt.mode_interface) {
-    FLEXUQ_REQUIRE(!(is_attachment_method(m) && *opt.mode_interface == ModeInterface::fixed),
-                   "reduce.modes.interface: " << method_name(m)
-                                              << " is an attachment-mode method, valid only with free-interface modes");
-    FLEXUQ_REQUIRE(!(fixed_only && m != Method::guyan && *opt.mode_interface == ModeInterface::free),
-                   "reduce.modes.interface: " << method_name(m) << " uses fixed-interface modes only");
+    FLEXUQ_REQUIRE_OPTION(!(is_attachment_method(m) && *opt.mode_interface == ModeInterface::fixed), "modes.interface",
+                          "{}: " << method_name(m)
+                                 << " is an attachment-mode method, valid only with free-interface modes");
+    FLEXUQ_REQUIRE_OPTION(!(fixed_only && m != Method::guyan && *opt.mode_interface == ModeInterface::free),
+                          "modes.interface", "{}: " << method_name(m) << " uses fixed-interface modes only");
     mi = *opt.mode_interface;
   }
   if (m == Method::gcms) mi = ModeInterface::free;
@@ -980,12 +984,13 @@ ReducedBasis Reducer::build(const BuildOptions& opt) {
   case Method::gcms: gcms_basis(*this, c, opt.gcms); break;
   }
   if (opt.residual_vectors) {
-    FLEXUQ_REQUIRE(!is_attachment_method(m), "reduce.residual_vectors: not available with "
-                                                 << method_name(m)
-                                                 << " (an attachment-mode method; its residual flexibility already "
-                                                    "covers interface loads)");
-    FLEXUQ_REQUIRE(!res_work_.empty(), "reduce.residual_vectors: true needs reduce.residual_loads (node sets not on an "
-                                       "interface) to place the loads");
+    FLEXUQ_REQUIRE_OPTION(!is_attachment_method(m), "residual_vectors",
+                          "{}: not available with " << method_name(m)
+                                                    << " (an attachment-mode method; its residual flexibility already "
+                                                       "covers interface loads)");
+    FLEXUQ_REQUIRE_OPTION(!res_work_.empty(), "residual_vectors",
+                          "{}: true needs {residual_loads} (node sets not on an "
+                          "interface) to place the loads");
     add_residual_vectors(*this, c);
   }
   finish_basis(*this, rb, opt.scaling);

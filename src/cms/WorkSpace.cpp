@@ -51,12 +51,13 @@ Eigen::MatrixXd averaging_matrix(const std::vector<std::array<double, 3>>& xs, c
     }
   Eigen::SelfAdjointEigenSolver<Eigen::Matrix<double, 6, 6>> eig(A);
   const double rc = eig.eigenvalues()(0) / eig.eigenvalues()(5);
-  FLEXUQ_REQUIRE(rc > 1e-10, "reduce.interfaces: the " << n << " node(s) of RBE3 set " << set
-                                                       << " cannot determine the 6 reference-node motions (their "
-                                                          "weighted moment matrix has rcond "
-                                                       << rc
-                                                       << "): an RBE3 needs at least 3 non-collinear nodes; use "
-                                                          "kind rbe2 or all-dofs for a single node or a line");
+  FLEXUQ_REQUIRE_OPTION(rc > 1e-10, "interfaces",
+                        "{}: the " << n << " node(s) of RBE3 set " << set
+                                   << " cannot determine the 6 reference-node motions (their "
+                                      "weighted moment matrix has rcond "
+                                   << rc
+                                   << "): an RBE3 needs at least 3 non-collinear nodes; use "
+                                      "kind rbe2 or all-dofs for a single node or a line");
   Eigen::MatrixXd WS = St;
   for (Eigen::Index i = 0; i < n; ++i) WS.middleCols(3 * i, 3) *= w[static_cast<std::size_t>(i)];
   Eigen::MatrixXd W = A.ldlt().solve(WS);
@@ -74,7 +75,7 @@ WorkSpace::WorkSpace(const fe::Component& c, const std::vector<InterfaceSpec>& i
   int rank = 0, size = 1;
   FLEXUQ_MPI(MPI_Comm_rank(comm, &rank));
   FLEXUQ_MPI(MPI_Comm_size(comm, &size));
-  FLEXUQ_REQUIRE(!interfaces.empty(), "reduce.interfaces: at least one interface is needed");
+  FLEXUQ_REQUIRE_OPTION(!interfaces.empty(), "interfaces", "{}: at least one interface is needed");
 
   // Interface nodes, sorted by input order; no node in two interfaces.
   nodes_.assign(interfaces.size(), {});
@@ -89,34 +90,36 @@ WorkSpace::WorkSpace(const fe::Component& c, const std::vector<InterfaceSpec>& i
     const auto& spec = interfaces[s];
     const bool rbe3 = spec.kind == InterfaceKind::rbe3;
     const auto& listed = mesh.node_set(spec.set);
-    FLEXUQ_REQUIRE(spec.weights.empty() || rbe3,
-                   "reduce.interfaces: set " << spec.set << " has weights, which only an rbe3 interface takes");
-    FLEXUQ_REQUIRE(spec.weights.size() <= 1 || spec.weights.size() == listed.size(),
-                   "reduce.interfaces: RBE3 set " << spec.set << " has " << spec.weights.size() << " weights for "
-                                                  << listed.size()
-                                                  << " listed nodes; give one weight, or one per node in the set's order");
+    FLEXUQ_REQUIRE_OPTION(spec.weights.empty() || rbe3, "interfaces",
+                          "{}: set " << spec.set << " has weights, which only an rbe3 interface takes");
+    FLEXUQ_REQUIRE_OPTION(spec.weights.size() <= 1 || spec.weights.size() == listed.size(), "interfaces",
+                          "{}: RBE3 set " << spec.set << " has " << spec.weights.size() << " weights for "
+                                          << listed.size()
+                                          << " listed nodes; give one weight, or one per node in the set's order");
     std::map<int, double> weight_of;
     for (std::size_t k = 0; k < listed.size(); ++k) {
       const double wk = spec.weights.empty() ? 1.0 : spec.weights[spec.weights.size() == 1 ? 0 : k];
-      FLEXUQ_REQUIRE(std::isfinite(wk) && wk > 0, "reduce.interfaces: RBE3 set " << spec.set << ": weight " << wk
-                                                                                   << " of node " << mesh.node_ids[listed[k]]
-                                                                                   << " must be positive");
+      FLEXUQ_REQUIRE_OPTION(std::isfinite(wk) && wk > 0, "interfaces",
+                            "{}: RBE3 set " << spec.set << ": weight " << wk << " of node " << mesh.node_ids[listed[k]]
+                                            << " must be positive");
       auto [it, fresh] = weight_of.emplace(listed[k], wk);
-      FLEXUQ_REQUIRE(fresh || spec.weights.size() <= 1 || it->second == wk,
-                     "reduce.interfaces: RBE3 set " << spec.set << " lists node " << mesh.node_ids[listed[k]]
-                                                    << " twice with different weights");
+      FLEXUQ_REQUIRE_OPTION(fresh || spec.weights.size() <= 1 || it->second == wk, "interfaces",
+                            "{}: RBE3 set " << spec.set << " lists node " << mesh.node_ids[listed[k]]
+                                            << " twice with different weights");
     }
     nodes[s] = listed;
     auto& ns = nodes[s];
     std::sort(ns.begin(), ns.end());
     ns.erase(std::unique(ns.begin(), ns.end()), ns.end());
-    FLEXUQ_REQUIRE(!ns.empty(), "reduce.interfaces: node set " << spec.set << " is empty");
+    FLEXUQ_REQUIRE_OPTION(!ns.empty(), "interfaces", "{}: node set " << spec.set << " is empty");
     for (int n : ns) {
-      FLEXUQ_REQUIRE(!d.is_fixed(n), "reduce.interfaces: node " << mesh.node_ids[n] << " of set " << spec.set
-                                                                 << " is fixed; interfaces replace supports");
+      FLEXUQ_REQUIRE_OPTION(!d.is_fixed(n), "interfaces",
+                            "{}: node " << mesh.node_ids[n] << " of set " << spec.set
+                                        << " is fixed; interfaces replace supports");
       auto [it, fresh] = taken.emplace(n, static_cast<int>(s));
-      FLEXUQ_REQUIRE(fresh, "reduce.interfaces: node " << mesh.node_ids[n] << " belongs to both " << interfaces[it->second].set
-                                                        << " and " << spec.set << "; interfaces must not overlap");
+      FLEXUQ_REQUIRE_OPTION(fresh, "interfaces",
+                            "{}: node " << mesh.node_ids[n] << " belongs to both " << interfaces[it->second].set
+                                        << " and " << spec.set << "; interfaces must not overlap");
       weights[s].push_back(weight_of.at(n));
     }
     if (spec.kind == InterfaceKind::all_dofs) continue;
