@@ -170,11 +170,11 @@ void run_campaign(MPI_Comm comm_in, const Plan& plan, const ModelFactory& factor
   const int rank = world.rank(), size = world.size();
   // More ranks per sample than the run has is refused too, not quietly lowered: results are
   // bit-identical only for the same group size (docs/architecture.md "Reproducibility").
-  FLEXUQ_REQUIRE(size % plan.ranks_per_sample == 0,
-                 "campaign.ranks_per_sample = " << plan.ranks_per_sample
-                                                << (size < plan.ranks_per_sample ? " is more than the " : " does not divide the ")
-                                                << size << " rank(s) of this run: run on a multiple of "
-                                                << plan.ranks_per_sample << " ranks or change campaign.ranks_per_sample");
+  FLEXUQ_REQUIRE_OPTION(size % plan.ranks_per_sample == 0, "ranks_per_sample",
+                        "{} = " << plan.ranks_per_sample
+                                << (size < plan.ranks_per_sample ? " is more than the " : " does not divide the ")
+                                << size << " rank(s) of this run: run on a multiple of " << plan.ranks_per_sample
+                                << " ranks or change {}");
   const int rps = plan.ranks_per_sample;
   int group_index = 0;
   Comm group = world.split_groups(rps, &group_index);

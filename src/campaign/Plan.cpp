@@ -82,14 +82,20 @@ void require_pce(const CampaignOptions& o, double n, int p_lo, int p_hi, bool pr
 void CampaignOptions::check() const {
   const auto& m = method;
   FLEXUQ_REQUIRE(!params.empty(), source << ": 'parameters' is empty");
-  FLEXUQ_REQUIRE(ranks_per_sample >= 1, source << ": campaign.ranks_per_sample must be >= 1");
-  FLEXUQ_REQUIRE(checkpoint_every >= 1, source << ": campaign.checkpoint_every must be >= 1");
-  FLEXUQ_REQUIRE(checkpoint_seconds >= 0 && std::isfinite(checkpoint_seconds),
-                 source << ": campaign.checkpoint_seconds must be >= 0, got " << checkpoint_seconds);
+  // The options are named by their fields (OptionError: the caller names the job key), the method's
+  // by the keys the parser gave (method_keys).
+  const auto require = [&](bool ok, const char* option, const std::string& message) {
+    if (!ok) throw OptionError(option, message).wrapped(source + ": ");
+  };
+  require(ranks_per_sample >= 1, "ranks_per_sample", "{} must be >= 1");
+  require(checkpoint_every >= 1, "checkpoint_every", "{} must be >= 1");
+  require(checkpoint_seconds >= 0 && std::isfinite(checkpoint_seconds), "checkpoint_seconds",
+          FLEXUQ_MSG("{} must be >= 0, got " << checkpoint_seconds));
   const int max_order = m.resolved_max_order();
-  FLEXUQ_REQUIRE(max_order >= 1 && max_order <= 12, source << ": method.pce.max_order must be in [1, 12]");
+  FLEXUQ_REQUIRE(max_order >= 1 && max_order <= 12,
+                 source << ": " << method_keys << "pce.max_order must be in [1, 12]");
   if (m.draws_samples()) {
-    FLEXUQ_REQUIRE(!m.samples || *m.samples >= 2, source << ": method.samples must be at least 2");
+    FLEXUQ_REQUIRE(!m.samples || *m.samples >= 2, source << ": " << method_keys << "samples must be at least 2");
     const std::string how = m.sampling_type() ? m.type : m.sampling;
     FLEXUQ_REQUIRE(how == "monte-carlo" || how == "lhs" || how == "sobol",
                    source << ": sampling '" << how << "' is not one of monte-carlo, lhs, sobol");

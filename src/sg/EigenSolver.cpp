@@ -629,7 +629,7 @@ EigenSolver::EigenSolver(const StochasticLayout& layout, std::vector<uq::Polynom
   FLEXUQ_REQUIRE(!M_.empty() && static_cast<int>(M_.size()) <= op_basis_.size(),
                  "sg: " << M_.size() << " mass terms (need 1 or " << op_basis_.size() << ")");
   FLEXUQ_REQUIRE(opt_.order >= 0, opt_.key << ".order must be >= 0, got " << opt_.order);
-  FLEXUQ_REQUIRE(opt_.n_modes >= 1, "sg: at least one mode must be wanted (outputs.frequencies)");
+  FLEXUQ_REQUIRE_OPTION(opt_.n_modes >= 1, "n_modes", "sg: at least one mode must be wanted ({})");
 }
 
 void check_memory(MPI_Comm world, int dim, int operator_order, const EigenOptions& opt, long long n_local,
@@ -1094,8 +1094,8 @@ void check_memory_for(MPI_Comm world, int dim, int operator_order, const EigenOp
 EigenResult solve_component(const StochasticLayout& layout, const fe::Component& component,
                             const uq::StochasticSpace& space, const AffineMap& map, const ExpansionOptions& expansion,
                             const EigenOptions& opt) {
-  FLEXUQ_REQUIRE(component.stiffness_terms().size() > 0,
-                 "sg: the component keeps no affine terms (model.keep_affine: true is needed for galerkin)");
+  FLEXUQ_REQUIRE_OPTION(component.stiffness_terms().size() > 0, "component.keep_affine",
+                        "sg: the component keeps no affine terms ({}: true is needed for galerkin)");
   check_memory_for(layout.world(), space.dim(), expansion.order, opt, component.K());
 
   const auto coef = expand_coefficients(space, map, expansion);

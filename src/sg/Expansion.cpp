@@ -165,9 +165,9 @@ CoefficientExpansion expand_coefficients(const uq::StochasticSpace& space, const
 }
 
 std::vector<MatH> expand_operator(const fe::AffineOperator& terms, const Eigen::MatrixXd& coefficients) {
-  FLEXUQ_REQUIRE(static_cast<std::size_t>(coefficients.cols()) == terms.size(),
-                 "sg: " << coefficients.cols() << " coefficient columns for " << terms.size()
-                        << " affine terms (keep the affine terms: model.keep_affine)");
+  FLEXUQ_REQUIRE_OPTION(static_cast<std::size_t>(coefficients.cols()) == terms.size(), "component.keep_affine",
+                        "sg: " << coefficients.cols() << " coefficient columns for " << terms.size()
+                               << " affine terms (keep the affine terms: {})");
   std::vector<MatH> out;
   out.reserve(coefficients.rows());
   for (int a = 0; a < coefficients.rows(); ++a) {
@@ -197,7 +197,7 @@ AffineMap parametrisation_map(const fe::MaterialParametrisation& p) {
     try {
       (void)p.materials(theta(x));
     } catch (const InputError& e) {
-      throw InputError("sg: " + where + ": " + e.what());
+      rethrow_input_error(e, "sg: " + where + ": ");
     }
   };
   return map;

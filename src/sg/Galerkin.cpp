@@ -16,9 +16,10 @@ namespace flexuq::sg {
 StochasticLayout::StochasticLayout(MPI_Comm world, int ranks_per_group)
     : world_(world), group_(MPI_COMM_SELF), across_(MPI_COMM_SELF), rpg_(ranks_per_group) {
   const int size = world_.size(), rank = world_.rank();
-  FLEXUQ_REQUIRE(ranks_per_group >= 1 && ranks_per_group <= size && size % ranks_per_group == 0,
-                 "campaign.ranks_per_sample = " << ranks_per_group << " must divide the " << size
-                                                << " ranks (the Galerkin blocks are spread over equal rank groups)");
+  FLEXUQ_REQUIRE_OPTION(ranks_per_group >= 1 && ranks_per_group <= size && size % ranks_per_group == 0,
+                        "ranks_per_group",
+                        "{} = " << ranks_per_group << " must divide the " << size
+                                << " ranks (the Galerkin blocks are spread over equal rank groups)");
   n_groups_ = size / rpg_;
   group_ = world_.split_groups(rpg_, &group_index_);
   MPI_Comm a = MPI_COMM_NULL;

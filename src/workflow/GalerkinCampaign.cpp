@@ -112,8 +112,8 @@ void run_galerkin_campaign(MPI_Comm comm, const GalerkinJob& job, bool resume) {
   const auto r = [&] {
     try {
       return sg::solve_component(layout, comp, space, map, job.expansion, eo);
-    } catch (const InputError& e) { // name the job: sg's messages name keys, not files
-      throw InputError(o.source + ": " + e.what());
+    } catch (const InputError& e) { // name the job: sg's messages name options, not files
+      rethrow_input_error(e, o.source + ": ");
     }
   }();
   if (!r.converged && job.eigen.method == sg::Method::InverseSubspace)
@@ -124,9 +124,8 @@ void run_galerkin_campaign(MPI_Comm comm, const GalerkinJob& job, bool resume) {
   int negative = 0;
   const auto freq = sg::frequency_pce(eig, space, &negative);
   if (negative > 0)
-    log::warn(comm, FLEXUQ_MSG("flexuq campaign: the eigenvalue PCE is negative at " << negative
-                                                                                   << " Gauss node value(s); "
-                                                                                      "raise method.galerkin.order"));
+    log::warn(comm, FLEXUQ_MSG("flexuq campaign: the eigenvalue PCE is negative at "
+                               << negative << " Gauss node value(s); raise " << job.eigen.key << ".order"));
   uq::SummaryOptions so;
   so.pce.seed = o.seed;
   const std::map<std::string, uq::OutputSummary> summaries{

@@ -64,7 +64,8 @@ struct CampaignOptions {
   /// method.pce.max_order) or "reduce.stochastic." (stochastic bodies).
   std::string method_keys = "method.";
 
-  /// The cross-option checks (InputError naming the job and the key). make_plan runs them.
+  /// The cross-option checks (InputError naming the job and the key; OptionError naming the field of
+  /// ranks_per_sample, checkpoint_every, checkpoint_seconds). make_plan runs them.
   void check() const;
 };
 
