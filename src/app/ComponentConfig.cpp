@@ -18,12 +18,13 @@ template <std::size_t N> std::array<double, N> get_array(const io::Config& c, co
   for (std::size_t i = 0; i < N; ++i) a[i] = v[i];
   return a;
 }
-/// The generators name the key at fault; prefix the job file.
+/// The generators name the option at fault (OptionError "generator.cells": the verb names its key);
+/// prefix the job file.
 template <class F> io::Mesh with_source(const io::Config& c, F&& generate) {
   try {
     return generate();
   } catch (const InputError& e) {
-    throw InputError(c.source() + ": " + e.what());
+    rethrow_input_error(e, c.source() + ": ");
   }
 }
 } // namespace

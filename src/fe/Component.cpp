@@ -154,28 +154,30 @@ Component::Component(MPI_Comm comm, io::Mesh mesh, const ComponentOptions& opt) 
   for (std::size_t e = 0; e < ne; ++e) {
     std::string& name = elem_mat[e];
     if (name.empty()) {
-      FLEXUQ_REQUIRE(opt.default_material.has_value(),
-                     mesh_.source << ": no material for element " << mesh_.elem_ids[e]
-                                  << " (no section assigns one and the job gives no model.material)");
+      FLEXUQ_REQUIRE_OPTION(opt.default_material.has_value(), "component.default_material",
+                            mesh_.source << ": no material for element " << mesh_.elem_ids[e]
+                                         << " (no section assigns one and the job gives no {})");
       name = "DEFAULT";
     }
     if (!materials.count(name)) {
       if (name == "DEFAULT" && opt.default_material) {
         materials["DEFAULT"] = *opt.default_material;
-        if (materials["DEFAULT"].name.empty()) materials["DEFAULT"].name = "model.material";
+        if (materials["DEFAULT"].name.empty()) materials["DEFAULT"].name = "component.default_material";
       } else {
         const auto& sec = mesh_.sections[elem_section_[e]];
-        throw InputError(sec.where.str() + ": section references material '" + sec.material +
-                         "', which is not defined" +
-                         (sec.material == "DEFAULT" ? " (give model.material in the job)" : ""));
+        const std::string what =
+            sec.where.str() + ": section references material '" + sec.material + "', which is not defined";
+        if (sec.material == "DEFAULT") throw OptionError("component.default_material", what + " (give {} in the job)");
+        throw InputError(what);
       }
     }
     const bool beam = mesh_.elem_type[e] == io::ElementType::beam2, shell = io::is_shell(mesh_.elem_type[e]);
     FLEXUQ_REQUIRE(!beam || (elem_section_[e] >= 0 && mesh_.sections[elem_section_[e]].beam),
                    mesh_.source << ": beam element " << mesh_.elem_ids[e] << " has no *BEAM SECTION");
-    FLEXUQ_REQUIRE(!shell || elem_section_[e] >= 0,
-                   mesh_.source << ": shell element " << mesh_.elem_ids[e] << " (" << io::element_name(mesh_.elem_type[e])
-                                << ") has no shell section (*SHELL SECTION, a PSHELL, or model.shell in the job)");
+    FLEXUQ_REQUIRE_OPTION(!shell || elem_section_[e] >= 0, "component.shell_section",
+                          mesh_.source << ": shell element " << mesh_.elem_ids[e] << " ("
+                                       << io::element_name(mesh_.elem_type[e])
+                                       << ") has no shell section (*SHELL SECTION, a PSHELL, or {} in the job)");
     FLEXUQ_REQUIRE(!shell || mesh_.sections[elem_section_[e]].shell,
                    mesh_.sections[elem_section_[e]].where.str()
                        << ": shell element " << mesh_.elem_ids[e] << " is in a section that is not a shell section");

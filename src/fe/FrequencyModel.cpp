@@ -32,7 +32,7 @@ FrequencyModel::FrequencyModel(MPI_Comm comm, io::Mesh mesh, ComponentOptions co
 FrequencyModel::FrequencyModel(MPI_Comm comm, std::unique_ptr<Component> component, ComponentUpdate update,
                                FrequencyModelOptions options)
     : comm_(comm), opt_(std::move(options)), comp_(std::move(component)), update_(std::move(update)) {
-  FLEXUQ_REQUIRE(opt_.frequencies >= 1, "outputs.frequencies must be at least 1");
+  FLEXUQ_REQUIRE_OPTION(opt_.frequencies >= 1, "frequencies", "{} must be at least 1");
   ModeOptions mo;
   mo.count = opt_.frequencies + std::max(4, opt_.frequencies / 2); // margin for modes that swap order
   mo.constrained = comp_->has_fixed_nodes();
@@ -77,7 +77,8 @@ void FrequencyModel::prepare(const std::vector<double>& nominal) {
   update_(*comp_, nominal);
   auto m = solver_->solve(comp_->K(), comp_->M());
   const int n = opt_.frequencies;
-  FLEXUQ_REQUIRE(static_cast<int>(m.eigenvalues.size()) >= n, "reference solve returned fewer than outputs.frequencies modes");
+  FLEXUQ_REQUIRE_OPTION(static_cast<int>(m.eigenvalues.size()) >= n, "frequencies",
+                        "reference solve returned fewer than {} modes");
   ref_.clear();
   for (int j = 0; j < n; ++j) ref_.push_back(std::move(m.vectors[static_cast<std::size_t>(j)]));
   cluster_.assign(n, 0);

@@ -51,8 +51,9 @@ MaterialParametrisation::MaterialParametrisation(const Component& c, std::vector
       bool owned = !touched.empty();
       for (std::size_t e = 0; e < elem_group.size() && owned; ++e)
         if (touched.count(elem_group[e]) && !in_set.count(static_cast<int>(e))) owned = false;
-      FLEXUQ_REQUIRE(owned, "parameter " << p.name << " acts on element set '" << *p.element_set
-                                         << "', which has no material of its own: give it one under model.materials."
+      FLEXUQ_REQUIRE_OPTION(owned, "component.set_materials",
+                            "parameter " << p.name << " acts on element set '" << *p.element_set
+                                         << "', which has no material of its own: give it one under {}."
                                          << *p.element_set);
       gs.assign(touched.begin(), touched.end());
     }

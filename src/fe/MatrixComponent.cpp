@@ -136,23 +136,26 @@ PetscScalar entry(Mat A, PetscInt i, PetscInt j) {
 
 std::unique_ptr<Component> make_matrix_component(MPI_Comm comm, const MatrixModelSpec& spec,
                                                  const ComponentOptions& options) {
-  FLEXUQ_REQUIRE(!spec.stiffness.empty(), spec.source << ": model.matrices needs at least one stiffness term");
-  FLEXUQ_REQUIRE(!spec.mass.empty(), spec.source << ": model.matrices needs at least one mass term");
+  // Options are named by their fields ("matrices.labels", OptionError): the caller names the job key.
+  const auto require = [&](bool ok, const char* option, const std::string& message) {
+    if (!ok) throw OptionError(option, message).wrapped(spec.source + ": ");
+  };
+  require(!spec.stiffness.empty(), "matrices", "{} needs at least one stiffness term");
+  require(!spec.mass.empty(), "matrices", "{} needs at least one mass term");
   const auto terms = all_terms(spec);
   {
     std::set<std::string> names;
     for (const auto& t : terms)
-      FLEXUQ_REQUIRE(names.insert(t.term->name).second,
-                     spec.source << ": model.matrices: two terms are named '" << t.term->name << "'");
+      require(names.insert(t.term->name).second, "matrices", "{}: two terms are named '" + t.term->name + "'");
   }
   // --- DOF labels ---
   io::DofLabels L;
   if (spec.labels.empty()) {
     std::vector<std::string> paths;
     for (const auto& t : terms) {
-      FLEXUQ_REQUIRE(t.term->file.format == io::MatrixFormat::abaqus,
-                     spec.source << ": model.matrices.labels is needed for " << enum_name(io::kMatrixFormatNames, t.term->file.format)
-                                 << " files (" << t.term->file.path << ")");
+      require(t.term->file.format == io::MatrixFormat::abaqus, "matrices.labels",
+              FLEXUQ_MSG("{} is needed for " << enum_name(io::kMatrixFormatNames, t.term->file.format) << " files ("
+                                             << t.term->file.path << ")"));
       paths.push_back(t.term->file.path);
     }
     L = io::abaqus_dof_labels(paths);
@@ -180,8 +183,8 @@ std::unique_ptr<Component> make_matrix_component(MPI_Comm comm, const MatrixMode
       auto& set = mesh.node_sets[io::upper(name)];
       for (long id : ids) {
         const auto it = index.find(id);
-        FLEXUQ_REQUIRE(it != index.end(), spec.source << ": model.matrices.sets." << name << ": node " << id
-                                                      << " is not in " << mesh.source);
+        if (it == index.end()) // the message is made only on failure: sets may hold millions of ids
+          require(false, "matrices.sets", FLEXUQ_MSG("{}." << name << ": node " << id << " is not in " << mesh.source));
         set.push_back(it->second);
       }
       std::sort(set.begin(), set.end());

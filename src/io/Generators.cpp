@@ -42,18 +42,25 @@ Mesh generate_box(const BoxSpec& s) {
     for (const auto& edges : {product(c0, c1 + 1, c2 + 1), product(c0 + 1, c1, c2 + 1), product(c0 + 1, c1 + 1, c2)})
       nodes = nodes && edges ? limits::add(*nodes, *edges) : std::nullopt;
   }
+  // The option at fault is named by its field ("generator.cells", OptionError): the caller names its key.
   std::ostringstream key;
-  key << "model.generator.cells [" << c0 << ", " << c1 << ", " << c2 << "]";
+  key << "{} [" << c0 << ", " << c1 << ", " << c2 << "]";
   const char* type = s.order == 1 ? "hex8" : "hex20";
   if (!elements || !nodes || !lattice || *elements > limits::max_mesh_entities || *nodes > limits::max_mesh_entities)
-    throw InputError(key.str() + " gives " +
-                     (nodes ? std::to_string(*nodes) : std::string("more than 2^63")) + " nodes and " +
-                     (elements ? std::to_string(*elements) : std::string("more than 2^63")) + " " + type +
-                     " elements; a mesh holds at most " + std::to_string(limits::max_mesh_entities) + " of each");
-  limits::require_memory(static_cast<double>(*lattice) * sizeof(int) +
-                             mesh_bytes(static_cast<double>(*nodes), static_cast<double>(*elements), s.order == 1 ? 8 : 20),
-                         key.str() + " (a box of " + std::to_string(*nodes) + " nodes and " + std::to_string(*elements) +
-                             " " + type + " elements)");
+    throw OptionError("generator.cells",
+                      key.str() + " gives " + (nodes ? std::to_string(*nodes) : std::string("more than 2^63")) +
+                          " nodes and " + (elements ? std::to_string(*elements) : std::string("more than 2^63")) + " " +
+                          type + " elements; a mesh holds at most " + std::to_string(limits::max_mesh_entities) +
+                          " of each");
+  try {
+    limits::require_memory(static_cast<double>(*lattice) * sizeof(int) + mesh_bytes(static_cast<double>(*nodes),
+                                                                                    static_cast<double>(*elements),
+                                                                                    s.order == 1 ? 8 : 20),
+                           key.str() + " (a box of " + std::to_string(*nodes) + " nodes and " +
+                               std::to_string(*elements) + " " + type + " elements)");
+  } catch (const InputError& e) {
+    throw OptionError("generator.cells", e.what());
+  }
   Mesh m;
   std::ostringstream src;
   src << "generator:box(" << s.cells[0] << "x" << s.cells[1] << "x" << s.cells[2] << ", hex" << (s.order == 1 ? 8 : 20)
@@ -113,12 +120,16 @@ Mesh generate_box(const BoxSpec& s) {
 
 Mesh generate_beam(const BeamSpec& s) {
   FLEXUQ_REQUIRE(s.elements >= 1, "beam generator: elements must be >= 1, got " << s.elements);
-  FLEXUQ_REQUIRE(s.elements < limits::max_mesh_entities,
-                 "model.generator.elements = " << s.elements << " gives " << static_cast<std::int64_t>(s.elements) + 1
-                                               << " nodes; a mesh holds at most " << limits::max_mesh_entities);
-  limits::require_memory(mesh_bytes(s.elements + 1.0, s.elements, 2),
-                         "model.generator.elements = " + std::to_string(s.elements) + " (a beam of " +
-                             std::to_string(s.elements) + " elements)");
+  FLEXUQ_REQUIRE_OPTION(s.elements < limits::max_mesh_entities, "generator.elements",
+                        "{} = " << s.elements << " gives " << static_cast<std::int64_t>(s.elements) + 1
+                                << " nodes; a mesh holds at most " << limits::max_mesh_entities);
+  try {
+    limits::require_memory(mesh_bytes(s.elements + 1.0, s.elements, 2), "{} = " + std::to_string(s.elements) +
+                                                                            " (a beam of " +
+                                                                            std::to_string(s.elements) + " elements)");
+  } catch (const InputError& e) {
+    throw OptionError("generator.elements", e.what());
+  }
   FLEXUQ_REQUIRE(s.length > 0, "beam generator: length must be positive");
   const double dn = std::sqrt(s.direction[0] * s.direction[0] + s.direction[1] * s.direction[1] +
                               s.direction[2] * s.direction[2]);

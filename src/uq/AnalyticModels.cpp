@@ -13,8 +13,9 @@ namespace {
 class AnalyticModel final : public Model {
 public:
   AnalyticModel(std::string fn, std::size_t dim, double threshold) : fn_(std::move(fn)), threshold_(threshold) {
-    if (fn_ == "ishigami") FLEXUQ_REQUIRE(dim == 3, "model.function ishigami needs 3 parameters, got " << dim);
-    if (fn_ == "oscillator") FLEXUQ_REQUIRE(dim == 2, "model.function oscillator needs 2 parameters (k, m), got " << dim);
+    if (fn_ == "ishigami") FLEXUQ_REQUIRE_OPTION(dim == 3, "function", "{} ishigami needs 3 parameters, got " << dim);
+    if (fn_ == "oscillator")
+      FLEXUQ_REQUIRE_OPTION(dim == 2, "function", "{} oscillator needs 2 parameters (k, m), got " << dim);
   }
   std::map<std::string, std::size_t> output_sizes() const override {
     if (fn_ == "oscillator") return {{"omega2", 1}, {"omega", 1}};
@@ -51,7 +52,8 @@ bool is_analytic_model(const std::string& fn) {
 }
 
 std::unique_ptr<Model> make_analytic_model(const std::string& fn, std::size_t dim, double threshold) {
-  FLEXUQ_REQUIRE(is_analytic_model(fn), "unknown model.function '" << fn << "' (ishigami, oscillator, polynomial, failing)");
+  FLEXUQ_REQUIRE_OPTION(is_analytic_model(fn), "function",
+                        "unknown {} '" << fn << "' (ishigami, oscillator, polynomial, failing)");
   return std::make_unique<AnalyticModel>(fn, dim, threshold);
 }
 

@@ -19,8 +19,8 @@ namespace flexuq::uq {
 /// True for the names above.
 bool is_analytic_model(const std::string& function);
 
-/// The analytic model @p function for @p dim parameters. Throws InputError for an unknown name or a
-/// wrong number of parameters.
+/// The analytic model @p function for @p dim parameters. Throws OptionError (option "function") for an
+/// unknown name or a wrong number of parameters.
 std::unique_ptr<Model> make_analytic_model(const std::string& function, std::size_t dim, double threshold = 1.0);
 
 } // namespace flexuq::uq
