@@ -2,6 +2,7 @@
 #include "flexuq/app/ModelFactory.hpp"
 
 #include "flexuq/app/ComponentConfig.hpp"
+#include "flexuq/app/JobKeys.hpp"
 #include "flexuq/app/MatrixModel.hpp"
 #include "flexuq/app/ReduceCommand.hpp"
 #include "flexuq/app/SimulationOptions.hpp"
@@ -82,8 +83,9 @@ workflow::ReduceBodySpec parse_reduce_body(const io::Config& cfg, const std::str
     rb.options.build = job.build;
     rb.options.free_free = 0;
     rb.options.basis = false;
-  } catch (const InputError& e) {
-    throw InputError(cfg.source() + ": model.reduce." + body + " (" + rb.path + "): " + e.what());
+    rb.options.section = "reduce";
+  } catch (const InputError& e) { // the reduce job's own keys
+    throw InputError(cfg.source() + ": model.reduce." + body + " (" + rb.path + "): " + reduce_keys().message(e));
   }
   return rb;
 }
@@ -99,6 +101,9 @@ workflow::ReduceBodySpec parse_reduce_body(const io::Config& cfg, const std::str
 workflow::SimulationCampaignSpec simulation_campaign(const io::Config& cfg, const std::vector<campaign::ParameterSpec>& params) {
   workflow::SimulationCampaignSpec spec;
   spec.source = cfg.source();
+  spec.simulation_key = "model.simulation";
+  spec.reduce_key = "model.reduce";
+  spec.stiffness_key = "model.stiffness";
   spec.params = params;
   spec.simulation_path = cfg.resolve_path(cfg.get<std::string>("model.simulation"));
   const io::Config sim_cfg = io::Config::load(MPI_COMM_SELF, spec.simulation_path);
@@ -134,8 +139,8 @@ workflow::SimulationCampaignSpec simulation_campaign(const io::Config& cfg, cons
     spec.simulation = parse_simulation_job(sim_cfg);
     sim_cfg.mark_used("command");
     sim_cfg.check_all_used();
-  } catch (const InputError& e) {
-    throw InputError(cfg.source() + ": model.simulation (" + spec.simulation_path + "): " + e.what());
+  } catch (const InputError& e) { // the simulate job's own keys (its solver section)
+    throw InputError(cfg.source() + ": model.simulation (" + spec.simulation_path + "): " + simulate_keys().message(e));
   }
   for (const auto& [body, file] : reduce_files) spec.reduce.push_back(parse_reduce_body(cfg, body, file));
   for (const auto& p : params) { // what a parameter left to the model.reduce bodies sets

@@ -121,6 +121,7 @@ workflow::StochasticBodyJob stochastic_reduce_job(MPI_Comm c, const io::Config& 
   so.reducer = job.reducer;
   so.build = job.build;
   so.free_free = job.free_free;
+  so.section = "reduce"; // the messages of a point name reduce.stochastic.min_mac, reduce.checkout.free_free
   so.basis = cfg.get<bool>("reduce.stochastic.basis", true);
   FLEXUQ_REQUIRE(so.basis || !pod, cfg.source() << ": reduce.stochastic.basis: false cannot be used with method pod "
                                                    "(the point bases are its snapshots)");

@@ -33,18 +33,21 @@ std::vector<double> row_major(const Eigen::MatrixXd& A) {
 } // namespace
 
 void validate_stochastic(const StochasticReduceOptions& o, const std::string& source) {
-  FLEXUQ_REQUIRE(o.build.method != Method::gcms,
-                 source << ": reduce.method: gcms cannot be expanded by reduce.stochastic (its psi-field columns "
-                           "change in number and meaning with the parameters); use a constraint-mode method "
-                           "(craig-bampton, herting, hurty, ...)");
-  FLEXUQ_REQUIRE(o.build.scaling == Scaling::none,
-                 source << ": reduce.scaling must be none with reduce.stochastic (per-point column scales would "
-                           "mix into the expansion of the reduced matrices)");
-  FLEXUQ_REQUIRE(!o.reducer.modes.band_hz,
-                 source << ": reduce.modes.band cannot be used with reduce.stochastic (the number of modes would "
-                           "change from point to point); give reduce.modes.count");
-  FLEXUQ_REQUIRE(o.min_mac > 0 && o.min_mac <= 1, source << ": reduce.stochastic.min_mac must be in (0, 1], got " << o.min_mac);
-  FLEXUQ_REQUIRE(o.free_free >= 0, source << ": reduce.checkout.free_free must be >= 0");
+  // Options named by their fields (OptionError): the caller names the job keys.
+  const auto require = [&](bool ok, const char* option, const std::string& message) {
+    if (!ok) throw OptionError(option, message).wrapped(source + ": ");
+  };
+  require(o.build.method != Method::gcms, "method",
+          "{}: gcms cannot be expanded by {stochastic} (its psi-field columns change in number and meaning with "
+          "the parameters); use a constraint-mode method (craig-bampton, herting, hurty, ...)");
+  require(o.build.scaling == Scaling::none, "scaling",
+          "{} must be none with {stochastic} (per-point column scales would mix into the expansion of the reduced "
+          "matrices)");
+  require(!o.reducer.modes.band_hz, "modes.band",
+          "{} cannot be used with {stochastic} (the number of modes would change from point to point); give "
+          "{modes.count}");
+  require(o.min_mac > 0 && o.min_mac <= 1, "stochastic.min_mac", FLEXUQ_MSG("{} must be in (0, 1], got " << o.min_mac));
+  require(o.free_free >= 0, "checkout.free_free", "{} must be >= 0");
 }
 
 struct StochasticBodyModel::Point {
@@ -316,8 +319,8 @@ double StochasticBodyModel::align_modes(const ReducedBasis& rb, const std::vecto
       std::ostringstream os;
       os << "alignment with the body at the parameter means: reference mode " << j + 1 << " ("
          << std::sqrt(std::max(0.0, ref_eigenvalues_[ju])) / (2 * M_PI) << " Hz) lost, captured share (MAC) "
-         << tr.mac[ju] << " < reduce.stochastic.min_mac = " << opt_.min_mac
-         << " (more modes, reduce.modes.count, or a narrower parameter range)";
+         << tr.mac[ju] << " < " << opt_.key_of("stochastic.min_mac") << " = " << opt_.min_mac << " (more modes, "
+         << opt_.key_of("modes.count") << ", or a narrower parameter range)";
       throw Error(os.str());
     }
   }
@@ -345,7 +348,7 @@ double StochasticBodyModel::align_modes(const ReducedBasis& rb, const std::vecto
 }
 
 Outputs point_outputs(const WorkSpace& ws, const ReducedBasis& rb, const Invariants& inv,
-                      const fe::NaturalLayout* natural, int free_free) {
+                      const fe::NaturalLayout* natural, int free_free, const std::string& free_free_key) {
   Outputs out;
   out["K"] = row_major(rb.K);
   out["M"] = row_major(rb.M);
@@ -358,7 +361,7 @@ Outputs point_outputs(const WorkSpace& ws, const ReducedBasis& rb, const Invaria
     const auto e = elastic_coordinates(rb.K, rb.M);
     FLEXUQ_REQUIRE(e.rigid == 6 && e.eigenvalues.size() >= free_free,
                    "the reduced body at this point has " << e.rigid << " rigid-body modes and " << e.eigenvalues.size()
-                                                         << " elastic ones (reduce.checkout.free_free = " << free_free
+                                                         << " elastic ones (" << free_free_key << " = " << free_free
                                                          << ")");
     auto& f = out["free_free_frequencies"];
     for (int i = 0; i < free_free; ++i) f.push_back(std::sqrt(std::max(0.0, e.eigenvalues(i))) / (2 * M_PI));
@@ -386,7 +389,7 @@ ReducedBody StochasticBodyModel::body_at(const std::vector<double>& theta) {
 Outputs StochasticBodyModel::evaluate(const std::vector<double>& theta) {
   if (scaled_) {
     const Point p = scaled_point(theta);
-    Outputs out = point_outputs(*ws_, p.rb, p.inv, nullptr, opt_.free_free);
+    Outputs out = point_outputs(*ws_, p.rb, p.inv, nullptr, opt_.free_free, opt_.key_of("checkout.free_free"));
     out["alignment_min_mac"] = {p.min_mac};
     if (opt_.basis) {
       // The basis is Φ0 D: journaled as D's diagonal (column_scaled_fields), 1 on boundary and
@@ -396,7 +399,8 @@ Outputs StochasticBodyModel::evaluate(const std::vector<double>& theta) {
     return out;
   }
   Point p = reduce_at(theta, false);
-  Outputs out = point_outputs(*ws_, p.rb, p.inv, opt_.basis ? layout_.get() : nullptr, opt_.free_free);
+  Outputs out = point_outputs(*ws_, p.rb, p.inv, opt_.basis ? layout_.get() : nullptr, opt_.free_free,
+                              opt_.key_of("checkout.free_free"));
   out["alignment_min_mac"] = {p.min_mac};
   return out;
 }

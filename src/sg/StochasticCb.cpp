@@ -183,7 +183,7 @@ GalerkinCbResult galerkin_cb(const StochasticLayout& layout, fe::Component& comp
   // The working space at the means, and the expansion of K (and M) carried into it.
   par.apply(comp, nominal_theta);
   cms::WorkSpace ws(comp, opt.interfaces);
-  FLEXUQ_REQUIRE(ws.n_boundary() > 0, "reduce.interfaces: a Craig-Bampton body needs at least one interface");
+  FLEXUQ_REQUIRE_OPTION(ws.n_boundary() > 0, "interfaces", "{}: a Craig-Bampton body needs at least one interface");
   const auto map = parametrisation_map(par);
   check_memory_for(world, space.dim(), opt.expansion.order, opt.eigen, ws.K(), static_cast<int>(ws.n_boundary()));
   const auto coef = expand_coefficients(space, map, opt.expansion);
@@ -227,9 +227,9 @@ GalerkinCbResult galerkin_cb(const StochasticLayout& layout, fe::Component& comp
   EigenResult er = [&] {
     try {
       return solver.solve();
-    } catch (const InputError& e) {
-      throw InputError(std::string(e.what()) + " (the interior operator: reduce.interfaces hold the body in a "
-                                               "Craig-Bampton reduction)");
+    } catch (const InputError& e) { // the solver's message, then the option that made the operator
+      throw OptionError("interfaces", "{} hold the body in a Craig-Bampton reduction")
+          .wrapped(std::string(e.what()) + " (the interior operator: ", ")");
     }
   }();
   if (!er.converged)
@@ -290,7 +290,8 @@ GalerkinCbResult galerkin_cb(const StochasticLayout& layout, fe::Component& comp
     GalerkinCbNode node;
     try {
       const cms::ReducedBasis rb = ev.at(germ.row(static_cast<Eigen::Index>(q)), theta[q]);
-      node.outputs = cms::point_outputs(ws, rb, cms::compute_invariants(ws, rb), natural.get(), opt.free_free);
+      node.outputs =
+          cms::point_outputs(ws, rb, cms::compute_invariants(ws, rb), natural.get(), opt.free_free, opt.free_free_key);
     } catch (const std::exception& e) { // an inadmissible θ or a lost rigid-body count: this node only
       node.ok = false;
       node.reason = e.what();

@@ -67,7 +67,7 @@ PodBasisSummary pod_basis(MPI_Comm comm, const std::vector<campaign::Journal::Lo
   const auto n = static_cast<std::size_t>(head[1]);
   family.resize(n);
   FLEXUQ_MPI(MPI_Bcast(family.data(), static_cast<int>(n), MPI_INT, 0, c));
-  FLEXUQ_REQUIRE(N > 0, "reduce.stochastic.method: pod: no point succeeded, there are no snapshots");
+  FLEXUQ_REQUIRE_OPTION(N > 0, "stochastic.method", "{}: pod: no point succeeded, there are no snapshots");
   std::vector<Eigen::Index> cols_b, cols_i;
   for (std::size_t j = 0; j < n; ++j) (family[j] ? cols_i : cols_b).push_back(static_cast<Eigen::Index>(j));
 
@@ -210,10 +210,13 @@ void scaling_parameters(const std::vector<double>& c0, const std::vector<double>
   for (std::size_t t = 0; t < c0.size(); ++t) {
     const double a = c0[t], b = c2[t];
     if (std::abs(b - a) <= 1e-14 * std::abs(a)) continue;
-    FLEXUQ_REQUIRE(std::abs(b - 2 * a) <= 1e-12 * std::abs(a) && map[t] < 0,
-                   "reduce.stochastic.method: pod: parameter '" << name << "' does not scale its affine terms "
-                   "linearly (method pod evaluates K(θ) = Σ c_t(θ) K_t with each c_t proportional to one parameter: "
-                   "use E and rho parameters, one per element set)");
+    FLEXUQ_REQUIRE_OPTION(
+        std::abs(b - 2 * a) <= 1e-12 * std::abs(a) && map[t] < 0, "stochastic.method",
+        "{}: pod: parameter '"
+            << name
+            << "' does not scale its affine terms "
+               "linearly (method pod evaluates K(θ) = Σ c_t(θ) K_t with each c_t proportional to one parameter: "
+               "use E and rho parameters, one per element set)");
     map[t] = static_cast<std::int64_t>(p);
   }
 }

@@ -16,17 +16,18 @@ namespace flexuq::workflow {
 
 namespace {
 
-/// A model.reduce body with the campaign index of each of its material parameters.
+/// A model.reduce body with the campaign index of each of its material parameters and its job key.
 struct ReduceBody {
   ReduceBodySpec spec;
   std::vector<std::size_t> index;
+  std::string key; ///< "<reduce_key>.<body>"
 };
 
 /// @p spec's reduce body @p r acting on the campaign parameters @p index: its material parameters
 /// (at their means for the reference reduction), checked against its mesh and the stochastic path.
 ReduceBody reduce_body(const SimulationCampaignSpec& spec, const ReduceBodySpec& r,
                        const std::vector<std::size_t>& index) {
-  ReduceBody rb{r, index};
+  ReduceBody rb{r, index, spec.reduce_key + "." + r.body};
   auto& o = rb.spec.options;
   try {
     for (std::size_t k : index) {
@@ -41,8 +42,8 @@ ReduceBody reduce_body(const SimulationCampaignSpec& spec, const ReduceBodySpec&
     for (const auto& q : o.parameters)
       if (q.element_set) (void)rb.spec.mesh->element_set(*q.element_set);
     cms::validate_stochastic(o, r.path);
-  } catch (const InputError& e) {
-    throw InputError(spec.source + ": model.reduce." + r.body + " (" + r.path + "): " + e.what());
+  } catch (const InputError& e) { // a cms option keeps its field: the CLI names its key in the reduce job
+    rethrow_input_error(e, spec.source + ": " + rb.key + " (" + r.path + "): ");
   }
   return rb;
 }
@@ -59,13 +60,12 @@ mbs::BodyProvider make_provider(MPI_Comm group, const ReduceBody& rb, const mbs:
   double diff = mine.size() == file.size() && mine.size() > 0 ? 0.0 : INFINITY;
   for (Eigen::Index i = 0; i < mine.size() && i < file.size(); ++i)
     diff = std::max(diff, std::abs(mine(i) - file(i)) / file(i));
-  FLEXUQ_REQUIRE(diff < 1e-6, "model.reduce."
-                                  << r.body << ": " << r.path
-                                  << " at the parameter means does not "
-                                     "reproduce the body file "
-                                  << src->path << " (reduced free-free frequencies differ by " << diff
-                                  << " relative): give the reduce job that wrote it, and parameter means equal to "
-                                     "its materials");
+  FLEXUQ_REQUIRE(diff < 1e-6, rb.key << ": " << r.path
+                                     << " at the parameter means does not "
+                                        "reproduce the body file "
+                                     << src->path << " (reduced free-free frequencies differ by " << diff
+                                     << " relative): give the reduce job that wrote it, and parameter means equal to "
+                                        "its materials");
   const auto options = job.flexible_options.at(r.body);
   const auto index = rb.index;
   return {r.body,
@@ -98,12 +98,12 @@ ModelFactory simulation_campaign_factory(const SimulationCampaignSpec& spec) {
       if (os.quantity == mbs::Quantity::stress || os.quantity == mbs::Quantity::von_mises)
         for (const auto& r : spec.reduce)
           FLEXUQ_REQUIRE(job0.system.bodies()[static_cast<std::size_t>(os.body)].name != r.body,
-                         "output '" << os.name << "': the stresses of a body reduced again per sample (model.reduce."
-                                    << r.body << ") are not recovered");
+                         "output '" << os.name << "': the stresses of a body reduced again per sample ("
+                                    << spec.reduce_key << "." << r.body << ") are not recovered");
     mbs::SimulationModel check(std::move(job0), spec.stiffness, spec.outputs, spec.times, names, names_only);
     for (std::size_t k : check.stochastic_parameters()) used[k] = true;
-  } catch (const InputError& e) {
-    throw InputError(spec.source + ": model.simulation (" + spec.simulation_path + "): " + e.what());
+  } catch (const InputError& e) { // SimulationModel names its arguments (OptionError): the CLI names their keys
+    rethrow_input_error(e, spec.source + ": " + spec.simulation_key + " (" + spec.simulation_path + "): ");
   }
   // The parameters left act on the materials of every model.reduce body.
   std::vector<std::size_t> material;
@@ -113,14 +113,15 @@ ModelFactory simulation_campaign_factory(const SimulationCampaignSpec& spec) {
   for (const auto& r : spec.reduce) reduce.push_back(reduce_body(spec, r, material));
   for (std::size_t k : material) used[k] = true;
   FLEXUQ_REQUIRE(reduce.empty() || !material.empty(),
-                 spec.source << ": model.reduce: no parameter is left for the re-reduced bodies (every one is a "
-                                "model.stiffness or stochastic-body parameter)");
+                 spec.source << ": " << spec.reduce_key
+                             << ": no parameter is left for the re-reduced bodies (every one is a "
+                             << spec.stiffness_key << " or stochastic-body parameter)");
   for (std::size_t k = 0; k < params.size(); ++k)
     FLEXUQ_REQUIRE(used[k], spec.source << ": parameter '" << params[k].name
-                                        << "' changes nothing in the simulation model (model.stiffness."
+                                        << "' changes nothing in the simulation model (" << spec.stiffness_key << "."
                                         << params[k].name
-                                        << ": {reference, bodies}, a stochastic body with a parameter of that name, "
-                                           "or model.reduce: {<body>: <its reduce job>})");
+                                        << ": {reference, bodies}, a stochastic body with a parameter "
+                                        << "of that name, or " << spec.reduce_key << ": {<body>: <its reduce job>})");
   auto simulation = std::make_shared<const SimulationSpec>(spec.simulation);
   const auto stiffness = spec.stiffness;
   const auto outputs = spec.outputs;
@@ -132,7 +133,7 @@ ModelFactory simulation_campaign_factory(const SimulationCampaignSpec& spec) {
     try {
       for (const auto& rb : reduce) providers.push_back(make_provider(group, rb, job));
     } catch (const InputError& e) {
-      throw InputError(source + ": " + e.what());
+      rethrow_input_error(e, source + ": ");
     }
     return std::make_unique<mbs::SimulationModel>(std::move(job), stiffness, outputs, times, names,
                                                   std::move(providers));

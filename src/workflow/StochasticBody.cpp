@@ -299,6 +299,7 @@ void run_galerkin_body(MPI_Comm c, const StochasticBodyJob& job, const campaign:
   go.expansion = job.galerkin_expansion;
   go.eigen.n_modes = so.reducer.modes.count;
   go.free_free = so.free_free;
+  go.free_free_key = so.key_of("checkout.free_free");
   go.basis = so.basis;
   // The SG eigen sweeps are checkpointed beside the output; --resume continues from the last one
   // (the constraint modes and the nodes are recomputed: they cost a few sweeps' worth).
@@ -325,8 +326,8 @@ void run_galerkin_body(MPI_Comm c, const StochasticBodyJob& job, const campaign:
   const auto r = [&] {
     try {
       return sg::galerkin_cb(layout, comp, par, space, plan.germ, theta, nominal_germ, so.nominal, go);
-    } catch (const InputError& e) { // name the job: sg's messages name keys, not files
-      throw InputError(src + ": " + e.what());
+    } catch (const InputError& e) { // name the job: sg's messages name options, not files
+      rethrow_input_error(e, src + ": ");
     }
   }();
   on_rank0(c, [&] {
@@ -410,8 +411,8 @@ void run_stochastic_body(MPI_Comm comm_in, const StochasticBodyJob& job, bool re
     FLEXUQ_MPI(MPI_Comm_rank(c, &rank));
     if (rank == 0 && m->exact_scaling())
       log::info(group, "  the parameters scale K and M as a whole: every point is the reference body scaled exactly "
-                       "(no factorization or eigensolve per point; reduce.stochastic.exact_scaling: false reduces "
-                       "every point)");
+                       "(no factorization or eigensolve per point; " +
+                           so.key_of("stochastic.exact_scaling") + ": false reduces every point)");
     nominal->body = m->nominal_body();
     nominal->basis = m->release_nominal_basis();
     nominal->set = true;

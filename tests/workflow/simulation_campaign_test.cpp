@@ -144,7 +144,16 @@ TEST(SimulationCampaign, ModelReduceReReducesTheBodyPerSample) {
 }
 
 TEST(SimulationCampaign, EveryParameterMustChangeSomething) {
-  const auto spec = campaign_spec("thickness", 1.0, 0.1);
+  // A spec made in code: the messages name its fields (issue #33 item 2); app/ModelFactory sets the
+  // job keys, which the messages then name.
+  auto spec = campaign_spec("thickness", 1.0, 0.1);
+  EXPECT_EQ(test::input_error_of([&] { workflow::simulation_campaign_factory(spec); }),
+            "uq.yaml: parameter 'thickness' changes nothing in the simulation model (stiffness.thickness: "
+            "{reference, bodies}, a stochastic body with a parameter of that name, or reduce: {<body>: <its "
+            "reduce job>})");
+  spec.simulation_key = "model.simulation";
+  spec.reduce_key = "model.reduce";
+  spec.stiffness_key = "model.stiffness";
   EXPECT_EQ(test::input_error_of([&] { workflow::simulation_campaign_factory(spec); }),
             "uq.yaml: parameter 'thickness' changes nothing in the simulation model (model.stiffness.thickness: "
             "{reference, bodies}, a stochastic body with a parameter of that name, or model.reduce: {<body>: <its "
@@ -153,6 +162,19 @@ TEST(SimulationCampaign, EveryParameterMustChangeSomething) {
   wrong.stiffness.push_back({0, test::kSteelE, {"box"}});
   wrong.outputs = {"x_A"};
   const auto msg = test::input_error_of([&] { workflow::simulation_campaign_factory(wrong); });
-  EXPECT_EQ(msg.rfind("uq.yaml: model.simulation (pendulum.yaml): ", 0), 0u) << msg;
+  EXPECT_EQ(msg.rfind("uq.yaml: simulation (pendulum.yaml): ", 0), 0u) << msg;
   EXPECT_NE(msg.find("x_A"), std::string::npos) << msg;
+  // SimulationModel names its arguments (OptionError): kept through the factory's context, so that the
+  // CLI names the job key (app/JobKeys: outputs -> outputs.simulation).
+  wrong.outputs.clear();
+  try {
+    workflow::simulation_campaign_factory(wrong);
+    ADD_FAILURE() << "no outputs accepted";
+  } catch (const OptionError& e) {
+    EXPECT_EQ(e.option(), "outputs");
+    EXPECT_STREQ(e.what(), "uq.yaml: simulation (pendulum.yaml): simulation model: no outputs (outputs: [names of the "
+                           "job's outputs])");
+    EXPECT_EQ(e.message_for("outputs.simulation"), "uq.yaml: simulation (pendulum.yaml): simulation model: no outputs "
+                                                   "(outputs.simulation: [names of the job's outputs])");
+  }
 }

@@ -67,6 +67,11 @@ struct StochasticReduceOptions {
   bool exact_scaling = true;
   std::vector<fe::MaterialParameter> parameters; ///< campaign order
   std::vector<double> nominal;                   ///< the parameter means (reference body)
+  /// The job file's section of these options ("reduce"), for the messages a run records per point
+  /// (failures are journaled, not thrown to the parser); empty (a struct made in code): the fields.
+  std::string section;
+  /// @p field ("stochastic.min_mac") as the job names it: "<section>.<field>", or the field alone.
+  std::string key_of(const std::string& field) const { return section.empty() ? field : section + "." + field; }
 };
 
 /// The per-point outputs of a stochastic reduction (campaign Outputs): K, M (row-major),
@@ -74,11 +79,13 @@ struct StochasticReduceOptions {
 /// @p free_free lowest elastic frequencies of K̄, M̄; Error unless the body has 6 rigid-body modes),
 /// invariants (flatten_invariants of @p inv) and, with @p natural, the basis in input node order
 /// (complete on rank 0). Shared by StochasticBodyModel and the Galerkin body (sg/StochasticCb).
-/// @note Collective.
+/// @p free_free_key: how the failure names the option (the caller's job key). @note Collective.
 Outputs point_outputs(const WorkSpace& ws, const ReducedBasis& rb, const Invariants& inv,
-                      const fe::NaturalLayout* natural, int free_free);
+                      const fe::NaturalLayout* natural, int free_free,
+                      const std::string& free_free_key = "checkout.free_free");
 
-/// Throws InputError when the stochastic path cannot do @p o (gcms, a scaled basis, a band of modes).
+/// Throws OptionError (after "<source>: ") when the stochastic path cannot do @p o (gcms, a scaled
+/// basis, a band of modes) or an option is out of range.
 void validate_stochastic(const StochasticReduceOptions& o, const std::string& source);
 
 class StochasticBodyModel final : public Model {

@@ -44,6 +44,7 @@ struct GalerkinCbOptions {
   ExpansionOptions expansion;
   ConstraintModeOptions constraint;
   int free_free = 10;            ///< reduced free-free frequencies per node (reduce.checkout.free_free)
+  std::string free_free_key = "checkout.free_free"; ///< its name in the per-node failures (the job key)
   bool basis = true;             ///< the basis in input node order per node
 };
 

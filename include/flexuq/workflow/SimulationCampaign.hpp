@@ -48,13 +48,17 @@ struct SimulationCampaignSpec {
   std::vector<std::string> outputs;               ///< `outputs.simulation`: names of the job's outputs
   std::vector<double> times;                      ///< `outputs.times`
   std::vector<ReduceBodySpec> reduce;             ///< `model.reduce`
+  /// The job keys of `simulation`, `reduce` and `stiffness`, named in messages (app: model.simulation,
+  /// model.reduce, model.stiffness); a spec made in code names the fields.
+  std::string simulation_key = "simulation", reduce_key = "reduce", stiffness_key = "stiffness";
 };
 
 /// Checks the spec now — the simulation built once (body files read), outputs, times and bodies
 /// known, every parameter changing something, the re-reduced bodies' parameters — so bad input
 /// fails before the campaign. Not collective; the factory it returns is collective on the group
 /// (the model.reduce bodies' reference reductions). @throws InputError naming spec.source and the
-/// key (model.simulation, model.reduce.<body>, the parameter).
+/// key (spec.simulation_key, spec.reduce_key.<body>, the parameter); an error of a library option
+/// (cms, mbs::SimulationModel's arguments) stays an OptionError, for the caller to name its key.
 ModelFactory simulation_campaign_factory(const SimulationCampaignSpec& spec);
 
 } // namespace flexuq::workflow
