@@ -6,6 +6,7 @@
 #include "flexuq/app/MatrixModel.hpp"
 #include "flexuq/app/ReduceCommand.hpp"
 #include "flexuq/app/SimulationOptions.hpp"
+#include "flexuq/cms/StochasticBodyModel.hpp"
 #include "flexuq/core/Error.hpp"
 #include "flexuq/fe/FrequencyModel.hpp"
 #include "flexuq/uq/AnalyticModels.hpp"
@@ -84,6 +85,7 @@ workflow::ReduceBodySpec parse_reduce_body(const io::Config& cfg, const std::str
     rb.options.free_free = 0;
     rb.options.basis = false;
     rb.options.section = "reduce";
+    cms::validate_stochastic(rb.options, rb.path); // what the path re-reducing it per sample cannot do
   } catch (const InputError& e) { // the reduce job's own keys
     throw InputError(cfg.source() + ": model.reduce." + body + " (" + rb.path + "): " + reduce_keys().message(e));
   }

@@ -24,7 +24,8 @@ struct ReduceBody {
 };
 
 /// @p spec's reduce body @p r acting on the campaign parameters @p index: its material parameters
-/// (at their means for the reference reduction), checked against its mesh and the stochastic path.
+/// (at their means for the reference reduction), checked against its mesh (the parser checked its
+/// options against the stochastic path: cms::validate_stochastic).
 ReduceBody reduce_body(const SimulationCampaignSpec& spec, const ReduceBodySpec& r,
                        const std::vector<std::size_t>& index) {
   ReduceBody rb{r, index, spec.reduce_key + "." + r.body};
@@ -41,7 +42,6 @@ ReduceBody reduce_body(const SimulationCampaignSpec& spec, const ReduceBodySpec&
     }
     for (const auto& q : o.parameters)
       if (q.element_set) (void)rb.spec.mesh->element_set(*q.element_set);
-    cms::validate_stochastic(o, r.path);
   } catch (const InputError& e) { // a cms option keeps its field: the CLI names its key in the reduce job
     rethrow_input_error(e, spec.source + ": " + rb.key + " (" + r.path + "): ");
   }

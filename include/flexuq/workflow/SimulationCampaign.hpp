@@ -31,8 +31,9 @@ struct ReduceBodySpec {
   std::string path; ///< its reduce job, for messages
   std::shared_ptr<const io::Mesh> mesh;
   fe::ComponentOptions component;
-  /// interfaces, reducer and build of the job (free_free 0, no basis); `parameters` and `nominal`
-  /// are set by the factory from the campaign parameters left to the re-reduced bodies.
+  /// interfaces, reducer and build of the job (free_free 0, no basis), checked by the parser against
+  /// the stochastic path (cms::validate_stochastic); `parameters` and `nominal` are set by the
+  /// factory from the campaign parameters left to the re-reduced bodies.
   cms::StochasticReduceOptions options;
 };
 
