@@ -3,13 +3,13 @@
 #include "flexuq/app/EnumOptions.hpp"
 #include "flexuq/app/JobKeys.hpp"
 
+#include "flexuq/config/NodeReader.hpp"
 #include "flexuq/core/Error.hpp"
 #include "flexuq/io/Mesh.hpp"
+#include "flexuq/mbs/MassProperties.hpp"
 
 #include <cmath>
-#include <map>
 #include <set>
-#include <sstream>
 
 namespace flexuq::app {
 
@@ -29,80 +29,16 @@ using mbs::Vec4;
 
 namespace {
 
-/// Reads the job's nested maps with strict keys and messages naming file, key and line.
-class Reader {
+/// io::NodeReader (strict keys, messages naming file, key and line) with the simulate job's values:
+/// vectors, time functions and the job keys the build's checks name.
+class Reader : public io::NodeReader {
 public:
-  explicit Reader(const io::Config& cfg) : cfg_(cfg) {}
+  explicit Reader(const io::Config& cfg) : io::NodeReader(cfg.source()) {}
 
-  std::string at(const YAML::Node& n) const {
-    return n.Mark().line >= 0 ? " (line " + std::to_string(n.Mark().line + 1) + ")" : std::string();
-  }
   /// @p key at @p n, for the checks the build makes (workflow::JobKey::fail words them as fail() does).
-  workflow::JobKey job_key(const YAML::Node& n, const std::string& key) const {
-    return {cfg_.source(), key, n.IsDefined() && n.Mark().line >= 0 ? n.Mark().line + 1 : 0};
-  }
-  [[noreturn]] void fail(const YAML::Node& n, const std::string& key, const std::string& msg) const {
-    throw InputError(cfg_.source() + ": " + key + at(n) + ": " + msg);
-  }
-  void require_map(const YAML::Node& n, const std::string& key) const {
-    if (!n.IsMap()) fail(n, key, "must be a mapping {key: value, ...}");
-  }
-  void keys(const YAML::Node& n, const std::string& key, const std::set<std::string>& allowed) const {
-    require_map(n, key);
-    for (const auto& kv : n) {
-      const auto k = kv.first.as<std::string>();
-      if (!allowed.count(k)) {
-        std::string list;
-        for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
-        throw InputError(cfg_.source() + ": unknown key '" + key + "." + k + "'" + at(kv.first) + " (" + list + ")");
-      }
-    }
-  }
-  double number(const YAML::Node& n, const std::string& key) const {
-    try {
-      const double v = n.as<double>();
-      if (!std::isfinite(v)) fail(n, key, "must be a finite number");
-      return v;
-    } catch (const YAML::Exception&) {
-      fail(n, key, "must be a number");
-    }
-  }
-  double number(const YAML::Node& map, const std::string& key, const char* k, double fallback) const {
-    return map[k] ? number(map[k], key + "." + k) : fallback;
-  }
-  double required(const YAML::Node& map, const std::string& key, const char* k) const {
-    if (!map[k]) fail(map, key, std::string("'") + k + "' is missing");
-    return number(map[k], key + "." + k);
-  }
-  std::string text(const YAML::Node& map, const std::string& key, const char* k, const std::string& fallback = {}) const {
-    if (!map[k]) {
-      if (fallback.empty()) fail(map, key, std::string("'") + k + "' is missing");
-      return fallback;
-    }
-    try {
-      return map[k].as<std::string>();
-    } catch (const YAML::Exception&) {
-      fail(map[k], key + "." + k, "must be a string");
-    }
-  }
-  bool flag(const YAML::Node& map, const std::string& key, const char* k, bool fallback) const {
-    if (!map[k]) return fallback;
-    try {
-      return map[k].as<bool>();
-    } catch (const YAML::Exception&) {
-      fail(map[k], key + "." + k, "must be true or false");
-    }
-  }
-  std::vector<double> list(const YAML::Node& n, const std::string& key) const {
-    if (!n.IsSequence()) fail(n, key, "must be a list of numbers");
-    std::vector<double> v;
-    for (std::size_t i = 0; i < n.size(); ++i) v.push_back(number(n[i], key + "[" + std::to_string(i) + "]"));
-    return v;
-  }
+  workflow::JobKey job_key(const YAML::Node& n, const std::string& key) const { return {source(), key, line(n)}; }
   Vec3 vec3(const YAML::Node& map, const std::string& key, const char* k, const Vec3& fallback) const {
-    if (!map[k]) return fallback;
-    const auto v = list(map[k], key + "." + k);
-    if (v.size() != 3) fail(map[k], key + "." + k, "needs 3 numbers [x, y, z], got " + std::to_string(v.size()));
+    const auto v = fixed_list(map, key, k, 3, "[x, y, z]", {fallback(0), fallback(1), fallback(2)});
     return Vec3(v[0], v[1], v[2]);
   }
   /// value: c | table: [[t, v], …] | harmonic: {amplitude, frequency, phase, offset} | polynomial: [c0, c1, …]
@@ -123,7 +59,7 @@ public:
         if (row.size() != 2) fail(t[i], key + ".table[" + std::to_string(i) + "]", "needs [t, value]");
         pts.emplace_back(row[0], row[1]);
       }
-      f = TimeFunction::table(pts, cfg_.source() + ": " + key + ".table" + at(t));
+      f = TimeFunction::table(pts, source() + ": " + key + ".table" + at(t));
     }
     if (map["harmonic"]) {
       ++given;
@@ -140,25 +76,7 @@ public:
     if (given > 1) fail(map, key, "give one of value, table, harmonic, polynomial");
     return f;
   }
-
-private:
-  const io::Config& cfg_;
 };
-
-Quantity parse_quantity(const std::string& s, const Reader& rd, const YAML::Node& n, const std::string& key) {
-  static const std::map<std::string, Quantity> q = {
-      {"position", Quantity::position}, {"velocity", Quantity::velocity}, {"acceleration", Quantity::acceleration},
-      {"angle", Quantity::angle},       {"reaction", Quantity::reaction}, {"energy", Quantity::energy},
-      {"drift", Quantity::drift},       {"coordinates", Quantity::coordinates},
-      {"angular_velocity", Quantity::angular_velocity}, {"coordinate_rates", Quantity::coordinate_rates},
-      {"stress", Quantity::stress}, {"von_mises", Quantity::von_mises}};
-  const auto it = q.find(s);
-  if (it == q.end())
-    rd.fail(n, key, "unknown quantity '" + s +
-                        "' (position, velocity, acceleration, angle, reaction, energy, drift, coordinates, coordinate_rates, "
-                        "angular_velocity, stress, von_mises)");
-  return it->second;
-}
 
 /// The parse pass: every key of the job into a workflow::SimulationSpec, with the checks that need
 /// only the job file; bodies are known by name, type and pose (their files are read by the build).
@@ -275,23 +193,10 @@ private:
       body.inertia << in[0], in[3], in[5], in[3], in[1], in[4], in[5], in[4], in[2]; // Ixx Iyy Izz Ixy Iyz Ixz
     else if (in.size() == 9) body.inertia = Eigen::Map<const Eigen::Matrix<double, 3, 3, Eigen::RowMajor>>(in.data());
     else rd_.fail(b["inertia"], key + ".inertia", "needs 3 (principal), 6 (Ixx Iyy Izz Ixy Iyz Ixz) or 9 values");
-    // Physical checks before the solver (a massless body the joints hold is allowed; the saddle
-    // matrix's rank test names it otherwise).
-    if (!(std::isfinite(body.mass) && body.mass >= 0))
-      rd_.fail(b["mass"], key + ".mass", "must be finite and >= 0, got " + std::to_string(body.mass));
-    if (!body.inertia.allFinite()) rd_.fail(b["inertia"], key + ".inertia", "must be finite");
-    const double scale = body.inertia.cwiseAbs().maxCoeff();
-    if ((body.inertia - body.inertia.transpose()).cwiseAbs().maxCoeff() > 1e-12 * scale)
-      rd_.fail(b["inertia"], key + ".inertia", "is not symmetric (Ixy = Iyx, Iyz = Izy, Ixz = Izx)");
-    const Eigen::Vector3d pm = Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d>(body.inertia).eigenvalues();
-    const double tol = 1e-9 * scale;
-    if (pm(0) < -tol)
-      rd_.fail(b["inertia"], key + ".inertia", "is not positive semi-definite (principal moment " + std::to_string(pm(0)) + ")");
-    if (pm(2) > pm(0) + pm(1) + tol) {
-      std::ostringstream os;
-      os << "violates the triangle inequality: principal moments " << pm(0) << ", " << pm(1) << ", " << pm(2)
-         << " (each must be at most the sum of the other two for a real mass distribution)";
-      rd_.fail(b["inertia"], key + ".inertia", os.str());
+    try {
+      mbs::check_mass_properties(body);
+    } catch (const OptionError& e) {
+      rd_.fail(b[e.option()], key + "." + e.option(), e.what());
     }
   }
 
@@ -548,7 +453,10 @@ private:
       os.name = rd_.text(n, key, "name");
       if (os.name.find('/') != std::string::npos) rd_.fail(n["name"], key + ".name", "must not contain '/'");
       if (!names.insert(os.name).second) rd_.fail(n, key, "output name '" + os.name + "' is used twice");
-      os.quantity = parse_quantity(rd_.text(n, key, "quantity"), rd_, n, key + ".quantity");
+      const std::string quantity = rd_.text(n, key, "quantity");
+      const auto q = parse_enum(mbs::kQuantityNames, quantity);
+      if (!q) rd_.fail(n, key + ".quantity", "unknown quantity '" + quantity + "' (" + enum_choices(mbs::kQuantityNames, ", ", ", ") + ")");
+      os.quantity = *q;
       const bool needs_body = os.quantity == Quantity::position || os.quantity == Quantity::velocity ||
                               os.quantity == Quantity::acceleration || os.quantity == Quantity::coordinates ||
                               os.quantity == Quantity::coordinate_rates || os.quantity == Quantity::angular_velocity;

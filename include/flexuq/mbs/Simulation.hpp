@@ -5,6 +5,7 @@
 /// from the `flexuq simulate` YAML keys, docs/config.md "simulate"), the run, and the HDF5 result
 /// (docs/hdf5-schema.md "simulate"). Serial: one simulation on one rank.
 
+#include "flexuq/core/EnumNames.hpp"
 #include "flexuq/mbs/FlexibleBody.hpp"
 #include "flexuq/mbs/Integrator.hpp"
 
@@ -22,6 +23,12 @@ enum class Quantity {
   stress,   ///< recovered nodal stress of a flexible body at one node, body frame (fe/StressRecovery.hpp)
   von_mises ///< its von Mises equivalent at one node, or the largest over a node set
 };
+/// The names of `outputs[i].quantity` (core/EnumNames.hpp), in the order the messages list them.
+inline constexpr EnumNames<Quantity, 12> kQuantityNames{
+    {{{Quantity::position, "position"}, {Quantity::velocity, "velocity"}, {Quantity::acceleration, "acceleration"},
+      {Quantity::angle, "angle"}, {Quantity::reaction, "reaction"}, {Quantity::energy, "energy"},
+      {Quantity::drift, "drift"}, {Quantity::coordinates, "coordinates"}, {Quantity::coordinate_rates, "coordinate_rates"},
+      {Quantity::angular_velocity, "angular_velocity"}, {Quantity::stress, "stress"}, {Quantity::von_mises, "von_mises"}}}};
 
 struct OutputSpec {
   std::string name;
@@ -48,6 +55,9 @@ struct SimulationJob {
   std::vector<OutputSpec> outputs;
   std::string output_path;
   bool animation = true; ///< /animation/<body> + the .xdmf beside output_path (mbs/Animation.hpp)
+  /// `snapshots: true`: q, q̇, q̈ and λ of every output time in /snapshots (docs/hdf5-schema.md), the
+  /// training data of `flexuq rom` (seed 003 F6).
+  bool snapshots = false;
 };
 
 struct SimulationResult {
@@ -59,6 +69,9 @@ struct SimulationResult {
   std::vector<std::vector<double>> coordinates; ///< per body: n_t × 7
   std::vector<std::vector<double>> elastic;     ///< per body: n_t × n_e (flexible bodies; empty otherwise)
   std::vector<std::string> redundant_rows;
+  /// job.snapshots: per output time q, q̇, q̈ (n each) and λ (the active rows, m), row-major n_t × n / n_t × m.
+  std::vector<double> snap_q, snap_v, snap_a, snap_lambda;
+  std::vector<std::string> active_rows; ///< labels of the active rows (λ's columns), job.snapshots only
   bool sparse = false; ///< the saddle solves were sparse (solver.linear_algebra, auto's choice)
   RunStats stats;
   double wall_seconds = 0;
@@ -66,6 +79,11 @@ struct SimulationResult {
 
 /// Replace the system by job.system.with_flexible(@p flex) and recompute the outputs' interface maps.
 void rebuild_with(SimulationJob& job, const std::vector<std::shared_ptr<const FlexibleData>>& flex);
+
+/// The output callback of a run (Integrator::run's @p output): appends the state's outputs, energies,
+/// drift, reactions, coordinates (and snapshots when job.snapshots) to @p r. A reduced-order run
+/// (rom/) records its back-projected states with it, so both write the same result layout.
+std::function<void(const State&, double)> make_recorder(const SimulationJob& job, SimulationResult& r);
 
 /// Consistent initialisation and integration; @p progress gets t after each step.
 SimulationResult run_simulation(SimulationJob& job, const std::function<void(double)>& progress = {});
