@@ -26,7 +26,7 @@ import os
 import re
 import sys
 
-ORDER = ["core", "la", "uq", "io", "fe", "nl", "cms", "pod", "sg", "mbs", "campaign", "workflow", "config", "app"]
+ORDER = ["core", "la", "uq", "io", "fe", "nl", "cms", "pod", "sg", "mbs", "pct", "rom", "campaign", "workflow", "config", "app"]
 
 ALLOWED = {
     "core": set(),
@@ -48,12 +48,18 @@ ALLOWED = {
     # mbs reaches FE only through cms (reduced bodies, body files, stress modes); stress recovery
     # that both need lives below both (la/Mechanics.hpp), not in fe (issue #33).
     "mbs": {"core", "la", "io", "cms", "pod", "sg", "uq"},
+    # pct: intrusive polynomial chaos of multibody models (seed 004): its own planar Lagrangian models
+    # and index-3 scheme on uq's chaos bases; no FE, no mbs System (issue #35).
+    "pct": {"core", "uq"},
+    # rom: seed 003's reduced-order multibody models (snapshots -> POD -> V, R0, Γ; the reduced
+    # integrator) on mbs's System and pod's SVD (issue #34).
+    "rom": {"core", "la", "io", "cms", "pod", "mbs"},
     # The campaign knows models only through core/Model.hpp (campaign/Campaign.hpp): FE-free.
     "campaign": {"core", "la", "io", "uq"},
-    "workflow": {"core", "la", "io", "fe", "cms", "pod", "sg", "mbs", "campaign", "uq"},
+    "workflow": {"core", "la", "io", "fe", "cms", "pod", "sg", "mbs", "rom", "campaign", "uq"},
     # The job file (io::Config, yaml-cpp): only app includes it, so no library sees YAML (issue #33).
     "config": {"core", "io"},
-    "app": {"core", "la", "io", "fe", "nl", "cms", "pod", "sg", "mbs", "campaign", "workflow", "config", "uq"},
+    "app": {"core", "la", "io", "fe", "nl", "cms", "pod", "sg", "mbs", "rom", "campaign", "workflow", "config", "uq"},
 }
 
 INCLUDE_RE = re.compile(r'^\s*#\s*include\s*"([^"]+)"')
