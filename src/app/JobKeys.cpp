@@ -49,7 +49,9 @@ const Table kReduceSection{{"interfaces", "reduce.interfaces"},
                            {"checkout", "reduce.checkout"},
                            {"matrix_market", "reduce.matrix_market"},
                            {"scaling", "reduce.scaling"},
-                           {"stochastic", "reduce.stochastic"}};
+                           {"stochastic", "reduce.stochastic"},
+                           {"stress_modes", "reduce.stress_modes"},
+                           {"op4", "reduce.op4"}};
 
 /// campaign::Plan and the layouts made from it (sg::StochasticLayout's ranks_per_group): the campaign
 /// section of a campaign or stochastic reduce job. sg::EigenOptions::n_modes: outputs.frequencies (as

@@ -7,25 +7,14 @@
 #include "flexuq/app/JobKeys.hpp"
 #include "flexuq/app/JobOptions.hpp"
 #include "flexuq/app/MatrixModel.hpp"
-#include "flexuq/cms/BodyFile.hpp"
 #include "flexuq/cms/Gcms.hpp"
-#include "flexuq/cms/Reduce.hpp"
-#include "flexuq/cms/ReducedBodyBuild.hpp"
 #include "flexuq/core/Comm.hpp"
 #include "flexuq/core/Error.hpp"
 #include "flexuq/core/Log.hpp"
-#include "flexuq/core/RootTask.hpp"
-#include "flexuq/fe/StressRecovery.hpp"
 #include "flexuq/app/ComponentConfig.hpp"
-#include "flexuq/config/ConfigCounts.hpp"
-#include "flexuq/io/Limits.hpp"
-#include "flexuq/io/OutputFile.hpp"
 
 #include <algorithm>
-#include <iomanip>
 #include <memory>
-#include <optional>
-#include <sstream>
 
 namespace flexuq::app {
 
@@ -158,96 +147,21 @@ void run_reduce(MPI_Comm comm_in, const io::Config& cfg) {
   Comm comm(comm_in);
   MPI_Comm c = comm.get();
   log::PhaseTimes times;
-  const std::string output = cfg.resolve_output(cfg.get<std::string>("output", "reduced.h5"));
   ReduceJob job = parse_reduce_job(cfg);
-  if (!job.matrix_market.empty() && job.matrix_market == "reduced") {
-    const auto dot = output.find_last_of('.');
-    job.matrix_market = dot == std::string::npos ? output : output.substr(0, dot);
-  }
+  job.source = cfg.source();
+  job.output = cfg.resolve_output(cfg.get<std::string>("output", "reduced.h5"));
+  if (job.matrix_market == "reduced") job.matrix_market = job.output.substr(0, job.output.find_last_of('.'));
+  if (!job.op4.empty()) job.op4 = cfg.resolve_output(job.op4);
   // Outputs checked before any work; written under temporary names and renamed at the end.
-  check_job_output(c, cfg, output, "output");
+  check_job_output(c, cfg, job.output, "output");
   if (!job.matrix_market.empty())
     for (const char* m : {"_K.mtx", "_M.mtx"}) check_job_output(c, cfg, job.matrix_market + m, "reduce.matrix_market");
-  if (!job.op4.empty()) check_job_output(c, cfg, cfg.resolve_output(job.op4), "reduce.op4");
+  if (!job.op4.empty()) check_job_output(c, cfg, job.op4, "reduce.op4");
   auto copts = app::component_options(cfg);
   copts.keep_affine = false;
-  std::unique_ptr<fe::Component> comp =
+  const std::unique_ptr<fe::Component> comp =
       load_component(c, cfg, copts, times, std::string("flexuq reduce: ") + cms::method_name(job.build.method) + " of");
-  if (!comp->has_coordinates()) {
-    FLEXUQ_REQUIRE(job.build.method != cms::Method::gcms,
-                   cfg.source() << ": reduce.method gcms needs node coordinates; " << comp->mesh().source << " gives none");
-    for (const auto& i : job.interfaces)
-      FLEXUQ_REQUIRE(i.kind == cms::InterfaceKind::all_dofs,
-                     cfg.source() << ": the rbe2/rbe3 interface on set " << i.set << " needs node coordinates; "
-                                  << comp->mesh().source << " gives none (add x y z to the label file)");
-  }
-  if (job.stress_modes) {
-    const auto& types = comp->mesh().elem_type;
-    FLEXUQ_REQUIRE(comp->has_coordinates() && std::any_of(types.begin(), types.end(), io::is_solid),
-                   cfg.source() << ": reduce.stress_modes needs solid elements with coordinates; " << comp->mesh().source
-                                << " has none (beam stresses and external matrices are not recovered)");
-  }
-  std::unique_ptr<cms::WorkSpace> ws;
-  {
-    log::Phase p(c, "interfaces", &times);
-    try {
-      ws = std::make_unique<cms::WorkSpace>(*comp, job.interfaces);
-    } catch (const InputError& e) { // name the job file, the key and the set
-      throw InputError(cfg.source() + ": " + reduce_keys().message(e));
-    }
-  }
-  log::info(c, "  DOFs: " + std::to_string(comp->dofs().global_size()) + " free, " + std::to_string(ws->n_boundary()) +
-                   " boundary coordinates");
-  const cms::ReduceResult red = cms::reduce(*ws, job.reducer, job.build, job.free_free, &times);
-  const cms::ReducedBasis& rb = red.basis;
-  {
-    log::Phase p(c, "write results", &times);
-    io::OutputFile out(c, output);
-    cms::write_reduced_file(out.temp(), *ws, rb, red.invariants, red.checkout, times.entries());
-    if (job.stress_modes) {
-      // Modal stress recovery: the nodal stresses of every basis column (fe/StressRecovery.hpp),
-      // from the basis just written, on rank 0 (mesh and materials are replicated).
-      on_root(c, [&] {
-        cms::BodyFile f(MPI_COMM_SELF, out.temp(), cms::BodyFile::Mode::append);
-        const auto shape = f.basis_shape();
-        const auto basis = f.read_basis();
-        const auto S = fe::nodal_stresses(*comp, basis.data(), static_cast<int>(shape[1]), static_cast<int>(shape[2]));
-        f.write_stress_modes(shape[0], shape[2], S, fe::kStressComponents);
-      });
-    }
-    std::optional<io::OutputFile> mm, op4;
-    if (!job.matrix_market.empty()) {
-      mm.emplace(c, job.matrix_market);
-      cms::write_matrix_market(c, mm->temp(), rb);
-    }
-    if (!job.op4.empty()) {
-      op4.emplace(c, cfg.resolve_output(job.op4));
-      try {
-        cms::write_reduced_op4(op4->temp(), *ws, rb, job.op4_options);
-      } catch (const InputError& e) {
-        throw InputError(cfg.source() + ": reduce.op4: " + e.what());
-      }
-    }
-    // Every file written: only now do they replace older results.
-    out.commit();
-    if (mm) mm->commit();
-    if (op4) op4->commit();
-  }
-  std::ostringstream os;
-  os << "  basis: " << rb.n_columns() << " columns (" << ws->n_boundary() << " boundary coordinates, "
-     << rb.mode_eigenvalues.size() << " " << enum_name(cms::kModeInterfaceNames, rb.mode_interface) << "-interface modes";
-  if (!rb.fixed_interfaces.empty()) {
-    os << ", held fixed:";
-    for (const auto& s : rb.fixed_interfaces) os << " " << s;
-  }
-  os << "); reciprocal condition of the scaled reduced mass " << std::scientific << std::setprecision(2)
-     << rb.basis_rcond << "\n";
-  os << cms::checkout_summary(rb, red.checkout);
-  os << "  per-phase wall time:\n" << times.summary(c);
-  os << "  results: " << output << " (+ .xdmf)";
-  if (!job.matrix_market.empty()) os << ", " << job.matrix_market << "_K.mtx, " << job.matrix_market << "_M.mtx";
-  if (!job.op4.empty()) os << ", " << cfg.resolve_output(job.op4) << " (OP4: KAA, MAA, BDOF" << (job.op4_options.phi_sets.empty() ? "" : ", PHI, PHIDOF") << ")";
-  log::info(c, os.str());
+  with_job_keys(reduce_keys(), [&] { workflow::run_reduce(c, *comp, job, times); });
 }
 
 } // namespace flexuq::app
