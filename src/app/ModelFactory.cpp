@@ -3,6 +3,7 @@
 
 #include "flexuq/app/ComponentConfig.hpp"
 #include "flexuq/app/JobKeys.hpp"
+#include "flexuq/app/JobParameters.hpp"
 #include "flexuq/app/MatrixModel.hpp"
 #include "flexuq/app/ReduceCommand.hpp"
 #include "flexuq/app/SimulationOptions.hpp"
@@ -94,7 +95,8 @@ workflow::ReduceBodySpec parse_reduce_body(const io::Config& cfg, const std::str
 
 /// `model.simulation` of a campaign job (the simulate job, relative to this file), `model.stiffness`
 /// (per parameter: K̄ of these bodies ← θ / reference · K̄), `model.reduce` (bodies reduced again per
-/// sample), `outputs.simulation` and `outputs.times`:
+/// sample), parameters named by key paths of the simulate job and `model.set` (numbers of the job
+/// set per sample: app/JobParameters.hpp), `outputs.simulation` and `outputs.times`:
 ///   model:
 ///     simulation: slider-crank-flexible.yaml
 ///     stiffness: {E: {reference: 1.99953e11, bodies: [crank, rod]}}
@@ -106,6 +108,7 @@ workflow::SimulationCampaignSpec simulation_campaign(const io::Config& cfg, cons
   spec.simulation_key = "model.simulation";
   spec.reduce_key = "model.reduce";
   spec.stiffness_key = "model.stiffness";
+  spec.job_key = "a number of the simulate job: the parameter named by its key path, or model.set";
   spec.params = params;
   spec.simulation_path = cfg.resolve_path(cfg.get<std::string>("model.simulation"));
   const io::Config sim_cfg = io::Config::load(MPI_COMM_SELF, spec.simulation_path);
@@ -143,6 +146,21 @@ workflow::SimulationCampaignSpec simulation_campaign(const io::Config& cfg, cons
     sim_cfg.check_all_used();
   } catch (const InputError& e) { // the simulate job's own keys (its solver section)
     throw InputError(cfg.source() + ": model.simulation (" + spec.simulation_path + "): " + simulate_keys().message(e));
+  }
+  // Parameters named by a key path of the simulate job, and model.set: the job parsed again per
+  // sample with those numbers set (app/JobParameters.hpp); `simulation` is the job at the means.
+  JobEdits edits(cfg, sim_cfg, params);
+  if (!edits.empty()) {
+    spec.job_parameters = edits.parameters();
+    spec.at_sample = job_at_sample(spec.simulation_path, std::move(edits));
+    std::vector<double> means;
+    for (const auto& p : params) means.push_back(p.dist.mean());
+    try {
+      spec.simulation = spec.at_sample(means);
+    } catch (const InputError& e) {
+      throw InputError(cfg.source() + ": model.simulation (" + spec.simulation_path +
+                       ") at the parameter means: " + simulate_keys().message(e));
+    }
   }
   for (const auto& [body, file] : reduce_files) spec.reduce.push_back(parse_reduce_body(cfg, body, file));
   for (const auto& p : params) { // what a parameter left to the model.reduce bodies sets

@@ -10,6 +10,8 @@
 #include "flexuq/mbs/FlexibleBody.hpp"
 
 #include <cmath>
+#include <functional>
+#include <map>
 #include <memory>
 
 namespace flexuq::workflow {
@@ -77,6 +79,43 @@ mbs::BodyProvider make_provider(MPI_Comm group, const ReduceBody& rb, const mbs:
           }};
 }
 
+/// What a simulation model takes besides its job: the same for every sample.
+struct ModelArgs {
+  std::vector<mbs::StiffnessParameter> stiffness;
+  std::vector<std::string> outputs;
+  std::vector<double> times;
+  std::vector<std::string> names;
+};
+
+/// The simulation built again per sample from the job at θ (SimulationCampaignSpec::at_sample): a
+/// changed mass, joint point, spring or load enters the system as if the user had written it, and
+/// the initial configuration is assembled again. The outputs depend on θ only (Model's contract).
+class SampledJobModel final : public Model {
+public:
+  SampledJobModel(std::function<SimulationSpec(const std::vector<double>&)> at_sample, mbs::SimulationJob nominal,
+                  ModelArgs args, std::vector<mbs::BodyProvider> providers)
+      : at_sample_(std::move(at_sample)), args_(std::move(args)), providers_(std::move(providers)),
+        sizes_(mbs::SimulationModel(std::move(nominal), args_.stiffness, args_.outputs, args_.times, args_.names,
+                                    providers_)
+                   .output_sizes()) {}
+  std::map<std::string, std::size_t> output_sizes() const override { return sizes_; }
+  Outputs evaluate(const std::vector<double>& theta) override {
+    mbs::SimulationModel model(build_simulation(at_sample_(theta)), args_.stiffness, args_.outputs, args_.times,
+                               args_.names, providers_);
+    auto out = model.evaluate(theta);
+    for (const auto& [name, size] : sizes_) // a job whose edited numbers change an output's columns
+      FLEXUQ_REQUIRE(out.count(name) && out.at(name).size() == size,
+                     "output '" << name << "' has another size at this sample than at the parameter means");
+    return out;
+  }
+
+private:
+  std::function<SimulationSpec(const std::vector<double>&)> at_sample_;
+  ModelArgs args_;
+  std::vector<mbs::BodyProvider> providers_;
+  std::map<std::string, std::size_t> sizes_;
+};
+
 } // namespace
 
 ModelFactory simulation_campaign_factory(const SimulationCampaignSpec& spec) {
@@ -86,6 +125,7 @@ ModelFactory simulation_campaign_factory(const SimulationCampaignSpec& spec) {
                                                                     << " parameters");
   std::vector<bool> used(params.size(), false);
   for (const auto& sp : spec.stiffness) used.at(sp.parameter) = true;
+  for (std::size_t k : spec.job_parameters) used.at(k) = true;
   std::vector<std::string> names;
   for (const auto& p : params) names.push_back(p.name);
   // Build the job (and read the body files) once now, so bad input fails before the campaign.
@@ -121,13 +161,13 @@ ModelFactory simulation_campaign_factory(const SimulationCampaignSpec& spec) {
                                         << "' changes nothing in the simulation model (" << spec.stiffness_key << "."
                                         << params[k].name
                                         << ": {reference, bodies}, a stochastic body with a parameter "
-                                        << "of that name, or " << spec.reduce_key << ": {<body>: <its reduce job>})");
+                                        << "of that name, " << spec.reduce_key
+                                        << ": {<body>: <its reduce job>}, or " << spec.job_key << ")");
   auto simulation = std::make_shared<const SimulationSpec>(spec.simulation);
-  const auto stiffness = spec.stiffness;
-  const auto outputs = spec.outputs;
-  const auto times = spec.times;
+  const ModelArgs args{spec.stiffness, spec.outputs, spec.times, names};
   const std::string source = spec.source;
-  return [simulation, stiffness, outputs, times, names, reduce, source](MPI_Comm group) -> std::unique_ptr<Model> {
+  const auto at_sample = spec.at_sample;
+  return [simulation, args, reduce, source, at_sample](MPI_Comm group) -> std::unique_ptr<Model> {
     auto job = build_simulation(*simulation);
     std::vector<mbs::BodyProvider> providers;
     try {
@@ -135,7 +175,8 @@ ModelFactory simulation_campaign_factory(const SimulationCampaignSpec& spec) {
     } catch (const InputError& e) {
       rethrow_input_error(e, source + ": ");
     }
-    return std::make_unique<mbs::SimulationModel>(std::move(job), stiffness, outputs, times, names,
+    if (at_sample) return std::make_unique<SampledJobModel>(at_sample, std::move(job), args, std::move(providers));
+    return std::make_unique<mbs::SimulationModel>(std::move(job), args.stiffness, args.outputs, args.times, args.names,
                                                   std::move(providers));
   };
 }

@@ -143,21 +143,45 @@ TEST(SimulationCampaign, ModelReduceReReducesTheBodyPerSample) {
   EXPECT_GT(max_diff(out[0], out[1]), 1e-5) << "ν = 0.45 stiffens the box and changes its sag";
 }
 
+TEST(SimulationCampaign, JobAtSampleBuildsTheSimulationPerSample) {
+  // A parameter that sets a number of the job itself (app: a key path, model.set): the release
+  // angle. Per sample the job at θ is built and simulated, equal to building it directly.
+  auto spec = campaign_spec("angle", 0.1, 0.02);
+  auto at = [](const std::vector<double>& theta) {
+    auto s = box_pendulum(1e-4);
+    s.bodies[0].body.orientation = mbs::from_axis_angle(Vec3::UnitZ(), theta.at(0));
+    return s;
+  };
+  spec.at_sample = at;
+  spec.job_parameters = {0};
+  const auto factory = workflow::simulation_campaign_factory(spec);
+  const std::vector<std::vector<double>> samples{{0.1}, {0.2}};
+  const auto out = evaluate(factory, samples, 0.0);
+  for (std::size_t s = 0; s < samples.size(); ++s)
+    EXPECT_LT(max_diff(out[s], direct(at(samples[s]))), 1e-12) << "sample " << s;
+  EXPECT_GT(max_diff(out[0], out[1]), 1e-3) << "released from 0.2 rad, the tip is elsewhere";
+  // A job at a sample that cannot be built fails that sample (the campaign records it).
+  spec.at_sample = [](const std::vector<double>&) -> workflow::SimulationSpec { throw InputError("job.yaml: bad"); };
+  EXPECT_EQ(test::input_error_of([&] { workflow::simulation_campaign_factory(spec)(MPI_COMM_SELF)->evaluate({0.1}); }),
+            "job.yaml: bad");
+}
+
 TEST(SimulationCampaign, EveryParameterMustChangeSomething) {
   // A spec made in code: the messages name its fields (issue #33 item 2); app/ModelFactory sets the
   // job keys, which the messages then name.
   auto spec = campaign_spec("thickness", 1.0, 0.1);
   EXPECT_EQ(test::input_error_of([&] { workflow::simulation_campaign_factory(spec); }),
             "uq.yaml: parameter 'thickness' changes nothing in the simulation model (stiffness.thickness: "
-            "{reference, bodies}, a stochastic body with a parameter of that name, or reduce: {<body>: <its "
-            "reduce job>})");
+            "{reference, bodies}, a stochastic body with a parameter of that name, reduce: {<body>: <its "
+            "reduce job>}, or at_sample)");
   spec.simulation_key = "model.simulation";
   spec.reduce_key = "model.reduce";
   spec.stiffness_key = "model.stiffness";
+  spec.job_key = "model.set";
   EXPECT_EQ(test::input_error_of([&] { workflow::simulation_campaign_factory(spec); }),
             "uq.yaml: parameter 'thickness' changes nothing in the simulation model (model.stiffness.thickness: "
-            "{reference, bodies}, a stochastic body with a parameter of that name, or model.reduce: {<body>: <its "
-            "reduce job>})");
+            "{reference, bodies}, a stochastic body with a parameter of that name, model.reduce: {<body>: <its "
+            "reduce job>}, or model.set)");
   auto wrong = campaign_spec("E", test::kSteelE, 1e10);
   wrong.stiffness.push_back({0, test::kSteelE, {"box"}});
   wrong.outputs = {"x_A"};

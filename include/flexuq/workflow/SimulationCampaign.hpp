@@ -7,6 +7,9 @@
 ///  - stochastic bodies evaluated at the parameters of their names,
 ///  - bodies reduced again at the parameters left (`model.reduce`: the group's solvers kept,
 ///    cms::StochasticBodyModel::body_at),
+///  - the simulate job's own numbers set from the sample (`at_sample`: masses, inertias, joint points,
+///    spring data, loads, initial conditions; app: a parameter named by a key path of the job and
+///    `model.set`), the simulation built again per sample, so that changed geometry re-assembles,
 /// and the named outputs are sampled at given times (seed 000 T19: x_A(0.1 s)). app/ModelFactory.cpp
 /// makes the spec of a campaign job; every campaign parameter must change something.
 
@@ -18,6 +21,7 @@
 #include "flexuq/mbs/SimulationModel.hpp"
 #include "flexuq/workflow/SimulationSpec.hpp"
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -49,6 +53,16 @@ struct SimulationCampaignSpec {
   std::vector<std::string> outputs;               ///< `outputs.simulation`: names of the job's outputs
   std::vector<double> times;                      ///< `outputs.times`
   std::vector<ReduceBodySpec> reduce;             ///< `model.reduce`
+  /// The simulate job at a sample θ (campaign order), when parameters set numbers of the job itself
+  /// (`simulation` is then the job at the parameter means); empty: `simulation` for every sample.
+  /// Called per sample on every rank of a group: it must depend on θ only. A bad sample (a number
+  /// the job refuses) throws InputError: that sample fails, the campaign goes on.
+  std::function<SimulationSpec(const std::vector<double>& theta)> at_sample;
+  /// The parameters (indices) that at_sample reads: each of them changes the simulation.
+  std::vector<std::size_t> job_parameters;
+  /// What sets numbers of the simulate job, named in the message on a parameter that changes
+  /// nothing (app: "a parameter named by a key path of the simulate job, or model.set").
+  std::string job_key = "at_sample";
   /// The job keys of `simulation`, `reduce` and `stiffness`, named in messages (app: model.simulation,
   /// model.reduce, model.stiffness); a spec made in code names the fields.
   std::string simulation_key = "simulation", reduce_key = "reduce", stiffness_key = "stiffness";
