@@ -37,22 +37,7 @@ $py "$src/tests/campaign/compare_h5.py" 1e-9 fe1.h5 fe2.h5
 
 # keep_records SRC DST PYEXPR: copy journal folder SRC to DST keeping, in each group's journal, the
 # records whose position k (0-based) satisfies PYEXPR; the dropped samples are then "not run".
-keep_records() {
-  rm -rf "$2"; cp -r "$1" "$2"
-  $py - "$2" "$3" <<'PY'
-import glob, struct, sys
-total = kept = 0
-for f in sorted(glob.glob(sys.argv[1] + "/*.rec")):
-    b = open(f, "rb").read(); i = 0; out = b""; k = 0
-    while i + 12 <= len(b):
-        size = struct.unpack_from("<Q", b, i + 4)[0]
-        rec = b[i:i + 12 + size + 8]; i += len(rec); total += 1
-        if eval(sys.argv[2]): out += rec; kept += 1
-        k += 1
-    open(f, "wb").write(out)
-print(f"kept {kept} of {total} journaled samples")
-PY
-}
+keep_records() { $py "$src/tests/support/keep_records.py" "$@"; }
 keep_records fe3.h5.journal half.h5.journal "k % 2 == 0"
 run 2 campaign fe.yaml --set output=half.h5 --resume > half.log
 keep_records fe1.h5.journal alone.h5.journal "k != 13"
