@@ -20,8 +20,11 @@
 namespace flexuq::app {
 
 pod::Truncation pod_truncation(const io::Config& cfg) {
-  const std::string P = "reduce.stochastic.pod";
-  if (!cfg.has(P)) return pod::Truncation::energy(1e-10);
+  return truncation_at(cfg, "reduce.stochastic.pod", pod::Truncation::energy(1e-10));
+}
+
+pod::Truncation truncation_at(const io::Config& cfg, const std::string& P, const pod::Truncation& fallback) {
+  if (!cfg.has(P)) return fallback;
   const YAML::Node n = cfg.node(P);
   FLEXUQ_REQUIRE(n.IsMap(), cfg.source() << ": " << P << " must be a map with one of energy, sigma_ratio, rank "
                                                          "(e.g. {energy: 1.0e-10})");

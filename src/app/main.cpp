@@ -71,7 +71,7 @@ int main(int argc, char** argv) {
     flexuq::log::direct(flexuq::log::Stream::out, std::string("flexuq ") + kVersion + "\n");
     return 0;
   }
-  static const char* kVerbs[] = {"run", "modes", "reduce", "campaign", "simulate", "body-at"};
+  static const char* kVerbs[] = {"run", "modes", "reduce", "campaign", "simulate", "rom", "body-at"};
   if (std::find(std::begin(kVerbs), std::end(kVerbs), args.verb) == std::end(kVerbs)) {
     flexuq::log::direct(flexuq::log::Stream::err,
                         "flexuq: error: unknown command '" + args.verb + "'\n" + flexuq::app::usage());
@@ -126,6 +126,8 @@ int main(int argc, char** argv) {
       with_job_keys(flexuq::app::campaign_keys(), [&] { flexuq::app::run_campaign(world, cfg, args.resume); });
     } else if (verb == "simulate") {
       with_job_keys(flexuq::app::simulate_keys(), [&] { flexuq::app::run_simulate(world, cfg); });
+    } else if (verb == "rom") {
+      flexuq::app::run_rom(world, cfg);
     } else {
       throw flexuq::InputError("unknown command '" + verb + "'\n" + flexuq::app::usage());
     }

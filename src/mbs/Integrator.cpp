@@ -200,18 +200,8 @@ std::vector<std::string> Integrator::initialise(State& s) {
   return dropped;
 }
 
-namespace {
-/// Generalized-α coefficients (Chung & Hulbert) of both implicit schemes. HHT-α is the member with
-/// α_m = 0, α_f = −α (so γ = ½ − α, β = ¼(1 − α)²): for a linear system with constant mass it is
-/// step for step seed 003's (2.50), whose positions, velocities and HHT accelerations are those of
-/// this recursion (the algorithmic acceleration a below is HHT's q̈); unlike (2.50) the equations
-/// of motion hold at t_{n+1} with the true q̈_{n+1}, which keeps second order when M depends on q.
-struct Coefs {
-  double am = 0, af = 0, beta = 0.25, gamma = 0.5;
-  double c() const { return (1 - af) / (1 - am); } ///< ∂a_{n+1}/∂q̈_{n+1}
-};
-Coefs coefficients(const SolverOptions& o) {
-  Coefs k;
+NewmarkCoefficients newmark_coefficients(const SolverOptions& o) {
+  NewmarkCoefficients k;
   if (o.scheme == Scheme::hht) {
     k.am = 0;
     k.af = -o.alpha;
@@ -224,7 +214,6 @@ Coefs coefficients(const SolverOptions& o) {
   k.beta = 0.25 * (k.gamma + 0.5) * (k.gamma + 0.5);
   return k;
 }
-} // namespace
 
 void Integrator::correction_metric() {
   // W = blockdiag(I on every body's 7 frame coordinates, M_ff = ΦᵀM̄Φ on a flexible body's elastic
@@ -260,7 +249,7 @@ Vec Integrator::scaled(Vec x) const {
 
 bool Integrator::newmark_step(State& s, double h, State& out, double& err, RunStats& st) {
   const int n = sys_.n(), m = sys_.m();
-  const Coefs k = coefficients(o_);
+  const NewmarkCoefficients k = newmark_coefficients(o_);
   const double t1 = s.t + h;
   const double c = k.c();
   // Newmark predictors with the algorithmic acceleration a_n (aux_), and the part of a_{n+1} that
@@ -502,26 +491,28 @@ void Integrator::euler_step(const State& s, double h, State& out) {
   out.aux = out.a;
 }
 
+OutputClock::OutputClock(const SolverOptions& o) : start_(o.start), end_(o.end) {
+  dt_out = o.output_step > 0 ? o.output_step : o.step;
+  count = std::max(1L, static_cast<long>(std::ceil((o.end - o.start) / dt_out - 1e-9)));
+}
+
 RunStats Integrator::run(State& s, const std::function<void(const State&, double)>& output,
                          const std::function<void(double)>& progress) {
   RunStats st;
   const int n = sys_.n(), m = sys_.m();
   const bool adaptive = o_.scheme == Scheme::rk45 || o_.adaptive;
-  const double dt_out = o_.output_step > 0 ? o_.output_step : o_.step;
-  const double h_max = o_.max_step > 0 ? o_.max_step : (adaptive ? dt_out : o_.step);
-  const double span = o_.end - o_.start;
-  const long n_out = std::max(1L, static_cast<long>(std::ceil(span / dt_out - 1e-9)));
+  const OutputClock clock(o_);
+  const double h_max = o_.max_step > 0 ? o_.max_step : (adaptive ? clock.dt_out : o_.step);
   double work = 0;
   double power = sys_.nonconservative_power(s.q, s.v, s.t);
   output(s, work);
   st.max_drift = sys_.phi_all(s.q, s.t).lpNorm<Eigen::Infinity>();
   double h = std::min(o_.step, h_max);
-  for (long k = 1; k <= n_out; ++k) {
-    const double t_out = k == n_out ? o_.end : o_.start + k * dt_out;
-    while (s.t < t_out - 1e-12 * std::max(1.0, std::abs(t_out))) {
-      double hs = std::min(h, t_out - s.t);
-      const bool last = hs >= t_out - s.t - 1e-14 * std::max(1.0, std::abs(t_out));
-      if (last) hs = t_out - s.t;
+  for (long k = 1; k <= clock.count; ++k) {
+    const double t_out = clock.time(k);
+    while (OutputClock::before(s.t, t_out)) {
+      bool last = false;
+      const double hs = OutputClock::step(s.t, h, t_out, last);
       State next;
       double err = 0;
       bool ok = true;

@@ -12,6 +12,7 @@
 #include <chrono>
 #include <cmath>
 #include <map>
+#include <memory>
 #include <set>
 
 namespace flexuq::mbs {
@@ -50,22 +51,36 @@ void rebuild_with(SimulationJob& job, const std::vector<std::shared_ptr<const Fl
     else if (os.node >= 0) os.L = os.node_rows * job.system.bodies()[static_cast<std::size_t>(os.body)].flex->V;
 }
 
-SimulationResult run_simulation(SimulationJob& job, const std::function<void(double)>& progress) {
-  const auto t_start = std::chrono::steady_clock::now();
-  System& sys = job.system;
-  SimulationResult r;
-  Integrator integ(sys, job.solver);
-  State s;
-  r.redundant_rows = integ.initialise(s);
-  r.sparse = integ.sparse();
+std::function<void(const State&, double)> make_recorder(const SimulationJob& job, SimulationResult& r) {
+  const System& sys = job.system;
   r.outputs.resize(job.outputs.size());
   r.reactions.resize(sys.joints().size());
   r.coordinates.resize(sys.bodies().size());
   r.elastic.resize(sys.bodies().size());
-  std::vector<double> last_angle(job.outputs.size(), 0.0), unwrapped(job.outputs.size(), 0.0);
-  bool first = true;
-  auto record = [&](const State& st, double work) {
+  if (job.snapshots) {
+    r.active_rows.clear();
+    for (const int row : sys.active_rows()) r.active_rows.push_back(sys.row_label(row));
+  }
+  // The unwrapped joint angles carry over from one output to the next.
+  struct Angles {
+    std::vector<double> last, unwrapped;
+    bool first = true;
+  };
+  auto angles = std::make_shared<Angles>();
+  angles->last.assign(job.outputs.size(), 0.0);
+  angles->unwrapped.assign(job.outputs.size(), 0.0);
+  return [&job, &r, angles](const State& st, double work) {
+    const System& sys = job.system;
+    auto& last_angle = angles->last;
+    auto& unwrapped = angles->unwrapped;
+    bool& first = angles->first;
     r.time.push_back(st.t);
+    if (job.snapshots) {
+      r.snap_q.insert(r.snap_q.end(), st.q.data(), st.q.data() + st.q.size());
+      r.snap_v.insert(r.snap_v.end(), st.v.data(), st.v.data() + st.v.size());
+      r.snap_a.insert(r.snap_a.end(), st.a.data(), st.a.data() + st.a.size());
+      r.snap_lambda.insert(r.snap_lambda.end(), st.lambda.data(), st.lambda.data() + st.lambda.size());
+    }
     const double kin = sys.kinetic_energy(st.q, st.v), pot = sys.potential_energy(st.q), strain = sys.strain_energy(st.q);
     const double row[5] = {kin, pot, strain, work, kin + pot + strain - work};
     r.energy.insert(r.energy.end(), row, row + 5);
@@ -165,7 +180,16 @@ SimulationResult run_simulation(SimulationJob& job, const std::function<void(dou
     }
     first = false;
   };
-  r.stats = integ.run(s, record, progress);
+}
+
+SimulationResult run_simulation(SimulationJob& job, const std::function<void(double)>& progress) {
+  const auto t_start = std::chrono::steady_clock::now();
+  SimulationResult r;
+  Integrator integ(job.system, job.solver);
+  State s;
+  r.redundant_rows = integ.initialise(s);
+  r.sparse = integ.sparse();
+  r.stats = integ.run(s, make_recorder(job, r), progress);
   r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
   return r;
 }
@@ -199,6 +223,28 @@ void write_simulation(const std::string& path, const SimulationJob& job, const S
       table("/bodies/" + sys.bodies()[b].name + "/elastic", r.elastic[b], cols);
       f.write_attribute("/bodies/" + sys.bodies()[b].name, "body_file", job.flexible_files.at(sys.bodies()[b].name));
     }
+  }
+  if (job.snapshots) {
+    // Seed 003's training data: the whole state at every output time, and which coordinate is which.
+    const auto n = static_cast<std::uint64_t>(sys.n()), m = static_cast<std::uint64_t>(r.active_rows.size());
+    f.ensure_group("/snapshots");
+    f.write_replicated("/snapshots/q", {nt, n}, r.snap_q.data());
+    f.write_replicated("/snapshots/v", {nt, n}, r.snap_v.data());
+    f.write_replicated("/snapshots/a", {nt, n}, r.snap_a.data());
+    f.write_replicated("/snapshots/lambda", {nt, m}, r.snap_lambda.data());
+    std::vector<std::int64_t> body(n), type(n);
+    for (int k = 0; k < sys.n(); ++k) {
+      const int b = sys.body_of_coordinate(k), local = k - sys.offset(b);
+      body[static_cast<std::size_t>(k)] = b;
+      type[static_cast<std::size_t>(k)] = local < 3 ? 0 : (local < 7 ? 1 : 2);
+    }
+    f.write_replicated("/snapshots/coordinate_body", {n}, body.data());
+    f.write_replicated("/snapshots/coordinate_type", {n}, type.data());
+    f.write_attribute("/snapshots/coordinate_type", "values", std::string("0 translational, 1 rotational, 2 flexible"));
+    std::vector<std::string> bodies;
+    for (const auto& b : sys.bodies()) bodies.push_back(b.name);
+    f.write_strings("/snapshots/bodies", bodies);
+    f.write_strings("/snapshots/rows", r.active_rows.empty() ? std::vector<std::string>{""} : r.active_rows);
   }
   f.write_strings("/redundant_rows", r.redundant_rows.empty() ? std::vector<std::string>{""} : r.redundant_rows);
   f.ensure_group("/solver");

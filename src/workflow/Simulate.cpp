@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include "flexuq/workflow/Simulate.hpp"
+#include "flexuq/workflow/Rom.hpp"
 
 #include "flexuq/core/Comm.hpp"
 #include "flexuq/core/Error.hpp"
 #include "flexuq/core/Log.hpp"
 #include "flexuq/io/OutputFile.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -28,8 +30,22 @@ void simulate(MPI_Comm comm, const SimulationSpec& spec) {
     log::info(MPI_COMM_SELF, os.str());
     log::Progress progress(MPI_COMM_SELF, "simulate", 1000);
     const double t0 = job.solver.start, span = job.solver.end - job.solver.start;
-    auto result = mbs::run_simulation(
-        job, [&](double t) { progress.update(static_cast<long long>(std::floor(1000.0 * (t - t0) / span))); });
+    auto report = [&](double t) { progress.update(static_cast<long long>(std::floor(1000.0 * (t - t0) / span))); };
+    const bool reduced = !spec.rom.empty();
+    rom::ReducedStats rstats;
+    rom::ReducedBasis basis;
+    auto result = reduced ? run_reduced_simulation(job, spec.rom, rstats, basis, report) : mbs::run_simulation(job, report);
+    if (reduced) {
+      std::ostringstream rs;
+      rs << "simulate: reduced-order model " << spec.rom << ": r = " << basis.r() << " coordinates, l = " << basis.l()
+         << " constraints (rank of Γ'C_qV checked " << rstats.rank_checks << " times, smallest σ ratio "
+         << rstats.min_rank_ratio << ")";
+      log::info(MPI_COMM_SELF, rs.str());
+      if (rstats.initial_offset > 1e-8 * std::max(1.0, basis.q0.lpNorm<Eigen::Infinity>()))
+        log::warn(MPI_COMM_SELF, "simulate: the initial q lies " + std::to_string(rstats.initial_offset) +
+                                     " off the ROM's affine space q = V q_r + R0 (initial conditions other than the "
+                                     "training run's: the ROM starts from their projection)");
+    }
     if (!result.redundant_rows.empty()) {
       std::string rows;
       for (const auto& r : result.redundant_rows) rows += " " + r;
@@ -39,6 +55,7 @@ void simulate(MPI_Comm comm, const SimulationSpec& spec) {
     }
     io::OutputFile out(MPI_COMM_SELF, job.output_path);
     mbs::write_simulation(out.temp(), job, result);
+    if (reduced) write_reduced_report(out.temp(), spec.rom, basis, rstats);
     out.commit();
     std::ostringstream done;
     done << "simulate: " << result.stats.steps << " steps (" << result.stats.rejected << " rejected), "

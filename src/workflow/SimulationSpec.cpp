@@ -187,6 +187,7 @@ mbs::SimulationJob build_simulation(const SimulationSpec& spec) {
   job.solver = spec.solver;
   for (const auto& oe : spec.outputs) job.outputs.push_back(build_output(oe, job));
   job.animation = spec.animation;
+  job.snapshots = spec.snapshots;
   job.output_path = spec.output_path;
   return job;
 }

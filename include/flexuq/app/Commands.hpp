@@ -18,5 +18,8 @@ void run_campaign(MPI_Comm comm, const io::Config& cfg, bool resume);
 
 /// `flexuq simulate`: a multibody simulation (issue #8) → HDF5. Serial on rank 0. @note Collective.
 void run_simulate(MPI_Comm comm, const io::Config& cfg);
+/// `flexuq rom`: seed 003's reduced-order model (V, R0, Γ) from simulate snapshots (issue #34) → HDF5.
+/// Serial on rank 0. @note Collective.
+void run_rom(MPI_Comm comm, const io::Config& cfg);
 
 } // namespace flexuq::app

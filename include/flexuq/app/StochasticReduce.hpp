@@ -17,6 +17,8 @@ namespace flexuq::app {
 /// (σ_i/σ_1 kept above, in [0, 1)) or rank (a positive integer); absent: energy 1e-10. Throws
 /// InputError naming the file and key otherwise (before any work).
 pod::Truncation pod_truncation(const io::Config& cfg);
+/// A truncation map at key @p key ({energy: ε}, {sigma_ratio: τ} or {rank: r}); @p fallback when absent.
+pod::Truncation truncation_at(const io::Config& cfg, const std::string& key, const pod::Truncation& fallback);
 
 /// The whole stochastic reduce job parsed and checked (Config::check_all_used included); reads or
 /// generates the mesh and checks that the output names no input. @note Collective.

@@ -28,6 +28,8 @@
 #include "flexuq/mbs/SaddleSolver.hpp"
 #include "flexuq/mbs/System.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <functional>
 #include <string>
 #include <utility>
@@ -72,6 +74,39 @@ struct SolverOptions {
   /// auto decides at the initial configuration by size and fill.
   LinearAlgebra linear_algebra = LinearAlgebra::automatic;
   void validate() const;   ///< throws InputError naming the key
+};
+
+/// Generalized-α coefficients (Chung & Hulbert) of both implicit schemes. HHT-α is the member with
+/// α_m = 0, α_f = −α (so γ = ½ − α, β = ¼(1 − α)²): for a linear system with constant mass it is
+/// step for step seed 003's (2.50), whose positions, velocities and HHT accelerations are those of
+/// this recursion (the algorithmic acceleration a is HHT's q̈); unlike (2.50) the equations of
+/// motion hold at t_{n+1} with the true q̈_{n+1}, which keeps second order when M depends on q.
+/// Shared by Integrator and the reduced-order integrator (rom/ReducedIntegrator.hpp).
+struct NewmarkCoefficients {
+  double am = 0, af = 0, beta = 0.25, gamma = 0.5;
+  double c() const { return (1 - af) / (1 - am); } ///< ∂a_{n+1}/∂q̈_{n+1}
+};
+/// The coefficients of @p o's scheme (hht or generalized-alpha).
+NewmarkCoefficients newmark_coefficients(const SolverOptions& o);
+
+/// The output times of a run (every output_step, or every step, the last at end) and the steps that
+/// land on them: Integrator::run's clock, shared by the reduced integrator (rom/ReducedIntegrator.hpp).
+struct OutputClock {
+  explicit OutputClock(const SolverOptions& o);
+  double dt_out = 0;
+  long count = 1; ///< output times after the start
+  /// The k-th output time (k = 1 … count).
+  double time(long k) const { return k == count ? end_ : start_ + static_cast<double>(k) * dt_out; }
+  /// Whether t has not reached @p t_out yet (to round-off).
+  static bool before(double t, double t_out) { return t < t_out - 1e-12 * std::max(1.0, std::abs(t_out)); }
+  /// The step from @p t toward @p t_out of at most @p h; @p last: it lands on t_out.
+  static double step(double t, double h, double t_out, bool& last) {
+    double hs = std::min(h, t_out - t);
+    last = hs >= t_out - t - 1e-14 * std::max(1.0, std::abs(t_out));
+    return last ? t_out - t : hs;
+  }
+private:
+  double start_ = 0, end_ = 0;
 };
 
 /// One state on the solution: t, q, q̇, q̈ and the multipliers of the active rows.

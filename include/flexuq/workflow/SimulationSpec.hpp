@@ -83,6 +83,9 @@ struct SimulationSpec {
   std::vector<OutputEntry> outputs;
   std::string output_path = "simulation.h5";
   bool animation = true;
+  bool snapshots = false; ///< `snapshots`: q, q̇, q̈, λ per output time in /snapshots (flexuq rom's training data)
+  /// `rom`: a `flexuq rom` result; set: the run integrates the reduced model (rom/ReducedIntegrator.hpp)
+  std::string rom;
 };
 
 /// Read the body files and build the job: the System (bodies, joints, forces), the solver options

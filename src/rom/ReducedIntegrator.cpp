@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: MIT
+// The reduced index-3 generalized-α integrator of seed 003's ROM (rom/ReducedIntegrator.hpp).
+#include "flexuq/rom/ReducedIntegrator.hpp"
+
+#include "flexuq/core/Error.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace flexuq::rom {
+
+ReducedIntegrator::ReducedIntegrator(mbs::System& sys, mbs::SolverOptions o, const ReducedBasis& b)
+    : sys_(sys), o_(o), b_(b) {
+  o_.validate();
+  FLEXUQ_REQUIRE_OPTION(o_.scheme == mbs::Scheme::hht || o_.scheme == mbs::Scheme::generalized_alpha, "solver.type",
+                        "{} = " << mbs::scheme_name(o_.scheme)
+                                << ": a reduced-order run (rom) integrates with hht or generalized-alpha only");
+  FLEXUQ_REQUIRE_OPTION(!o_.adaptive, "solver.adaptive", "{}: a reduced-order run (rom) takes fixed steps");
+  if (b.n() != sys.n())
+    throw InputError(FLEXUQ_MSG("rom: the reduced model has " << b.n() << " coordinates, the model " << sys.n()
+                                                               << " (built from another model?)"));
+  std::vector<std::string> rows;
+  for (const int r : sys.active_rows()) rows.push_back(sys.row_label(r));
+  if (rows != b.rows) {
+    std::size_t k = 0;
+    while (k < rows.size() && k < b.rows.size() && rows[k] == b.rows[k]) ++k;
+    throw InputError(FLEXUQ_MSG("rom: the model's active constraint rows differ from the reduced model's ("
+                                << rows.size() << " against " << b.rows.size() << "; first difference at row " << k
+                                << ": '" << (k < rows.size() ? rows[k] : "") << "' against '"
+                                << (k < b.rows.size() ? b.rows[k] : "") << "'): built from another model?"));
+  }
+  for (std::size_t bd = 0; bd < sys.bodies().size(); ++bd) {
+    const int off = sys.offset(static_cast<int>(bd)), cnt = sys.body_model(static_cast<int>(bd)).n_coordinates();
+    if (b.V.middleRows(off, cnt).cwiseAbs().maxCoeff() > 0) bodies_.push_back({off, cnt});
+    if (sys.n_elastic(static_cast<int>(bd)) > 0) stiff_ = true;
+  }
+  for (const auto& f : sys.forces())
+    if (f.type == mbs::ForceType::spring || f.type == mbs::ForceType::rotational_damper) stiff_ = true;
+}
+
+Mat ReducedIntegrator::reduced_matrix(const Vec& q, double ck, double cd) const {
+  const int r = b_.r();
+  Mat out = Mat::Zero(r, r);
+  for (const auto& [off, cnt] : bodies_) {
+    // The body's own mass block at its coordinates (a cnt × cnt matrix, the body model at offset 0).
+    const Vec qb = q.segment(off, cnt);
+    Mat mb = Mat::Zero(cnt, cnt);
+    sys_.body_model(sys_.body_of_coordinate(off)).mass_into(qb, 0, 1.0, mb);
+    const auto vb = b_.V.middleRows(off, cnt);
+    out.noalias() += vb.transpose() * mb * vb;
+  }
+  if (stiff_ && (ck != 0 || cd != 0)) {
+    Mat k = Mat::Zero(sys_.n(), sys_.n());
+    sys_.add_stiffness_damping(q, ck, cd, k);
+    out.noalias() += b_.V.transpose() * k * b_.V;
+  }
+  return out;
+}
+
+Mat ReducedIntegrator::reduced_jacobian(const Vec& q, double t) {
+  if (b_.l() == 0) return Mat(0, b_.r());
+  const Mat j = b_.gamma.transpose() * (sys_.jacobian(q, t) * b_.V);
+  Eigen::JacobiSVD<Mat> svd(j);
+  const Vec sv = svd.singularValues();
+  const double ratio = sv.size() < b_.l() || sv(0) == 0 ? 0.0 : sv(sv.size() - 1) / sv(0);
+  stats_.min_rank_ratio = std::min(stats_.min_rank_ratio, ratio);
+  ++stats_.rank_checks;
+  if (!(ratio > 1e-12))
+    throw Error(FLEXUQ_MSG("rom: the reduced constraint Jacobian Γᵀ C_q V (" << b_.l() << " x " << b_.r()
+                                                                             << ") lost rank at t = " << t
+                                                                             << " (σ_min/σ_max = " << ratio
+                                                                             << "): the snapshots do not cover this motion; "
+                                                                                "train the ROM on it (seed 003 §4.5)"));
+  return j;
+}
+
+mbs::State ReducedIntegrator::back_projected(const Reduced& s) const {
+  mbs::State f;
+  f.t = s.t;
+  f.q = full_q(s.q);
+  f.v = b_.V * s.v;
+  f.a = b_.V * s.a;
+  f.aux = b_.V * s.aux;
+  f.lambda = b_.gamma * s.lambda;
+  return f;
+}
+
+void ReducedIntegrator::initialise(const mbs::State& full) {
+  const int r = b_.r(), l = b_.l();
+  s_.t = full.t;
+  s_.q = b_.V.transpose() * (full.q - b_.R0);
+  s_.v = b_.V.transpose() * full.v;
+  stats_.initial_offset = (full_q(s_.q) - full.q).lpNorm<Eigen::Infinity>();
+  const Vec q = full_q(s_.q), v = b_.V * s_.v;
+  Mat k = Mat::Zero(r + l, r + l);
+  k.topLeftCorner(r, r) = reduced_matrix(q, 0, 0);
+  const Mat j = reduced_jacobian(q, s_.t);
+  k.topRightCorner(r, l) = j.transpose();
+  k.bottomLeftCorner(l, r) = j;
+  Vec rhs(r + l);
+  rhs.head(r) = b_.V.transpose() * sys_.forces(q, v, s_.t);
+  rhs.tail(l) = b_.gamma.transpose() * sys_.gamma(q, v, s_.t);
+  Eigen::FullPivLU<Mat> lu(k);
+  lu.setThreshold(1e-12);
+  if (lu.rank() < r + l)
+    throw InputError(FLEXUQ_MSG("rom: the reduced saddle matrix [VᵀMV, (ΓᵀC_qV)ᵀ; ΓᵀC_qV, 0] is singular at t = "
+                                << s_.t << " (rank " << lu.rank() << " of " << r + l << ", r = " << r << ", l = " << l
+                                << (r == l ? "): l = r leaves the reduced model no degree of freedom (a classical "
+                                             "combined POD, seed 003 Table 4.3, fails so: use pod.method: type-sensitive)"
+                                           : "): V and Γ do not determine the reduced accelerations (seed 003 §4.6)")));
+  const Vec x = lu.solve(rhs);
+  s_.a = x.head(r);
+  s_.lambda = x.tail(l);
+  s_.aux = s_.a;
+  prev_h_ = 0;
+  jac_h_ = -1;
+}
+
+bool ReducedIntegrator::step(double h, Reduced& out, mbs::RunStats& st) {
+  const int r = b_.r(), l = b_.l();
+  const mbs::NewmarkCoefficients k = mbs::newmark_coefficients(o_);
+  const double t1 = s_.t + h, c = k.c();
+  const Vec qa = s_.q + h * s_.v + h * h * (0.5 - k.beta) * s_.aux;
+  const Vec va = s_.v + h * (1 - k.gamma) * s_.aux;
+  const Vec d = (k.af * s_.a - k.am * s_.aux) / (1 - k.am);
+  const double bq = k.beta * h * h * c, bv = k.gamma * h * c;
+  Vec x = s_.a, lam = s_.lambda;
+  if (prev_h_ > 0) {
+    const double ratio = h / prev_h_;
+    x += ratio * (s_.a - prev_a_);
+    lam += ratio * (s_.lambda - prev_lambda_);
+  }
+  const Vec qa_full = full_q(qa);
+  Vec q1, v1, ctl, ph;
+  auto state_of = [&](const Vec& xx) {
+    const Vec an = c * xx + d;
+    q1 = qa + k.beta * h * h * an;
+    v1 = va + k.gamma * h * an;
+  };
+  auto refresh = [&](const Vec& qf) {
+    jac_.setZero(r + l, r + l);
+    jac_.topLeftCorner(r, r) = reduced_matrix(qf, bq, bv);
+    const Mat j = reduced_jacobian(qf, t1);
+    jac_.topRightCorner(r, l) = j.transpose();
+    jac_.bottomLeftCorner(l, r) = j;
+    lu_.compute(jac_);
+    jac_h_ = h;
+    ++st.jacobians;
+  };
+  int rebuilds = 0;
+  double prev = INFINITY;
+  bool converged = false;
+  for (int it = 0; it < o_.max_iter; ++it) {
+    state_of(x);
+    const Vec qf = full_q(q1), vf = b_.V * v1;
+    sys_.constraint_residual(qf, t1, b_.gamma * lam, ctl, ph);
+    Vec res(r + l);
+    res.head(r) = b_.V.transpose() * (sys_.mass_times(qf, b_.V * x) + ctl - sys_.forces(qf, vf, t1));
+    res.tail(l) = b_.gamma.transpose() * ph / bq;
+    if (!res.allFinite()) break;
+    if (std::abs(jac_h_ - h) > 1e-9 * h || jac_.rows() != r + l) refresh(qf);
+    const Vec dx = lu_.solve(-res);
+    if (!dx.allFinite()) break;
+    x += dx.head(r);
+    lam += dx.tail(l);
+    const Vec dxf = b_.V * dx.head(r);
+    const double corr = bq * dxf.lpNorm<Eigen::Infinity>();
+    const double vcorr = bv * dxf.lpNorm<Eigen::Infinity>();
+    ++st.newton_iterations;
+    // The full scheme's index-3 tests (mbs/Integrator.cpp): the tolerance or round-off of q̃.
+    constexpr double ulps = 64 * std::numeric_limits<double>::epsilon();
+    const double roundoff = ulps * (qa_full.lpNorm<Eigen::Infinity>() + bq * (b_.V * x).lpNorm<Eigen::Infinity>());
+    if (corr <= std::max(o_.tol, roundoff) &&
+        vcorr <= std::max(o_.tol / std::min(o_.end - o_.start, 1.0), roundoff * bv / bq)) {
+      converged = true;
+      break;
+    }
+    if (it > 0 && corr > 0.1 * prev && rebuilds < 3) {
+      state_of(x);
+      refresh(full_q(q1));
+      ++rebuilds;
+    }
+    prev = corr;
+  }
+  if (!converged) {
+    jac_h_ = -1;
+    return false;
+  }
+  state_of(x);
+  out.t = t1;
+  out.q = q1;
+  out.v = v1;
+  out.a = x;
+  out.lambda = lam;
+  out.aux = c * x + d;
+  return true;
+}
+
+ReducedStats ReducedIntegrator::run(const std::function<void(const mbs::State&, double)>& output,
+                                    const std::function<void(double)>& progress) {
+  mbs::RunStats& st = stats_.run;
+  const mbs::OutputClock clock(o_);
+  mbs::State full = back_projected(s_);
+  double work = 0, power = sys_.nonconservative_power(full.q, full.v, full.t);
+  output(full, work);
+  st.max_drift = sys_.phi_all(full.q, full.t).lpNorm<Eigen::Infinity>();
+  double h = o_.step;
+  for (long kk = 1; kk <= clock.count; ++kk) {
+    const double t_out = clock.time(kk);
+    while (mbs::OutputClock::before(s_.t, t_out)) {
+      bool last = false;
+      const double hs = mbs::OutputClock::step(s_.t, h, t_out, last);
+      Reduced next;
+      if (!step(hs, next, st)) {
+        ++st.rejected;
+        h = 0.5 * hs;
+        if (h < o_.min_step)
+          throw OptionError("solver.min_step",
+                            FLEXUQ_MSG("reduced-order time integration failed at t = "
+                                       << s_.t << ": Newton did not converge with steps down to h = " << hs
+                                       << " ({} = " << o_.min_step
+                                       << "); the reduced basis may miss a direction of this motion"));
+        continue;
+      }
+      ++st.steps;
+      prev_a_ = s_.a;
+      prev_lambda_ = s_.lambda;
+      prev_h_ = next.t - s_.t;
+      const Vec qf = full_q(next.q), vf = b_.V * next.v;
+      const double p1 = sys_.nonconservative_power(qf, vf, next.t);
+      work += 0.5 * (next.t - s_.t) * (power + p1);
+      power = p1;
+      s_ = std::move(next);
+      const double drift = sys_.phi_all(qf, s_.t).lpNorm<Eigen::Infinity>();
+      st.max_drift = std::max(st.max_drift, drift);
+      if (!(drift <= o_.drift_limit))
+        throw OptionError("solver.drift_limit",
+                          FLEXUQ_MSG("rom: the full model's constraints are violated at t = "
+                                     << s_.t << " by " << drift << " at q = V q_r + R0, above {} = " << o_.drift_limit
+                                     << ": the reduced basis does not hold this motion (seed 003 §4.3: a combined "
+                                        "POD or a basis cut too short?)"));
+      if (!last) h = std::min(o_.step, h * 2.0);
+      if (progress) progress(s_.t);
+    }
+    output(back_projected(s_), work);
+  }
+  return stats_;
+}
+
+} // namespace flexuq::rom
