@@ -59,7 +59,7 @@ ALLOWED = {
     "workflow": {"core", "la", "io", "fe", "cms", "pod", "sg", "mbs", "rom", "campaign", "uq"},
     # The job file (io::Config, yaml-cpp): only app includes it, so no library sees YAML (issue #33).
     "config": {"core", "io"},
-    "app": {"core", "la", "io", "fe", "nl", "cms", "pod", "sg", "mbs", "rom", "campaign", "workflow", "config", "uq"},
+    "app": {"core", "la", "io", "fe", "nl", "cms", "pod", "sg", "mbs", "pct", "rom", "campaign", "workflow", "config", "uq"},
 }
 
 INCLUDE_RE = re.compile(r'^\s*#\s*include\s*"([^"]+)"')

@@ -6,6 +6,7 @@
 #include "flexuq/app/DeckJob.hpp"
 #include "flexuq/app/EnumOptions.hpp"
 #include "flexuq/app/JobKeys.hpp"
+#include "flexuq/app/PctCommand.hpp"
 #include "flexuq/app/ReduceCommand.hpp"
 #include "flexuq/app/StochasticReduce.hpp"
 #include "flexuq/core/Assert.hpp"
@@ -125,7 +126,10 @@ int main(int argc, char** argv) {
     } else if (verb == "campaign") {
       with_job_keys(flexuq::app::campaign_keys(), [&] { flexuq::app::run_campaign(world, cfg, args.resume); });
     } else if (verb == "simulate") {
-      with_job_keys(flexuq::app::simulate_keys(), [&] { flexuq::app::run_simulate(world, cfg); });
+      with_job_keys(flexuq::app::simulate_keys(), [&] {
+        if (cfg.has("uncertainty")) flexuq::app::run_pct_simulate(world, cfg); // intrusive PCT, docs/pct.md
+        else flexuq::app::run_simulate(world, cfg);
+      });
     } else if (verb == "rom") {
       flexuq::app::run_rom(world, cfg);
     } else {

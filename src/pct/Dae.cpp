@@ -87,6 +87,7 @@ AlphaStats integrate_alpha(const Index3Dae& dae, DaeState& s, const AlphaOptions
   const double cf = (1.0 - af) / (1.0 - am); // ∂a_{n+1}/∂q̈_{n+1}
   AlphaStats st;
   Vec aux = s.a; // a_n of the recursion
+  const double t_start = s.t;
   if (output) output(s);
   const double out_step = o.output_step > 0 ? o.output_step : o.step;
   double next_out = s.t + out_step;
@@ -150,12 +151,13 @@ AlphaStats integrate_alpha(const Index3Dae& dae, DaeState& s, const AlphaOptions
     }
     state();
     aux = a1;
-    s.t = t1;
+    ++st.steps;
+    // Times from the step count (no accumulated rounding in the output times).
+    s.t = h == o.step ? t_start + static_cast<double>(st.steps) * o.step : o.end;
     s.q = q;
     s.v = v;
     s.a = acc;
     s.lambda = lam;
-    ++st.steps;
     if (m > 0) st.max_drift = std::max(st.max_drift, dae.phi(s.q).cwiseAbs().maxCoeff());
     if (s.t >= next_out - 1e-9 * h || s.t >= o.end - 1e-12 * o.step) {
       if (output) output(s);

@@ -1,0 +1,349 @@
+// SPDX-License-Identifier: MIT
+// `flexuq simulate` with `uncertainty: {method: galerkin}`: intrusive PCT of a planar mechanism.
+//   build/bin/flexuq simulate configs/slider-crank-seed004-pct.yaml
+#include "flexuq/app/PctCommand.hpp"
+
+#include "flexuq/app/JobOptions.hpp"
+#include "flexuq/config/NodeReader.hpp"
+#include "flexuq/core/Error.hpp"
+#include "flexuq/io/Hdf5File.hpp"
+#include "flexuq/io/OutputFile.hpp"
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <sstream>
+
+namespace flexuq::app {
+
+namespace {
+
+std::array<double, 2> pair(const io::NodeReader& r, const YAML::Node& map, const std::string& key, const char* k,
+                           std::array<double, 2> fallback) {
+  const std::vector<double> v = r.fixed_list(map, key, k, 2, "(x, y)", {fallback[0], fallback[1]});
+  return {v[0], v[1]};
+}
+
+/// A torque: `value` until the first step, then each `[t1, t2, value]` reached by an Adams STEP.
+std::function<double(double)> torque_schedule(double v0, std::vector<std::array<double, 3>> steps) {
+  return [v0, steps](double t) {
+    double v = v0;
+    for (const auto& s : steps) {
+      if (t <= s[0]) return v;
+      if (t < s[1]) return pct::smooth_step(t, s[0], v, s[1], s[2]);
+      v = s[2];
+    }
+    return v;
+  };
+}
+
+uq::Distribution distribution(const io::NodeReader& r, const YAML::Node& p, const std::string& key) {
+  const std::string d = r.text(p, key, "dist");
+  auto num = [&](const char* k) { return r.required(p, key, k); };
+  try {
+    if (d == "normal") return uq::Distribution::normal(num("mean"), num("std"));
+    if (d == "uniform") return uq::Distribution::uniform(num("low"), num("high"));
+    if (d == "beta") return uq::Distribution::beta(num("alpha"), num("beta"), num("low"), num("high"));
+    if (d == "gamma") return uq::Distribution::gamma(num("shape"), num("scale"), r.number(p, key, "loc", 0.0));
+    if (d == "lognormal") return uq::Distribution::lognormal_from_moments(num("mean"), num("std"));
+  } catch (const InputError& e) {
+    if (std::string(e.what()).rfind(r.source(), 0) == 0) throw;
+    r.fail(p, key, e.what());
+  }
+  r.fail(p["dist"], key + ".dist", "'" + d + "' is not one of normal, uniform, beta, gamma, lognormal");
+}
+
+/// The data entry a `moves` key names: bodies.<b>.mass|inertia, joints.<j>.points.<0|1>.<x|y>.
+int data_entry(const io::NodeReader& r, const YAML::Node& at, const std::string& key, const pct::PlanarMechanism& m,
+               const std::string& path) {
+  std::vector<std::string> part;
+  std::stringstream ss(path);
+  for (std::string s; std::getline(ss, s, '.');) part.push_back(s);
+  try {
+    if (part.size() == 3 && part[0] == "bodies" && (part[2] == "mass" || part[2] == "inertia")) {
+      const int b = m.body_index(part[1]);
+      if (b >= 0) return m.body_data(b, part[2] == "mass" ? 0 : 1);
+    }
+    if (part.size() == 5 && part[0] == "joints" && part[2] == "points" && (part[3] == "0" || part[3] == "1") &&
+        (part[4] == "x" || part[4] == "y"))
+      return m.joint_data(m.joint_index(part[1]), (part[3] == "1" ? 2 : 0) + (part[4] == "y" ? 1 : 0));
+  } catch (const InputError& e) {
+    r.fail(at, key + "." + path, e.what());
+  }
+  r.fail(at, key + "." + path,
+         "not a datum of the mechanism (bodies.<body>.mass | inertia, joints.<joint>.points.<0|1>.<x|y>)");
+}
+
+pct::PlanarMechanism parse_mechanism(const io::Config& cfg, const io::NodeReader& r) {
+  pct::PlanarMechanism m;
+  const YAML::Node pl = cfg.node("planar");
+  r.keys(pl, "planar", {"bodies", "joints", "torques", "gravity"});
+  const auto g = pair(r, pl, "planar", "gravity", {0, 0});
+  m.set_gravity(g[0], g[1]);
+  const YAML::Node bodies = pl["bodies"];
+  r.require_map(bodies, "planar.bodies");
+  for (const auto& kv : bodies) {
+    const std::string name = kv.first.as<std::string>(), key = "planar.bodies." + name;
+    const YAML::Node b = kv.second;
+    r.keys(b, key, {"mass", "inertia", "position", "angle", "angular_velocity", "specified"});
+    pct::PlanarBody pb;
+    pb.name = name;
+    pb.mass = r.required(b, key, "mass");
+    pb.inertia = r.required(b, key, "inertia");
+    if (!(pb.mass > 0) || !(pb.inertia > 0)) r.fail(b, key, "mass and inertia must be positive");
+    const auto p = pair(r, b, key, "position", {0, 0});
+    pb.x = p[0];
+    pb.y = p[1];
+    pb.angle = r.number(b, key, "angle", 0.0);
+    pb.angular_velocity = r.number(b, key, "angular_velocity", 0.0);
+    pb.specified = r.flag(b, key, "specified", false);
+    try {
+      m.add_body(pb);
+    } catch (const InputError& e) {
+      r.fail(b, key, e.what());
+    }
+  }
+  const YAML::Node joints = pl["joints"];
+  if (!joints.IsSequence()) r.fail(joints, "planar.joints", "must be a list");
+  for (std::size_t i = 0; i < joints.size(); ++i) {
+    const YAML::Node j = joints[i];
+    const std::string key = "planar.joints[" + std::to_string(i) + "]";
+    r.keys(j, key, {"name", "type", "bodies", "points", "axis"});
+    pct::PlanarJoint pj;
+    pj.name = r.text(j, key, "name");
+    const std::string type = r.text(j, key, "type");
+    if (type != "revolute" && type != "slot") r.fail(j["type"], key + ".type", "'" + type + "' is not revolute or slot");
+    pj.type = type == "slot" ? pct::PlanarJoint::Type::slot : pct::PlanarJoint::Type::revolute;
+    const YAML::Node bs = j["bodies"], ps = j["points"];
+    if (!bs.IsSequence() || bs.size() != 2) r.fail(bs, key + ".bodies", "needs [body i, body j]");
+    if (!ps.IsSequence() || ps.size() != 2) r.fail(ps, key + ".points", "needs [[x, y] on body i, [x, y] on body j]");
+    try {
+      pj.body_i = m.body_index(bs[0].as<std::string>());
+      pj.body_j = m.body_index(bs[1].as<std::string>());
+    } catch (const InputError& e) {
+      r.fail(bs, key + ".bodies", e.what());
+    }
+    for (int s = 0; s < 2; ++s) {
+      const std::vector<double> v = r.list(ps[s], key + ".points[" + std::to_string(s) + "]");
+      if (v.size() != 2) r.fail(ps[s], key + ".points[" + std::to_string(s) + "]", "needs 2 numbers (x, y)");
+      (s ? pj.sj : pj.si) = {v[0], v[1]};
+    }
+    pj.axis = pair(r, j, key, "axis", {1, 0});
+    try {
+      m.add_joint(pj);
+    } catch (const InputError& e) {
+      r.fail(j, key, e.what());
+    }
+  }
+  if (pl["torques"]) {
+    const YAML::Node ts = pl["torques"];
+    if (!ts.IsSequence()) r.fail(ts, "planar.torques", "must be a list");
+    for (std::size_t i = 0; i < ts.size(); ++i) {
+      const YAML::Node t = ts[i];
+      const std::string key = "planar.torques[" + std::to_string(i) + "]";
+      r.keys(t, key, {"body", "value", "steps"});
+      pct::PlanarTorque pt;
+      try {
+        pt.body = m.body_index(r.text(t, key, "body"));
+      } catch (const InputError& e) {
+        r.fail(t, key + ".body", e.what());
+      }
+      if (pt.body < 0) r.fail(t, key + ".body", "a torque needs a body, not the ground");
+      std::vector<std::array<double, 3>> steps;
+      if (t["steps"]) {
+        for (std::size_t k = 0; k < t["steps"].size(); ++k) {
+          const std::string sk = key + ".steps[" + std::to_string(k) + "]";
+          const std::vector<double> s = r.list(t["steps"][k], sk);
+          if (s.size() != 3 || !(s[1] > s[0]) || (!steps.empty() && s[0] < steps.back()[1]))
+            r.fail(t["steps"][k], sk, "needs [t1, t2, value] with t1 < t2, after the previous step");
+          steps.push_back({s[0], s[1], s[2]});
+        }
+      }
+      pt.value = torque_schedule(r.number(t, key, "value", 0.0), steps);
+      m.add_torque(pt);
+    }
+  }
+  cfg.mark_used("planar");
+  return m;
+}
+
+} // namespace
+
+PctJob parse_pct_job(const io::Config& cfg) {
+  const io::NodeReader r(cfg.source());
+  PctJob job;
+  job.mechanism = parse_mechanism(cfg, r);
+  const YAML::Node u = cfg.node("uncertainty");
+  r.keys(u, "uncertainty", {"method", "order", "route", "quadrature_points", "output_points", "parameters"});
+  if (r.text(u, "uncertainty", "method") != "galerkin")
+    r.fail(u["method"], "uncertainty.method", "only 'galerkin' (intrusive PCT) is a simulate method; sample "
+                                              "the parameters in a campaign for the non-intrusive ones");
+  auto integer = [&](const char* k, int fallback, int lo, int hi) {
+    const double v = r.number(u, "uncertainty", k, fallback);
+    if (v != std::floor(v) || v < lo || v > hi)
+      r.fail(u[k], std::string("uncertainty.") + k,
+             "must be an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+    return static_cast<int>(v);
+  };
+  job.galerkin.order = integer("order", 1, 0, 8);
+  job.galerkin.quadrature_points = integer("quadrature_points", 0, 0, 40);
+  job.output_points = integer("output_points", 8, 1, 40);
+  const std::string route = r.text(u, "uncertainty", "route", "traditional");
+  if (route != "traditional" && route != "variational")
+    r.fail(u["route"], "uncertainty.route", "'" + route + "' is not traditional or variational");
+  job.galerkin.route = route == "variational" ? pct::Route::variational : pct::Route::traditional;
+  const YAML::Node ps = u["parameters"];
+  r.require_map(ps, "uncertainty.parameters");
+  if (ps.size() == 0 || ps.size() > 8) r.fail(ps, "uncertainty.parameters", "needs 1 to 8 parameters");
+  for (const auto& kv : ps) {
+    const std::string name = kv.first.as<std::string>(), key = "uncertainty.parameters." + name;
+    const YAML::Node p = kv.second;
+    r.keys(p, key, {"dist", "mean", "std", "low", "high", "alpha", "beta", "shape", "scale", "loc", "moves"});
+    pct::UncertainInput in;
+    in.name = name;
+    in.distribution = distribution(r, p, key);
+    const YAML::Node mv = p["moves"];
+    r.require_map(mv, key + ".moves");
+    for (const auto& t : mv)
+      in.targets.emplace_back(data_entry(r, t.first, key + ".moves", job.mechanism, t.first.as<std::string>()),
+                              r.number(t.second, key + ".moves." + t.first.as<std::string>()));
+    std::ostringstream d;
+    d << r.text(p, key, "dist");
+    job.distributions.push_back(d.str());
+    job.inputs.push_back(in);
+  }
+  cfg.mark_used("uncertainty");
+  const YAML::Node s = cfg.node("solver");
+  r.keys(s, "solver", {"type", "step", "start", "end", "output_step", "rho_inf", "tol", "max_iter"});
+  if (r.text(s, "solver", "type", "generalized-alpha") != "generalized-alpha")
+    r.fail(s["type"], "solver.type", "the PCT system is integrated by generalized-alpha only");
+  job.start = r.number(s, "solver", "start", 0.0);
+  job.solver.step = r.required(s, "solver", "step");
+  job.solver.end = r.required(s, "solver", "end");
+  job.solver.output_step = r.number(s, "solver", "output_step", 0.0);
+  job.solver.rho_inf = r.number(s, "solver", "rho_inf", 1.0);
+  job.solver.tol = r.number(s, "solver", "tol", 1e-12);
+  job.solver.max_iter = static_cast<int>(r.number(s, "solver", "max_iter", 30));
+  if (!(job.solver.end > job.start)) r.fail(s, "solver.end", "must be after solver.start");
+  cfg.mark_used("solver");
+  const std::vector<std::string> names = job.mechanism.output_names();
+  if (cfg.has("outputs")) {
+    const YAML::Node os = cfg.node("outputs");
+    if (!os.IsSequence()) r.fail(os, "outputs", "must be a list of output names");
+    for (std::size_t i = 0; i < os.size(); ++i) {
+      const std::string n = os[i].as<std::string>();
+      const auto it = std::find(names.begin(), names.end(), n);
+      if (it == names.end()) {
+        std::string known;
+        for (const auto& k : names) known += (known.empty() ? "" : ", ") + k;
+        r.fail(os[i], "outputs[" + std::to_string(i) + "]", "'" + n + "' is not an output (" + known + ")");
+      }
+      job.outputs.push_back(static_cast<int>(it - names.begin()));
+    }
+    cfg.mark_used("outputs");
+  } else {
+    for (std::size_t i = 0; i < names.size(); ++i) job.outputs.push_back(static_cast<int>(i));
+  }
+  job.output_path = cfg.resolve_output(cfg.get<std::string>("output", "pct.h5"));
+  return job;
+}
+
+void run_pct_simulate(MPI_Comm comm, const io::Config& cfg) {
+  PctJob job = parse_pct_job(cfg);
+  cfg.check_all_used();
+  check_job_output(comm, cfg, job.output_path, "output");
+  const auto t0 = std::chrono::steady_clock::now();
+  std::unique_ptr<pct::GalerkinSystem> sys;
+  try {
+    sys = std::make_unique<pct::GalerkinSystem>(job.mechanism, job.inputs, job.galerkin);
+    job.solver.validate();
+  } catch (const OptionError& e) {
+    const bool g = e.option() == "order" || e.option() == "quadrature_points";
+    throw InputError(cfg.source() + ": " + e.message_for((g ? "uncertainty." : "solver.") + e.option()));
+  }
+  const int n = sys->n(), m = sys->m(), T = sys->terms(), no = static_cast<int>(job.outputs.size());
+  std::vector<double> time, q_hist, l_hist;
+  std::vector<std::vector<double>> mean(static_cast<std::size_t>(no)), sd(mean), coef(mean);
+  pct::DaeState s = sys->initial_state(job.start);
+  const pct::AlphaStats st = pct::integrate_alpha(*sys, s, job.solver, [&](const pct::DaeState& x) {
+    time.push_back(x.t);
+    q_hist.insert(q_hist.end(), x.q.data(), x.q.data() + n);
+    l_hist.insert(l_hist.end(), x.lambda.data(), x.lambda.data() + m);
+    pct::Vec mu, sg;
+    pct::Mat c;
+    sys->output_moments(x.q, job.output_points, mu, sg, c);
+    for (int o = 0; o < no; ++o) {
+      const int j = job.outputs[static_cast<std::size_t>(o)];
+      mean[o].push_back(mu[j]);
+      sd[o].push_back(sg[j]);
+      for (int a = 0; a < T; ++a) coef[o].push_back(c(j, a));
+    }
+  });
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  io::OutputFile out(comm, job.output_path);
+  if (rank == 0) {
+    io::H5File f(MPI_COMM_SELF, out.temp(), io::H5File::Mode::create);
+    for (const char* g : {"/parameters", "/statistics", "/pce", "/galerkin", "/solver"}) f.ensure_group(g);
+    const auto nt = static_cast<std::uint64_t>(time.size());
+    f.write_replicated("/time", {nt}, time.data());
+    std::vector<std::string> pnames;
+    for (const auto& in : job.inputs) pnames.push_back(in.name);
+    f.write_strings("/parameters/names", pnames);
+    f.write_strings("/parameters/distributions", job.distributions);
+    const uq::MultiIndexSet& basis = sys->basis();
+    std::vector<std::int64_t> mi;
+    for (int a = 0; a < T; ++a)
+      for (int d = 0; d < basis.dim(); ++d) mi.push_back(basis(a, d));
+    const std::vector<std::string> names = job.mechanism.output_names();
+    for (int o = 0; o < no; ++o) {
+      const std::string nm = names[static_cast<std::size_t>(job.outputs[static_cast<std::size_t>(o)])];
+      f.ensure_group("/statistics/" + nm);
+      f.ensure_group("/pce/" + nm);
+      f.write_replicated("/statistics/" + nm + "/mean", {nt}, mean[o].data());
+      f.write_replicated("/statistics/" + nm + "/std", {nt}, sd[o].data());
+      f.write_attribute("/statistics/" + nm, "moments_from", std::string("pce surrogate"));
+      // (P, n_t) like a campaign's (P, n_out): column k is the output at /time[k]
+      std::vector<double> ct(static_cast<std::size_t>(T) * nt);
+      for (std::uint64_t k = 0; k < nt; ++k)
+        for (int a = 0; a < T; ++a) ct[static_cast<std::size_t>(a) * nt + k] = coef[o][k * T + a];
+      f.write_replicated("/pce/" + nm + "/coefficients", {static_cast<std::uint64_t>(T), nt}, ct.data());
+      f.write_replicated("/pce/" + nm + "/multi_indices", {static_cast<std::uint64_t>(T), static_cast<std::uint64_t>(basis.dim())}, mi.data());
+      f.write_attribute("/pce/" + nm, "fit", std::string("galerkin"));
+      f.write_attribute("/pce/" + nm, "order", static_cast<std::int64_t>(job.galerkin.order));
+    }
+    std::vector<std::string> cn;
+    for (int k = 0; k < job.mechanism.coordinates(); ++k) cn.push_back(job.mechanism.coordinate_name(k));
+    f.write_strings("/galerkin/coordinate_names", cn);
+    f.write_replicated("/galerkin/q", {nt, static_cast<std::uint64_t>(n)}, q_hist.data());
+    f.write_replicated("/galerkin/lambda", {nt, static_cast<std::uint64_t>(m)}, l_hist.data());
+    f.write_attribute("/galerkin", "method", std::string("galerkin"));
+    f.write_attribute("/galerkin", "route", std::string(job.galerkin.route == pct::Route::variational ? "variational" : "traditional"));
+    f.write_attribute("/galerkin", "order", static_cast<std::int64_t>(job.galerkin.order));
+    f.write_attribute("/galerkin", "terms", static_cast<std::int64_t>(T));
+    f.write_attribute("/galerkin", "exact", static_cast<std::int64_t>(sys->exact() ? 1 : 0));
+    f.write_attribute("/galerkin", "quadrature_points", static_cast<std::int64_t>(sys->points()));
+    f.write_attribute("/galerkin", "integrand_degree", static_cast<std::int64_t>(sys->integrand_degree()));
+    f.write_attribute("/galerkin", "output_points", static_cast<std::int64_t>(job.output_points));
+    f.write_attribute("/solver", "type", std::string("generalized-alpha"));
+    f.write_attribute("/solver", "rho_inf", job.solver.rho_inf);
+    f.write_attribute("/solver", "step", job.solver.step);
+    f.write_attribute("/solver", "steps", static_cast<std::int64_t>(st.steps));
+    f.write_attribute("/solver", "newton_iterations", static_cast<std::int64_t>(st.newton_iterations));
+    f.write_attribute("/solver", "factorizations", static_cast<std::int64_t>(st.factorizations));
+    f.write_attribute("/solver", "max_drift", st.max_drift);
+    f.write_attribute("/solver", "wall_seconds", wall);
+  }
+  out.commit();
+  if (rank == 0)
+    std::printf("pct: order %d, %d coefficients per coordinate, %d + %d unknowns, %s projection (%d points per "
+                "input), %ld steps, %.2f s -> %s\n",
+                job.galerkin.order, T, n, m, sys->exact() ? "exact" : "pseudo-spectral", sys->points(), st.steps, wall,
+                job.output_path.c_str());
+}
+
+} // namespace flexuq::app

@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# `flexuq simulate` with `uncertainty: {method: galerkin}` on configs/slider-crank-seed004-pct.yaml: the
+# HDF5 statistics against seed 004's order-1 PCT reproduction (digest §4.2c) and, at order 3, against the
+# exact quadrature statistics (§4.2b); the PCE columns against mean/std; 1 rank = 2 ranks bit for bit;
+# the variational-work route equals the traditional one; bad input named by key and line, exit 2.
+#   simulate_pct_test.sh FLEXUQ MPIEXEC SOURCE_DIR
+set -euo pipefail
+flexuq="$1"; mpiexec="$2"; src="$3"
+wd=$(mktemp -d)
+trap 'rm -rf "$wd"' EXIT
+cd "$wd"
+job="$src/configs/slider-crank-seed004-pct.yaml"
+run() { # run NP OUT [--set ...]
+  local np="$1" out="$2"; shift 2
+  timeout 120 "$mpiexec" -n "$np" "$flexuq" simulate "$job" --set "output=$out" "$@" > "$out.log" 2>&1 ||
+    { echo "FAIL: flexuq simulate $* (np $np)"; cat "$out.log"; exit 1; }
+}
+run 1 p1.h5
+run 2 p1_np2.h5
+run 1 p3.h5 --set uncertainty.order=3 --set solver.step=2e-3
+run 1 p2t.h5 --set uncertainty.order=2 --set solver.end=0.3 --set solver.output_step=0.1
+run 1 p2v.h5 --set uncertainty.order=2 --set solver.end=0.3 --set solver.output_step=0.1 --set uncertainty.route=variational
+/usr/bin/python3 - <<'PY'
+import sys
+import h5py, numpy as np
+ok = True
+def fail(msg):
+    global ok
+    print("FAIL:", msg); ok = False
+def at(f, name, what, t):
+    k = int(np.argmin(abs(f["time"][()] - t)))
+    assert abs(f["time"][k] - t) < 1e-12, f["time"][k]
+    return f[f"statistics/{name}/{what}"][k]
+with h5py.File("p1.h5", "r") as f:
+    nt = len(f["time"])
+    if nt != 301: fail(f"{nt} output times")
+    g = f["galerkin"].attrs
+    if (g["order"], g["terms"], g["exact"], g["quadrature_points"]) != (1, 3, 1, 3): fail(f"galerkin attributes {dict(g)}")
+    if f["galerkin/q"].shape != (nt, 24) or f["galerkin/lambda"].shape != (nt, 21): fail("enlarged sizes (V13: 24, 21)")
+    if f["pce/C.x/coefficients"].shape != (3, nt): fail("pce shape")
+    if (f["pce/C.x/multi_indices"][()] != [[0, 0], [1, 0], [0, 1]]).any(): fail("multi-indices")
+    c = f["pce/C.x/coefficients"][()]
+    if np.max(abs(c[0] - f["statistics/C.x/mean"][()])) > 1e-12: fail("mean != c0")
+    # C.x = 2 l1 cos θ1 + 2 l2 cos θ2 is not polynomial in ξ: its std includes the higher terms the
+    # order-1 PCE of the output leaves out (std² ≥ c1² + c2²).
+    if np.min(f["statistics/C.x/std"][()] ** 2 - (c[1] ** 2 + c[2] ** 2)) < -1e-12: fail("std below the PCE's")
+    # digest §4.2c (the same projected DAE): θ1 and x_C mean / std
+    ref = {1.0: (0.819908, 4.00218e-3, 3.982110, 1.73778e-1), 2.0: (0.854407, 8.00068e-3, 3.904952, 1.74389e-1),
+           3.0: (0.855632, 8.23953e-3, 3.902197, 1.74418e-1)}
+    for t, (tm, ts, xm, xs) in ref.items():
+        if abs(at(f, "crank.angle", "mean", t) - tm) > 2e-6: fail(f"theta1 mean at {t}: {at(f, 'crank.angle', 'mean', t)}")
+        if abs(at(f, "crank.angle", "std", t) / ts - 1) > 2e-4: fail(f"theta1 std at {t}: {at(f, 'crank.angle', 'std', t)}")
+        if abs(at(f, "C.x", "mean", t) - xm) > 2e-6: fail(f"x_C mean at {t}: {at(f, 'C.x', 'mean', t)}")
+        if abs(at(f, "C.x", "std", t) / xs - 1) > 1e-4: fail(f"x_C std at {t}: {at(f, 'C.x', 'std', t)}")
+    with h5py.File("p1_np2.h5", "r") as g2:
+        for name in ["time", "galerkin/q", "galerkin/lambda", "statistics/C.x/std", "pce/crank.angle/coefficients"]:
+            if not np.array_equal(f[name][()], g2[name][()]): fail(f"1 rank != 2 ranks: {name}")
+with h5py.File("p3.h5", "r") as f:
+    # digest §4.2b exact statistics: order 3 within 1e-5 (means) and 0.1 % (std)
+    ex = {1.0: (0.819910, 4.061148e-3, 3.982088, 1.741027e-1), 3.0: (0.855635, 8.365137e-3, 3.902175, 1.747351e-1)}
+    for t, (tm, ts, xm, xs) in ex.items():
+        if abs(at(f, "crank.angle", "mean", t) - tm) > 1e-5: fail(f"p3 theta1 mean at {t}")
+        if abs(at(f, "crank.angle", "std", t) / ts - 1) > 1e-3: fail(f"p3 theta1 std at {t}: {at(f, 'crank.angle', 'std', t)}")
+        if abs(at(f, "C.x", "mean", t) - xm) > 1e-5: fail(f"p3 x_C mean at {t}")
+        if abs(at(f, "C.x", "std", t) / xs - 1) > 1e-3: fail(f"p3 x_C std at {t}: {at(f, 'C.x', 'std', t)}")
+with h5py.File("p2t.h5", "r") as a, h5py.File("p2v.h5", "r") as b:
+    if b["galerkin"].attrs["route"] != b"variational" and b["galerkin"].attrs["route"] != "variational": fail("route attribute")
+    d = np.max(abs(a["galerkin/q"][()] - b["galerkin/q"][()]))
+    if d > 1e-10: fail(f"variational-work route differs from the traditional one by {d}")
+sys.exit(0 if ok else 1)
+PY
+# Bad input: named by key and line, exit 2 (the first case on 2 ranks: no rank hangs).
+bad() { # bad EXPECTED-TEXT --set ...
+  local want="$1"; shift
+  set +e
+  timeout 60 "$mpiexec" -n 1 "$flexuq" simulate "$job" --set output=bad.h5 "$@" > bad.log 2>&1
+  local rc=$?
+  set -e
+  [ "$rc" -eq 2 ] || { echo "FAIL: exit $rc for $*"; cat bad.log; exit 1; }
+  grep -qF -- "$want" bad.log || { echo "FAIL: no '$want' for $*"; cat bad.log; exit 1; }
+}
+sed 's/joints.A.points.0.x: -1/joints.A.points.2.x: -1/' "$job" > moves.yaml
+set +e; timeout 60 "$mpiexec" -n 2 "$flexuq" simulate moves.yaml > bad.log 2>&1; rc=$?; set -e
+[ "$rc" -eq 2 ] && grep -q "uncertainty.parameters.l1.moves.joints.A.points.2.x (line 22)" bad.log ||
+  { echo "FAIL: a bad moves key ($rc)"; cat bad.log; exit 1; }
+bad "uncertainty.method" --set uncertainty.method=collocation
+bad "uncertainty.order" --set uncertainty.order=1.5
+bad "solver.rho_inf" --set solver.rho_inf=2
+bad "unknown key 'uncertainty.parameters.l1.sdt'" --set uncertainty.parameters.l1.sdt=1
+echo "PASS"
