@@ -5,6 +5,7 @@
 #include "flexuq/core/Comm.hpp"
 #include "flexuq/core/Error.hpp"
 #include "flexuq/app/ComponentConfig.hpp"
+#include "flexuq/config/SetsFile.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -58,29 +59,6 @@ std::vector<fe::MatrixTerm> parse_terms(const io::Config& cfg, const std::string
   return terms;
 }
 
-/// The sets file of model.matrices.sets (YAML {NAME: [node ids]}, as `modes.export_matrices` writes
-/// it); messages name the file and line.
-std::map<std::string, std::vector<long>> read_sets_file(const std::string& path) {
-  YAML::Node root;
-  try {
-    root = YAML::LoadFile(path);
-  } catch (const YAML::Exception& e) {
-    throw InputError(path + ":" + std::to_string(e.mark.line + 1) + ": " + e.msg);
-  }
-  FLEXUQ_REQUIRE(root.IsMap(), path << ": expected a mapping {NAME: [node ids]}");
-  std::map<std::string, std::vector<long>> sets;
-  for (const auto& kv : root) {
-    const auto name = kv.first.as<std::string>();
-    try {
-      sets[name] = kv.second.as<std::vector<long>>();
-    } catch (const YAML::Exception& e) {
-      throw InputError(path + ":" + std::to_string(kv.second.Mark().line + 1) + ": set " + name +
-                       ": expected a list of node ids");
-    }
-  }
-  return sets;
-}
-
 } // namespace
 
 fe::MatrixModelSpec parse_matrix_model(const io::Config& cfg) {
@@ -94,7 +72,7 @@ fe::MatrixModelSpec parse_matrix_model(const io::Config& cfg) {
   s.mass = parse_terms(cfg, "mass", format);
   if (cfg.has("model.matrices.labels")) s.labels = cfg.resolve_path(cfg.get<std::string>("model.matrices.labels"));
   if (cfg.has("model.matrices.sets") && cfg.node("model.matrices.sets").IsScalar()) {
-    s.extra_sets = read_sets_file(cfg.resolve_path(cfg.get<std::string>("model.matrices.sets")));
+    s.extra_sets = io::read_sets_file(cfg.resolve_path(cfg.get<std::string>("model.matrices.sets")));
   } else if (cfg.has("model.matrices.sets")) {
     const YAML::Node sets = cfg.node("model.matrices.sets");
     FLEXUQ_REQUIRE(sets.IsMap(), cfg.source() << ": key 'model.matrices.sets' must map set names to node id lists");

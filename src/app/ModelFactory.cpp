@@ -7,6 +7,7 @@
 #include "flexuq/app/MatrixModel.hpp"
 #include "flexuq/app/ReduceCommand.hpp"
 #include "flexuq/app/SimulationOptions.hpp"
+#include "flexuq/campaign/DelayedModel.hpp"
 #include "flexuq/cms/StochasticBodyModel.hpp"
 #include "flexuq/core/Error.hpp"
 #include "flexuq/fe/FrequencyModel.hpp"
@@ -14,36 +15,11 @@
 #include "flexuq/workflow/MatrixFrequencyCampaign.hpp"
 #include "flexuq/workflow/SimulationCampaign.hpp"
 
-#include <chrono>
 #include <memory>
-#include <thread>
 
 namespace flexuq::app {
 
 namespace {
-
-/// Test knob: a model that first sleeps, so kill-and-resume tests have time to kill mid-run.
-class DelayedModel final : public Model {
-public:
-  DelayedModel(std::unique_ptr<Model> inner, double seconds) : inner_(std::move(inner)), seconds_(seconds) {}
-  std::map<std::string, std::size_t> output_sizes() const override { return inner_->output_sizes(); }
-  std::map<std::string, std::vector<std::uint64_t>> field_dims() const override { return inner_->field_dims(); }
-  std::map<std::string, const std::vector<double>*> column_scaled_fields() const override {
-    return inner_->column_scaled_fields();
-  }
-  void write_field_support(const std::string& path, const std::string& field, const std::string& dataset) const override {
-    inner_->write_field_support(path, field, dataset);
-  }
-  void prepare(const std::vector<double>& nominal) override { inner_->prepare(nominal); }
-  Outputs evaluate(const std::vector<double>& theta) override {
-    std::this_thread::sleep_for(std::chrono::duration<double>(seconds_));
-    return inner_->evaluate(theta);
-  }
-
-private:
-  std::unique_ptr<Model> inner_;
-  double seconds_;
-};
 
 ModelFactory analytic_factory(const io::Config& cfg, std::size_t dim) {
   const auto fn = cfg.get<std::string>("model.function");
@@ -194,9 +170,7 @@ ModelFactory make_model_factory(const io::Config& cfg, const std::vector<campaig
 }
 
 ModelFactory with_delay(const io::Config& cfg, ModelFactory f) {
-  const double delay = cfg.get<double>("model.delay_seconds", 0.0);
-  if (delay <= 0) return f;
-  return [f, delay](MPI_Comm comm) -> std::unique_ptr<Model> { return std::make_unique<DelayedModel>(f(comm), delay); };
+  return campaign::with_delay(std::move(f), cfg.get<double>("model.delay_seconds", 0.0));
 }
 
 } // namespace flexuq::app

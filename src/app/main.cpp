@@ -19,40 +19,12 @@
 #include "flexuq/workflow/BodyAt.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <optional>
 #include <string>
-#include <thread>
 
 namespace {
 
 constexpr const char* kVersion = "0.1.0";
-
-void report_unused_petsc_options(MPI_Comm comm) {
-  int unused = 0;
-  const std::string list = flexuq::unused_options(unused);
-  if (unused > 0)
-    flexuq::log::warn(comm, std::to_string(unused) + " PETSc/SLEPc option(s) were given but never used:" + list +
-                                " (check the spelling and the solver prefix, e.g. -modes_eps_ncv)");
-}
-
-/// Exit codes: 2 bad input (InputError), 3 internal error (InternalError: a bug), 1 anything else.
-/// A fatal path (core/Session: exit_all).
-[[noreturn]] void fail(const char* what, int code) {
-  const int rank = flexuq::world_rank();
-  if (rank != 0) {
-    // Give rank 0 the chance to report the same (collective) error once; if rank 0 is not failing,
-    // this rank's message is the only one, so print it tagged with the rank.
-    std::this_thread::sleep_for(std::chrono::milliseconds(800));
-    flexuq::log::direct(flexuq::log::Stream::err,
-                        "flexuq: error on rank " + std::to_string(rank) + ": " + what + "\n");
-  } else {
-    flexuq::log::direct(flexuq::log::Stream::err,
-                        std::string("flexuq: ") +
-                            (code == 3 ? "internal error (a bug in flexuq; please report it): " : "error: ") + what + "\n");
-  }
-  flexuq::exit_all(code);
-}
 
 } // namespace
 
@@ -135,13 +107,13 @@ int main(int argc, char** argv) {
     } else {
       throw flexuq::InputError("unknown command '" + verb + "'\n" + flexuq::app::usage());
     }
-    report_unused_petsc_options(world);
-  } catch (const flexuq::InputError& e) {
-    fail(e.what(), 2);
+    flexuq::warn_unused_options();
+  } catch (const flexuq::InputError& e) { // exit codes: 2 bad input, 3 a bug in flexuq, 1 anything else
+    flexuq::fail_all(e.what(), 2);
   } catch (const flexuq::InternalError& e) {
-    fail(e.what(), 3);
+    flexuq::fail_all(e.what(), 3);
   } catch (const std::exception& e) {
-    fail(e.what(), 1);
+    flexuq::fail_all(e.what(), 1);
   }
   // A campaign stopped by SIGUSR1/SIGTERM left a resumable checkpoint: tell the batch script (jobs/slurm).
   return flexuq::signals::stopped_early() ? flexuq::signals::kExitResumable : 0;

@@ -6,9 +6,11 @@
 
 #include <slepcsys.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <thread>
 
 namespace flexuq {
 
@@ -73,6 +75,27 @@ void exit_all(int code) {
   if (world_size() > 1) MPI_Abort(MPI_COMM_WORLD, code);
   SlepcFinalize(); // also finalizes MPI, which PETSc initialised
   std::exit(code);
+}
+
+void warn_unused_options() {
+  int unused = 0;
+  const std::string list = unused_options(unused);
+  if (unused > 0)
+    log::warn(MPI_COMM_WORLD, std::to_string(unused) + " PETSc/SLEPc option(s) were given but never used:" + list +
+                                  " (check the spelling and the solver prefix, e.g. -modes_eps_ncv)");
+}
+
+void fail_all(const std::string& what, int code) {
+  const int rank = world_rank();
+  if (rank != 0) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(800));
+    log::direct(log::Stream::err, "flexuq: error on rank " + std::to_string(rank) + ": " + what + "\n");
+  } else {
+    log::direct(log::Stream::err, std::string("flexuq: ") +
+                                      (code == 3 ? "internal error (a bug in flexuq; please report it): " : "error: ") +
+                                      what + "\n");
+  }
+  exit_all(code);
 }
 
 } // namespace flexuq

@@ -36,4 +36,12 @@ int world_size();
 /// left to do if they fail.
 [[noreturn]] void exit_all(int code);
 
+/// The normal end of main: a warning on rank 0 listing the PETSc/SLEPc options given but never used.
+void warn_unused_options();
+
+/// The error end of main: "flexuq: error: @p what" on rank 0 ("flexuq: internal error (a bug …)" for
+/// @p code 3); another rank waits 800 ms so that rank 0 can report a collective error once, then
+/// prints its own tagged with its rank; then exit_all(@p code).
+[[noreturn]] void fail_all(const std::string& what, int code);
+
 } // namespace flexuq
