@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: MIT
+// Seed 002 N8-N10 (digest §5.2, §5.3, §5.6): quad8 plane-stress cantilevers against the elastica
+// (Bisshopp-Drucker/Mattiasson tip force, follower tip force, and the follower end moment that winds
+// the beam into a circle of radius EI/M), NFE = NFFb = NFFe, one rank = all ranks; a bar2 bar against
+// the closed-form SVK stretch; bad input named by field.
+#include "flexuq/core/Error.hpp"
+#include "flexuq/nl/Static.hpp"
+
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+using namespace flexuq::nl;
+
+namespace {
+
+const double kE = 200e9, kNu = 0.3, kH = 0.05, kT = 0.01;
+const double kEI = kE * kT * kH * kH * kH / 12; // 20 833.33 N m^2
+
+StaticOptions options(Formulation f, int steps) {
+  StaticOptions o;
+  o.formulation = f;
+  o.material = SvkMaterial{kE, kNu, kT, 1};
+  o.steps = steps;
+  return o;
+}
+
+std::vector<StaticSupport> clamped_root() { return {StaticSupport{"root", {true, true}, Eigen::Vector2d::Zero()}}; }
+
+/// Tip (u, v) / L per step of a quad8 cantilever of length @p L under one load.
+std::vector<Eigen::Vector2d> tip_path(MPI_Comm comm, double L, int nx, int ny, const StaticLoad& load, Formulation f,
+                                      int steps, StaticResult* out = nullptr, double height = kH) {
+  const StaticMesh mesh = cantilever_mesh(ElementKind::quad8, L, height, 0, {nx, ny});
+  const StaticResult r = solve_static(comm, mesh, clamped_root(), {load}, options(f, steps));
+  EXPECT_TRUE(r.completed) << r.failure;
+  std::vector<Eigen::Vector2d> tips;
+  const int tip = mesh.sets.at("tip_mid").front();
+  for (const auto& s : r.steps) tips.push_back(node_displacement(mesh, s, tip) / L);
+  if (out) *out = r;
+  return tips;
+}
+
+// Digest §5.6 (a): u/L (shortening) and v/L at k = PL^2/EI = 1..10.
+const double kFixedU[] = {0.05643, 0.16064, 0.25442, 0.32894, 0.38763, 0.43459, 0.47293, 0.50483, 0.53182, 0.55500};
+const double kFixedV[] = {0.30172, 0.49346, 0.60325, 0.66996, 0.71379, 0.74457, 0.76737, 0.78498, 0.79906, 0.81061};
+// §5.6 (b): follower force perpendicular to the tip, k = 1..6. k = 1..4 as the digest prints them; its
+// k = 5, 6 entries (0.92666/0.80129, 1.09522/0.70266) solve neither the digest's equation nor the
+// mechanics: RK4 shooting on θ'' = -k cos(θ - θ_tip), θ(0) = 0, θ'(1) = 0, θ(1) = θ_tip (Newton on
+// θ'(0) and θ_tip, 4000 steps) reproduces the digest's k = 1..4 and the whole fixed-load table of (a)
+// to 5 digits, and from every start (θ'(0) = 1..6, θ_tip = the digest's) converges to these k = 5, 6
+// values (θ_tip 2.09816, 2.36555 rad).
+const double kFollowU[] = {0.06435, 0.23264, 0.44834, 0.65725, 0.82772, 0.95050};
+const double kFollowV[] = {0.32064, 0.57384, 0.72668, 0.78617, 0.78069, 0.74027};
+
+/// |tip - elastica| / L per step (u/L counts the shortening, so the tip's x displacement is -u).
+std::vector<double> elastica_errors(const std::vector<Eigen::Vector2d>& tips, const double* u, const double* v) {
+  std::vector<double> e;
+  for (std::size_t k = 0; k < tips.size(); ++k) e.push_back(std::hypot(-tips[k][0] - u[k], tips[k][1] - v[k]));
+  return e;
+}
+
+} // namespace
+
+// N8: tip force of fixed direction to k = 10 in 10 steps: within 1 % of L of the elastica at every
+// k; NFFb and NFFe equal NFE to 1e-8 (relative to the tip displacement).
+TEST(NlStatic, TipForceElastica) {
+  StaticLoad load{LoadKind::force, "tip_mid", Eigen::Vector2d(0, 10 * kEI), 0};
+  StaticResult nfe_res;
+  const auto nfe = tip_path(MPI_COMM_WORLD, 1.0, 40, 2, load, Formulation::nfe, 10, &nfe_res);
+  ASSERT_EQ(nfe.size(), 10u);
+  const auto err = elastica_errors(nfe, kFixedU, kFixedV);
+  for (int k = 0; k < 10; ++k) EXPECT_LT(err[k], 0.01) << "k = " << k + 1;
+  std::printf("N8 NFE: worst |tip - elastica| / L = %.2e; %.2f s\n", *std::max_element(err.begin(), err.end()),
+              nfe_res.seconds);
+  for (Formulation f : {Formulation::nffb, Formulation::nffe}) {
+    StaticResult r;
+    const auto other = tip_path(MPI_COMM_WORLD, 1.0, 40, 2, load, f, 10, &r);
+    ASSERT_EQ(other.size(), 10u);
+    double diff = 0;
+    for (int k = 0; k < 10; ++k) diff = std::max(diff, (other[k] - nfe[k]).norm() / nfe[k].norm());
+    EXPECT_LT(diff, 1e-8) << formulation_name(f);
+    std::printf("N8 %s: max |tip - NFE tip| / |NFE tip| = %.2e; %.2f s, frame node %d\n", formulation_name(f), diff,
+                r.seconds, r.frame_node);
+  }
+}
+
+// N10: a follower tip force (perpendicular to the tip, turning with the material rotation at the loaded
+// node) to k = 6 in 6 steps against the elastica of §5.6 (b): within 1 % of L to k = 4 (measured 0.04,
+// 0.19, 0.48, 0.78 %), 1.5 % at k = 5, 6 (measured 1.05, 1.19 %: the tip has turned 2.1-2.4 rad; the
+// digest allows ~1-2 %).
+TEST(NlStatic, FollowerForceElastica) {
+  StaticLoad load{LoadKind::follower_force, "tip_mid", Eigen::Vector2d(0, 6 * kEI), 0};
+  StaticResult r;
+  const auto tips = tip_path(MPI_COMM_WORLD, 1.0, 40, 2, load, Formulation::nfe, 6, &r);
+  ASSERT_EQ(tips.size(), 6u);
+  const auto err = elastica_errors(tips, kFollowU, kFollowV);
+  for (int k = 0; k < 6; ++k) EXPECT_LT(err[k], k < 4 ? 0.01 : 0.015) << "k = " << k + 1;
+  const double worst = *std::max_element(err.begin(), err.end());
+  int its = 0;
+  for (const auto& s : r.steps) its += s.newton_iterations;
+  std::printf("N10 NFE: worst |tip - elastica| / L = %.2e; %d Newton iterations, %.2f s\n", worst, its, r.seconds);
+}
+
+// N9: a follower couple at the free end of a 2 m cantilever raised to 2 pi EI / L = 65 449.85 N m in
+// 8 steps: the elastica bends into circles of radius EI / M, the tip at (L sin phi / phi,
+// L (1 - cos phi) / phi), phi = M L / EI, back at the root at the full load. The continuum departs
+// from that by the finite fibre strain (h kappa up to 0.16 here: SVK's moment is not E I kappa there):
+// measured 0.55 % of L at phi = pi and 1.9 % at 2 pi for h = 5 cm (80 x 2 quad8; 1.7-2.1 % on 80 x 4
+// and 160 x 2, so not the mesh), 0.31 % at 2 pi for h = 2.5 cm. Asserted: 1 % of L up to phi = pi,
+// 2.5 % beyond (the digest: ~1-2 %), and the thin beam's error at 2 pi at most a quarter of the
+// thick one's. NFFe follows NFE to 1e-8.
+TEST(NlStatic, FollowerCoupleWindsIntoCircle) {
+  const double L = 2.0;
+  auto run = [&](double height, Formulation f, StaticResult* r) {
+    const double EI = kE * kT * height * height * height / 12;
+    StaticLoad load{LoadKind::follower_couple, "tip", Eigen::VectorXd(), 2 * M_PI * EI / L};
+    return tip_path(MPI_COMM_WORLD, L, 80, 2, load, f, 8, r, height);
+  };
+  auto error = [](const std::vector<Eigen::Vector2d>& tips, int k) {
+    const double phi = 2 * M_PI * (k + 1) / 8.0;
+    return (tips[k] - Eigen::Vector2d(std::sin(phi) / phi - 1, (1 - std::cos(phi)) / phi)).norm(); // / L
+  };
+  StaticResult r;
+  const auto tips = run(kH, Formulation::nfe, &r);
+  ASSERT_EQ(tips.size(), 8u);
+  for (int k = 0; k < 8; ++k) EXPECT_LT(error(tips, k), k < 4 ? 0.01 : 0.025) << "step " << k + 1;
+  int its = 0, cuts = 0;
+  for (const auto& s : r.steps) {
+    its += s.newton_iterations;
+    cuts += s.cuts;
+  }
+  std::printf("N9 NFE h = 5 cm: |tip - circle| / L = %.2e at pi, %.2e at 2 pi; tip at the full couple (%.2e, %.2e) m "
+              "from the root; %d Newton iterations, %d halvings, %.2f s\n",
+              error(tips, 3), error(tips, 7), L * (1 + tips[7][0]), L * tips[7][1], its, cuts, r.seconds);
+  const auto thin = run(kH / 2, Formulation::nfe, nullptr);
+  ASSERT_EQ(thin.size(), 8u);
+  EXPECT_LT(error(thin, 7), 0.25 * error(tips, 7));
+  std::printf("N9 NFE h = 2.5 cm: |tip - circle| / L = %.2e at 2 pi\n", error(thin, 7));
+  const auto nffe = run(kH, Formulation::nffe, nullptr);
+  ASSERT_EQ(nffe.size(), 8u);
+  double diff = 0;
+  for (int k = 0; k < 8; ++k) diff = std::max(diff, (nffe[k] - tips[k]).norm());
+  EXPECT_LT(diff, 1e-8);
+  std::printf("N9 NFFe: max |tip - NFE tip| / L = %.2e\n", diff);
+}
+
+// 1 rank = all ranks: N8's load in 5 steps on 20 x 2 quad8 with the body frame (its element's DOFs coupled
+// to every element, across ranks) on this communicator equals the path on each rank alone (run on 2 ranks).
+TEST(NlStatic, OneRankEqualsAll) {
+  int size = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (size == 1) GTEST_SKIP() << "needs more than one rank";
+  StaticLoad load{LoadKind::force, "tip_mid", Eigen::Vector2d(0, 10 * kEI), 0};
+  const auto all = tip_path(MPI_COMM_WORLD, 1.0, 20, 2, load, Formulation::nffb, 5);
+  const auto self = tip_path(MPI_COMM_SELF, 1.0, 20, 2, load, Formulation::nffb, 5);
+  ASSERT_EQ(all.size(), self.size());
+  for (std::size_t k = 0; k < all.size(); ++k) EXPECT_LT((all[k] - self[k]).norm(), 1e-9 * all[k].norm());
+}
+
+// bar2: a bar pulled by P stretches uniformly to the root of P = E A (s^2 - 1) s / 2 (s = 1 + u/L, SVK
+// P = F S); prescribed end displacement gives the same force as the reaction. 1-D, any mesh.
+TEST(NlStatic, Bar2StretchClosedForm) {
+  const double A = 1e-4, E = 200e9, L = 1.5, P = 0.05 * E * A;
+  const StaticMesh mesh = cantilever_mesh(ElementKind::bar2, L, 0, 0, {7});
+  StaticOptions o;
+  o.material = SvkMaterial{E, 0.3, 1, A};
+  o.steps = 4;
+  const std::vector<StaticSupport> root{StaticSupport{"root", {true}, Eigen::VectorXd::Zero(1)}};
+  for (Formulation f : {Formulation::nfe, Formulation::nffb, Formulation::nffe}) {
+    o.formulation = f;
+    const StaticResult r = solve_static(MPI_COMM_WORLD, mesh, root, {StaticLoad{LoadKind::force, "tip", Eigen::VectorXd::Constant(1, P), 0}}, o);
+    ASSERT_TRUE(r.completed) << r.failure;
+    // Newton on s for the closed form.
+    double s = 1;
+    for (int i = 0; i < 50; ++i) s -= (0.5 * E * A * (s * s - 1) * s - P) / (0.5 * E * A * (3 * s * s - 1));
+    const double u = node_displacement(mesh, r.steps.back(), mesh.sets.at("tip").front())[0];
+    EXPECT_NEAR(u, (s - 1) * L, 1e-10 * L) << formulation_name(f);
+    const double mid = node_displacement(mesh, r.steps.back(), 3)[0]; // uniform strain: linear u(x)
+    EXPECT_NEAR(mid, (s - 1) * mesh.X(3, 0), 1e-10 * L);
+  }
+}
+
+// Bad input is named by its field.
+TEST(NlStatic, BadInputNamed) {
+  const StaticMesh mesh = cantilever_mesh(ElementKind::quad8, 1, kH, 0, {4, 1});
+  StaticOptions o = options(Formulation::nfe, 2);
+  auto field = [&](const std::vector<StaticSupport>& s, const std::vector<StaticLoad>& l, const StaticOptions& op) {
+    try {
+      validate(mesh, s, l, op);
+    } catch (const flexuq::OptionError& e) {
+      return e.option();
+    }
+    return std::string("none");
+  };
+  const StaticLoad tip{LoadKind::force, "tip_mid", Eigen::Vector2d(0, 1), 0};
+  EXPECT_EQ(field(clamped_root(), {tip}, o), "none");
+  EXPECT_EQ(field({}, {tip}, o), "supports");
+  EXPECT_EQ(field({StaticSupport{"nowhere", {true, true}, Eigen::Vector2d::Zero()}}, {tip}, o), "supports[0].set");
+  EXPECT_EQ(field(clamped_root(), {StaticLoad{LoadKind::force, "tip", Eigen::Vector3d(0, 1, 0), 0}}, o), "loads[0].force");
+  StaticOptions bad = o;
+  bad.steps = 0;
+  EXPECT_EQ(field(clamped_root(), {tip}, bad), "steps");
+  bad = o;
+  bad.material.nu = 0.5;
+  EXPECT_EQ(field(clamped_root(), {tip}, bad), "material.nu");
+  try {
+    cantilever_mesh(ElementKind::quad8, 1, kH, 0, {4});
+    ADD_FAILURE() << "no error";
+  } catch (const flexuq::OptionError& e) {
+    EXPECT_EQ(e.option(), "cells");
+  }
+}
