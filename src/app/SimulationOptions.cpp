@@ -371,7 +371,10 @@ private:
           rd_.fail(f, key, "'bodies' needs two body names");
         fs.body = body_of(f["bodies"][0].as<std::string>(), who);
         fs.body2 = body_of(f["bodies"][1].as<std::string>(), who);
-        fs.point = rd_.vec3(f, key, "point", Vec3::Zero());
+        // Global at t = 0, the origin when left out; the build places a force at entry.point (else at
+        // its body's position), so a spring's first end goes there too (it went to the first body's
+        // position, the origin for the ground, whatever `point` said).
+        entry.point = rd_.vec3(f, key, "point", Vec3::Zero());
         fs.point2 = rd_.vec3(f, key, "point2", Vec3::Zero());
         fs.stiffness = rd_.number(f, key, "stiffness", 0.0);
         fs.damping = rd_.number(f, key, "damping", 0.0);

@@ -10,7 +10,12 @@
 #     collocation on 6 × 6 Gauss–Hermite points) against the digest's exact quadrature (Sec. 4.2b:
 #     θ1 and x_C, mean and std at t = 0.5 … 3 s); the same job with Monte Carlo and LHS (mean within
 #     3 std/√N, std within 25 %: seed 004 V16) and a regression PCE;
-#  3. the collocation campaign bit-identical at 1 and 2 ranks and after a resume from a partial journal.
+#  3. the collocation campaign bit-identical at 1 and 2 ranks and after a resume from a partial journal;
+#  4. seed 004's mass-spring-damper (configs/msd-seed004.yaml: its closed form first, which also checks
+#     that a spring's first end is where `point` says) with k ~ N(100, σ²) (parameter forces.1.stiffness):
+#     collocation on p + 1 Gauss–Hermite points against the digest's Sec. 4.2a table, whose order-p
+#     Galerkin columns it must reproduce (a coefficient linear in ξ: p + 1-point collocation = order-p
+#     Galerkin) — σ = 3.333: 2 points = p 1, 4 points = p 3, 12 points = exact; σ = 10: 6 points = p 5.
 # Usage: simulation_parameters_test.sh FLEXUQ MPIEXEC SRCDIR WORKDIR
 set -euo pipefail
 flexuq=$1; mpiexec=$2; src=$3; work=$4
@@ -125,6 +130,47 @@ for name, tol_mean in (("mc.h5", None), ("lhs.h5", None), ("reg.h5", (1e-6, 2e-3
         else:
             k = 0 if label == "theta1" else 2
             ok &= dm < tol_mean[k] and ds < tol_mean[k + 1]
+sys.exit(0 if ok else 1)
+PY
+
+# 4. Seed 004's mass-spring-damper: the deterministic run against its closed form, then k uncertain.
+run 1 simulate "$src/configs/msd-seed004.yaml" > msd.log
+$py - <<'PY'
+import sys
+import h5py, numpy as np
+with h5py.File("msd-seed004.h5", "r") as f:
+    t, y = f["time"][()], f["outputs/y"][()]
+m, c, k, g = 1.0, 0.4, 100.0, 9.81
+w = np.sqrt(k / m); z = c / (2 * np.sqrt(k * m)); wd = w * np.sqrt(1 - z * z)
+exact = -(m * g / k) * (1 - np.exp(-z * w * t) * (np.cos(wd * t) + z * w / wd * np.sin(wd * t)))
+err = np.max(np.abs(y[:, 1] - exact))
+print(f"mass-spring-damper: |y - closed form| <= {err:.2g} m over [0, 2] s (h = 2e-4)")
+sys.exit(0 if err < 1e-6 and np.max(np.abs(y[:, [0, 2]])) == 0 else 1)
+PY
+msd=$src/configs/msd-seed004-uq.yaml
+for n in 2 4 12; do
+  run 2 campaign "$msd" --set output=msd$n.h5 --set method.pce.points=$n --set method.pce.order=$((n - 1)) > msd$n.log
+done
+run 2 campaign "$msd" --set output=msd10.h5 --set method.pce.points=6 --set method.pce.order=5 \
+    --set 'parameters={forces.1.stiffness: {dist: normal, mean: 100.0, std: 10.0}}' > msd10.log
+$py - <<'PY'
+import sys
+import h5py, numpy as np
+# Seed 004 digest Sec. 4.2a at t = 0.5, 1, 2: (mean, std); p-order Galerkin columns and exact values.
+table = {
+    "msd2.h5": ("sigma 3.333, 2 points = p 1", [(-7.517339e-2, 9.666762e-3), (-1.659753e-1, 1.253572e-2), (-7.066123e-2, 1.707422e-2)]),
+    "msd4.h5": ("sigma 3.333, 4 points = p 3", [(None, 9.708064e-3), (None, 1.242894e-2), (None, 1.634170e-2)]),
+    "msd12.h5": ("sigma 3.333, 12 points = exact", [(-7.517361e-2, 9.708064e-3), (-1.659732e-1, 1.242893e-2), (-7.067791e-2, 1.634043e-2)]),
+    "msd10.h5": ("sigma 10, 6 points = p 5", [(-7.891222e-2, 3.034583e-2), (-1.619642e-1, 3.374919e-2), (-7.848283e-2, 3.343323e-2)]),
+}
+ok = True
+for name, (label, rows) in table.items():
+    with h5py.File(name, "r") as f:
+        mean, std = f["statistics/y/mean"][()][1::3], f["statistics/y/std"][()][1::3]
+    dm = max(abs(mean[i] - r[0]) for i, r in enumerate(rows) if r[0] is not None) if rows[0][0] is not None else 0.0
+    ds = max(abs(std[i] - r[1]) / r[1] for i, r in enumerate(rows))
+    print(f"{label}: mean within {dm:.2g}, std within {ds:.2g} relative of the digest's table")
+    ok &= dm < 1e-6 and ds < 2e-5
 sys.exit(0 if ok else 1)
 PY
 echo "simulation-parameter campaigns passed"
