@@ -32,7 +32,7 @@ template <class F> io::Mesh with_source(const io::Config& c, F&& generate) {
 io::Mesh load_mesh(const io::Config& c) {
   const bool has_mesh = c.has("model.mesh"), has_gen = c.has("model.generator");
   FLEXUQ_REQUIRE(has_mesh != has_gen, c.source() << ": give exactly one of model.mesh and model.generator");
-  if (has_mesh) return io::read_mesh(c.resolve_path(c.get<std::string>("model.mesh")));
+  if (has_mesh) return io::read_mesh(c.resolve_path(c.get<std::string>("model.mesh")), c.has("model.plane"));
   const std::string type = c.get<std::string>("model.generator.type");
   if (type == "box") {
     io::BoxSpec s;
@@ -106,6 +106,18 @@ fe::ComponentOptions component_options(const io::Config& c) {
     return s;
   };
   if (c.has("model.shell")) o.shell_section = shell("model.shell");
+  // model.plane {state: stress|strain, thickness}: the section of the 2-D elements no mesh section
+  // covers; a .msh mesh is read as 2-D (its triangles and quadrangles become tri3/tri6/quad4/quad8).
+  if (c.has("model.plane")) {
+    io::PlaneSection p;
+    const std::string state = c.get<std::string>("model.plane.state");
+    FLEXUQ_REQUIRE(state == "stress" || state == "strain",
+                   c.source() << ": model.plane.state is '" << state << "'; give stress or strain");
+    p.strain = state == "strain";
+    p.thickness = c.get<double>("model.plane.thickness", p.thickness);
+    p.validate(io::SourceLocation{c.source() + ": model.plane.thickness", 0});
+    o.plane_section = p;
+  }
   if (c.has("model.shells"))
     for (const auto& kv : c.node("model.shells")) {
       const std::string set = kv.first.as<std::string>();

@@ -5,6 +5,7 @@
 #include "flexuq/core/Error.hpp"
 #include "flexuq/core/Log.hpp"
 #include "flexuq/fe/Element.hpp"
+#include "flexuq/fe/Plane.hpp"
 #include "flexuq/fe/Shell.hpp"
 
 #include <Eigen/Dense>
@@ -138,6 +139,21 @@ Component::Component(MPI_Comm comm, io::Mesh mesh, const ComponentOptions& opt) 
   for (const auto& [set, sh] : opt.set_shell_sections)
     add_shell_sections(sh, &mesh_.element_set(set), "shell section of element set " + io::upper(set));
   if (opt.shell_section) add_shell_sections(*opt.shell_section, nullptr, "default shell section");
+  if (opt.plane_section) { // the 2-D elements without a section (a gmsh mesh read as 2-D)
+    io::Section sec;
+    sec.elset = "default plane section";
+    sec.plane = true;
+    sec.plane_section = *opt.plane_section;
+    sec.where.file = mesh_.source + " (default plane section)";
+    sec.plane_section.validate(sec.where);
+    bool used = false;
+    for (std::size_t e = 0; e < ne; ++e)
+      if (elem_section_[e] < 0 && io::is_plane(mesh_.elem_type[e])) {
+        elem_section_[e] = static_cast<int>(mesh_.sections.size());
+        used = true;
+      }
+    if (used) mesh_.sections.push_back(sec);
+  }
   // --- material per element: set override > section material > default ---
   std::vector<std::string> elem_mat(ne);
   std::map<std::string, io::Material> materials = mesh_.materials;
@@ -185,19 +201,41 @@ Component::Component(MPI_Comm comm, io::Mesh mesh, const ComponentOptions& opt) 
                    mesh_.sections[elem_section_[e]].where.str()
                        << ": element " << mesh_.elem_ids[e] << " (" << io::element_name(mesh_.elem_type[e])
                        << ") is in a shell section, but it is not a shell element");
+    const bool plane = io::is_plane(mesh_.elem_type[e]), bar = mesh_.elem_type[e] == io::ElementType::bar2;
+    FLEXUQ_REQUIRE_OPTION(!plane || (elem_section_[e] >= 0 && mesh_.sections[elem_section_[e]].plane),
+                          "component.plane_section",
+                          mesh_.source << ": 2-D element " << mesh_.elem_ids[e] << " ("
+                                       << io::element_name(mesh_.elem_type[e])
+                                       << ") has no plane stress or plane strain section (*SOLID SECTION on "
+                                          "CPS*/CPE* elements, or {} in the job)");
+    FLEXUQ_REQUIRE(!bar || (elem_section_[e] >= 0 && mesh_.sections[elem_section_[e]].bar),
+                   mesh_.source << ": bar element " << mesh_.elem_ids[e]
+                                << " has no bar section (*SOLID SECTION with its cross-section area)");
   }
   // --- groups per element kind and material, in first-appearance order (deterministic on every rank) ---
   std::map<std::string, int> group_of;
   elem_group_.assign(ne, -1);
   for (std::size_t e = 0; e < ne; ++e) {
     const io::ElementType type = mesh_.elem_type[e];
-    const std::string key = (io::is_shell(type) ? "shell:" : "") + elem_mat[e]; // solids and beams never mix
+    const bool plane = io::is_plane(type), bar = type == io::ElementType::bar2;
+    const bool strain = plane && mesh_.sections[elem_section_[e]].plane_section.strain;
+    const std::string kind = io::is_shell(type) ? "shell:"
+                             : bar              ? "bar:"
+                             : plane            ? (strain ? "plane strain:" : "plane stress:")
+                                                : ""; // solids and beams never mix
+    const std::string key = kind + elem_mat[e];
     auto it = group_of.find(key);
     if (it == group_of.end()) {
       MaterialGroup g;
-      g.material = IsoMaterial::from_input(materials[elem_mat[e]]);
-      g.beam = type == io::ElementType::beam2;
-      g.shell = io::is_shell(type);
+      try {
+        g.material = IsoMaterial::from_input(materials[elem_mat[e]]);
+      } catch (const InputError& err) { // name the element kind that refused it
+        if (!plane && !bar) throw;
+        throw InputError(std::string(err.what()) + " (used by " + io::element_name(type) + " element " +
+                         std::to_string(mesh_.elem_ids[e]) + (plane ? (strain ? ", plane strain)" : ", plane stress)") : ")"));
+      }
+      g.beam = type == io::ElementType::beam2 || bar;
+      g.shell = io::is_shell(type) || (plane && !strain);
       it = group_of.emplace(key, static_cast<int>(groups_.size())).first;
       groups_.push_back(g);
     }
@@ -424,6 +462,20 @@ void Component::assemble(bool keep_affine) {
         FLEXUQ_PETSC(MatSetValues(targets[nsm_target].get(), static_cast<PetscInt>(idx.size()), idx.data(),
                                   static_cast<PetscInt>(idx.size()), idx.data(), B.data(), ADD_VALUES));
       }
+    } else if (io::is_plane(mesh_.elem_type[ue])) {
+      const io::PlaneSection& sec = mesh_.sections[elem_section_[ue]].plane_section;
+      auto t = with_source([&] { return plane_terms(mesh_.elem_type[ue], X.data(), sec, mesh_.elem_ids[ue]); });
+      T0 = std::move(t.K0);
+      T1 = std::move(t.K1);
+      TM = std::move(t.M1);
+    } else if (mesh_.elem_type[ue] == io::ElementType::bar2) {
+      auto t = with_source([&] {
+        return bar_terms(mesh_.coords[mesh_.element(ue)[0]], mesh_.coords[mesh_.element(ue)[1]],
+                         mesh_.sections[elem_section_[ue]].bar_area, dpn, mesh_.elem_ids[ue]);
+      });
+      T0 = std::move(t.K_E);
+      T1 = ElemMat::Zero(T0.rows(), T0.cols()); // no shear term
+      TM = std::move(t.M1);
     } else {
       auto t = beam_terms(mesh_.coords[mesh_.element(ue)[0]], mesh_.coords[mesh_.element(ue)[1]],
                           mesh_.sections[elem_section_[ue]].beam_section, mesh_.elem_ids[ue]);

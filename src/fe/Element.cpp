@@ -150,6 +150,13 @@ std::vector<std::array<double, 3>> reference_nodes(ElementType type) {
   case ElementType::beam2: x = {{-1, 0, 0}, {1, 0, 0}}; break;
   case ElementType::shell4: x = {{-1, -1, 0}, {1, -1, 0}, {1, 1, 0}, {-1, 1, 0}}; break;
   case ElementType::shell3: x = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}}; break;
+  case ElementType::quad4: x = {{-1, -1, 0}, {1, -1, 0}, {1, 1, 0}, {-1, 1, 0}}; break;
+  case ElementType::quad8:
+    x = {{-1, -1, 0}, {1, -1, 0}, {1, 1, 0}, {-1, 1, 0}, {0, -1, 0}, {1, 0, 0}, {0, 1, 0}, {-1, 0, 0}};
+    break;
+  case ElementType::tri3: x = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}}; break;
+  case ElementType::tri6: x = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0.5, 0, 0}, {0.5, 0.5, 0}, {0, 0.5, 0}}; break;
+  case ElementType::bar2: x = {{-1, 0, 0}, {1, 0, 0}}; break;
   }
   return x;
 }
@@ -266,7 +273,12 @@ void shape_functions(ElementType type, const std::array<double, 3>& p, double* N
   }
   case ElementType::beam2:
   case ElementType::shell4:
-  case ElementType::shell3: break;
+  case ElementType::shell3:
+  case ElementType::quad4: // 2-D elements: fe/Plane.hpp
+  case ElementType::quad8:
+  case ElementType::tri3:
+  case ElementType::tri6:
+  case ElementType::bar2: break;
   }
   throw Error("shape_functions: not a solid element");
 }
@@ -320,7 +332,12 @@ SolidTerms solid_terms(ElementType type, const double* X, long label) {
   case ElementType::penta15: k_rule = m_rule = &wedge_rule(true); break;
   case ElementType::beam2:
   case ElementType::shell4:
-  case ElementType::shell3: throw Error("solid_terms: not a solid element");
+  case ElementType::shell3:
+  case ElementType::quad4:
+  case ElementType::quad8:
+  case ElementType::tri3:
+  case ElementType::tri6:
+  case ElementType::bar2: throw Error("solid_terms: not a solid element");
   }
   SolidTerms t;
   t.K_lambda = ElemMat::Zero(3 * n, 3 * n);

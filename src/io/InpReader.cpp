@@ -7,10 +7,12 @@
 
 #include <algorithm>
 #include <climits>
+#include <cmath>
 #include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <set>
+#include <sstream>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -75,8 +77,19 @@ std::optional<ElementType> abaqus_type(const std::string& t) {
   if (t == "C3D15") return ElementType::penta15;
   if (t == "S4" || t == "S4R") return ElementType::shell4; // both the MITC4 shell (fe/Shell.hpp)
   if (t == "S3" || t == "S3R") return ElementType::shell3;
+  // 2-D continuum elements, plane stress (CPS) or plane strain (CPE): the reduced-integration
+  // variants get the fully integrated element (a warning says so).
+  if (t == "CPS4" || t == "CPS4R" || t == "CPE4" || t == "CPE4R") return ElementType::quad4;
+  if (t == "CPS8" || t == "CPS8R" || t == "CPE8" || t == "CPE8R") return ElementType::quad8;
+  if (t == "CPS3" || t == "CPE3") return ElementType::tri3;
+  if (t == "CPS6" || t == "CPE6") return ElementType::tri6;
+  if (t == "T2D2" || t == "T3D2") return ElementType::bar2;
   return std::nullopt;
 }
+
+/// The element types of the .inp reader, for messages.
+constexpr const char* kInpTypes = "C3D4, C3D10, C3D6, C3D15, C3D8, C3D20, C3D20R, B31, S4, S4R, S3, S3R, CPS3, CPS4, "
+                                  "CPS4R, CPS6, CPS8, CPS8R, CPE3, CPE4, CPE4R, CPE6, CPE8, CPE8R, T2D2, T3D2";
 
 bool is_material_option(const std::string& kw) {
   static const std::set<std::string> opts = {"*ELASTIC",   "*DENSITY",        "*EXPANSION", "*CONDUCTIVITY",
@@ -85,7 +98,7 @@ bool is_material_option(const std::string& kw) {
   return opts.count(kw) > 0;
 }
 
-enum class Block { none, node, element, set, elastic, density, beam, shell, ignored };
+enum class Block { none, node, element, set, elastic, density, beam, shell, solid, ignored };
 
 /// One member of a set definition; resolved once the whole deck is read (Abaqus allows any order).
 struct SetItem {
@@ -171,10 +184,11 @@ private:
     } else if (n == "*ELEMENT") {
       const std::string type = upper(required(k, "TYPE", where));
       const auto t = abaqus_type(type);
-      if (!t)
-        fail(where, "unsupported element TYPE=" + type +
-                        " (supported: C3D4, C3D10, C3D6, C3D15, C3D8, C3D20, C3D20R, B31, S4, S4R, S3, S3R)");
+      if (!t) fail(where, "unsupported element TYPE=" + type + " (supported: " + kInpTypes + ")");
       if (type == "C3D20R" && !c3d20r_) c3d20r_ = where;
+      if (type.size() > 4 && type.back() == 'R' && type.compare(0, 2, "CP") == 0 && !cp_reduced_) cp_reduced_ = where;
+      strain_ = type.compare(0, 3, "CPE") == 0;
+      if (type == "T2D2") mesh_.planar = true;
       block_ = Block::element;
       etype_ = *t;
       npe_ = nodes_per_element(*t);
@@ -207,7 +221,9 @@ private:
       s.material = upper(required(k, "MATERIAL", where));
       s.where = source_location(where);
       mesh_.sections.push_back(std::move(s));
-      block_ = Block::ignored; // a thickness line, if any, does not matter for solids
+      // The data line: nothing for solids, the thickness of 2-D elements, the area of bars.
+      solid_value_.resize(mesh_.sections.size());
+      block_ = Block::solid;
     } else if (n == "*SHELL SECTION") {
       // *SHELL SECTION, ELSET=, MATERIAL= and a data line "thickness[, integration points]": a
       // homogeneous shell about its mid-surface (OFFSET = 0). Layers, nodal thicknesses and offsets are refused.
@@ -301,11 +317,12 @@ private:
     case Block::none: fail(where, "data line before any keyword");
     case Block::ignored: return;
     case Block::node: {
-      need_fields(4, where, "a *NODE line (label, x, y, z)");
+      need_fields(3, where, "a *NODE line (label, x, y, z)");
+      if (fields_.size() < 4 && !short_node_) short_node_ = where; // only a 2-D mesh may omit z
       mesh_.node_ids.push_back(integer(fields_[0], where, "*NODE data (node label)"));
       std::array<double, 3> x{};
-      for (int d = 0; d < 3; ++d) {
-        const auto f = fields_[static_cast<std::size_t>(d) + 1];
+      for (std::size_t d = 0; d < 3 && d + 1 < fields_.size(); ++d) {
+        const auto f = fields_[d + 1];
         x[static_cast<std::size_t>(d)] = f.empty() ? 0.0 : number(f, where, "*NODE data (coordinate)");
       }
       mesh_.coords.push_back(x);
@@ -331,6 +348,12 @@ private:
       return;
     }
     case Block::beam: return beam_data(where);
+    case Block::solid: {
+      if (block_lines_++ > 0) fail(where, "too many data lines for *SOLID SECTION (one: thickness or area)");
+      if (!fields_.empty() && !fields_[0].empty())
+        solid_value_[mesh_.sections.size() - 1] = std::make_pair(number(fields_[0], where, "*SOLID SECTION data"), where);
+      return;
+    }
     case Block::shell: {
       if (block_lines_++ > 0) fail(where, "too many data lines for *SHELL SECTION (layers are not supported)");
       need_fields(1, where, "*SHELL SECTION (thickness)");
@@ -349,6 +372,7 @@ private:
                              " nodes, " + element_name(etype_) + " needs " + std::to_string(npe_));
     if (pending_.size() == want) {
       mesh_.elem_type.push_back(etype_);
+      elem_strain_.push_back(strain_ ? 1 : 0);
       mesh_.elem_ids.push_back(pending_[0]);
       elem_labels_.insert(elem_labels_.end(), pending_.begin() + 1, pending_.end());
       mesh_.elem_offsets.push_back(static_cast<std::int64_t>(elem_labels_.size()));
@@ -493,6 +517,10 @@ private:
       if (!mesh_.materials.count(s.material))
         throw InputError(s.where.str() + ": section refers to material " + s.material + ", which is not defined");
     }
+    for (std::size_t k = 0; k < mesh_.sections.size(); ++k) solid_section_kind(k);
+    if (short_node_ && !mesh_.is_2d())
+      fail(*short_node_, "truncated data line: a *NODE line (label, x, y, z) needs 4 fields, found 3 (only the "
+                         "nodes of a 2-D mesh, CPS*/CPE*/T2D2 elements, may omit z)");
     if (!ignored_.empty()) {
       std::string w = "ignored keywords: ";
       for (std::size_t i = 0; i < ignored_.size(); ++i) w += (i ? ", " : "") + ignored_[i];
@@ -501,9 +529,60 @@ private:
     if (c3d20r_)
       mesh_.warnings.push_back("C3D20R elements (first at " + at(*c3d20r_) +
                                ") are treated as C3D20 with full (27-point) integration");
+    if (cp_reduced_)
+      mesh_.warnings.push_back("reduced-integration 2-D elements (CPS4R, CPE8R, ...; first at " + at(*cp_reduced_) +
+                               ") are treated as fully integrated (2x2 and 3x3 Gauss points)");
     detail::normalise_sets(mesh_);
     detail::warn_unused_nodes(mesh_);
     mesh_.validate();
+  }
+
+  /// A *SOLID SECTION on 2-D elements becomes a plane section (thickness from its data line,
+  /// default 1; plane strain for CPE* elements, plane stress for CPS*), on bars a bar section
+  /// (area from its data line, default 1). One section covers one kind of element.
+  void solid_section_kind(std::size_t k) {
+    Section& s = mesh_.sections[k];
+    if (s.beam || s.shell) return;
+    const auto& elems = mesh_.element_sets.at(s.elset);
+    if (elems.empty()) return;
+    const auto first = static_cast<std::size_t>(elems.front());
+    const ElementType t0 = mesh_.elem_type[first];
+    const bool plane = is_plane(t0), bar = t0 == ElementType::bar2;
+    const auto kind = [](ElementType t) { return is_plane(t) ? 1 : t == ElementType::bar2 ? 2 : 0; };
+    for (int e : elems) {
+      const auto ue = static_cast<std::size_t>(e);
+      if (kind(mesh_.elem_type[ue]) != kind(t0))
+        throw InputError(s.where.str() + ": *SOLID SECTION covers element " + std::to_string(mesh_.elem_ids[first]) + " (" +
+                         element_name(t0) + ") and element " + std::to_string(mesh_.elem_ids[ue]) + " (" +
+                         element_name(mesh_.elem_type[ue]) + "); give solids, 2-D elements and bars sections of their own");
+      if (plane && elem_strain_[ue] != elem_strain_[first])
+        throw InputError(s.where.str() + ": *SOLID SECTION covers plane stress and plane strain elements (" +
+                         std::to_string(mesh_.elem_ids[first]) + " and " + std::to_string(mesh_.elem_ids[ue]) +
+                         "); give CPS* and CPE* elements sections of their own");
+    }
+    const auto& value = k < solid_value_.size() ? solid_value_[k] : std::nullopt;
+    const double v = value ? value->first : 1.0;
+    if (plane) {
+      s.plane = true;
+      s.plane_section.thickness = v;
+      s.plane_section.strain = elem_strain_[first] != 0;
+      if (!(std::isfinite(v) && v > 0))
+        fail(value->second, "*SOLID SECTION of 2-D element set " + s.elset + " (element " +
+                                std::to_string(mesh_.elem_ids[first]) + ", " + element_name(t0) +
+                                "): the thickness must be positive, got " + std::string(fields_to_text(v)));
+    } else if (bar) {
+      s.bar = true;
+      s.bar_area = v;
+      if (!(std::isfinite(v) && v > 0))
+        fail(value->second, "*SOLID SECTION of bar element set " + s.elset + " (element " +
+                                std::to_string(mesh_.elem_ids[first]) + "): the cross-section area must be positive, got " +
+                                std::string(fields_to_text(v)));
+    }
+  }
+  static std::string fields_to_text(double v) {
+    std::ostringstream os;
+    os << v;
+    return os.str();
   }
 
   void apply(const SetOp& op) {
@@ -621,7 +700,10 @@ private:
   LabelIndex nodes_, elems_;
   std::set<std::string> ignored_seen_;
   std::vector<std::string> ignored_;
-  std::optional<Loc> c3d20r_;
+  std::optional<Loc> c3d20r_, cp_reduced_, short_node_;
+  bool strain_ = false;            ///< the current *ELEMENT block is plane strain (CPE*)
+  std::vector<char> elem_strain_;  ///< per element: CPE* (plane strain)
+  std::vector<std::optional<std::pair<double, Loc>>> solid_value_; ///< per section: its *SOLID SECTION data value
 };
 
 } // namespace

@@ -20,12 +20,22 @@ int nodes_per_element(ElementType t) {
   case ElementType::penta15: return 15;
   case ElementType::shell4: return 4;
   case ElementType::shell3: return 3;
+  case ElementType::quad4: return 4;
+  case ElementType::quad8: return 8;
+  case ElementType::tri3: return 3;
+  case ElementType::tri6: return 6;
+  case ElementType::bar2: return 2;
   }
   return 0;
 }
 
-bool is_solid(ElementType t) { return t != ElementType::beam2 && !is_shell(t); }
+bool is_solid(ElementType t) {
+  return t != ElementType::beam2 && t != ElementType::bar2 && !is_shell(t) && !is_plane(t);
+}
 bool is_shell(ElementType t) { return t == ElementType::shell4 || t == ElementType::shell3; }
+bool is_plane(ElementType t) {
+  return t == ElementType::quad4 || t == ElementType::quad8 || t == ElementType::tri3 || t == ElementType::tri6;
+}
 
 std::string upper(std::string s) {
   std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
@@ -92,6 +102,12 @@ void ShellSection::validate(const SourceLocation& where) const {
                  where.str() << ": shell nonstructural mass must not be negative, got " << nsm);
 }
 
+void PlaneSection::validate(const SourceLocation& where) const {
+  FLEXUQ_REQUIRE(std::isfinite(thickness) && thickness > 0,
+                 where.str() << ": the thickness of a plane " << (strain ? "strain" : "stress")
+                             << " section must be positive, got " << thickness);
+}
+
 void Mesh::add_element(ElementType t, const std::vector<int>& nodes, long id) {
   elem_type.push_back(t);
   elem_nodes.insert(elem_nodes.end(), nodes.begin(), nodes.end());
@@ -118,9 +134,21 @@ const std::vector<int>& Mesh::element_set(const std::string& name) const {
   return find_set(element_sets, name, "element", source);
 }
 
+bool Mesh::is_2d() const {
+  return planar || std::any_of(elem_type.begin(), elem_type.end(), [](ElementType t) { return is_plane(t); });
+}
+
 int Mesh::dofs_per_node() const {
-  bool solid = false, beam = false, shell = false;
-  for (auto t : elem_type) (is_solid(t) ? solid : is_shell(t) ? shell : beam) = true;
+  bool solid = false, beam = false, shell = false, plane = false;
+  for (auto t : elem_type)
+    if (t != ElementType::bar2) (is_solid(t) ? solid : is_shell(t) ? shell : is_plane(t) ? plane : beam) = true;
+  if (plane || planar) {
+    FLEXUQ_REQUIRE(!solid && !beam && !shell,
+                   source << ": a 2-D mesh (quad4, quad8, tri3, tri6 elements or T2D2 bars: 2 DOFs per node) "
+                             "cannot hold "
+                          << (solid ? "solid" : beam ? "beam" : "shell") << " elements");
+    return 2;
+  }
   FLEXUQ_REQUIRE(!(solid && beam), source << ": meshes mixing solid and beam elements are not supported yet");
   FLEXUQ_REQUIRE(!(solid && shell),
                  source << ": meshes mixing solid and shell elements are not supported yet (a node carries 3 DOFs "
@@ -149,6 +177,15 @@ void Mesh::validate() const {
     for (int v : set.second)
       FLEXUQ_REQUIRE(v >= 0 && v < static_cast<int>(num_elements()),
                      source << ": element set " << set.first << " references a missing element");
+  if (is_2d()) {
+    double scale = 0;
+    for (const auto& x : coords) scale = std::max({scale, std::abs(x[0]), std::abs(x[1])});
+    for (std::size_t v = 0; v < coords.size(); ++v)
+      FLEXUQ_REQUIRE(std::abs(coords[v][2]) <= 1e-12 * scale,
+                     source << ": node " << node_ids[v] << " has z = " << coords[v][2]
+                            << "; a 2-D mesh (2 DOFs per node) lies in the x-y plane (z = 0)");
+    FLEXUQ_REQUIRE(springs.empty(), source << ": springs are not supported in a 2-D mesh");
+  }
   if (springs.empty() && point_masses.empty()) return;
   const int dpn = dofs_per_node();
   for (const auto& s : springs) {

@@ -20,6 +20,11 @@ int xdmf_type_id(ElementType t) {
   case ElementType::penta15: return 40; // Wedge_15
   case ElementType::shell4: return 5;   // Quadrilateral
   case ElementType::shell3: return 4;   // Triangle
+  case ElementType::quad4: return 5;    // Quadrilateral
+  case ElementType::quad8: return 37;   // Quadrilateral_8
+  case ElementType::tri3: return 4;     // Triangle
+  case ElementType::tri6: return 36;    // Triangle_6
+  case ElementType::bar2: return 2;     // Polyline, followed by the node count
   }
   return 0;
 }
@@ -46,7 +51,7 @@ void write_mesh(H5File& f, const Mesh& mesh) {
   for (std::size_t e = 0; e < mesh.num_elements(); ++e) {
     const ElementType t = mesh.elem_type[e];
     mixed.push_back(xdmf_type_id(t));
-    if (t == ElementType::beam2) mixed.push_back(2);
+    if (t == ElementType::beam2 || t == ElementType::bar2) mixed.push_back(2);
     for (int k = 0; k < mesh.element_size(e); ++k) {
       topo[t].push_back(mesh.element(e)[k]);
       mixed.push_back(mesh.element(e)[k]);
@@ -77,7 +82,7 @@ void write_xdmf(const std::string& xdmf_path, const std::string& h5, const Mesh&
   const std::size_t n = mesh.num_nodes();
   std::size_t mixed_len = 0;
   for (std::size_t e = 0; e < mesh.num_elements(); ++e)
-    mixed_len += 1 + static_cast<std::size_t>(mesh.element_size(e)) + (mesh.elem_type[e] == ElementType::beam2 ? 1 : 0);
+    mixed_len += 1 + static_cast<std::size_t>(mesh.element_size(e)) + (mesh.elem_type[e] == ElementType::beam2 || mesh.elem_type[e] == ElementType::bar2 ? 1 : 0);
   const std::size_t n_cells = mesh.num_elements() > 0 ? mesh.num_elements() : n; // polyvertices (write_mesh)
   if (mesh.num_elements() == 0) mixed_len = 3 * n;
   x << "<?xml version=\"1.0\" ?>\n<!DOCTYPE Xdmf SYSTEM \"Xdmf.dtd\" []>\n<Xdmf Version=\"2.0\">\n <Domain>\n";
@@ -91,6 +96,18 @@ void write_xdmf(const std::string& xdmf_path, const std::string& h5, const Mesh&
       << ":/mesh/topology_mixed</DataItem>\n    </Topology>\n";
     x << "    <Geometry GeometryType=\"XYZ\">\n     <DataItem Dimensions=\"" << n
       << " 3\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">" << h5 << ":/mesh/geometry</DataItem>\n    </Geometry>\n";
+    if (fld.components == 2) { // a 2-D field (ux, uy): shown as the vector (ux, uy, 0)
+      x << "    <Attribute Name=\"" << fld.name << "\" AttributeType=\"Vector\" Center=\"Node\">\n";
+      x << "     <DataItem ItemType=\"Function\" Function=\"JOIN($0, $1, $0 - $0)\" Dimensions=\"" << n << " 3\">\n";
+      for (int c = 0; c < 2; ++c) {
+        x << "      <DataItem ItemType=\"HyperSlab\" Dimensions=\"" << n << " 1 1\" Type=\"HyperSlab\">\n";
+        x << "       <DataItem Dimensions=\"3 3\" Format=\"XML\">0 " << c << " " << j << " 1 1 1 " << n << " 1 1</DataItem>\n";
+        x << "       <DataItem Dimensions=\"" << n << " 2 " << fld.count << "\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">"
+          << h5 << ":" << fld.dataset << "</DataItem>\n      </DataItem>\n";
+      }
+      x << "     </DataItem>\n    </Attribute>\n   </Grid>\n";
+      continue;
+    }
     const std::size_t blocks = fld.components >= 6 ? 2 : 1;
     for (std::size_t b = 0; b < blocks; ++b) {
       x << "    <Attribute Name=\"" << (b == 0 ? fld.name : fld.name + "_rotation")

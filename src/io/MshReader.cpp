@@ -96,11 +96,21 @@ std::optional<ElementType> kept_shell(long t) {
   return std::nullopt;
 }
 
+/// The 2-D types kept as 2-D continuum elements (read_msh with plane): gmsh's node order (corners,
+/// then the mid-sides of edges 1-2, 2-3, ...) is the Abaqus CPS3/CPS6/CPS4/CPS8 order.
+std::optional<ElementType> kept_plane(long t) {
+  if (t == 2) return ElementType::tri3;
+  if (t == 9) return ElementType::tri6;
+  if (t == 3) return ElementType::quad4;
+  if (t == 16) return ElementType::quad8;
+  return std::nullopt;
+}
+
 using DimTag = std::pair<int, long>;
 
 class MshParser {
 public:
-  explicit MshParser(const std::string& path) : path_(path) {
+  MshParser(const std::string& path, bool plane) : path_(path), plane_(plane) {
     std::string why;
     auto text = detail::load_text(path, &why);
     if (!text)
@@ -378,6 +388,9 @@ private:
     }
     // Solids if there are any, else shells (2-D elements; lines then only make sets), else beams.
     const int kept_dim = has3d ? 3 : has2d ? 2 : 1;
+    if (plane_ && kept_dim != 2)
+      throw InputError(path_ + ": model.plane asks for a 2-D component, but the mesh has " +
+                       (has3d ? "3-D elements" : "no 2-D elements (triangles, quadrangles)"));
 
     std::vector<std::vector<int>> group_nodes(groups_.size()), group_elems(groups_.size());
     std::unordered_map<long, int> kept; // element tag → index (msh 2.2 repeats an element per physical group)
@@ -400,13 +413,19 @@ private:
           fail(raw_line_[e], "unsupported 3-D element: gmsh type " + std::to_string(type) +
                                  " (supported: 4 tet4, 11 tet10, 5 hex8, 17 hex20; for 20-node hexahedra set "
                                  "Mesh.SecondOrderIncomplete = 1)");
-        if (kept_dim == 2 && !shell)
+        if (plane_ && !kept_plane(type))
+          fail(raw_line_[e], "unsupported 2-D element: gmsh type " + std::to_string(type) +
+                                 " (2-D continuum: 2 triangle, 9 6-node triangle, 3 quadrangle, 16 8-node "
+                                 "quadrangle; for 8-node quadrangles set Mesh.SecondOrderIncomplete = 1)");
+        if (kept_dim == 2 && !plane_ && !shell)
           fail(raw_line_[e], "unsupported 2-D element: gmsh type " + std::to_string(type) +
                                  " (shells: 2 triangle, 3 quadrangle; second-order shells are not supported)");
         if (kept_dim != 1 || type == 1) {
           const auto [it, fresh] = kept.try_emplace(raw_tag_[e], static_cast<int>(mesh_.num_elements()));
           elem = it->second;
-          if (fresh) add_element(has3d ? *solid : kept_dim == 2 ? *shell : ElementType::beam2, idx, raw_tag_[e]);
+          if (fresh)
+            add_element(has3d ? *solid : kept_dim == 2 ? (plane_ ? *kept_plane(type) : *shell) : ElementType::beam2, idx,
+                        raw_tag_[e]);
         }
       }
       for (int g : group_lists_[static_cast<std::size_t>(raw_groups_[e])]) {
@@ -441,6 +460,7 @@ private:
   }
 
   std::string path_;
+  bool plane_ = false;
   std::string text_;
   LineCursor* cur_ = nullptr;
   long line_ = 0;
@@ -462,6 +482,6 @@ private:
 
 } // namespace
 
-Mesh read_msh(const std::string& path) { return MshParser(path).run(); }
+Mesh read_msh(const std::string& path, bool plane) { return MshParser(path, plane).run(); }
 
 } // namespace flexuq::io

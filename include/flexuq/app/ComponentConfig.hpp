@@ -7,7 +7,9 @@
 /// Keys: model.mesh (path, .inp/.msh) or model.generator {type: box|beam, …}; model.material
 /// {E, nu, rho} or {G, C, rho}; model.materials {ELSET: {…}}; model.fixed (node sets; also accepted
 /// as modes.fixed); model.partitioner; model.shell {thickness, shear_ratio, bending_ratio, nsm} and
-/// model.shells {ELSET: {…}} (shell sections for shell elements no mesh section covers).
+/// model.shells {ELSET: {…}} (shell sections for shell elements no mesh section covers);
+/// model.plane {state: stress|strain, thickness} (the section of 2-D elements no mesh section
+/// covers; a .msh mesh is then read as a 2-D component).
 
 #include "flexuq/fe/Component.hpp"
 #include "flexuq/config/Config.hpp"

@@ -3,7 +3,8 @@
 /// @file Component.hpp
 /// @brief One FE component: mesh, DOF map, material groups and the assembled operators
 /// K(θ) = Σ_g (λ_g K_λ,g + μ_g K_μ,g) [solids], Σ_g (E_g K_E,g + G_g K_G,g) [beams] or
-/// Σ_g (E_g/(1−ν_g) K_A,g + G_g K_G,g) [shells, fe/Shell.hpp], M(θ) = Σ_g ρ_g M_g, kept as affine
+/// Σ_g (E_g/(1−ν_g) K_A,g + G_g K_G,g) [shells, fe/Shell.hpp; plane stress, fe/Plane.hpp; plane
+/// strain and bars take the solids' and the beams' terms], M(θ) = Σ_g ρ_g M_g, kept as affine
 /// sums when asked; springs, concentrated masses, shells' nonstructural mass and AUTOSPC add one
 /// constant term (coefficient 1) at the end of each sum.
 
@@ -21,14 +22,17 @@
 
 namespace flexuq::fe {
 
-/// Elements of one kind (solid, beam or shell) that share one material: one parameter group of the
-/// affine operators. Beams and shells of one material (a stiffened panel) are two groups.
+/// Elements of one kind (solid, beam, shell, plane stress, plane strain or bar) that share one
+/// material: one parameter group of the affine operators. Beams and shells of one material (a
+/// stiffened panel) are two groups. The two flags select the group's coefficients: beam for (E, G),
+/// shell for (E/(1−ν), G), neither for (λ, μ); bar2 groups have the beams' (E, G) (their G term is
+/// zero), plane-stress groups the shells' and plane-strain groups the solids' (fe/Plane.hpp).
 struct MaterialGroup {
   IsoMaterial material;
   bool beam = false;
   bool shell = false;
-  /// Stiffness coefficients of the group's two K terms: (λ, μ) for solids, (E, G) for beams,
-  /// (E/(1−ν), G) for shells.
+  /// Stiffness coefficients of the group's two K terms: (λ, μ) for solids and plane strain, (E, G)
+  /// for beams and bars, (E/(1−ν), G) for shells and plane stress.
   std::array<double, 2> stiffness_coefficients() const;
 };
 
@@ -40,6 +44,8 @@ struct ComponentOptions {
   /// per element set first, then the default.
   std::optional<io::ShellSection> shell_section;
   std::map<std::string, io::ShellSection> set_shell_sections;
+  /// Section of the 2-D continuum elements no mesh section covers (a gmsh mesh read as 2-D).
+  std::optional<io::PlaneSection> plane_section;
   bool keep_affine = true;  ///< keep the parameter-free terms (needed for re-evaluation)
   std::string partitioner;  ///< MatPartitioning type, "" = ptscotch
 };

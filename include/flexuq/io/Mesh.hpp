@@ -42,6 +42,9 @@ struct Mesh {
   /// Constrain the DOFs without stiffness at each node, as Nastran's PARAM,AUTOSPC,YES does
   /// (fe::Component, "AUTOSPC"). Set by the Nastran reader (its default); false for other formats.
   bool autospc = false;
+  /// A 2-D component (x-y plane, 2 DOFs per node: ux, uy) even without 2-D continuum elements: set
+  /// by the .inp reader for T2D2 bars. Any quad4/quad8/tri3/tri6 element makes the mesh 2-D too.
+  bool planar = false;
 
   std::size_t num_nodes() const { return coords.size(); }
   std::size_t num_elements() const { return elem_type.size(); }
@@ -52,10 +55,15 @@ struct Mesh {
   /// Look up a node set by name (case-insensitive); throws InputError listing the known sets.
   const std::vector<int>& node_set(const std::string& name) const;
   const std::vector<int>& element_set(const std::string& name) const;
-  /// 3 if all elements are solids, 6 if all are beams or shells (which mix); throws InputError for
-  /// solids mixed with beams or shells (not supported).
+  /// 3 if all elements are solids (bars may join them), 6 if all are beams or shells (which mix;
+  /// bars may join them on the translations), 2 for a 2-D mesh (is_2d(): 2-D continuum elements and
+  /// bars only); throws InputError for solids mixed with beams or shells, and for 2-D elements mixed
+  /// with anything but bars (not supported).
   int dofs_per_node() const;
-  /// Throws InputError if an element references a node index out of range or the mesh is empty.
+  /// True when the mesh is 2-D: it has a 2-D continuum element (quad4, quad8, tri3, tri6) or planar.
+  bool is_2d() const;
+  /// Throws InputError if an element references a node index out of range or the mesh is empty, or
+  /// if a 2-D mesh has a node off the x-y plane (z ≠ 0) or springs (not supported in 2-D).
   void validate() const;
 };
 

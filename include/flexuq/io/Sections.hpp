@@ -63,6 +63,17 @@ struct ShellSection {
   void validate(const SourceLocation& where) const;
 };
 
+/// Section of the 2-D continuum elements quad4/quad8/tri3/tri6 (Abaqus *SOLID SECTION on CPS*/CPE*
+/// elements, the job file's model.plane): the thickness and the plane state. Plane stress
+/// (σ33 = 0, Abaqus CPS*) or plane strain (ε33 = 0, CPE*; the thickness then only scales K and M,
+/// as in Abaqus). fe/Plane.hpp.
+struct PlaneSection {
+  double thickness = 1.0; ///< Abaqus' default for an empty data line
+  bool strain = false;    ///< plane strain instead of plane stress
+  /// Throws InputError naming @p where unless the thickness is positive and finite.
+  void validate(const SourceLocation& where) const;
+};
+
 /// A section assigns a material (and for beams a cross-section, for shells a thickness) to an
 /// element set.
 struct Section {
@@ -72,6 +83,10 @@ struct Section {
   BeamSection beam_section;
   bool shell = false;
   ShellSection shell_section;
+  bool plane = false; ///< a section of 2-D continuum elements
+  PlaneSection plane_section;
+  bool bar = false;    ///< a section of bar2 elements (Abaqus *SOLID SECTION on T2D2/T3D2)
+  double bar_area = 0; ///< their cross-section area
   SourceLocation where;
 };
 
