@@ -88,6 +88,8 @@ AlphaStats integrate_alpha(const Index3Dae& dae, DaeState& s, const AlphaOptions
   AlphaStats st;
   Vec aux = s.a; // a_n of the recursion
   const double t_start = s.t;
+  Vec prev_a, prev_l; // q̈ and λ one step back (the predictor)
+  double prev_h = 0;
   if (output) output(s);
   const double out_step = o.output_step > 0 ? o.output_step : o.step;
   double next_out = s.t + out_step;
@@ -98,7 +100,13 @@ AlphaStats integrate_alpha(const Index3Dae& dae, DaeState& s, const AlphaOptions
     const double h = o.end - s.t <= o.step * (1.0 + 1e-9) ? o.end - s.t : o.step;
     const double t1 = s.t + h, bh2 = beta * h * h * cf;
     const Vec qp = s.q + h * s.v + h * h * (0.5 - beta) * aux, vp = s.v + h * (1.0 - gam) * aux;
+    // Predictor: q̈ and λ extrapolated linearly from the last two steps (constant at the first).
     Vec acc = s.a, lam = s.lambda, q, v, a1;
+    if (prev_a.size() == acc.size() && prev_h > 0) {
+      const double r = h / prev_h;
+      acc += r * (s.a - prev_a);
+      lam += r * (s.lambda - prev_l);
+    }
     auto state = [&] {
       a1 = (cf * acc + (af / (1.0 - am)) * s.a - (am / (1.0 - am)) * aux);
       q = qp + h * h * beta * a1;
@@ -130,7 +138,7 @@ AlphaStats integrate_alpha(const Index3Dae& dae, DaeState& s, const AlphaOptions
       lam -= dx.tail(m);
       ++st.newton_iterations;
       const double corr = bh2 * dx.head(n).cwiseAbs().maxCoeff();
-      if (it > 0 && corr <= o.tol * (1.0 + qp.cwiseAbs().maxCoeff())) {
+      if (corr <= o.tol * (1.0 + qp.cwiseAbs().maxCoeff())) {
         done = true;
         break;
       }
@@ -151,6 +159,9 @@ AlphaStats integrate_alpha(const Index3Dae& dae, DaeState& s, const AlphaOptions
     }
     state();
     aux = a1;
+    prev_a = s.a;
+    prev_l = s.lambda;
+    prev_h = h;
     ++st.steps;
     // Times from the step count (no accumulated rounding in the output times).
     s.t = h == o.step ? t_start + static_cast<double>(st.steps) * o.step : o.end;
