@@ -18,19 +18,21 @@ flexuq="$1"; mpiexec="$2"; src="$3"
 py=/usr/bin/python3
 wd=$(mktemp -d)
 trap 'rm -rf "$wd"' EXIT
-cd "$wd"
-cp "$src/configs/v8-rigid.yaml" "$src/configs/rom/v8-rom.yaml" .
+mkdir "$wd/rom"
+cp "$src/configs/v8-rigid.yaml" "$wd"
+cp "$src/configs/rom/v8-rom.yaml" "$wd/rom"
+cd "$wd/rom" # the layout of configs/: the job's paths as documented there
 source "$src/tests/rom/rom_common.sh"
 train=(--set solver.end=0.5 --set solver.formulation=index-3 --set snapshots=true)
-run simulate v8-rigid.yaml "${train[@]}" --set output=v8-train.h5 > train.log 2>&1 || { echo "FAIL: training run"; cat train.log; exit 1; }
+run simulate ../v8-rigid.yaml "${train[@]}" --set output=v8-train.h5 > train.log 2>&1 || { echo "FAIL: training run"; cat train.log; exit 1; }
 run rom v8-rom.yaml > rom.log 2>&1 || { echo "FAIL: rom"; cat rom.log; exit 1; }
 cat rom.log
-run simulate v8-rigid.yaml "${train[@]}" --set rom=v8-rom.h5 --set output=v8-reduced.h5 > red.log 2>&1 ||
+run simulate ../v8-rigid.yaml "${train[@]}" --set rom=v8-rom.h5 --set output=v8-reduced.h5 > red.log 2>&1 ||
   { echo "FAIL: reduced run"; cat red.log; exit 1; }
 grep "reduced-order\|Newton" red.log train.log
 run rom v8-rom.yaml --set pod.method=combined --set output=combined.h5 > combined.log 2>&1 || { echo "FAIL: combined rom"; cat combined.log; exit 1; }
 grep -q "combined 9/119; r = 9, constraints svd: l = 9" combined.log || { echo "FAIL: combined POD cut"; cat combined.log; exit 1; }
-expect_fail "l = r leaves the reduced model no degree of freedom" simulate v8-rigid.yaml "${train[@]}" --set rom=combined.h5 --set output=x.h5
+expect_fail "l = r leaves the reduced model no degree of freedom" simulate ../v8-rigid.yaml "${train[@]}" --set rom=combined.h5 --set output=x.h5
 expect_fail "keeps l = 20 constraint directions for r = 11" rom v8-rom.yaml --set pod.method=combined --set pod.rank=11 --set output=x.h5
 expect_fail "constraints.method = none keeps l = 118" rom v8-rom.yaml --set constraints.method=none --set output=x.h5
 $py - <<'PY'

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Seed 003's rigid V8 (digest V12/V18; not a test): the full model against its reduced-order model
+# online, same scheme (index-3 HHT, α = −0.05) and step (2e-4 s) over the seed's 4.5 s load history
+# (configs/v8-rigid.yaml), plus the offline cost and the ROM's error. docs/performance.md records it.
+#   bench/rom_v8.sh [--out bench/results] [--flexuq PATH] [--repeat N]
+set -euo pipefail
+repeat=1
+args=()
+while [ $# -gt 0 ]; do case "$1" in --repeat) repeat=$2; shift 2;; *) args+=("$1"); shift;; esac; done
+set -- "${args[@]+"${args[@]}"}"
+source "$(dirname "$0")/mbs_common.sh"
+cp "$here/configs/v8-rigid.yaml" v8.yaml
+attr() { /usr/bin/python3 -c 'import h5py,sys; print("%.3f" % h5py.File(sys.argv[1],"r")[sys.argv[2]].attrs[sys.argv[3]])' "$@"; }
+idx3=(--set solver.formulation=index-3)
+"$flexuq" simulate v8.yaml "${idx3[@]}" --set snapshots=true --set output=v8-train.h5 > v8-train.log 2>&1 || { cat v8-train.log; exit 1; }
+cat > v8-rom.yaml <<'JOB'
+command: rom
+model: v8.yaml
+training: [v8-train.h5]
+output: v8-rom.h5
+JOB
+"$flexuq" rom v8-rom.yaml > v8-rom.log 2>&1 || { cat v8-rom.log; exit 1; }
+grep "^rom:" v8-rom.log
+echo "| run | full [s] | ROM [s] | full / ROM | Newton its full / ROM |"
+echo "|---|---|---|---|---|"
+for k in $(seq "$repeat"); do
+  "$flexuq" simulate v8.yaml "${idx3[@]}" --set snapshots=true --set output=v8-full.h5 > v8-full.log 2>&1 || { cat v8-full.log; exit 1; }
+  "$flexuq" simulate v8.yaml --set rom=v8-rom.h5 --set snapshots=true --set output=v8-reduced.h5 > v8-red.log 2>&1 || { cat v8-red.log; exit 1; }
+  f=$(attr v8-full.h5 solver wall_seconds) r=$(attr v8-reduced.h5 solver wall_seconds)
+  nf=$(attr v8-full.h5 solver newton_iterations) nr=$(attr v8-reduced.h5 solver newton_iterations)
+  echo "| $k | $f | $r | $(echo "scale=2; $f / $r" | bc) | ${nf%.*} / ${nr%.*} |"
+done
+"$flexuq" simulate v8.yaml --set output=v8-stab.h5 > v8-stab.log 2>&1 || { cat v8-stab.log; exit 1; }
+echo "full model, stabilized formulation (the default): $(attr v8-stab.h5 solver wall_seconds) s; offline (rom): $(attr v8-rom.h5 rom offline_seconds) s"
+/usr/bin/python3 - <<'PY'
+import h5py, numpy as np
+with h5py.File("v8-full.h5") as f, h5py.File("v8-reduced.h5") as g:
+    a, b = f["snapshots/q"][()], g["snapshots/q"][()]
+    w = f["outputs/crank_speed"][()][:, 0]
+s = np.abs(a).max(axis=0); m = s > 1e-12
+print(f"max |dq|/max_t|q| over {a.shape[0]} outputs and {m.sum()} moving coordinates: {(np.abs(a - b)[:, m] / s[m]).max():.2e}; "
+      f"crank speed up to {w.max():.1f} rad/s ({w.max() * 30 / np.pi:.0f} rpm)")
+PY
