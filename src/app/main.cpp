@@ -8,6 +8,7 @@
 #include "flexuq/app/JobKeys.hpp"
 #include "flexuq/app/PctCommand.hpp"
 #include "flexuq/app/ReduceCommand.hpp"
+#include "flexuq/app/StaticCommand.hpp"
 #include "flexuq/app/StochasticReduce.hpp"
 #include "flexuq/core/Assert.hpp"
 #include "flexuq/core/Error.hpp"
@@ -44,7 +45,7 @@ int main(int argc, char** argv) {
     flexuq::log::direct(flexuq::log::Stream::out, std::string("flexuq ") + kVersion + "\n");
     return 0;
   }
-  static const char* kVerbs[] = {"run", "modes", "reduce", "campaign", "simulate", "rom", "body-at"};
+  static const char* kVerbs[] = {"run", "modes", "reduce", "campaign", "simulate", "rom", "static", "body-at"};
   if (std::find(std::begin(kVerbs), std::end(kVerbs), args.verb) == std::end(kVerbs)) {
     flexuq::log::direct(flexuq::log::Stream::err,
                         "flexuq: error: unknown command '" + args.verb + "'\n" + flexuq::app::usage());
@@ -104,6 +105,8 @@ int main(int argc, char** argv) {
       });
     } else if (verb == "rom") {
       flexuq::app::run_rom(world, cfg);
+    } else if (verb == "static") {
+      flexuq::app::run_static(world, cfg); // seed 002's nonlinear static solver, docs/nff.md
     } else {
       throw flexuq::InputError("unknown command '" + verb + "'\n" + flexuq::app::usage());
     }
