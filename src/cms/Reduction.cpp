@@ -410,19 +410,21 @@ const fe::ModeSet& Reducer::fixed_modes() {
   log::Phase p(comm, "cms: fixed-interface modes", &times_);
   fe::ModeSet ms;
   if (opt_.modes.band_hz || opt_.modes.count > 0) {
+    // K_ii has lost the node blocks of K: the scale and zero-mode tolerance are the component's
+    // (fe::ModeOptions::rigid_tol), taken at each solve.
     fe::ModeOptions o = opt_.modes;
     o.constrained = true;
     o.constraint_description = "the interfaces held fixed";
     o.prefix = opt_.prefix + "fixed_";
     if (opt_.modes.band_hz) {
-      ms = fe::solve_modes(in.Kii.get(), in.Mii.get(), o);
+      ms = fe::solve_modes(in.Kii.get(), in.Mii.get(), fe::with_component_scale(o, ws_.component().K(), ws_.component().M()));
     } else {
       // K_ii is positive definite (statics() checked the boundary restrains the rigid motions):
       // shift 0, with the factorization the constraint modes were solved with. The solver (its
       // EPS and ST) is kept for update_operators; it borrows the factorization, refactored by statics().
       if (!fixed_solver_)
         fixed_solver_ = std::make_unique<fe::ModeSolver>(o, fe::Factorization{in.ksp.get(), in.defaults});
-      ms = fixed_solver_->solve(in.Kii.get(), in.Mii.get());
+      ms = fixed_solver_->solve(in.Kii.get(), in.Mii.get(), ws_.component().K(), ws_.component().M());
     }
   }
   ms.multiplicity = la::cluster_multiplicity(ms.eigenvalues, opt_.modes.cluster_tol);
@@ -448,7 +450,7 @@ const fe::ModeSet& Reducer::free_modes() {
   o.constrained = false;
   o.prefix = opt_.prefix + "free_";
   if (!free_solver_) free_solver_ = std::make_unique<fe::ModeSolver>(o); // kept: numeric refactor only
-  free_ = free_solver_->solve(ws_.K(), ws_.M());
+  free_ = free_solver_->solve(ws_.K(), ws_.M(), ws_.component().K(), ws_.component().M());
   FLEXUQ_REQUIRE(free_->rigid_eigenvalues.size() == 6,
                  "free-interface modes: the component has " << free_->rigid_eigenvalues.size()
                                                             << " zero-energy modes instead of 6 (disconnected parts or "
@@ -555,7 +557,7 @@ const fe::ModeSet& Reducer::mixed_modes(const std::vector<std::string>& held) {
     mp->stale = false;
   }
   const IS is_f = mp->is_f.get();
-  fe::ModeSet ms = mp->solver->solve(mp->Kff.get(), mp->Mff.get());
+  fe::ModeSet ms = mp->solver->solve(mp->Kff.get(), mp->Mff.get(), ws_.component().K(), ws_.component().M());
   // The zero eigenvalues are skipped by solve_modes (rigid_eigenvalues); there must be exactly as
   // many as rigid motions the held coordinates leave free. A band above 0 Hz does not see them.
   const bool sees_zero = !opt_.modes.band_hz || opt_.modes.band_hz->first == 0;

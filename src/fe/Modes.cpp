@@ -56,8 +56,6 @@ void normalize_sign(Vec v) {
   if (-vmin > vmax * (1 + 1e-12)) FLEXUQ_PETSC(VecScale(v, -1.0));
 }
 
-namespace {
-
 double spectrum_scale(Mat K, Mat M) {
   VecH dk, dm;
   FLEXUQ_PETSC(MatCreateVecs(K, dk.out(), nullptr));
@@ -70,9 +68,48 @@ double spectrum_scale(Mat K, Mat M) {
   FLEXUQ_REQUIRE(std::isfinite(s) && s > 0,
                  "the stiffness or mass matrix has a zero or non-finite diagonal entry (a node without stiffness "
                  "or mass: an orphan node or a zero density)");
-  return s;
+  // Six DOFs per node (shells, beams, Nastran matrices: 3 translations then 3 rotations): the scale
+  // is taken over the translations only. On a rotation K_ii/M_ii is transverse shear over rotary
+  // inertia, ≈ 12κG/(ρh²), which grows as 1/h² while the bending eigenvalues shrink as h²: a thin
+  // shell's first modes would fall below rigid_tol·s and its default shift would sit far below its
+  // spectrum. Over the translations s ≈ E/(ρ a_e²) (a_e the element size), independent of h, and a
+  // clamped steel plate of a/h = 1000 on a 40 × 40 mesh has λ₁ ≈ 2e-8·s (and the default shift
+  // −1e-8·s sits just below a free plate's spectrum); see rigid_tolerance for the zero-mode threshold.
+  PetscInt bs = 1;
+  FLEXUQ_PETSC(MatGetBlockSize(K, &bs));
+  if (bs != 6) return s;
+  PetscInt lo = 0, hi = 0;
+  FLEXUQ_PETSC(VecGetOwnershipRange(dk.get(), &lo, &hi));
+  const PetscScalar* r = nullptr;
+  FLEXUQ_PETSC(VecGetArrayRead(dk.get(), &r));
+  PetscReal local = 0;
+  for (PetscInt i = lo; i < hi; ++i)
+    if (i % 6 < 3) local = std::max(local, static_cast<PetscReal>(PetscRealPart(r[i - lo])));
+  FLEXUQ_PETSC(VecRestoreArrayRead(dk.get(), &r));
+  PetscReal st = 0;
+  FLEXUQ_MPI(MPI_Allreduce(&local, &st, 1, MPIU_REAL, MPI_MAX, PetscObjectComm(reinterpret_cast<PetscObject>(K))));
+  return st > 0 ? st : s;
 }
 
+/// ModeOptions::rigid_tol, or its default: 1e-9 of s, 1e-13 of s with six DOFs per node. Even over
+/// the translations (spectrum_scale) a thin plate's bending eigenvalues fall as (h/a)²: a steel
+/// cantilever plate of a/h = 1000 on a 30 × 30 mesh has λ₁ = 2.7e-10·s, while the computed rigid
+/// eigenvalues of the same plate free sit at 2e-17·s (rounding), so 1e-13 keeps three orders of
+/// margin on both sides. Solids keep the historical 1e-9 (their first modes scale with s itself).
+static double rigid_tolerance(Mat K, const ModeOptions& opt) {
+  if (!std::isnan(opt.rigid_tol)) return opt.rigid_tol;
+  PetscInt bs = 1;
+  FLEXUQ_PETSC(MatGetBlockSize(K, &bs));
+  return bs == 6 ? 1e-13 : 1e-9;
+}
+
+ModeOptions with_component_scale(ModeOptions opt, Mat K, Mat M) {
+  if (std::isnan(opt.scale)) opt.scale = spectrum_scale(K, M);
+  opt.rigid_tol = rigid_tolerance(K, opt);
+  return opt;
+}
+
+namespace {
 
 /// EPS monitor: "[eigensolve] 45% (9/20) elapsed … ETA …" on rank 0, at most every 2 s.
 struct ProgressCtx {
@@ -324,14 +361,15 @@ ModeSolver::~ModeSolver() {
   }
 }
 
-ModeSet ModeSolver::solve(Mat K, Mat M) {
+ModeSet ModeSolver::solve(Mat K, Mat M, Mat K_scale, Mat M_scale) {
   const ModeOptions& opt = opt_;
   ModeSet out;
-  out.spectrum_scale = spectrum_scale(K, M);
+  Mat Ks = K_scale ? K_scale : K, Ms = M_scale ? M_scale : M;
+  out.spectrum_scale = std::isnan(opt.scale) ? spectrum_scale(Ks, Ms) : opt.scale;
   const double s = out.spectrum_scale;
   const double sigma = std::isnan(opt.shift) ? -opt.shift_factor * s : opt.shift;
   out.shift = sigma;
-  const double zero_tol = opt.rigid_tol * s;
+  const double zero_tol = rigid_tolerance(Ks, opt) * s;
 
   RawSolve raw;
   if (opt.band_hz) {

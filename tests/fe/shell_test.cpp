@@ -309,9 +309,8 @@ io::Mesh plate_mesh(double a, double b, int nx, int ny, double h, bool triangles
   return m;
 }
 
-/// Solver options for thin shells: fe::ModeSolver's automatic shift and zero-mode tolerance scale
-/// with max K_ii/M_ii, which a thin shell's rotations (transverse shear κGh over rotary inertia
-/// ρh³/12) put far above its bending spectrum; an explicit shift and tolerance keep them apart.
+/// Explicit solver options: the closed-form comparisons below do not depend on the automatic shift
+/// and zero-mode tolerance (ThinPlatesNeedNoSolverKeys tests those on thin plates).
 fe::ModeOptions thin_shell_options(int count, double shift, bool constrained, double rigid_tol = 1e-22) {
   fe::ModeOptions mo;
   mo.count = count;
@@ -463,6 +462,57 @@ TEST(ShellPlate, ClampedSquarePlateMatchesLeissaAndOneRankEqualsAll) {
       for (std::size_t k = 0; k < 6; ++k) EXPECT_NEAR(f1.at(k) / f[k], 1.0, 1e-9) << "mode " << k + 1;
     }
     MPI_Barrier(MPI_COMM_WORLD);
+  }
+}
+
+TEST(ShellPlate, ThinPlatesNeedNoSolverKeys) {
+  // a/h = 1000 with the default shift and zero-mode tolerance (issue #37): the scale s of both is
+  // max K_ii/M_ii over the translations, and the zero-mode tolerance of six-DOF nodes is 1e-13·s
+  // (fe/Modes.cpp). Over all DOFs s would be set by the rotations (≈ 12κG/(ρh²)), the default
+  // rigid_tol·s would call the first clamped modes a mechanism and the default shift −1e-8·s would
+  // sit orders of magnitude below a free plate's spectrum.
+  const double a = 1.0, h = a / 1000, D = kE * h * h * h / (12 * (1 - kNu * kNu));
+  const double hz = std::sqrt(D / (kRho * h)) / (a * a) / (2 * M_PI); // f = λ·hz, λ = ωa²√(ρh/D)
+  // Default options but for count; constrained when a set is fixed.
+  auto modes_of = [&](int n, const std::string& fixed) {
+    fe::ComponentOptions o;
+    if (!fixed.empty()) o.fixed_sets = {fixed};
+    fe::Component c(MPI_COMM_WORLD, plate_mesh(a, a, n, n, h, false), o);
+    fe::ModeOptions mo;
+    mo.count = 3;
+    mo.progress = false;
+    mo.constrained = !fixed.empty();
+    return fe::solve_modes(c.K(), c.M(), mo);
+  };
+  {
+    // Clamped: Leissa's 35.985, 73.394 (double) on a 40 × 40 quad mesh within 1.5 %.
+    const auto modes = modes_of(40, "EDGE");
+    const auto f = modes.frequencies_hz();
+    ASSERT_GE(f.size(), 3u);
+    const double lam[3] = {35.985, 73.394, 73.394};
+    for (int k = 0; k < 3; ++k)
+      EXPECT_NEAR(f[static_cast<std::size_t>(k)] / (lam[k] * hz), 1.0, 0.015) << "clamped mode " << k + 1;
+    // Six DOFs per node: the scale is a translational one, E/(ρ a_e²) in order of magnitude (4.6×
+    // it here), 600× below the rotational 12κG/(ρh²).
+    const double ae = a / 40;
+    EXPECT_LT(modes.spectrum_scale, 20 * kE / (kRho * ae * ae));
+  }
+  {
+    // Cantilever (edge x = 0 clamped): λ₁ = 3.492 (Leissa, CFFF square plate, ν = 0.3) within 2 % on
+    // a 20 × 20 mesh. λ₁ ≈ 3e-10·s here: below the solids' default rigid_tol of 1e-9, so this fails
+    // without the six-DOF default of 1e-13.
+    const auto modes = modes_of(20, "X0");
+    ASSERT_FALSE(modes.eigenvalues.empty());
+    EXPECT_NEAR(modes.frequencies_hz()[0] / (3.492 * hz), 1.0, 0.02);
+    EXPECT_LT(modes.eigenvalues[0], 1e-9 * modes.spectrum_scale);
+  }
+  {
+    // Free: six rigid modes, and the first elastic one is the free square plate's twist mode,
+    // λ = 13.47 for ν = 0.3 (Leissa, FFFF), within 2 % on a 20 × 20 mesh.
+    const auto modes = modes_of(20, "");
+    EXPECT_EQ(modes.rigid_eigenvalues.size(), 6u);
+    ASSERT_FALSE(modes.eigenvalues.empty());
+    EXPECT_NEAR(modes.frequencies_hz()[0] / (13.47 * hz), 1.0, 0.02);
   }
 }
 

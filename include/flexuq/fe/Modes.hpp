@@ -26,12 +26,18 @@ struct ModeOptions {
   /// eigenspace is seen through one direction of the start vector), until one finds none.
   int count = 10;
   std::optional<std::pair<double, double>> band_hz;  ///< all modes with f in [f_min, f_max] (spectrum slicing)
-  /// Shift σ in rad²/s²; default (NaN): σ = −shift_factor · s, with s = max_i K_ii / M_ii, so
+  /// Shift σ in rad²/s²; default (NaN): σ = −shift_factor · s, with s = max_i K_ii / M_ii (over the
+  /// translations i mod 6 < 3 when K's block size is 6: shells, beams), so
   /// K − σM is positive definite even for a free-free component.
   double shift = std::numeric_limits<double>::quiet_NaN();
   double shift_factor = 1e-8;
-  /// Eigenvalues with |λ| ≤ rigid_tol · s are zero-energy (rigid-body or mechanism) modes.
-  double rigid_tol = 1e-9;
+  /// Eigenvalues with |λ| ≤ rigid_tol · s are zero-energy (rigid-body or mechanism) modes. Default
+  /// (NaN): 1e-9, or 1e-13 when K's block size is 6 (shells, beams: a thin cantilever plate's first
+  /// bending eigenvalue is 2.7e-10·s at a/h = 1000; computed rigid eigenvalues sit near 1e-17·s).
+  double rigid_tol = std::numeric_limits<double>::quiet_NaN();
+  /// The scale s itself, when K is a sub-matrix of a component (a CMS interior, mixed-interface
+  /// DOFs) that has lost its node blocks: see with_component_scale. NaN: from K and M.
+  double scale = std::numeric_limits<double>::quiet_NaN();
   double tol = 1e-12;     ///< SLEPc relative residual tolerance
   int max_it = 1000;
   /// True when fixed DOFs were eliminated: any zero-energy mode is then a mechanism (an error).
@@ -42,6 +48,13 @@ struct ModeOptions {
   double cluster_tol = 1e-6;          ///< relative gap below which eigenvalues form one multiplet
   bool progress = true;               ///< progress line on rank 0 during the solve
 };
+
+/// s = max K_ii/M_ii, over the translations (i mod 6 < 3) when K's block size is 6. Collective.
+double spectrum_scale(Mat K, Mat M);
+
+/// @p opt with the scale and the default zero-mode tolerance of the whole component K, M (its node
+/// blocks intact), for a solve on a sub-matrix of it; given values are kept. Collective.
+ModeOptions with_component_scale(ModeOptions opt, Mat K, Mat M);
 
 /// Cross-option checks, run once per solver (ModeSolver's constructor; the job parser in `app` runs
 /// them too, to name the job file): count ≥ 1 unless a band is given, 0 ≤ f_min < f_max, tol > 0,
@@ -56,7 +69,7 @@ struct ModeSet {
   std::vector<double> rigid_eigenvalues;
   std::vector<VecH> rigid_vectors;
   std::vector<int> multiplicity;    ///< per elastic mode: size of its cluster
-  double spectrum_scale = 0;        ///< s = max K_ii/M_ii
+  double spectrum_scale = 0;        ///< s = max K_ii/M_ii (translations only for 6-DOF nodes)
   double shift = 0;                 ///< σ used
   int iterations = 0;
   int n_converged = 0;
@@ -90,7 +103,11 @@ public:
   ModeSolver& operator=(const ModeSolver&) = delete;
   /// @note Collective. @p K and @p M must be the same Mat objects (or at least the same pattern)
   /// on every call for the reuse to apply; their values may change between calls.
-  ModeSet solve(Mat K, Mat M);
+  /// @param K_scale, M_scale the matrices whose diagonals set the scale s and the default zero-mode
+  ///        tolerance (null: K, M) — the whole component's when K is a sub-matrix of it that lost
+  ///        its node blocks (CMS interior, mixed-interface DOFs); taken at every solve, so a result
+  ///        does not depend on what this solver solved before.
+  ModeSet solve(Mat K, Mat M, Mat K_scale = nullptr, Mat M_scale = nullptr);
   const ModeOptions& options() const { return opt_; }
   ModeOptions& options() { return opt_; }
 
