@@ -3,7 +3,7 @@
 // takes its communicator explicitly. Errors: one message on rank 0 and an abort of every rank.
 #include "flexuq/app/Cli.hpp"
 #include "flexuq/app/Commands.hpp"
-#include "flexuq/app/DeckJob.hpp"
+#include "flexuq/config/DeckJob.hpp"
 #include "flexuq/app/EnumOptions.hpp"
 #include "flexuq/app/JobKeys.hpp"
 #include "flexuq/app/PctCommand.hpp"
@@ -73,7 +73,7 @@ int main(int argc, char** argv) {
     }
     // A Nastran deck is a job by itself (docs/nastran.md); anything else is a YAML job file.
     auto cfg = flexuq::io::is_bdf_path(args.config) && (args.verb == "modes" || args.verb == "reduce")
-                   ? flexuq::app::load_deck_job(args.config, args.verb, args.overrides)
+                   ? flexuq::io::load_deck_job(args.config, args.verb, args.overrides)
                    : flexuq::io::Config::load(world, args.config, args.overrides);
     if (cfg.has("log.level") && args.log_level.empty())
       flexuq::log::set_level(flexuq::app::parse_log_level(cfg.get<std::string>("log.level")));

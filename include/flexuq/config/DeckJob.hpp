@@ -22,7 +22,7 @@
 #include <string>
 #include <vector>
 
-namespace flexuq::app {
+namespace flexuq::io {
 
 /// The YAML text of the job that deck @p path implies for @p verb ("modes" or "reduce"). Keys
 /// that @p overrides set are left out where the deck would give a conflicting alternative
@@ -30,6 +30,6 @@ namespace flexuq::app {
 std::string deck_job_yaml(const std::string& path, const std::string& verb, const std::vector<std::string>& overrides);
 
 /// deck_job_yaml read on every rank (readers are rank-local), parsed with the overrides applied.
-io::Config load_deck_job(const std::string& path, const std::string& verb, const std::vector<std::string>& overrides);
+Config load_deck_job(const std::string& path, const std::string& verb, const std::vector<std::string>& overrides);
 
-} // namespace flexuq::app
+} // namespace flexuq::io

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "flexuq/app/DeckJob.hpp"
+#include "flexuq/config/DeckJob.hpp"
 
 #include "flexuq/core/Error.hpp"
 #include "flexuq/io/BdfReader.hpp"
@@ -9,7 +9,7 @@
 #include <set>
 #include <sstream>
 
-namespace flexuq::app {
+namespace flexuq::io {
 
 namespace {
 
@@ -19,9 +19,9 @@ bool overridden(const std::vector<std::string>& overrides, const std::string& ke
   return false;
 }
 
-void modes_keys(std::ostringstream& y, const io::BdfDeck& deck, const std::string& path, const std::string& prefix,
+void modes_keys(std::ostringstream& y, const BdfDeck& deck, const std::string& path, const std::string& prefix,
                 const std::vector<std::string>& overrides, long qset_cap, const char* indent) {
-  const io::BdfDeck::Eigrl* e = deck.method_eigrl();
+  const BdfDeck::Eigrl* e = deck.method_eigrl();
   const bool user_count = overridden(overrides, prefix + ".count"), user_band = overridden(overrides, prefix + ".band");
   if (user_count || user_band) return;
   if (e && e->nd) {
@@ -41,8 +41,8 @@ void modes_keys(std::ostringstream& y, const io::BdfDeck& deck, const std::strin
 } // namespace
 
 std::string deck_job_yaml(const std::string& path, const std::string& verb, const std::vector<std::string>& overrides) {
-  io::BdfDeck deck;
-  const io::Mesh mesh = io::read_bdf(path, &deck);
+  BdfDeck deck;
+  const Mesh mesh = read_bdf(path, &deck);
   std::ostringstream y;
   y << std::setprecision(17);
   const std::string stem = std::filesystem::path(path).stem().string();
@@ -115,8 +115,8 @@ std::string deck_job_yaml(const std::string& path, const std::string& verb, cons
   return y.str();
 }
 
-io::Config load_deck_job(const std::string& path, const std::string& verb, const std::vector<std::string>& overrides) {
-  return io::Config::from_string(deck_job_yaml(path, verb, overrides), path, overrides);
+Config load_deck_job(const std::string& path, const std::string& verb, const std::vector<std::string>& overrides) {
+  return Config::from_string(deck_job_yaml(path, verb, overrides), path, overrides);
 }
 
-} // namespace flexuq::app
+} // namespace flexuq::io
