@@ -186,6 +186,61 @@ TEST(PctGalerkin, NonPolynomialTermsRefusedOrPseudoSpectral) {
   EXPECT_THROW(GalerkinSystem(msd, stiffness_input(1, 0.1), bad), flexuq::OptionError);
 }
 
+TEST(PctModels, PlanarKinematicsV19) {
+  // e = (cos θ/2, sin θ/2), ė = θ̇/2 (−sin θ/2, cos θ/2): T = ½m|v|² + ½Jθ̇², A(e) = R(θ), e0² + e3² = 1.
+  PlanarMechanism mech;
+  mech.add_body({"b", 2.5, 0.7, 0, 0, 0, false, 0});
+  mech.add_joint({"pin", PlanarJoint::Type::revolute, 0, -1, {0.3, -0.2}, {0, 0}, {1, 0}});
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<double> u(-3, 3);
+  const std::vector<double> p = mech.nominal_data();
+  for (int trial = 0; trial < 5; ++trial) {
+    const double th = u(rng), w = u(rng), vx = u(rng), vy = u(rng), x = u(rng), y = u(rng);
+    const HyperDual q[] = {x, y, std::cos(th / 2), std::sin(th / 2)};
+    const HyperDual v[] = {vx, vy, -0.5 * w * std::sin(th / 2), 0.5 * w * std::cos(th / 2)};
+    EXPECT_NEAR(mech.kinetic_energy(q, v, p.data()).v, 0.5 * 2.5 * (vx * vx + vy * vy) + 0.5 * 0.7 * w * w, 1e-12);
+    HyperDual phi[3];
+    mech.constraints(q, p.data(), phi);
+    // r + A s_i − 0 with A = R(θ): the rotated pin point
+    EXPECT_NEAR(phi[0].v, x + std::cos(th) * 0.3 + std::sin(th) * 0.2, 1e-14);
+    EXPECT_NEAR(phi[1].v, y + std::sin(th) * 0.3 - std::cos(th) * 0.2, 1e-14);
+    EXPECT_NEAR(phi[2].v, 0.0, 1e-15);
+    const double qd[] = {x, y, std::cos(th / 2), std::sin(th / 2)};
+    EXPECT_NEAR(std::remainder(mech.outputs(qd, p.data())[2] - th, 2 * std::acos(-1.0)), 0.0, 1e-13);
+  }
+}
+
+TEST(PctGalerkin, AnalyticJacobiansAgainstFiniteDifferencesV20) {
+  // M̊ = ∂r̊/∂q̊̈ and Φ̊_q against central differences of the residual and of Φ̊ (slider-crank, order 2).
+  const PlanarMechanism crank = seed004_slider_crank();
+  GalerkinOptions o;
+  o.order = 2;
+  const GalerkinSystem sys(crank, seed004_link_lengths(crank), o);
+  std::mt19937 rng(13);
+  const Vec q = random_vec(rng, sys.n(), 0.05, sys.lift(crank.initial_positions())), v = random_vec(rng, sys.n(), 0.5),
+            a = random_vec(rng, sys.n(), 2), l = random_vec(rng, sys.m(), 3);
+  const Mat mass = sys.mass(q), jac = sys.phi_q(q);
+  const double h = 1e-6;
+  double em = 0, ej = 0;
+  for (int j = 0; j < sys.n(); ++j) {
+    Vec ap = a, am = a, qp = q, qm = q;
+    ap[j] += h;
+    am[j] -= h;
+    qp[j] += h;
+    qm[j] -= h;
+    const Vec dm = (sys.residual(Route::traditional, q, v, ap, l, 0.5) - sys.residual(Route::traditional, q, v, am, l, 0.5)) / (2 * h);
+    const Vec dj = (sys.phi(qp) - sys.phi(qm)) / (2 * h);
+    em = std::max(em, (dm - mass.col(j)).cwiseAbs().maxCoeff());
+    ej = std::max(ej, (dj - jac.col(j)).cwiseAbs().maxCoeff());
+  }
+  EXPECT_LT(em, 1e-6 * mass.cwiseAbs().maxCoeff());
+  EXPECT_LT(ej, 1e-6 * jac.cwiseAbs().maxCoeff());
+  // γ̊ = −(Φ̊_q q̊̇)_q q̊̇: the second difference of Φ̊ along q̊̇
+  const double t = 1e-4;
+  const Vec d2 = (sys.phi(q + t * v) - 2 * sys.phi(q) + sys.phi(q - t * v)) / (t * t);
+  EXPECT_LT((d2 + sys.gamma(q, v)).cwiseAbs().maxCoeff(), 1e-5 * (1 + d2.cwiseAbs().maxCoeff()));
+}
+
 TEST(PctModels, SmoothStepV18) {
   EXPECT_EQ(smooth_step(0.99, 0.99, 1.0, 1.01, -1.0), 1.0);
   EXPECT_EQ(smooth_step(1.01, 0.99, 1.0, 1.01, -1.0), -1.0);

@@ -109,6 +109,29 @@ TEST(PctSliderCrank, V10DeterministicInitialState) {
   EXPECT_LT(s.v.cwiseAbs().maxCoeff(), 1e-14);
 }
 
+TEST(PctSliderCrank, V11DeterministicTrajectory) {
+  // Order 0 (one chaos term: the deterministic model in planar coordinates) against the digest's θ1(t)
+  // (V11, ±0.01 s torque smoothing), the same numbers the 3-D bodies held in a plane give
+  // (tests/mbs/simulate_seed004_test.sh).
+  const PlanarMechanism crank = seed004_slider_crank();
+  GalerkinOptions o;
+  o.order = 0;
+  const GalerkinSystem sys(crank, seed004_link_lengths(crank), o);
+  DaeState s = sys.initial_state();
+  AlphaOptions ao;
+  ao.end = 3;
+  ao.output_step = 0.5;
+  const double ref[] = {kPi / 4, 0.794030, 0.819679, 0.845135, 0.853949, 0.854549, 0.855149};
+  int k = 0;
+  const AlphaStats st = integrate_alpha(sys, s, ao, [&](const DaeState& x) {
+    ASSERT_LT(k, 7);
+    EXPECT_NEAR(2 * std::atan2(x.q[3], x.q[2]), ref[k], 2e-6) << "t = " << x.t;
+    ++k;
+  });
+  EXPECT_EQ(k, 7);
+  EXPECT_LT(st.max_drift, 1e-12);
+}
+
 TEST(PctSliderCrank, V14OrderOneInitialCoefficients) {
   const PlanarMechanism crank = seed004_slider_crank();
   const GalerkinSystem sys(crank, seed004_link_lengths(crank), GalerkinOptions{});
