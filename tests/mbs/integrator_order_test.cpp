@@ -247,33 +247,7 @@ struct DoublePendulum : Problem {
   }
   RVec y0() const override { return Eigen::Vector2d(th1, th2); }
   RVec v0() const override { return RVec::Zero(2); }
-  System system() const override {
-    System s;
-    const Vec3 d1(std::sin(th1), -std::cos(th1), 0), d2(std::sin(th2), -std::cos(th2), 0);
-    auto bar = [&](const std::string& name, double m, double len, const Vec3& centre, double th) {
-      RigidBody b;
-      b.name = name;
-      b.mass = m;
-      b.inertia = Vec3(1e-4, m * len * len / 12, m * len * len / 12).asDiagonal();
-      b.position = centre;
-      b.orientation = from_axis_angle(Vec3::UnitZ(), th - M_PI / 2); // body x along the bar
-      return s.add_body(b);
-    };
-    const int a = bar("upper", m1, l1, 0.5 * l1 * d1, th1), b = bar("lower", m2, l2, l1 * d1 + 0.5 * l2 * d2, th2);
-    JointSpec j;
-    j.name = "O";
-    j.body_j = a;
-    s.add_joint(j);
-    j.name = "E";
-    j.body_i = a;
-    j.body_j = b;
-    j.point = l1 * d1;
-    s.add_joint(j);
-    ForceSpec g;
-    g.direction = Vec3(0, -kG, 0);
-    s.add_force(g);
-    return s;
-  }
+  System system() const override { return test::double_pendulum_system(l1, l2, m1, m2, th1, th2); }
   RVec observe(const System& sys, const State& s, const RVec& near) const override {
     const double a = unwrap(th1 + sys.joint_angle(s.q, 0), near(0));
     const double b = unwrap(a + (th2 - th1) + sys.joint_angle(s.q, 1), near(1));
