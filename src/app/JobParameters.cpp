@@ -324,7 +324,8 @@ YAML::Node find(const YAML::Node& root, const std::vector<Part>& parts, const st
   const std::string path = "'" + join(parts, parts.size()) + "'";
   if (n.IsSequence())
     throw InputError(where + ": " + path + " of the simulate job " + job + " is a list of " + std::to_string(n.size()) +
-                     " entries, not a number: name one entry (" + join(parts, parts.size()) + ".0)");
+                     " entries, not a number: name one entry (" + join(parts, parts.size()) +
+                     ".0), or set several from one parameter with model.set");
   if (n.IsMap()) throw InputError(where + ": " + path + " of the simulate job " + job + " is a mapping, not a number");
   bool number = n.IsScalar();
   if (number) {
