@@ -14,6 +14,7 @@
 #include "flexuq/app/ComponentConfig.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <memory>
 
 namespace flexuq::app {
@@ -41,10 +42,16 @@ cms::InterfaceSpec parse_interface(const io::Config& cfg, const YAML::Node& n, s
       const auto r = n["ref"].as<std::vector<double>>();
       FLEXUQ_REQUIRE(r.size() == 3, cfg.source() << ": " << key << ".ref needs [x, y, z]");
       FLEXUQ_REQUIRE(s.kind != cms::InterfaceKind::all_dofs, cfg.source() << ": " << key << ".ref needs kind rbe2 or rbe3");
+      for (std::size_t a = 0; a < 3; ++a)
+        FLEXUQ_REQUIRE(std::isfinite(r[a]), cfg.source() << ": " << key << ".ref[" << a << "] is " << r[a]
+                                                         << ": the reference point needs finite coordinates");
       s.ref = std::array<double, 3>{r[0], r[1], r[2]};
     }
     if (n["weights"]) // one value for all nodes (docs/config.md) or one per node
       s.weights = n["weights"].IsScalar() ? std::vector<double>{n["weights"].as<double>()} : n["weights"].as<std::vector<double>>();
+    for (std::size_t w = 0; w < s.weights.size(); ++w)
+      FLEXUQ_REQUIRE(std::isfinite(s.weights[w]),
+                     cfg.source() << ": " << key << ".weights[" << w << "] is " << s.weights[w] << ": weights must be finite");
   } catch (const YAML::Exception&) {
     throw InputError(cfg.source() + ": " + key + " has a value of the wrong type");
   }

@@ -4,11 +4,11 @@
 #include "flexuq/cms/BodyFile.hpp"
 #include "flexuq/cms/FloatingFrame.hpp"
 #include "flexuq/core/Error.hpp"
+#include "flexuq/io/InputFile.hpp"
 #include "flexuq/io/Mesh.hpp"
 
 #include <algorithm>
 #include <cmath>
-#include <filesystem>
 #include <set>
 #include <sstream>
 
@@ -288,9 +288,12 @@ std::shared_ptr<FlexibleData> make_flexible_data(const cms::ReducedBody& body, c
 }
 
 std::shared_ptr<const FlexibleSource> read_flexible_source(const std::string& path) {
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec))
-    throw InputError("flexible body file '" + path + "' does not exist (make it with flexuq reduce)");
+  // The checked open of every input (io/InputFile.hpp): a FIFO or a device is named as such, not
+  // reported missing; only a missing file gets the hint of how to make one.
+  const io::InputCheck check = io::inspect_input(path);
+  if (check.problem == io::InputProblem::missing)
+    throw InputError("flexible body file '" + io::shorten(path, 200) + "' does not exist (make it with flexuq reduce)");
+  io::require_input(path, "flexible body file");
   const cms::BodyFile f(MPI_COMM_SELF, path);
   if (!f.has_reduced())
     throw InputError(path + ": not a flexuq reduce result (no /reduced/K)");

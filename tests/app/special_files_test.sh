@@ -60,6 +60,16 @@ case_ "OP4 file 'pipe.op4' $fifo" modes springs.yaml --set model.matrices.stiffn
 case_ "OP4 file '/dev/zero' $zero" modes springs.yaml --set 'model.matrices.stiffness.K={file: /dev/zero, format: op4}'
 case_ "cannot read 'pipe.h5': it $fifo" body-at pipe.h5 -o at.h5
 case_ "cannot read '/dev/zero': it $zero" body-at /dev/zero -o at.h5
+# A simulate job whose flexible body file is a FIFO or a device: named as such, not "does not exist".
+cat > sim.yaml <<'YAML'
+command: simulate
+bodies:
+  bar: {type: flexible, body: pipe.h5, position: [0, 0, 0]}
+solver: {type: hht, step: 1.0e-3, end: 1.0e-2}
+output: sim.h5
+YAML
+case_ "flexible body file 'pipe.h5' $fifo" simulate sim.yaml
+case_ "flexible body file '/dev/zero' $zero" simulate sim.yaml --set bodies.bar.body=/dev/zero
 # A campaign's journal: its state file or a record file replaced by a FIFO, the state file damaged.
 timeout 60 "$mpiexec" -n "$np" "$flexuq" campaign campaign.yaml > first.log 2>&1 || { cat first.log; fail "the campaign failed"; }
 mv c.h5.journal/state.txt state.txt
