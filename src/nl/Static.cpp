@@ -438,6 +438,34 @@ void validate(const StaticMesh& mesh, const std::vector<StaticSupport>& supports
   }
 }
 
+void static_residual(MPI_Comm comm, const StaticMesh& mesh, const std::vector<StaticSupport>& supports,
+                     const std::vector<StaticLoad>& loads, const StaticOptions& opt, double lambda,
+                     const Eigen::VectorXd& u, Eigen::VectorXd& F, Eigen::MatrixXd& J) {
+  validate(mesh, supports, loads, opt);
+  Problem pb(comm, mesh, supports, loads, opt);
+  pb.set_lambda(lambda);
+  PetscInt r0 = 0, r1 = 0;
+  FLEXUQ_PETSC(VecGetOwnershipRange(pb.x(), &r0, &r1));
+  for (PetscInt i = r0; i < r1; ++i) FLEXUQ_PETSC(VecSetValue(pb.x(), i, u[i], INSERT_VALUES));
+  FLEXUQ_PETSC(VecAssemblyBegin(pb.x()));
+  FLEXUQ_PETSC(VecAssemblyEnd(pb.x()));
+  pb.residual(pb.x(), pb.r());
+  pb.jacobian(pb.x(), pb.J());
+  F = pb.gather(pb.r());
+  const auto n = static_cast<Eigen::Index>(u.size());
+  Eigen::MatrixXd Jr = Eigen::MatrixXd::Zero(n, n); // row-sum over ranks (each owns its rows)
+  for (PetscInt i = r0; i < r1; ++i) {
+    PetscInt nc = 0;
+    const PetscInt* cols = nullptr;
+    const PetscScalar* vals = nullptr;
+    FLEXUQ_PETSC(MatGetRow(pb.J(), i, &nc, &cols, &vals));
+    for (PetscInt k = 0; k < nc; ++k) Jr(i, cols[k]) = vals[k];
+    FLEXUQ_PETSC(MatRestoreRow(pb.J(), i, &nc, &cols, &vals));
+  }
+  FLEXUQ_MPI(MPI_Allreduce(MPI_IN_PLACE, Jr.data(), static_cast<int>(n * n), MPI_DOUBLE, MPI_SUM, comm));
+  J = Jr;
+}
+
 Eigen::VectorXd node_displacement(const StaticMesh& mesh, const StaticStep& step, int node) {
   return step.u.segment(static_cast<Eigen::Index>(node) * mesh.dim(), mesh.dim());
 }

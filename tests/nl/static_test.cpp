@@ -211,6 +211,77 @@ TEST(NlStatic, OneRankEqualsAll) {
   for (std::size_t k = 0; k < all.size(); ++k) EXPECT_LT((all[k] - self[k]).norm(), 1e-9 * all[k].norm());
 }
 
+// hex8 in the solver: a 3-D cantilever (10 x 2 x 2 elements) under a dead tip force bending it well
+// past the linear range (tip deflection ~ 20 % of L): NFFb (polar-decomposition frame at a node) and
+// NFFe equal NFE to 1e-8; LFE differs by more than 1 %.
+TEST(NlStatic, Hex8FormulationsAgree) {
+  const StaticMesh mesh = cantilever_mesh(ElementKind::hex8, 1.0, 0.1, 0.1, {10, 2, 2});
+  const std::vector<StaticSupport> root{StaticSupport{"root", {true, true, true}, Eigen::Vector3d::Zero()}};
+  const std::vector<StaticLoad> load{StaticLoad{LoadKind::force, "tip", Eigen::Vector3d(0, 2e6, 1e6), 0}};
+  const int tip = mesh.sets.at("tip_mid").front();
+  StaticOptions o;
+  o.material = SvkMaterial{kE, kNu, 1, 1};
+  o.steps = 3;
+  std::vector<Eigen::Vector3d> tips;
+  for (Formulation f : {Formulation::nfe, Formulation::nffb, Formulation::nffe, Formulation::lfe}) {
+    o.formulation = f;
+    const StaticResult r = solve_static(MPI_COMM_WORLD, mesh, root, load, o);
+    ASSERT_TRUE(r.completed) << formulation_name(f) << ": " << r.failure;
+    tips.push_back(node_displacement(mesh, r.steps.back(), tip));
+  }
+  std::printf("hex8 tip (%.4f, %.4f, %.4f) m; NFFb %.1e, NFFe %.1e, LFE %.1e relative to NFE\n", tips[0][0], tips[0][1],
+              tips[0][2], (tips[1] - tips[0]).norm() / tips[0].norm(), (tips[2] - tips[0]).norm() / tips[0].norm(),
+              (tips[3] - tips[0]).norm() / tips[0].norm());
+  EXPECT_GT(tips[0].norm(), 0.1);
+  EXPECT_LT((tips[1] - tips[0]).norm(), 1e-8 * tips[0].norm());
+  EXPECT_LT((tips[2] - tips[0]).norm(), 1e-8 * tips[0].norm());
+  EXPECT_GT((tips[3] - tips[0]).norm(), 1e-2 * tips[0].norm());
+}
+
+// The assembled Jacobian is the derivative of the assembled residual (central differences), with a
+// dead force, a follower force, a follower couple and a prescribed support value, in every formulation
+// (the followers' load stiffness; the body frame's coupling of its element to all others).
+TEST(NlStatic, JacobianMatchesResidual) {
+  const StaticMesh mesh = cantilever_mesh(ElementKind::quad8, 1.0, kH, 0, {8, 1});
+  const std::vector<StaticSupport> sup{StaticSupport{"root", {true, true}, Eigen::Vector2d(0.0, 0.01)}};
+  const std::vector<StaticLoad> loads{StaticLoad{LoadKind::force, "tip", Eigen::Vector2d(1e4, 0), 0},
+                                      StaticLoad{LoadKind::follower_force, "tip_mid", Eigen::Vector2d(2e4, 5e4), 0},
+                                      StaticLoad{LoadKind::follower_couple, "tip", Eigen::VectorXd(), 3e4}};
+  const int n = mesh.num_nodes() * 2;
+  Eigen::VectorXd u(n); // a large bending-like motion plus noise
+  for (int i = 0; i < mesh.num_nodes(); ++i) {
+    const double x = mesh.X(i, 0), y = mesh.X(i, 1), th = 1.2 * x;
+    u[2 * i] = std::sin(th) / 1.2 - x - y * std::sin(th) + 1e-3 * std::sin(7.0 * i);
+    u[2 * i + 1] = (1 - std::cos(th)) / 1.2 + y * (std::cos(th) - 1) + 1e-3 * std::cos(5.0 * i);
+  }
+  for (Formulation f : {Formulation::nfe, Formulation::nffb, Formulation::nffe, Formulation::lffb, Formulation::lffe}) {
+    StaticOptions o = options(f, 1);
+    Eigen::VectorXd F, Fp, Fm;
+    Eigen::MatrixXd J, Jd;
+    static_residual(MPI_COMM_WORLD, mesh, sup, loads, o, 0.7, u, F, J);
+    Eigen::MatrixXd Jfd(n, n);
+    const double h = 1e-7;
+    for (int j = 0; j < n; ++j) {
+      Eigen::VectorXd up = u, um = u;
+      up[j] += h;
+      um[j] -= h;
+      static_residual(MPI_COMM_WORLD, mesh, sup, loads, o, 0.7, up, Fp, Jd);
+      static_residual(MPI_COMM_WORLD, mesh, sup, loads, o, 0.7, um, Fm, Jd);
+      Jfd.col(j) = (Fp - Fm) / (2 * h);
+    }
+    const double e = (J - Jfd).norm() / J.norm();
+    EXPECT_LT(e, 1e-6) << formulation_name(f);
+    std::printf("Jacobian vs central differences, %s: %.1e\n", formulation_name(f), e);
+  }
+  // Without the load stiffness the follower terms would be missing: their size is well above the tolerance.
+  StaticOptions o = options(Formulation::nfe, 1);
+  Eigen::VectorXd F;
+  Eigen::MatrixXd Jall, Jdead;
+  static_residual(MPI_COMM_WORLD, mesh, sup, loads, o, 0.7, u, F, Jall);
+  static_residual(MPI_COMM_WORLD, mesh, sup, {loads[0]}, o, 0.7, u, F, Jdead);
+  EXPECT_GT((Jall - Jdead).norm() / Jall.norm(), 1e-5);
+}
+
 // bar2: a bar pulled by P stretches uniformly to the root of P = E A (s^2 - 1) s / 2 (s = 1 + u/L, SVK
 // P = F S); prescribed end displacement gives the same force as the reaction. 1-D, any mesh.
 TEST(NlStatic, Bar2StretchClosedForm) {

@@ -103,6 +103,13 @@ void validate(const StaticMesh& mesh, const std::vector<StaticSupport>& supports
 StaticResult solve_static(MPI_Comm comm, const StaticMesh& mesh, const std::vector<StaticSupport>& supports,
                           const std::vector<StaticLoad>& loads, const StaticOptions& opt);
 
+/// The assembled residual F(u; λ) (internal minus external forces; u - λ value on supported DOFs) and
+/// its Jacobian, dense and replicated: for tests of the assembly and the load stiffness on small models.
+/// @note Collective.
+void static_residual(MPI_Comm comm, const StaticMesh& mesh, const std::vector<StaticSupport>& supports,
+                     const std::vector<StaticLoad>& loads, const StaticOptions& opt, double lambda,
+                     const Eigen::VectorXd& u, Eigen::VectorXd& F, Eigen::MatrixXd& J);
+
 /// Displacement of node @p node at step @p step.
 Eigen::VectorXd node_displacement(const StaticMesh& mesh, const StaticStep& step, int node);
 
