@@ -7,6 +7,7 @@
 
 #include <hdf5.h>
 
+#include <cmath>
 #include <functional>
 #include <numeric>
 
@@ -137,6 +138,29 @@ private:
   }
   const io::H5File& f_;
 };
+
+/// The model data of a body must be finite: a NaN or Inf in K, M or an invariant would surface far
+/// away (a "singular mass matrix" at t = 0 of a simulation, a NaN frequency) without naming the file.
+void require_finite(const io::H5File& f, const std::string& d, const Eigen::Ref<const Eigen::MatrixXd>& a) {
+  for (Eigen::Index j = 0; j < a.cols(); ++j)
+    for (Eigen::Index i = 0; i < a.rows(); ++i)
+      if (!std::isfinite(a(i, j)))
+        throw InputError(FLEXUQ_MSG(f.path() << ": " << d << " has the non-finite entry " << a(i, j) << " at (" << i << ", "
+                                             << j << "): not a valid flexuq body file (damaged or written by "
+                                                "another program); make it again with flexuq reduce"));
+}
+
+void require_finite(const io::H5File& f, const std::string& I, const Invariants& inv) {
+  require_finite(f, I + "mass", Eigen::Matrix<double, 1, 1>::Constant(inv.mass));
+  require_finite(f, I + "center_of_mass", inv.com);
+  require_finite(f, I + "inertia_origin", inv.inertia_origin);
+  require_finite(f, I + "S", inv.S);
+  require_finite(f, I + "Sr", inv.Sr);
+  for (const auto& skl : inv.Skl) require_finite(f, I + "Skl", skl);
+  require_finite(f, I + "Sbar", inv.Sbar);
+  require_finite(f, I + "Ikl", inv.Ikl);
+  require_finite(f, I + "Mff", inv.Mff);
+}
 
 Invariants read_invariants(const Reader& r, const std::string& I, std::uint64_t n) {
   Invariants inv;
@@ -307,6 +331,8 @@ ReducedBody BodyFile::read_reduced() const {
   const auto n = static_cast<std::uint64_t>(b.K.rows());
   if (b.K.cols() != b.K.rows()) throw InputError(FLEXUQ_MSG(f.path() << ": " << R << "K is not square"));
   b.M = r.matrix(R + "M", n, n);
+  require_finite(f, R + "K", b.K);
+  require_finite(f, R + "M", b.M);
   b.dof_labels = r.strings(R + "dof_labels", n);
   b.column_kinds = r.strings(R + "column_kinds", n);
   b.column_scale = r.vector(R + "column_scale", n);
@@ -328,6 +354,7 @@ ReducedBody BodyFile::read_reduced() const {
   for (const auto& name : r.members(kDiagnostics))
     b.diagnostics[name] = r.matrix(kDiagnostics + "/" + name, any, any);
   b.invariants = read_invariants(r, kInvariants + "/", n);
+  require_finite(f, kInvariants + "/", b.invariants);
   b.invariants.lumped = f.read_attribute_int(kInvariants, "lumped_I5_I7") != 0;
   Checkout& c = b.checkout;
   if (r.has(kFrame)) {

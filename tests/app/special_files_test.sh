@@ -70,6 +70,31 @@ output: sim.h5
 YAML
 case_ "flexible body file 'pipe.h5' $fifo" simulate sim.yaml
 case_ "flexible body file '/dev/zero' $zero" simulate sim.yaml --set bodies.bar.body=/dev/zero
+# A damaged body file (a NaN written into its model data) is named with the dataset and the entry,
+# not found later as "the mass matrix is singular at t = 0".
+cat > body.yaml <<'YAML'
+command: reduce
+model:
+  generator: {type: box, size: [0.2, 0.05, 0.05], cells: [4, 2, 2]}
+  material: {E: 2.1e11, nu: 0.3, rho: 7850}
+reduce:
+  method: craig-bampton
+  interfaces: [{set: XMIN, kind: rbe2}, {set: XMAX, kind: rbe2}]
+  modes: {count: 2}
+  checkout: {free_free: 0}
+output: body.h5
+YAML
+timeout 60 "$mpiexec" -n "$np" "$flexuq" reduce body.yaml > body.log 2>&1 || { cat body.log; fail "the reduction failed"; }
+/usr/bin/python3 - <<'PY'
+import h5py, shutil
+for name, d, idx in (("nan-k", "reduced/K", (0, 0)), ("inf-sr", "reduced/invariants/Sr", (2, 3))):
+    shutil.copy("body.h5", name + ".h5")
+    with h5py.File(name + ".h5", "a") as f:
+        f[d][idx] = float("nan") if name.startswith("nan") else float("inf")
+PY
+bad="not a valid flexuq body file"
+case_ "nan-k.h5: /reduced/K has the non-finite entry nan at (0, 0): $bad" simulate sim.yaml --set bodies.bar.body=nan-k.h5
+case_ "inf-sr.h5: /reduced/invariants/Sr has the non-finite entry inf at (2, 3): $bad" simulate sim.yaml --set bodies.bar.body=inf-sr.h5
 # A campaign's journal: its state file or a record file replaced by a FIFO, the state file damaged.
 timeout 60 "$mpiexec" -n "$np" "$flexuq" campaign campaign.yaml > first.log 2>&1 || { cat first.log; fail "the campaign failed"; }
 mv c.h5.journal/state.txt state.txt
