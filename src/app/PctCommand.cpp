@@ -67,6 +67,8 @@ int data_entry(const io::NodeReader& r, const YAML::Node& at, const std::string&
       const int b = m.body_index(part[1]);
       if (b >= 0) return m.body_data(b, part[2] == "mass" ? 0 : 1);
     }
+    if (part.size() == 3 && part[0] == "springs" && (part[2] == "stiffness" || part[2] == "damping"))
+      return m.spring_data(m.spring_index(part[1]), part[2] == "stiffness" ? 0 : 1);
     if (part.size() == 5 && part[0] == "joints" && part[2] == "points" && (part[3] == "0" || part[3] == "1") &&
         (part[4] == "x" || part[4] == "y"))
       return m.joint_data(m.joint_index(part[1]), (part[3] == "1" ? 2 : 0) + (part[4] == "y" ? 1 : 0));
@@ -74,13 +76,38 @@ int data_entry(const io::NodeReader& r, const YAML::Node& at, const std::string&
     r.fail(at, key + "." + path, e.what());
   }
   r.fail(at, key + "." + path,
-         "not a datum of the mechanism (bodies.<body>.mass | inertia, joints.<joint>.points.<0|1>.<x|y>)");
+         "not a datum of the mechanism (bodies.<body>.mass | inertia, joints.<joint>.points.<0|1>.<x|y>, "
+         "springs.<spring>.stiffness | damping)");
+}
+
+/// `bodies: [i, j]` and `points: [[x, y] on i, [x, y] on j]` of a joint or spring (points optional when
+/// @p points_required is false: the centres of mass).
+template <class Connector>
+void connector(const io::NodeReader& r, const YAML::Node& n, const std::string& key, const pct::PlanarMechanism& m,
+               Connector& c, bool points_required) {
+  const YAML::Node bs = n["bodies"], ps = n["points"];
+  if (!bs.IsSequence() || bs.size() != 2) r.fail(bs, key + ".bodies", "needs [body i, body j]");
+  try {
+    c.body_i = m.body_index(bs[0].as<std::string>());
+    c.body_j = m.body_index(bs[1].as<std::string>());
+  } catch (const InputError& e) {
+    r.fail(bs, key + ".bodies", e.what());
+  }
+  if (!ps && !points_required) return;
+  if (!ps.IsSequence() || ps.size() != 2) r.fail(ps, key + ".points", "needs [[x, y] on body i, [x, y] on body j]");
+  for (int k = 0; k < 2; ++k) {
+    const std::string pk = key + ".points[" + std::to_string(k) + "]";
+    const std::vector<double> v = r.list(ps[k], pk);
+    if (v.size() != 2) r.fail(ps[k], pk, "needs 2 numbers (x, y)");
+    std::array<double, 2>& dst = k ? c.sj : c.si;
+    dst = {v[0], v[1]};
+  }
 }
 
 pct::PlanarMechanism parse_mechanism(const io::Config& cfg, const io::NodeReader& r) {
   pct::PlanarMechanism m;
   const YAML::Node pl = cfg.node("planar");
-  r.keys(pl, "planar", {"bodies", "joints", "torques", "gravity"});
+  r.keys(pl, "planar", {"bodies", "joints", "torques", "springs", "gravity"});
   const auto g = pair(r, pl, "planar", "gravity", {0, 0});
   m.set_gravity(g[0], g[1]);
   const YAML::Node bodies = pl["bodies"];
@@ -117,20 +144,7 @@ pct::PlanarMechanism parse_mechanism(const io::Config& cfg, const io::NodeReader
     const std::string type = r.text(j, key, "type");
     if (type != "revolute" && type != "slot") r.fail(j["type"], key + ".type", "'" + type + "' is not revolute or slot");
     pj.type = type == "slot" ? pct::PlanarJoint::Type::slot : pct::PlanarJoint::Type::revolute;
-    const YAML::Node bs = j["bodies"], ps = j["points"];
-    if (!bs.IsSequence() || bs.size() != 2) r.fail(bs, key + ".bodies", "needs [body i, body j]");
-    if (!ps.IsSequence() || ps.size() != 2) r.fail(ps, key + ".points", "needs [[x, y] on body i, [x, y] on body j]");
-    try {
-      pj.body_i = m.body_index(bs[0].as<std::string>());
-      pj.body_j = m.body_index(bs[1].as<std::string>());
-    } catch (const InputError& e) {
-      r.fail(bs, key + ".bodies", e.what());
-    }
-    for (int s = 0; s < 2; ++s) {
-      const std::vector<double> v = r.list(ps[s], key + ".points[" + std::to_string(s) + "]");
-      if (v.size() != 2) r.fail(ps[s], key + ".points[" + std::to_string(s) + "]", "needs 2 numbers (x, y)");
-      (s ? pj.sj : pj.si) = {v[0], v[1]};
-    }
+    connector(r, j, key, m, pj, true);
     pj.axis = pair(r, j, key, "axis", {1, 0});
     try {
       m.add_joint(pj);
@@ -164,6 +178,26 @@ pct::PlanarMechanism parse_mechanism(const io::Config& cfg, const io::NodeReader
       }
       pt.value = torque_schedule(r.number(t, key, "value", 0.0), steps);
       m.add_torque(pt);
+    }
+  }
+  if (pl["springs"]) {
+    const YAML::Node ss = pl["springs"];
+    if (!ss.IsSequence()) r.fail(ss, "planar.springs", "must be a list");
+    for (std::size_t i = 0; i < ss.size(); ++i) {
+      const YAML::Node sp = ss[i];
+      const std::string key = "planar.springs[" + std::to_string(i) + "]";
+      r.keys(sp, key, {"name", "bodies", "points", "stiffness", "damping", "length"});
+      pct::PlanarSpring ps;
+      ps.name = r.text(sp, key, "name");
+      connector(r, sp, key, m, ps, false);
+      ps.stiffness = r.number(sp, key, "stiffness", 0.0);
+      ps.damping = r.number(sp, key, "damping", 0.0);
+      ps.length = r.number(sp, key, "length", 0.0);
+      try {
+        m.add_spring(ps);
+      } catch (const InputError& e) {
+        r.fail(sp, key, e.what());
+      }
     }
   }
   cfg.mark_used("planar");

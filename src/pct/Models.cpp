@@ -4,6 +4,7 @@
 #include "flexuq/core/Error.hpp"
 
 #include <cmath>
+#include <sstream>
 
 namespace flexuq::pct {
 
@@ -46,7 +47,57 @@ void rotate(const HyperDual& e0, const HyperDual& e3, const HyperDual& sx, const
   ox = c * sx - s * sy;
   oy = s * sx + c * sy;
 }
+// Position of body point s (ground: s itself) and its rate along a coordinate rate r (q̇ or δq):
+// δ(A s) = [[4e0δe0, −2(δe0e3 + e0δe3)], [2(δe0e3 + e0δe3), 4e0δe0]] s.
+void body_point(const HyperDual* q, int b, double sx, double sy, HyperDual& x, HyperDual& y) {
+  if (b < 0) {
+    x = sx;
+    y = sy;
+    return;
+  }
+  const HyperDual* qb = q + 4 * b;
+  rotate(qb[2], qb[3], sx, sy, x, y);
+  x += qb[0];
+  y += qb[1];
+}
+void point_rate(const HyperDual* q, const HyperDual* r, int b, double sx, double sy, HyperDual& x, HyperDual& y) {
+  if (b < 0) {
+    x = 0.0;
+    y = 0.0;
+    return;
+  }
+  const HyperDual *qb = q + 4 * b, *rb = r + 4 * b;
+  const HyperDual dc = 4.0 * qb[2] * rb[2], ds = 2.0 * (rb[2] * qb[3] + qb[2] * rb[3]);
+  x = rb[0] + dc * sx - ds * sy;
+  y = rb[1] + ds * sx + dc * sy;
+}
 } // namespace
+
+void PlanarMechanism::add_spring(const PlanarSpring& s) {
+  const int nb = static_cast<int>(bodies_.size());
+  if (s.body_i < -1 || s.body_i >= nb || s.body_j < -1 || s.body_j >= nb || s.body_i == s.body_j)
+    throw InputError("pct: spring '" + s.name + "' joins unknown bodies or a body to itself");
+  if (!(s.stiffness >= 0) || !(s.damping >= 0) || !(s.length >= 0))
+    throw InputError("pct: spring '" + s.name + "' needs stiffness, damping and length >= 0");
+  springs_.push_back(s);
+}
+
+int PlanarMechanism::spring_index(const std::string& name) const {
+  for (std::size_t s = 0; s < springs_.size(); ++s)
+    if (springs_[s].name == name) return static_cast<int>(s);
+  throw InputError("pct: unknown spring '" + name + "'");
+}
+
+std::vector<std::string> PlanarMechanism::non_polynomial_terms() const {
+  std::vector<std::string> out;
+  for (const PlanarSpring& s : springs_)
+    if (s.length != 0.0) {
+      std::ostringstream os;
+      os << "spring '" << s.name << "' (free length " << s.length << ": its length sqrt(d.d))";
+      out.push_back(os.str());
+    }
+  return out;
+}
 
 int PlanarMechanism::add_body(const PlanarBody& b) {
   if (b.name.empty() || b.name == "ground") throw InputError("pct: a planar body needs a name other than 'ground'");
@@ -93,6 +144,7 @@ std::vector<double> PlanarMechanism::nominal_data() const {
   std::vector<double> d;
   for (const PlanarBody& b : bodies_) d.insert(d.end(), {b.mass, b.inertia});
   for (const PlanarJoint& j : joints_) d.insert(d.end(), {j.si[0], j.si[1], j.sj[0], j.sj[1]});
+  for (const PlanarSpring& s : springs_) d.insert(d.end(), {s.stiffness, s.damping});
   return d;
 }
 
@@ -100,7 +152,10 @@ std::string PlanarMechanism::data_name(int j) const {
   const int nb = static_cast<int>(bodies_.size());
   if (j < 2 * nb) return bodies_[static_cast<std::size_t>(j / 2)].name + (j % 2 ? ".inertia" : ".mass");
   static const char* w[] = {".point_i.x", ".point_i.y", ".point_j.x", ".point_j.y"};
-  return joints_[static_cast<std::size_t>((j - 2 * nb) / 4)].name + w[(j - 2 * nb) % 4];
+  const int nj = static_cast<int>(joints_.size());
+  if (j < 2 * nb + 4 * nj) return joints_[static_cast<std::size_t>((j - 2 * nb) / 4)].name + w[(j - 2 * nb) % 4];
+  const int s = j - 2 * nb - 4 * nj;
+  return springs_[static_cast<std::size_t>(s / 2)].name + (s % 2 ? ".damping" : ".stiffness");
 }
 
 HyperDual PlanarMechanism::kinetic_energy(const HyperDual* q, const HyperDual* v, const double* p) const {
@@ -117,12 +172,32 @@ HyperDual PlanarMechanism::kinetic_energy(const HyperDual* q, const HyperDual* v
 HyperDual PlanarMechanism::potential_energy(const HyperDual* q, const double* p) const {
   HyperDual e;
   for (std::size_t b = 0; b < bodies_.size(); ++b) e -= p[2 * b] * (g_[0] * q[4 * b] + g_[1] * q[4 * b + 1]);
+  for (std::size_t k = 0; k < springs_.size(); ++k) {
+    const PlanarSpring& s = springs_[k];
+    HyperDual xi, yi, xj, yj;
+    body_point(q, s.body_i, s.si[0], s.si[1], xi, yi);
+    body_point(q, s.body_j, s.sj[0], s.sj[1], xj, yj);
+    const HyperDual dd = (xj - xi) * (xj - xi) + (yj - yi) * (yj - yi);
+    const double kk = p[spring_data(static_cast<int>(k), 0)];
+    e += s.length == 0.0 ? 0.5 * kk * dd : 0.5 * kk * square(sqrt(dd) - s.length);
+  }
   return e;
 }
 
-HyperDual PlanarMechanism::virtual_work(const HyperDual* q, const HyperDual* /*v*/, const HyperDual* dq, double t,
-                                        const double* /*p*/) const {
+HyperDual PlanarMechanism::virtual_work(const HyperDual* q, const HyperDual* v, const HyperDual* dq, double t,
+                                        const double* p) const {
   HyperDual w;
+  for (std::size_t k = 0; k < springs_.size(); ++k) {
+    const PlanarSpring& s = springs_[k];
+    const double c = p[spring_data(static_cast<int>(k), 1)];
+    if (c == 0.0) continue;
+    HyperDual vix, viy, vjx, vjy, dix, diy, djx, djy;
+    point_rate(q, v, s.body_i, s.si[0], s.si[1], vix, viy);
+    point_rate(q, v, s.body_j, s.sj[0], s.sj[1], vjx, vjy);
+    point_rate(q, dq, s.body_i, s.si[0], s.si[1], dix, diy);
+    point_rate(q, dq, s.body_j, s.sj[0], s.sj[1], djx, djy);
+    w -= c * ((vjx - vix) * (djx - dix) + (vjy - viy) * (djy - diy));
+  }
   for (const PlanarTorque& tq : torques_) {
     const int o = 4 * tq.body;
     w += (2.0 * tq.value(t)) * (q[o + 2] * dq[o + 3] - q[o + 3] * dq[o + 2]);
@@ -133,17 +208,7 @@ HyperDual PlanarMechanism::virtual_work(const HyperDual* q, const HyperDual* /*v
 void PlanarMechanism::constraints(const HyperDual* q, const double* p, HyperDual* phi) const {
   const int nb = static_cast<int>(bodies_.size());
   int r = 0;
-  auto point = [&](int b, double sx, double sy, HyperDual& x, HyperDual& y) {
-    if (b < 0) {
-      x = sx;
-      y = sy;
-      return;
-    }
-    const HyperDual* qb = q + 4 * b;
-    rotate(qb[2], qb[3], sx, sy, x, y);
-    x += qb[0];
-    y += qb[1];
-  };
+  auto point = [&](int b, double sx, double sy, HyperDual& x, HyperDual& y) { body_point(q, b, sx, sy, x, y); };
   for (std::size_t j = 0; j < joints_.size(); ++j) {
     const PlanarJoint& jt = joints_[j];
     const double* s = p + 2 * nb + 4 * static_cast<int>(j);

@@ -6,9 +6,10 @@
 /// d12 = uᵀ f''(x) w, exactly (no truncation). The intrusive PCT (pct/Galerkin.hpp) differentiates the
 /// models' energies, virtual work and constraints with them: Lagrange's equations need ∂T/∂q̇, ∂T/∂q,
 /// d/dt ∂T/∂q̇ (a directional second derivative along (q̇, q̈)), M = ∂²T/∂q̇² and γ = −q̇ᵀΦ_qq q̇.
-/// Only the operations polynomial models need (+, −, ×, powers by repeated products) are defined:
-/// a model that needs a square root or a division by a state is not polynomial and says so
-/// (LagrangianModel::non_polynomial_terms).
+/// The operations polynomial models need (+, −, ×, division by a constant) and √ (for the terms a model
+/// declares non-polynomial, LagrangianModel::non_polynomial_terms, projected pseudo-spectrally).
+
+#include <cmath>
 
 namespace flexuq::pct {
 
@@ -40,5 +41,11 @@ inline HyperDual operator*(double s, HyperDual a) { return a *= s; }
 /// Division by a constant (a parameter value), which keeps a term polynomial in the states.
 inline HyperDual operator/(HyperDual a, double s) { return a *= 1.0 / s; }
 inline HyperDual square(const HyperDual& a) { return a * a; }
+/// √a (a > 0): not polynomial — only for the terms a model lists as non-polynomial (a spring's length),
+/// projected pseudo-spectrally.
+inline HyperDual sqrt(const HyperDual& a) {
+  const double r = std::sqrt(a.v), h = 0.5 / r;
+  return HyperDual(r, h * a.d1, h * a.d2, h * a.d12 - 0.25 * a.d1 * a.d2 / (a.v * r));
+}
 
 } // namespace flexuq::pct

@@ -70,14 +70,26 @@ struct PlanarJoint {
   std::array<double, 2> axis{1, 0};
 };
 
+/// A spring and damper between point s_i of body i and s_j of body j (−1: the ground), d = p_j − p_i:
+/// V = ½k(|d| − L)², δW = −c ḋ·δd (the damper on the whole relative velocity, as seed 004's motorcycle).
+/// A zero free length L keeps V = ½k dᵀd polynomial; L ≠ 0 needs |d| = √(dᵀd), a non-polynomial term
+/// (refused, or projected pseudo-spectrally: seed 004 V22).
+struct PlanarSpring {
+  std::string name;
+  int body_i = -1, body_j = -1;
+  std::array<double, 2> si{0, 0}, sj{0, 0};
+  double stiffness = 0, damping = 0, length = 0;
+};
+
 /// A torque τ(t) on a body: δW = τ · 2(e0 δe3 − e3 δe0).
 struct PlanarTorque {
   int body = 0;
   std::function<double(double)> value;
 };
 
-/// Planar mechanism. Data: per body [mass, inertia], then per joint [s_i.x, s_i.y, s_j.x, s_j.y]
-/// (data_index()). Rows: the joints' rows in order, then one norm row per body. Outputs: per body
+/// Planar mechanism. Data: per body [mass, inertia], then per joint [s_i.x, s_i.y, s_j.x, s_j.y], then
+/// per spring [stiffness, damping] (body_data(), joint_data(), spring_data(): take indices after the
+/// last joint is added). Rows: the joints' rows in order, then one norm row per body. Outputs: per body
 /// x, y and angle θ = 2 atan2(e3, e0); per joint x and y of its point on body j (on body i when j is the
 /// ground).
 class PlanarMechanism : public LagrangianModel {
@@ -85,12 +97,16 @@ public:
   int add_body(const PlanarBody& b);
   void add_joint(const PlanarJoint& j); ///< throws InputError naming the joint for a bad body or axis
   void add_torque(const PlanarTorque& t) { torques_.push_back(t); }
+  void add_spring(const PlanarSpring& s); ///< throws InputError naming the spring for a bad body or value
   void set_gravity(double gx, double gy) { g_ = {gx, gy}; }
   int body_index(const std::string& name) const; ///< −1 for "ground"; throws InputError otherwise
   int joint_index(const std::string& name) const;
   /// Data entry of body @p b's mass (what = 0) or inertia (1); of joint @p j's s_i.x, s_i.y, s_j.x, s_j.y (0..3).
   int body_data(int b, int what) const { return 2 * b + what; }
   int joint_data(int j, int what) const { return 2 * static_cast<int>(bodies_.size()) + 4 * j + what; }
+  /// Data entry of spring @p s's stiffness (what = 0) or damping (1).
+  int spring_data(int s, int what) const { return joint_data(static_cast<int>(joints_.size()), 0) + 2 * s + what; }
+  int spring_index(const std::string& name) const;
   const std::vector<PlanarBody>& bodies() const { return bodies_; }
   const std::vector<PlanarJoint>& joints() const { return joints_; }
 
@@ -104,7 +120,11 @@ public:
   HyperDual virtual_work(const HyperDual* q, const HyperDual* v, const HyperDual* dq, double t,
                          const double* p) const override;
   void constraints(const HyperDual* q, const double* p, HyperDual* phi) const override;
-  ModelDegrees degrees() const override { return {{4, 1}, {1, 1}, {2, 0}, {2, 1}}; }
+  /// Springs raise V and δW to degree 4 in the states (d is quadratic in them).
+  ModelDegrees degrees() const override {
+    return springs_.empty() ? ModelDegrees{{4, 1}, {1, 1}, {2, 0}, {2, 1}} : ModelDegrees{{4, 1}, {4, 1}, {4, 1}, {2, 1}};
+  }
+  std::vector<std::string> non_polynomial_terms() const override;
   std::vector<double> initial_positions() const override;
   std::vector<double> initial_velocities() const override;
   std::vector<int> specified_positions() const override;
@@ -116,6 +136,7 @@ private:
   std::vector<PlanarBody> bodies_;
   std::vector<PlanarJoint> joints_;
   std::vector<PlanarTorque> torques_;
+  std::vector<PlanarSpring> springs_;
   std::array<double, 2> g_{0, 0};
 };
 
