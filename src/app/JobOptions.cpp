@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cmath>
 #include <vector>
 
 namespace flexuq::app {
@@ -83,6 +84,23 @@ void parse_gcms_options(const io::Config& cfg, const std::string& prefix, cms::G
   } catch (const InputError& e) {
     throw InputError(cfg.source() + " (" + prefix + "): " + e.what());
   }
+}
+
+workflow::BodySetting parse_body_setting(const std::string& s) {
+  const auto eq = s.find('=');
+  FLEXUQ_REQUIRE(eq != std::string::npos, "body-at: --set expects NAME=value or xi.NAME=value, got '" << s << "'");
+  workflow::BodySetting b{s.substr(0, eq), 0.0, s.rfind("xi.", 0) == 0, s};
+  if (b.germ) b.name = b.name.substr(3);
+  std::size_t used = 0;
+  try {
+    b.value = std::stod(s.substr(eq + 1), &used);
+  } catch (const std::exception&) { // no number, or out of range
+    used = 0;
+  }
+  FLEXUQ_REQUIRE(used > 0 && used == s.size() - eq - 1, "body-at: --set " << s << ": the value is not a number");
+  FLEXUQ_REQUIRE(std::isfinite(b.value), "body-at: --set " << s << ": the value of parameter '" << b.name
+                                                           << "' is not finite; give a finite number");
+  return b;
 }
 
 namespace {

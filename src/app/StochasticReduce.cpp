@@ -41,7 +41,11 @@ pod::Truncation truncation_at(const io::Config& cfg, const std::string& P, const
   } catch (const YAML::Exception&) {
     throw InputError(cfg.source() + ": " + P + "." + keys[0] + " must be a number");
   }
-  return pod::Truncation::from_key(keys[0], v, cfg.source() + ": " + P + "." + keys[0]);
+  try {
+    return pod::Truncation::of(*parse_enum(pod::kTruncationRuleNames, keys[0]), v);
+  } catch (const InputError& e) {
+    throw InputError(cfg.source() + ": " + P + "." + keys[0] + ": " + e.what());
+  }
 }
 
 namespace {

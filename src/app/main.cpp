@@ -6,6 +6,7 @@
 #include "flexuq/config/DeckJob.hpp"
 #include "flexuq/app/EnumOptions.hpp"
 #include "flexuq/app/JobKeys.hpp"
+#include "flexuq/app/JobOptions.hpp"
 #include "flexuq/app/PctCommand.hpp"
 #include "flexuq/app/ReduceCommand.hpp"
 #include "flexuq/app/StaticCommand.hpp"
@@ -68,7 +69,9 @@ int main(int argc, char** argv) {
     MPI_Comm world = MPI_COMM_WORLD;
     if (!args.log_level.empty()) flexuq::log::set_level(flexuq::app::parse_log_level(args.log_level));
     if (args.verb == "body-at") { // reads a stochastic body file, not a job file
-      flexuq::workflow::run_body_at(world, {args.config, args.overrides, args.output});
+      std::vector<flexuq::workflow::BodySetting> settings;
+      for (const auto& s : args.overrides) settings.push_back(flexuq::app::parse_body_setting(s));
+      flexuq::workflow::run_body_at(world, {args.config, settings, args.output});
       return 0;
     }
     // A Nastran deck is a job by itself (docs/nastran.md); anything else is a YAML job file.

@@ -9,22 +9,21 @@
 
 namespace flexuq::pod {
 
-Truncation Truncation::from_key(const std::string& key, double value, const std::string& where) {
-  if (key == "energy") {
-    FLEXUQ_REQUIRE(value >= 0.0 && value < 1.0, where << ": energy (lost energy fraction) must be in [0, 1), got " << value);
+Truncation Truncation::of(Rule r, double value) {
+  switch (r) {
+  case Rule::energy:
+    FLEXUQ_REQUIRE(value >= 0.0 && value < 1.0, "energy (lost energy fraction) must be in [0, 1), got " << value);
     return energy(value);
-  }
-  if (key == "sigma_ratio") {
-    FLEXUQ_REQUIRE(value >= 0.0 && value < 1.0, where << ": sigma_ratio must be in [0, 1), got " << value);
+  case Rule::sigma_ratio:
+    FLEXUQ_REQUIRE(value >= 0.0 && value < 1.0, "sigma_ratio must be in [0, 1), got " << value);
     return sigma_ratio(value);
-  }
-  if (key == "log_gap") return log_gap();
-  if (key == "rank") {
-    FLEXUQ_REQUIRE(value >= 1.0 && value == std::floor(value) && value < 1e9,
-                   where << ": rank must be a positive integer, got " << value);
+  case Rule::log_gap: return log_gap();
+  case Rule::rank:
+    FLEXUQ_REQUIRE(value >= 1.0 && value == std::floor(value) && value < 1e9, "rank must be a positive integer, got " << value);
     return fixed_rank(static_cast<int>(value));
+  case Rule::numerical: break;
   }
-  throw InputError(FLEXUQ_MSG(where << ": unknown truncation '" << key << "' (known: energy, sigma_ratio, log_gap, rank)"));
+  return {};
 }
 
 std::string Truncation::describe() const {

@@ -19,29 +19,12 @@
 
 namespace flexuq::workflow {
 
-BodySetting parse_body_setting(const std::string& s, const std::vector<std::string>& names, const std::string& path) {
-  const auto eq = s.find('=');
-  FLEXUQ_REQUIRE(eq != std::string::npos, "body-at: --set expects NAME=value or xi.NAME=value, got '" << s << "'");
-  std::string name = s.substr(0, eq);
-  BodySetting b;
-  b.germ = name.rfind("xi.", 0) == 0;
-  if (b.germ) name = name.substr(3);
-  while (b.index < names.size() && names[b.index] != name) ++b.index;
-  if (b.index == names.size()) {
-    std::string list;
-    for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
-    throw InputError("body-at: " + path + " has no parameter '" + name + "' (parameters: " + list + ")");
-  }
-  try {
-    std::size_t used = 0;
-    b.value = std::stod(s.substr(eq + 1), &used);
-    FLEXUQ_REQUIRE(used == s.size() - eq - 1, "trailing characters");
-  } catch (const std::exception&) {
-    throw InputError("body-at: --set " + s + ": the value is not a number");
-  }
-  FLEXUQ_REQUIRE(std::isfinite(b.value), "body-at: --set " << s << ": the value of parameter '" << name
-                                                           << "' is not finite; give a finite number");
-  return b;
+std::size_t parameter_index(const BodySetting& s, const std::vector<std::string>& names, const std::string& path) {
+  const auto it = std::find(names.begin(), names.end(), s.name);
+  if (it != names.end()) return static_cast<std::size_t>(it - names.begin());
+  std::string list;
+  for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+  throw InputError("body-at: " + path + " has no parameter '" + s.name + "' (parameters: " + list + ")");
 }
 
 void run_body_at(MPI_Comm comm_in, const BodyAtJob& job) {
@@ -66,15 +49,14 @@ void run_body_at(MPI_Comm comm_in, const BodyAtJob& job) {
   std::vector<double> xi(sb.dim());
   for (std::size_t i = 0; i < sb.dim(); ++i) xi[i] = sb.dists[i].to_germ(sb.dists[i].mean());
   for (const auto& s : job.settings) {
-    const auto set = parse_body_setting(s, sb.names, path);
-    const std::size_t i = set.index;
-    const double v = set.value;
-    const bool germ = set.germ;
+    const std::size_t i = parameter_index(s, sb.names, path);
+    const double v = s.value;
+    const bool germ = s.germ;
     if (germ) { // a germ value outside the germ's support is no point of the expansion's domain
       const auto& d = sb.dists[i];
       const double theta = d.from_germ(v);
       FLEXUQ_REQUIRE(std::isfinite(theta) && theta >= d.lower() && theta <= d.upper(),
-                     "body-at: --set " << s << ": xi." << sb.names[i] << " = " << v << " gives parameter " << sb.names[i]
+                     "body-at: --set " << s.shown() << ": xi." << sb.names[i] << " = " << v << " gives parameter " << sb.names[i]
                                        << " = " << theta << ", outside the support of " << d.describe() << " (xi."
                                        << sb.names[i] << " in [" << d.to_germ(d.lower()) << ", " << d.to_germ(d.upper())
                                        << "])");

@@ -422,10 +422,11 @@ void pod_body_at(MPI_Comm comm, const BodyAtJob& job) {
     const auto& names = body.names;
     std::vector<double> theta = body.nominal;
     for (const auto& st : job.settings) {
-      const auto [i, v, germ] = parse_body_setting(st, names, path);
-      FLEXUQ_REQUIRE(!germ, "body-at: " << path << " is a POD body (exact at every θ, no germ): give physical "
+      const std::size_t i = parameter_index(st, names, path);
+      const double v = st.value;
+      FLEXUQ_REQUIRE(!st.germ, "body-at: " << path << " is a POD body (exact at every θ, no germ): give physical "
                                            "values, NAME=value");
-      FLEXUQ_REQUIRE(v > 0, "body-at: --set " << st << ": E and rho must be positive");
+      FLEXUQ_REQUIRE(v > 0, "body-at: --set " << st.shown() << ": E and rho must be positive");
       theta[i] = v;
     }
     const Eigen::MatrixXd K = body.K_at(theta), M = body.M_at(theta);

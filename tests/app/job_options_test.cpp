@@ -145,3 +145,32 @@ TEST(JobOptions, PceFitIsParsedIntoItsEnum) {
         << e.what();
   }
 }
+
+// body-at's --set arguments are parsed before any body file is read; the parameter name is the
+// workflow's to check against the file (tests/workflow).
+TEST(JobOptions, BodyAtSettings) {
+  const auto e = app::parse_body_setting("E_left=2.1e11");
+  EXPECT_EQ(e.name, "E_left");
+  EXPECT_EQ(e.value, 2.1e11);
+  EXPECT_FALSE(e.germ);
+  const auto xi = app::parse_body_setting("xi.rho_right=-0.25");
+  EXPECT_EQ(xi.name, "rho_right");
+  EXPECT_EQ(xi.value, -0.25);
+  EXPECT_TRUE(xi.germ);
+  EXPECT_EQ(xi.shown(), "xi.rho_right=-0.25");
+  const std::pair<const char*, const char*> bad[] = {
+      {"E_left", "body-at: --set expects NAME=value or xi.NAME=value, got 'E_left'"},
+      {"E_left=abc", "body-at: --set E_left=abc: the value is not a number"},
+      {"E_left=2e11x", "body-at: --set E_left=2e11x: the value is not a number"},
+      {"E_left=", "body-at: --set E_left=: the value is not a number"},
+      {"E_left=1e999", "body-at: --set E_left=1e999: the value is not a number"},
+      {"xi.E_left=nan", "body-at: --set xi.E_left=nan: the value of parameter 'E_left' is not finite; give a finite number"}};
+  for (const auto& [arg, message] : bad) {
+    try {
+      app::parse_body_setting(arg);
+      ADD_FAILURE() << arg << " was accepted";
+    } catch (const InputError& err) {
+      EXPECT_EQ(std::string(err.what()), message);
+    }
+  }
+}

@@ -228,17 +228,19 @@ TEST(PodTruncation, RulesOnAKnownSpectrum) {
 }
 
 TEST(PodTruncation, ConfigKeys) {
-  EXPECT_EQ(Truncation::from_key("energy", 1e-10, "f.yaml:3").rule, Truncation::Rule::energy);
-  EXPECT_EQ(Truncation::from_key("rank", 4, "f.yaml:3").value, 4.0);
-  EXPECT_THROW(Truncation::from_key("energie", 1e-10, "f.yaml:3"), InputError);
-  EXPECT_THROW(Truncation::from_key("energy", 1.5, "f.yaml:3"), InputError);
-  EXPECT_THROW(Truncation::from_key("rank", 2.5, "f.yaml:3"), InputError);
+  const auto rule = [](const char* name) { return *parse_enum(kTruncationRuleNames, name); };
+  EXPECT_EQ(Truncation::of(rule("energy"), 1e-10).rule, Truncation::Rule::energy);
+  EXPECT_EQ(Truncation::of(rule("rank"), 4).value, 4.0);
+  EXPECT_EQ(Truncation::of(rule("log_gap"), 7).rule, Truncation::Rule::log_gap);
+  EXPECT_FALSE(parse_enum(kTruncationRuleNames, "energie"));
+  EXPECT_EQ(enum_choices(kTruncationRuleNames), "energy, sigma_ratio, log_gap or rank");
+  EXPECT_THROW(Truncation::of(Truncation::Rule::sigma_ratio, -0.1), InputError);
+  EXPECT_THROW(Truncation::of(Truncation::Rule::rank, 2.5), InputError);
   try {
-    Truncation::from_key("bogus", 1, "scb.yaml:12 reduce.stochastic.pod");
+    Truncation::of(Truncation::Rule::energy, 1.5);
     FAIL();
   } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("scb.yaml:12"), std::string::npos);
-    EXPECT_NE(std::string(e.what()).find("sigma_ratio"), std::string::npos);
+    EXPECT_EQ(std::string(e.what()), "energy (lost energy fraction) must be in [0, 1), got 1.5");
   }
   EXPECT_EQ(parse_enum(kSvdMethodNames, "snapshots"), SvdMethod::snapshots);
   EXPECT_FALSE(parse_enum(kSvdMethodNames, "qr"));

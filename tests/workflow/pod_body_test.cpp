@@ -70,7 +70,7 @@ TEST(PodBodyWorkflow, BodyAtLiesBetweenTheFullModelAndCraigBampton) {
   const auto& path = pod_body();
   const std::vector<double> theta{2.1e11, 7700};
   const std::string at = output("pod-at.h5");
-  workflow::run_body_at(MPI_COMM_WORLD, {path, {"E_left=2.1e11", "rho_right=7700"}, at});
+  workflow::run_body_at(MPI_COMM_WORLD, {path, {{"E_left", 2.1e11, false, ""}, {"rho_right", 7700, false, ""}}, at});
   const auto body = cms::ReducedBody::read(MPI_COMM_WORLD, at);
   EXPECT_EQ(body.method, "pod");
   double above = 0;
@@ -92,6 +92,6 @@ TEST(PodBodyWorkflow, BodyAtLiesBetweenTheFullModelAndCraigBampton) {
   EXPECT_NEAR(body.checkout.reduced.mass, cb.full.mass, 1e-9 * cb.full.mass);
   // A POD body is exact at every θ: there is no germ to give.
   const std::string msg =
-      input_error_of([&] { workflow::run_body_at(MPI_COMM_WORLD, {path, {"xi.E_left=0.5"}, output("pod-xi.h5")}); });
+      input_error_of([&] { workflow::run_body_at(MPI_COMM_WORLD, {path, {{"E_left", 0.5, true, ""}}, output("pod-xi.h5")}); });
   EXPECT_NE(msg.find("is a POD body (exact at every θ, no germ)"), std::string::npos) << msg;
 }

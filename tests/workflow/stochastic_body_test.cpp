@@ -79,7 +79,7 @@ TEST(StochasticBodyWorkflow, BodyAtWritesTheExpansionAtTheGivenParameters) {
   const auto sb = run(two_set_job(workflow::StochasticMethod::collocation, o));
   const std::string at = output("body-at.h5");
   // ρ given by its germ: ξ = 0.5 on U(7600, 8000) is 7900.
-  workflow::run_body_at(MPI_COMM_WORLD, {o.output, {"E_left=2.1e11", "xi.rho_right=0.5"}, at});
+  workflow::run_body_at(MPI_COMM_WORLD, {o.output, {{"E_left", 2.1e11, false, ""}, {"rho_right", 0.5, true, ""}}, at});
   const auto body = cms::ReducedBody::read(MPI_COMM_WORLD, at);
   const auto expected = sb.at({2.1e11, 7900});
   EXPECT_LT((body.K - expected.K).norm() / expected.K.norm(), 1e-12);
@@ -91,10 +91,10 @@ TEST(StochasticBodyWorkflow, BodyAtWritesTheExpansionAtTheGivenParameters) {
     EXPECT_TRUE(f.exists("/reduced/basis"));
   }
   const std::string msg = input_error_of([&] {
-    workflow::run_body_at(MPI_COMM_WORLD, {o.output, {"xi.rho_right=3"}, output("body-at-outside.h5")});
+    workflow::run_body_at(MPI_COMM_WORLD, {o.output, {{"rho_right", 3, true, ""}}, output("body-at-outside.h5")});
   });
   EXPECT_NE(msg.find("outside the support"), std::string::npos) << msg;
   const std::string unknown =
-      input_error_of([&] { workflow::run_body_at(MPI_COMM_WORLD, {o.output, {"nu=0.3"}, output("body-at-nu.h5")}); });
+      input_error_of([&] { workflow::run_body_at(MPI_COMM_WORLD, {o.output, {{"nu", 0.3, false, ""}}, output("body-at-nu.h5")}); });
   EXPECT_NE(unknown.find("has no parameter 'nu' (parameters: E_left, rho_right)"), std::string::npos) << unknown;
 }

@@ -8,6 +8,7 @@
 #include "flexuq/cms/Gcms.hpp"
 #include "flexuq/fe/Modes.hpp"
 #include "flexuq/config/Config.hpp"
+#include "flexuq/workflow/BodyAt.hpp"
 
 #include <mpi.h>
 
@@ -33,6 +34,11 @@ fe::ModeOptions parse_mode_options(const io::Config& cfg, const std::string& pre
 /// svd_tolerance, gap_ratio, svd_max_iterations, unit_norm_modes, origin [x, y, z], csv, csv_final.
 /// Throws InputError for unknown strategies and out-of-range values (cms::validate).
 void parse_gcms_options(const io::Config& cfg, const std::string& prefix, cms::GcmsOptions& opt);
+
+/// One `flexuq body-at --set` argument: NAME=value (physical) or xi.NAME=value (germ), the value a
+/// finite number; InputError naming the argument otherwise. The name is checked against the body
+/// file by workflow::run_body_at.
+workflow::BodySetting parse_body_setting(const std::string& s);
 
 /// The files a job reads: the job file itself and every string value in it that names an existing
 /// regular file, as given (from the working directory) or relative to the job's folder — the mesh,

@@ -16,6 +16,8 @@
 /// The noise floor of log_gap is n ε_mach σ_1 (n = number of σ): a value below it counts as zero,
 /// so the gap to an exact zero is measured against the floor, not against round-off.
 
+#include "flexuq/core/EnumNames.hpp"
+
 #include <Eigen/Dense>
 
 #include <string>
@@ -32,12 +34,17 @@ struct Truncation {
   static Truncation sigma_ratio(double tau) { return {Rule::sigma_ratio, tau, -1}; }
   static Truncation log_gap() { return {Rule::log_gap, 0.0, -1}; }
   static Truncation fixed_rank(int r) { return {Rule::rank, static_cast<double>(r), -1}; }
-  /// From a configuration key and value: "energy", "sigma_ratio", "log_gap" (value ignored),
-  /// "rank". Throws InputError naming @p where and the known keys for anything else or for a
-  /// value out of range (energy in [0,1), sigma_ratio in [0,1), rank ≥ 1).
-  static Truncation from_key(const std::string& key, double value, const std::string& where);
+  /// The rule @p r with @p value (ignored by log_gap and numerical), checked: energy and sigma_ratio
+  /// in [0, 1), rank a positive integer. Throws InputError ("energy (lost energy fraction) must be in
+  /// [0, 1), got 1.5") for a value out of range; the caller adds where it was given.
+  static Truncation of(Rule r, double value);
   std::string describe() const;
 };
+
+/// The rules' names as a job writes them (core/EnumNames.hpp); numerical is the default, not a choice.
+inline constexpr EnumNames<Truncation::Rule, 4> kTruncationRuleNames{
+    {{{Truncation::Rule::energy, "energy"}, {Truncation::Rule::sigma_ratio, "sigma_ratio"},
+      {Truncation::Rule::log_gap, "log_gap"}, {Truncation::Rule::rank, "rank"}}}};
 
 /// The rank @p t selects from @p sigma (descending, non-negative).
 int truncation_rank(const Eigen::VectorXd& sigma, const Truncation& t);

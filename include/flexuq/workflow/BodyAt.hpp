@@ -13,9 +13,18 @@
 
 namespace flexuq::workflow {
 
+/// One `body-at --set` value, parsed by app: NAME=value (physical) or xi.NAME=value (germ).
+struct BodySetting {
+  std::string name;  ///< the parameter, without "xi."
+  double value = 0;  ///< finite
+  bool germ = false; ///< a germ value (xi.NAME)
+  std::string text;  ///< as given, for messages ("" in a job made in code: name=value)
+  std::string shown() const { return !text.empty() ? text : (germ ? "xi." : "") + name + "=" + std::to_string(value); }
+};
+
 struct BodyAtJob {
   std::string body;                  ///< the stochastic (or POD) body file read
-  std::vector<std::string> settings; ///< NAME=value (physical) or xi.NAME=value (germ); unset: the mean
+  std::vector<BodySetting> settings; ///< unset parameters: their means
   std::string output;                ///< the deterministic body file written (never @p body itself)
 };
 
@@ -23,13 +32,8 @@ struct BodyAtJob {
 /// @note Collective.
 void run_body_at(MPI_Comm comm, const BodyAtJob& job);
 
-/// One `body-at --set` value: NAME=value (physical) or xi.NAME=value (germ, @p germ true); InputError
-/// naming @p path and the known names for an unknown parameter or a value that is not a number.
-struct BodySetting {
-  std::size_t index = 0;
-  double value = 0;
-  bool germ = false;
-};
-BodySetting parse_body_setting(const std::string& s, const std::vector<std::string>& names, const std::string& path);
+/// The index of @p s's parameter in @p names (the body file's); InputError naming @p path and the
+/// known names for an unknown parameter.
+std::size_t parameter_index(const BodySetting& s, const std::vector<std::string>& names, const std::string& path);
 
 } // namespace flexuq::workflow
