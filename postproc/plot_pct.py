@@ -21,10 +21,6 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 
-def strings(ds):
-    return [s.decode() if isinstance(s, bytes) else str(s) for s in ds[()]]
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("file")
@@ -33,7 +29,7 @@ def main():
     a = ap.parse_args()
     with h5py.File(a.file, "r") as f:
         t = f["time"][()]
-        params = strings(f["parameters/names"])
+        params = [p.decode() if isinstance(p, bytes) else str(p) for p in f["parameters/names"][()]]
         names = a.outputs or list(f["statistics"])
         missing = [n for n in names if n not in f["statistics"]]
         if missing:
