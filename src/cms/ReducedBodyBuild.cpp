@@ -54,6 +54,17 @@ MassProperties mass_properties(const Eigen::Matrix<double, 6, 6>& Mrr) {
 
 namespace {
 
+/// mass_properties of a 2-D component, whose rigid motions are tx, ty, rz only (the tz, rx, ry rows
+/// of @p Mrr vanish): m from M_tx,tx and M_ty,ty, c from M_tx,rz = −m c_y and M_ty,rz = m c_x, and of
+/// the inertia about the CoM only J_zz = M_rz,rz − m (c_x² + c_y²).
+MassProperties mass_properties_2d(const Eigen::Matrix<double, 6, 6>& Mrr) {
+  MassProperties p;
+  p.mass = (Mrr(0, 0) + Mrr(1, 1)) / 2;
+  p.com = Eigen::Vector3d(0.5 * (Mrr(1, 5) + Mrr(5, 1)), -0.5 * (Mrr(0, 5) + Mrr(5, 0)), 0.0) / p.mass;
+  p.inertia_com(2, 2) = Mrr(5, 5) - p.mass * p.com.squaredNorm();
+  return p;
+}
+
 /// Owned nodes that carry DOFs, in the order of their DOFs (DofMap::owned_nodes also lists fixed
 /// nodes, which have none).
 std::vector<int> free_owned_nodes(const fe::Component& comp) {
@@ -166,7 +177,7 @@ Invariants invariants_lifting(const fe::Component& comp, const std::vector<VecH>
   return inv;
 }
 
-/// Solids (M = M_s ⊗ 1₃): every invariant from Y = MΦ (n mass applications) and one more
+/// Solids (M = M_s ⊗ 1₃) and 2-D components (M = M_s ⊗ 1₂, the z components zero): every invariant from Y = MΦ (n mass applications) and one more
 /// application to the coordinate field, then local dense products over the owned nodes and one
 /// reduction. With Φ_k, Y_l the component-k/l rows (one per node):
 ///   I5_kl = Φ_kᵀ Y_l (= Σ_ab φ_k(a) m_ab φ_l(b)),  I3 = Σ_b Y(b),  I4 = Σ_b x(b) × Y(b),
@@ -174,6 +185,7 @@ Invariants invariants_lifting(const fe::Component& comp, const std::vector<VecH>
 ///   J_O = tr(I7) 1 − I7 (exact, as M_θθ of the rigid modes).
 Invariants invariants_solid(const fe::Component& comp, const std::vector<VecH>& Phi, Eigen::MatrixXd Mff) {
   Mat M = comp.M();
+  const int dpn = comp.dofs().dofs_per_node(); // 3, or 2 (z components zero)
   MPI_Comm comm = comp.comm();
   Invariants inv;
   inv.lumped = false;
@@ -183,7 +195,8 @@ Invariants invariants_solid(const fe::Component& comp, const std::vector<VecH>& 
   const auto nn = static_cast<Eigen::Index>(owned.size());
   const auto& X = comp.mesh().coords;
   // Local blocks: P = [Φ_x Φ_y Φ_z], Q = [Y_x Y_y Y_z] (nn × 3n), and the coordinate fields.
-  Eigen::MatrixXd P(nn, 3 * n), Q(nn, 3 * n), Xl(nn, 3), Z(nn, 3);
+  Eigen::MatrixXd P = Eigen::MatrixXd::Zero(nn, 3 * n), Q = Eigen::MatrixXd::Zero(nn, 3 * n), Xl(nn, 3),
+                  Z = Eigen::MatrixXd::Zero(nn, 3);
   Eigen::VectorXd ones_m(nn);
   for (Eigen::Index a = 0; a < nn; ++a)
     for (int k = 0; k < 3; ++k) Xl(a, k) = X[owned[static_cast<std::size_t>(a)]][k];
@@ -193,7 +206,7 @@ Invariants invariants_solid(const fe::Component& comp, const std::vector<VecH>& 
     const PetscScalar* a = nullptr;
     FLEXUQ_PETSC(VecGetArrayRead(v, &a));
     for (Eigen::Index b = 0; b < nn; ++b)
-      for (Eigen::Index k = 0; k < 3; ++k) dst(b, col0 + k * stride) = PetscRealPart(a[3 * b + k]);
+      for (Eigen::Index k = 0; k < dpn; ++k) dst(b, col0 + k * stride) = PetscRealPart(a[dpn * b + k]);
     FLEXUQ_PETSC(VecRestoreArrayRead(v, &a));
   };
   // Physical columns split by component into P, then Y = MΦ in row-major blocks of 64 columns
@@ -201,16 +214,16 @@ Invariants invariants_solid(const fe::Component& comp, const std::vector<VecH>& 
   for (Eigen::Index j = 0; j < n; ++j) unpack(Phi[static_cast<std::size_t>(j)].get(), P, j, n);
   constexpr Eigen::Index kBlock = 64;
   la::BlockProduct bp(M);
-  std::vector<double> Xr(static_cast<std::size_t>(3 * nn * std::min(kBlock, n))), Yr(Xr.size());
+  std::vector<double> Xr(static_cast<std::size_t>(dpn * nn * std::min(kBlock, n))), Yr(Xr.size());
   for (Eigen::Index j0 = 0; j0 < n; j0 += kBlock) {
     const Eigen::Index b = std::min(kBlock, n - j0);
     for (Eigen::Index r = 0; r < nn; ++r)
-      for (Eigen::Index k = 0; k < 3; ++k)
-        for (Eigen::Index j = 0; j < b; ++j) Xr[static_cast<std::size_t>((3 * r + k) * b + j)] = P(r, j0 + j + k * n);
+      for (Eigen::Index k = 0; k < dpn; ++k)
+        for (Eigen::Index j = 0; j < b; ++j) Xr[static_cast<std::size_t>((dpn * r + k) * b + j)] = P(r, j0 + j + k * n);
     bp.apply(Xr.data(), static_cast<PetscInt>(b), Yr.data());
     for (Eigen::Index r = 0; r < nn; ++r)
-      for (Eigen::Index k = 0; k < 3; ++k)
-        for (Eigen::Index j = 0; j < b; ++j) Q(r, j0 + j + k * n) = Yr[static_cast<std::size_t>((3 * r + k) * b + j)];
+      for (Eigen::Index k = 0; k < dpn; ++k)
+        for (Eigen::Index j = 0; j < b; ++j) Q(r, j0 + j + k * n) = Yr[static_cast<std::size_t>((dpn * r + k) * b + j)];
   }
   {
     // Coordinate field x(b) in component k → M_s x_k; the all-ones field → M_s 1.
@@ -220,7 +233,7 @@ Invariants invariants_solid(const fe::Component& comp, const std::vector<VecH>& 
     PetscScalar* a = nullptr;
     FLEXUQ_PETSC(VecGetArray(xv.get(), &a));
     for (Eigen::Index b = 0; b < nn; ++b)
-      for (int k = 0; k < 3; ++k) a[3 * b + k] = Xl(b, k);
+      for (int k = 0; k < dpn; ++k) a[dpn * b + k] = Xl(b, k);
     FLEXUQ_PETSC(VecRestoreArray(xv.get(), &a));
     FLEXUQ_PETSC(MatMult(M, xv.get(), y.get()));
     unpack(y.get(), Z, 0, 1);
@@ -228,7 +241,7 @@ Invariants invariants_solid(const fe::Component& comp, const std::vector<VecH>& 
     FLEXUQ_PETSC(MatMult(M, xv.get(), one.get()));
     const PetscScalar* o = nullptr;
     FLEXUQ_PETSC(VecGetArrayRead(one.get(), &o));
-    for (Eigen::Index b = 0; b < nn; ++b) ones_m(b) = PetscRealPart(o[3 * b]);
+    for (Eigen::Index b = 0; b < nn; ++b) ones_m(b) = PetscRealPart(o[dpn * b]);
     FLEXUQ_PETSC(VecRestoreArrayRead(one.get(), &o));
   }
   // Everything that is summed over nodes, in one buffer and one reduction.
@@ -305,7 +318,8 @@ Invariants compute_invariants_by_lifting(const WorkSpace& ws, const ReducedBasis
 }
 
 Invariants compute_invariants(const fe::Component& comp, const std::vector<VecH>& physical, const Eigen::MatrixXd& Mff) {
-  return comp.dofs().dofs_per_node() == 3 ? invariants_solid(comp, physical, Mff) : invariants_lifting(comp, physical, Mff);
+  const int dpn = comp.dofs().dofs_per_node();
+  return dpn <= 3 ? invariants_solid(comp, physical, Mff) : invariants_lifting(comp, physical, Mff);
 }
 
 Invariants compute_invariants(const WorkSpace& ws, const ReducedBasis& rb) {
@@ -330,7 +344,7 @@ Eigen::VectorXd rigid_strain_energy(const Eigen::MatrixXd& K, const Eigen::Matri
 
 /// The reduced pair's free-free frequencies and, for a free body (exactly 6 zero eigenvalues), the
 /// floating-frame elastic coordinates: one dense eigensolve serves both.
-void reduced_free_free(const Eigen::MatrixXd& K, const Eigen::MatrixXd& M, Checkout& c) {
+void reduced_free_free(const Eigen::MatrixXd& K, const Eigen::MatrixXd& M, Checkout& c, int n_rigid = 6) {
   Eigen::VectorXd lam;
   try {
     auto e = elastic_coordinates(K, M);
@@ -342,7 +356,7 @@ void reduced_free_free(const Eigen::MatrixXd& K, const Eigen::MatrixXd& M, Check
     // A grounded or partly grounded basis has no floating-frame form: eigenvalues only.
   }
   if (c.frame_V.size() == 0) {
-    Eigen::Index rigid = 6;
+    Eigen::Index rigid = n_rigid; // a 2-D component: 3
     if (!blas::sygv(K, M, lam, nullptr)) {
       // M̄ is singular on a basis of full rank (finish_basis checked): some directions carry no
       // mass — the twist of straight Nastran CBARs (no torsional inertia). They have no finite
@@ -371,7 +385,7 @@ void reduced_free_free(const Eigen::MatrixXd& K, const Eigen::MatrixXd& M, Check
       const Eigen::MatrixXd Mc = em.eigenvalues().tail(n - nn).asDiagonal();
       FLEXUQ_REQUIRE(blas::sygv(0.5 * (Kc + Kc.transpose()), Mc, lam, nullptr),
                      "check-out: the reduced mass matrix is not positive definite");
-      rigid = std::max<Eigen::Index>(0, 6 - free_massless);
+      rigid = std::max<Eigen::Index>(0, n_rigid - free_massless);
     }
     lam = lam.tail(std::max<Eigen::Index>(0, lam.size() - rigid)).eval();
   }
@@ -446,8 +460,8 @@ Checkout checkout(Reducer& r, const ReducedBasis& rb, int free_free) {
     // A massless rigid motion (twist of straight CBARs) has nothing to represent: residual 0.
     c.rigid_residual(a) = Mrr(a, a) > 1e-12 * Mrr.diagonal().maxCoeff() ? std::sqrt(std::max(0.0, PetscRealPart(e2)) / Mrr(a, a)) : 0.0;
   }
-  c.full = mass_properties(Mrr);
-  c.reduced = mass_properties(Mrr_red);
+  c.full = ws.rigid_count() == 3 ? mass_properties_2d(Mrr) : mass_properties(Mrr);
+  c.reduced = ws.rigid_count() == 3 ? mass_properties_2d(Mrr_red) : mass_properties(Mrr_red);
   // Effective mass of the normal-mode columns, rigid modes about the CoM.
   const auto Rc = ws.rigid_modes({c.full.com(0), c.full.com(1), c.full.com(2)});
   for (Eigen::Index j = 0; j < n; ++j) {
@@ -479,13 +493,14 @@ Checkout checkout(Reducer& r, const ReducedBasis& rb, int free_free) {
   // Free-free frequencies: reduced pair (dense) and, optionally, the full component.
   // One dense eigensolve serves the check-out and, for a free body (exactly 6 zero eigenvalues), the
   // floating-frame elastic coordinates written beside the invariants.
-  if (rb.method != Method::macneal) reduced_free_free(rb.K, rb.M, c);
+  if (rb.method != Method::macneal) reduced_free_free(rb.K, rb.M, c, ws.rigid_count());
   // A rigid motion without mass (the twist of a straight bar of Nastran CBARs, which have no
   // torsional inertia) makes the full free-free problem singular (K and M both vanish on it): the
   // reduced frequencies above condense it, the full ones are not computed.
   bool massless_rigid = false;
   if (free_free > 0) {
-    const Eigen::MatrixXd& Mr = r.rigid_mass();
+    // The component's own rigid motions (a 2-D one has no tz, rx, ry: their rows vanish).
+    const Eigen::MatrixXd Mr = ws.rigid_selection().transpose() * r.rigid_mass() * ws.rigid_selection();
     const double top = std::max(Mr.diagonal().maxCoeff(), 1e-300);
     const Eigen::VectorXd d = Mr.diagonal().cwiseMax(1e-12 * top).cwiseSqrt().cwiseInverse();
     const Eigen::VectorXd ev = blas::syev_values(d.asDiagonal() * Mr * d.asDiagonal());

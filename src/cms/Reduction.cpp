@@ -282,11 +282,12 @@ void Reducer::statics() {
     const auto det = ws_.determinate_set(true, &rc);
     std::string sets;
     for (const auto& s : ws_.interfaces()) sets += (sets.empty() ? "" : ", ") + s.set;
-    FLEXUQ_REQUIRE(det.size() == 6, "K_ii is singular: the interfaces [" << sets << "] restrain only " << det.size()
-                                                                         << " of the 6 rigid-body motions (rank of the "
-                                                                            "boundary rigid-mode rows Phi_Rb); add "
-                                                                            "interface nodes (3 non-collinear nodes for "
-                                                                            "solids) or use kind rbe2");
+    FLEXUQ_REQUIRE(static_cast<int>(det.size()) == ws_.rigid_count(),
+                   "K_ii is singular: the interfaces [" << sets << "] restrain only " << det.size() << " of the "
+                                                        << ws_.rigid_count()
+                                                        << " rigid-body motions (rank of the boundary rigid-mode rows "
+                                                           "Phi_Rb); add interface nodes (3 non-collinear nodes for "
+                                                           "solids, 2 for a 2-D component) or use kind rbe2");
     interior_ = std::make_unique<Interior>();
     auto& in = *interior_;
     log::Phase p(comm, "cms: factor K_ii", &times_);
@@ -451,9 +452,10 @@ const fe::ModeSet& Reducer::free_modes() {
   o.prefix = opt_.prefix + "free_";
   if (!free_solver_) free_solver_ = std::make_unique<fe::ModeSolver>(o); // kept: numeric refactor only
   free_ = free_solver_->solve(ws_.K(), ws_.M(), ws_.component().K(), ws_.component().M());
-  FLEXUQ_REQUIRE(free_->rigid_eigenvalues.size() == 6,
+  FLEXUQ_REQUIRE(free_->rigid_eigenvalues.size() == static_cast<std::size_t>(ws_.rigid_count()),
                  "free-interface modes: the component has " << free_->rigid_eigenvalues.size()
-                                                            << " zero-energy modes instead of 6 (disconnected parts or "
+                                                            << " zero-energy modes instead of " << ws_.rigid_count()
+                                                            << " (disconnected parts or "
                                                                "a mechanism); free-interface methods need one rigid body");
   return *free_;
 }
@@ -490,15 +492,18 @@ Reducer::FreeRigid Reducer::free_rigid(const std::vector<std::string>& held) con
   double len = rows.empty() ? 0.0 : A.rightCols(3).cwiseAbs().maxCoeff();
   if (len == 0) len = 1;
   A.rightCols(3) /= len;
-  Eigen::MatrixXd V = Eigen::MatrixXd::Identity(6, 6);
+  // The rigid motions of the component: all 6, or tx, ty, rz of a 2-D one (selected by P).
+  const Eigen::MatrixXd P = ws_.rigid_selection();
+  const Eigen::Index nr = P.cols();
+  Eigen::MatrixXd V = Eigen::MatrixXd::Identity(nr, nr);
   Eigen::Index rank = 0;
   if (!rows.empty()) {
-    Eigen::JacobiSVD<Eigen::MatrixXd> svd(A, Eigen::ComputeFullV);
+    Eigen::JacobiSVD<Eigen::MatrixXd> svd(A * P, Eigen::ComputeFullV);
     const Eigen::VectorXd sv = svd.singularValues();
-    rank = (sv.array() > 1e-10 * sv(0)).count();
+    rank = sv(0) > 0 ? (sv.array() > 1e-10 * sv(0)).count() : 0;
     V = svd.matrixV();
   }
-  const Eigen::MatrixXd Vn = V.rightCols(6 - rank);
+  const Eigen::MatrixXd Vn = P * V.rightCols(nr - rank);
   // Normalise on rigid-mode coordinates, rotations first (a line or a single node leaves rotations
   // about it); fall back to column-pivoted QR if the greedy pick is not well conditioned.
   std::vector<int> picks;
@@ -565,7 +570,7 @@ const fe::ModeSet& Reducer::mixed_modes(const std::vector<std::string>& held) {
   FLEXUQ_REQUIRE(!sees_zero || found <= n_rigid,
                  "mechanism: " << found << " zero-energy modes with " << o.constraint_description
                                << ", but holding them leaves only " << n_rigid
-                               << " rigid-body motion(s) (rank of their rigid-mode rows: " << 6 - n_rigid
+                               << " rigid-body motion(s) (rank of their rigid-mode rows: " << ws_.rigid_count() - static_cast<int>(n_rigid)
                                << "); the component has a mechanism or disconnected parts");
   if (sees_zero && found < n_rigid)
     throw Error(FLEXUQ_MSG("mixed-interface modes: the eigensolver found " << found << " zero-energy modes with "
@@ -581,7 +586,9 @@ const std::vector<VecH>& Reducer::attachment() {
   if (!attachment_.empty() || ws_.n_boundary() == 0) return attachment_;
   MPI_Comm comm = ws_.comm();
   const auto& R = rigid();
-  const Eigen::MatrixXd Mrr_inv = rigid_mass().inverse();
+  // Inverse on the component's rigid motions (all 6; tx, ty, rz of a 2-D component, whose tz, rx, ry vanish).
+  const Eigen::MatrixXd Ps = ws_.rigid_selection();
+  const Eigen::MatrixXd Mrr_inv = Ps * (Ps.transpose() * rigid_mass() * Ps).inverse() * Ps.transpose();
   if (attach_ && attach_->stale) {
     log::Phase p(comm, "cms: refactor K (determinate set clamped)", &times_);
     refactor(ws_, attach_->is_f.get(), attach_->Kff, attach_->ksp.get(), attach_->defaults);
@@ -591,8 +598,9 @@ const std::vector<VecH>& Reducer::attachment() {
     log::Phase p(comm, "cms: factor K (determinate set clamped)", &times_);
     double rc = 0;
     const auto det = ws_.determinate_set(false, &rc);
-    FLEXUQ_REQUIRE(det.size() == 6, "no statically determinate support set found (the component's rigid-body modes "
-                                    "have rank " << det.size() << " < 6)");
+    FLEXUQ_REQUIRE(static_cast<int>(det.size()) == ws_.rigid_count(),
+                   "no statically determinate support set found (the component's rigid-body modes have rank "
+                       << det.size() << " < " << ws_.rigid_count() << ")");
     attach_ = std::make_unique<Attach>();
     std::vector<PetscInt> clamped;
     for (const auto& b : det) clamped.push_back(b.work);
@@ -684,7 +692,11 @@ struct Columns {
   }
   /// One column per rigid-body mode (tx … rz), labelled @p prefix + its name.
   void add_rigid(const std::vector<VecH>& cols, ColumnKind kind, const std::string& prefix) {
-    for (std::size_t j = 0; j < cols.size(); ++j) add(copy(cols[j].get()), prefix + kRigidNames[j], kind);
+    for (std::size_t j = 0; j < cols.size(); ++j) {
+      PetscReal norm = 0; // tz, rx, ry vanish on a 2-D component: not motions of it
+      FLEXUQ_PETSC(VecNorm(cols[j].get(), NORM_INFINITY, &norm));
+      if (norm > 0) add(copy(cols[j].get()), prefix + kRigidNames[j], kind);
+    }
   }
   /// The normal modes (or @p replaced, one vector per mode) with their eigenvalues.
   void add_modes(const std::vector<VecH>* replaced = nullptr) {
@@ -724,8 +736,9 @@ void hurty_basis(Reducer& r, Columns& c) {
   const auto& ws = r.space();
   const auto& bd = ws.boundary();
   const auto det = ws.determinate_set(true);
-  FLEXUQ_REQUIRE(det.size() == 6, "hurty needs Phi_Rr invertible: the boundary coordinates determine only "
-                                      << det.size() << " of the 6 rigid-body motions");
+  FLEXUQ_REQUIRE(static_cast<int>(det.size()) == ws.rigid_count(),
+                 "hurty needs Phi_Rr invertible: the boundary coordinates determine only "
+                     << det.size() << " of the " << ws.rigid_count() << " rigid-body motions");
   c.add_rigid(r.rigid(), ColumnKind::rigid_body, "rigid-body mode ");
   const auto& C = r.constraint_modes();
   for (std::size_t k = 0; k < bd.size(); ++k)
@@ -785,9 +798,10 @@ void residual_flexibility_basis(Reducer& r, Columns& c, Method m) {
   const std::size_t nb = ws.n_boundary();
   PetscInt N = 0;
   FLEXUQ_PETSC(MatGetSize(ws.K(), &N, nullptr));
-  FLEXUQ_REQUIRE(static_cast<PetscInt>(nb + 6 + modes->vectors.size()) <= N,
+  const auto nr = static_cast<PetscInt>(ws.rigid_count());
+  FLEXUQ_REQUIRE(static_cast<PetscInt>(nb + modes->vectors.size()) + nr <= N,
                  method_name(m) << " needs Gr_bb invertible: rank(Gr) = N - n_R - n_N = "
-                                << N - 6 - static_cast<PetscInt>(modes->vectors.size()) << " < n_b = " << nb);
+                                << N - nr - static_cast<PetscInt>(modes->vectors.size()) << " < n_b = " << nb);
   const Eigen::MatrixXd Grbb = r.boundary_rows(Gr);
   Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> es(0.5 * (Grbb + Grbb.transpose()));
   const double lmax = es.eigenvalues().cwiseAbs().maxCoeff(), lmin = es.eigenvalues().minCoeff();

@@ -123,6 +123,10 @@ WorkSpace::WorkSpace(const fe::Component& c, const std::vector<InterfaceSpec>& i
       weights[s].push_back(weight_of.at(n));
     }
     if (spec.kind == InterfaceKind::all_dofs) continue;
+    FLEXUQ_REQUIRE_OPTION(dpn_ != 2, "interfaces",
+                          "{}: set " << spec.set << " is an " << (rbe3 ? "rbe3" : "rbe2")
+                                     << " interface, whose reference node has 6 DOFs; a 2-D component (2 DOFs per "
+                                        "node) takes all-dofs interfaces only");
     ref_index[s] = n_ref++;
     std::array<double, 3> p{0, 0, 0};
     if (spec.ref) {
@@ -445,7 +449,7 @@ std::vector<BoundaryDof> WorkSpace::determinate_set(bool boundary_only, double* 
   std::vector<BoundaryDof> out;
   for (int j = 0; j < rank; ++j) out.push_back(cand[static_cast<std::size_t>(qr.colsPermutation().indices()(j))]);
   if (rcond) {
-    const Eigen::VectorXd d = qr.matrixR().diagonal().head(std::min<Eigen::Index>(6, qr.matrixR().cols())).cwiseAbs();
+    const Eigen::VectorXd d = qr.matrixR().diagonal().head(std::min<Eigen::Index>(rigid_count(), qr.matrixR().cols())).cwiseAbs();
     *rcond = d.size() ? d.minCoeff() / d.maxCoeff() : 0.0;
   }
   return out;
@@ -468,6 +472,13 @@ VecH WorkSpace::to_physical(Vec w) const {
   FLEXUQ_PETSC(MatCreateVecs(T_.get(), nullptr, x.out()));
   FLEXUQ_PETSC(MatMult(T_.get(), w, x.get()));
   return x;
+}
+
+Eigen::MatrixXd WorkSpace::rigid_selection() const {
+  if (rigid_count() == 6) return Eigen::MatrixXd::Identity(6, 6);
+  Eigen::MatrixXd P = Eigen::MatrixXd::Zero(6, 3);
+  P(0, 0) = P(1, 1) = P(5, 2) = 1.0;
+  return P;
 }
 
 std::vector<VecH> WorkSpace::rigid_modes(const std::array<double, 3>& center) const {

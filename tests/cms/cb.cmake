@@ -3,3 +3,7 @@
 flexuq_add_mpi_test(test_cms_cb SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/cb_bases_test.cpp
                     LIBS flexuq_cms flexuq_job NP 1 2 LABELS cms TIMEOUT 300)
 # The job-level tests (they need the app layer) are in tests/app: reduce_job_test, reduce_mixed_test.
+# A 2-D component (plane stress quad8 strip, 3 rigid motions) through every CMS method: fixed-interface
+# modes = the clamped strip's, invariants = the rectangle's closed forms, rbe2/rbe3 refused.
+flexuq_add_mpi_test(test_cms_plane_reduce SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/plane_reduce_test.cpp
+                    LIBS flexuq_cms flexuq_job NP 1 2 LABELS cms TIMEOUT 120)

@@ -7,7 +7,8 @@
 // (bar2 in 2-D and 3-D), a plane-stress cantilever against the roots of Timoshenko's beam equations,
 // a free 2-D component's three rigid modes, and bad input (thickness, ν = 0.5 in plane strain,
 // degenerate and folded elements) refused with the element named.
-#include "FeTestUtil.hpp"
+#include "PetscTestUtil.hpp"
+#include "PlaneMesh.hpp"
 #include "flexuq/core/Error.hpp"
 #include "flexuq/fe/Component.hpp"
 #include "flexuq/fe/Modes.hpp"
@@ -29,10 +30,13 @@
 
 using namespace flexuq;
 using io::ElementType;
+using test::grid_mesh;
+using test::plane_section;
+using test::add_steel_section;
 
 namespace {
 
-constexpr double kE = 2.1e11, kNu = 0.3, kRho = 7850;
+constexpr double kE = test::kPlaneE, kNu = test::kPlaneNu, kRho = test::kPlaneRho;
 double shear_modulus() { return kE / (2 * (1 + kNu)); }
 double lame_lambda() { return kE * kNu / ((1 + kNu) * (1 - 2 * kNu)); }
 
@@ -133,12 +137,6 @@ Patch irregular_patch(ElementType type) {
   return p;
 }
 
-io::PlaneSection plane_section(double t, bool strain) {
-  io::PlaneSection s;
-  s.thickness = t;
-  s.strain = strain;
-  return s;
-}
 
 const ElementType kTypes[] = {ElementType::quad4, ElementType::quad8, ElementType::tri3, ElementType::tri6};
 
@@ -218,68 +216,6 @@ TEST(PlaneElements, PlaneStrainIsPlaneStressWithTheEquivalentMaterial) {
 }
 
 namespace {
-
-/// Material STEEL (the test material) in @p m and a section of element set @p elset with it.
-io::Section& add_steel_section(io::Mesh& m, const std::string& elset) {
-  m.materials["STEEL"] = test::material("STEEL", kE, kNu, kRho);
-  m.sections.emplace_back();
-  m.sections.back().elset = elset;
-  m.sections.back().material = "STEEL";
-  return m.sections.back();
-}
-
-/// A rectangular L × H grid of nx × ny cells of @p type (triangles: two per cell, alternating
-/// diagonals), in the x-y plane; node set ROOT at x = 0, element set ALL; material STEEL (plane
-/// section of thickness t) unless @p planar_bars.
-io::Mesh grid_mesh(ElementType type, double L, double H, int nx, int ny, double t, bool strain) {
-  io::Mesh m;
-  m.source = "grid";
-  const bool quadratic = type == ElementType::quad8 || type == ElementType::tri6;
-  const int fx = quadratic ? 2 : 1;
-  std::map<std::pair<int, int>, int> node;
-  const auto at = [&](int i, int j) { // i, j on the grid of spacing L/(fx nx), H/(fx ny)
-    auto it = node.find({i, j});
-    if (it != node.end()) return it->second;
-    const int v = static_cast<int>(m.coords.size());
-    m.coords.push_back({L * i / (fx * nx), H * j / (fx * ny), 0.0});
-    m.node_ids.push_back(v + 1);
-    if (i == 0) m.node_sets["ROOT"].push_back(v);
-    return node[{i, j}] = v;
-  };
-  long id = 1;
-  for (int i = 0; i < nx; ++i)
-    for (int j = 0; j < ny; ++j) {
-      const int I = fx * i, J = fx * j, s = fx;
-      const int c0 = at(I, J), c1 = at(I + s, J), c2 = at(I + s, J + s), c3 = at(I, J + s);
-      if (type == ElementType::quad4) m.add_element(type, {c0, c1, c2, c3}, id++);
-      if (type == ElementType::quad8)
-        m.add_element(type, {c0, c1, c2, c3, at(I + 1, J), at(I + 2, J + 1), at(I + 1, J + 2), at(I, J + 1)}, id++);
-      const bool flip = (i + j) % 2 == 1;
-      if (type == ElementType::tri3) {
-        if (!flip) {
-          m.add_element(type, {c0, c1, c2}, id++);
-          m.add_element(type, {c0, c2, c3}, id++);
-        } else {
-          m.add_element(type, {c0, c1, c3}, id++);
-          m.add_element(type, {c1, c2, c3}, id++);
-        }
-      }
-      if (type == ElementType::tri6) {
-        if (!flip) {
-          m.add_element(type, {c0, c1, c2, at(I + 1, J), at(I + 2, J + 1), at(I + 1, J + 1)}, id++);
-          m.add_element(type, {c0, c2, c3, at(I + 1, J + 1), at(I + 1, J + 2), at(I, J + 1)}, id++);
-        } else {
-          m.add_element(type, {c0, c1, c3, at(I + 1, J), at(I + 1, J + 1), at(I, J + 1)}, id++);
-          m.add_element(type, {c1, c2, c3, at(I + 2, J + 1), at(I + 1, J + 2), at(I + 1, J + 1)}, id++);
-        }
-      }
-    }
-  for (std::size_t e = 0; e < m.num_elements(); ++e) m.element_sets["ALL"].push_back(static_cast<int>(e));
-  io::Section& sec = add_steel_section(m, "ALL");
-  sec.plane = true;
-  sec.plane_section = plane_section(t, strain);
-  return m;
-}
 
 /// Natural frequencies (Hz) of a Timoshenko cantilever (clamped at x = 0, free at x = L): the roots
 /// of the 4 × 4 determinant of w = Σ C_j w_j, ψ = Σ C_j ψ_j with the exact solutions of
@@ -547,4 +483,27 @@ TEST(PlaneElements, BadInputIsRefusedNamingTheElement) {
   z.coords[4][2] = 0.01;
   msg = input_error([&] { fe::Component(MPI_COMM_SELF, z, {}); });
   EXPECT_NE(msg.find("node 5 has z = 0.01"), std::string::npos) << msg;
+}
+
+TEST(PlaneElements, AffineTermsFollowANewMaterialWithoutReassembly) {
+  // What a campaign does: K(θ), M(θ) re-evaluated from the affine terms for another (E, ν, ρ) equal
+  // the operators assembled afresh with that material (plane stress: E/(1−ν), G; plane strain: λ, μ;
+  // bars: E), to round-off.
+  for (bool strain : {false, true}) {
+    io::Mesh m = grid_mesh(ElementType::quad8, 0.4, 0.1, 8, 2, 0.01, strain);
+    fe::Component c(MPI_COMM_WORLD, m, {});
+    ASSERT_EQ(c.groups().size(), 1u);
+    EXPECT_EQ(c.groups()[0].shell, !strain); // plane stress takes the shells' coefficients
+    fe::IsoMaterial other = c.groups()[0].material;
+    other.E = 7e10;
+    other.nu = 0.33;
+    other.rho = 2700;
+    c.set_materials({other});
+    m.materials["STEEL"] = test::material("STEEL", 7e10, 0.33, 2700);
+    fe::ComponentOptions direct;
+    direct.keep_affine = false;
+    const fe::Component fresh(MPI_COMM_WORLD, m, direct);
+    EXPECT_LT(test::rel_diff(c.K(), fresh.K()), 1e-13) << (strain ? "strain" : "stress");
+    EXPECT_LT(test::rel_diff(c.M(), fresh.M()), 1e-13) << (strain ? "strain" : "stress");
+  }
 }

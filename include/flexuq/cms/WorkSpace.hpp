@@ -11,6 +11,8 @@
 ///    connected components 123). The set's nodes stay free; 6 of their DOFs (picked by column-pivoted
 ///    QR of W) are eliminated, u_m = W_m⁻¹(u_ref − W_r u_r), so that the constraint holds exactly and
 ///    adds no stiffness.
+/// A 2-D component (2 DOFs per node) takes all-DOF interfaces only, and has 3 rigid-body motions
+/// (rigid_count); its rigid modes are still listed as 6 (tz, rx, ry vanish on it).
 /// Both are applied by congruence K_w = T̂ᵀ K T̂, M_w = T̂ᵀ M T̂. Boundary coordinates (b) are listed in
 /// a canonical, partition-independent order: interfaces as given, nodes by input order, components
 /// in order.
@@ -88,6 +90,12 @@ public:
   /// Row of canonical boundary coordinate k in matrices built with is_b (e.g. K_ib's columns).
   PetscInt b_pos(std::size_t k) const { return b_pos_[k]; }
   int dofs_per_node() const { return dpn_; }
+  /// The number of rigid-body motions of the component: 6, or 3 for a 2-D component (2 DOFs per
+  /// node: tx, ty and rz; fe/Plane.hpp).
+  int rigid_count() const { return dpn_ == 2 ? 3 : 6; }
+  /// The columns of the 6 rigid modes (tx ty tz rx ry rz) that are motions of the component, as a
+  /// 6 × rigid_count() selection: the identity, or e_tx, e_ty, e_rz in 2-D.
+  Eigen::MatrixXd rigid_selection() const;
   /// Working index of DOF @p k of node @p n (−1 for a DOF eliminated by an RBE2/RBE3 constraint).
   /// Not collective.
   PetscInt work_index(int n, int k) const {
