@@ -105,6 +105,38 @@ TEST(PctGalerkin, ProjectionEqualsTripleProductTensor) {
   }
 }
 
+TEST(PctGalerkin, OtherAskeyFamilies) {
+  // Gamma (Laguerre chaos) and beta (Jacobi chaos) stiffness k = X = α + βξ (affine in the germ): the
+  // projected stiffness E[k ψ_a ψ_b] = α δ_ab + β (a_0 δ_ab + √b_1 E[ψ_1 ψ_a ψ_b]) (ξ = a_0 + √b_1 ψ_1) with
+  // uq's triple products (for these families by uq's own exact Gauss rule), and the two routes agree.
+  const std::vector<flexuq::uq::Distribution> cases{flexuq::uq::Distribution::gamma(3.0, 5.0, 80.0),
+                                                    flexuq::uq::Distribution::beta(2.0, 3.0, 90.0, 110.0)};
+  std::mt19937 rng(17);
+  for (const auto& dist : cases) {
+    MassSpringDamper msd(1, 0.3, 9.81, dist.mean());
+    GalerkinOptions o;
+    o.order = 3;
+    GalerkinSystem sys(msd, {{"k", dist, {{MassSpringDamper::stiffness, 1.0}}}}, o);
+    const int T = sys.terms();
+    const flexuq::uq::PolynomialFamily fam = dist.germ_family();
+    const double alpha = dist.from_germ(0.0), beta = dist.from_germ(1.0) - alpha;
+    const Vec f0 = sys.force(Vec::Zero(sys.n()), Vec::Zero(sys.n()), 0);
+    for (int b = 0; b < T; ++b) {
+      Vec q = Vec::Zero(sys.n());
+      q[T + b] = 1.0;
+      const Vec f = sys.force(q, Vec::Zero(sys.n()), 0) - f0;
+      for (int a = 0; a < T; ++a) {
+        const double exi = fam.a(0) * (a == b) + std::sqrt(fam.b(1)) * flexuq::uq::triple_product(fam, 1, a, b);
+        EXPECT_NEAR(-f[T + a], alpha * (a == b) + beta * exi, 1e-10 * dist.mean()) << fam.name() << " " << a << "," << b;
+      }
+    }
+    const Vec q = random_vec(rng, sys.n(), 0.1), v = random_vec(rng, sys.n(), 1), a = random_vec(rng, sys.n(), 5),
+              l = random_vec(rng, sys.m(), 2);
+    EXPECT_LT(rel(sys.residual(Route::traditional, q, v, a, l, 0), sys.residual(Route::variational, q, v, a, l, 0)), 1e-12)
+        << fam.name();
+  }
+}
+
 TEST(PctGalerkin, SliderCrankRoutesAgreeAndSizes) {
   const PlanarMechanism crank = seed004_slider_crank();
   std::mt19937 rng(11);
