@@ -208,6 +208,10 @@ pct::PlanarMechanism parse_mechanism(const io::Config& cfg, const io::NodeReader
 
 PctJob parse_pct_job(const io::Config& cfg) {
   const io::NodeReader r(cfg.source());
+  if (!cfg.has("planar"))
+    throw InputError(cfg.source() + ": 'uncertainty' (intrusive PCT, docs/pct.md) needs the mechanism in planar "
+                                    "coordinates under 'planar:'; a 3-D job's bodies, joints and forces are sampled "
+                                    "by a campaign instead");
   PctJob job;
   job.mechanism = parse_mechanism(cfg, r);
   const YAML::Node u = cfg.node("uncertainty");
