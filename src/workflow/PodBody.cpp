@@ -106,24 +106,19 @@ PodBasisSummary pod_basis(MPI_Comm comm, const std::vector<campaign::Journal::Lo
   }
   Eigen::MatrixXd U(local, 0);
   Eigen::VectorXd sig_b, sig_i;
-  if (!cols_b.empty()) {
-    const auto r = pb.result(truncation);
-    s.snapshots_boundary = pb.snapshots();
-    s.rank_boundary = r.rank;
-    s.energy_lost_boundary = r.energy_lost;
-    sig_b = r.sigma_normalised();
-    U = r.U_local;
-  }
-  if (!cols_i.empty()) {
-    const auto r = pi.result(truncation);
-    s.snapshots_internal = pi.snapshots();
-    s.rank_internal = r.rank;
-    s.energy_lost_internal = r.energy_lost;
-    sig_i = r.sigma_normalised();
+  // One family's POD: its snapshot count, rank, lost energy and normalised σ; its columns appended to U.
+  const auto add_family = [&](const pod::StreamingPod& p, long long& snapshots, int& rank, double& lost, Eigen::VectorXd& sig) {
+    const auto r = p.result(truncation);
+    snapshots = p.snapshots();
+    rank = r.rank;
+    lost = r.energy_lost;
+    sig = r.sigma_normalised();
     Eigen::MatrixXd W(local, U.cols() + r.rank);
     W << U, r.U_local;
     U = std::move(W);
-  }
+  };
+  if (!cols_b.empty()) add_family(pb, s.snapshots_boundary, s.rank_boundary, s.energy_lost_boundary, sig_b);
+  if (!cols_i.empty()) add_family(pi, s.snapshots_internal, s.rank_internal, s.energy_lost_internal, sig_i);
   // The union of the two orthonormal families → one orthonormal V (TSQR; a direction the two share
   // is kept once: σ of [U_b U_i] below 1e-10 of √2 would be a dependent combination).
   const auto svd = pod::svd_tsqr(c, U);

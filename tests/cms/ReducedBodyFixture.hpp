@@ -69,54 +69,34 @@ inline cms::ReducedBody synthetic_body(bool floating) {
   return b;
 }
 
+/// EXPECT_EQ(a.*f, b.*f) for every field f given (the failure names its position in the list).
+template <class T, class... F> void expect_same_fields(const T& a, const T& b, F T::*... fields) {
+  int k = 0;
+  const auto one = [&](auto f) { EXPECT_EQ(a.*f, b.*f) << "field " << k++ << " of the list"; };
+  (one(fields), ...);
+}
+
 inline void expect_same(const cms::Invariants& a, const cms::Invariants& b) {
-  EXPECT_EQ(a.mass, b.mass);
-  EXPECT_EQ(a.com, b.com);
-  EXPECT_EQ(a.inertia_origin, b.inertia_origin);
-  EXPECT_EQ(a.inertia_com, b.inertia_com);
-  EXPECT_EQ(a.S, b.S);
-  EXPECT_EQ(a.Sr, b.Sr);
+  using I = cms::Invariants;
+  expect_same_fields(a, b, &I::mass, &I::com, &I::inertia_origin, &I::inertia_com, &I::S, &I::Sr, &I::Sbar, &I::Ikl,
+                     &I::Mff, &I::lumped);
   for (int k = 0; k < 9; ++k) EXPECT_EQ(a.Skl[static_cast<std::size_t>(k)], b.Skl[static_cast<std::size_t>(k)]) << k;
-  EXPECT_EQ(a.Sbar, b.Sbar);
-  EXPECT_EQ(a.Ikl, b.Ikl);
-  EXPECT_EQ(a.Mff, b.Mff);
-  EXPECT_EQ(a.lumped, b.lumped);
 }
 
 inline void expect_same(const cms::ReducedBody& a, const cms::ReducedBody& b) {
-  EXPECT_EQ(a.method, b.method);
-  EXPECT_EQ(a.mode_interface, b.mode_interface);
-  EXPECT_EQ(a.K, b.K);
-  EXPECT_EQ(a.M, b.M);
-  EXPECT_EQ(a.dof_labels, b.dof_labels);
-  EXPECT_EQ(a.column_kinds, b.column_kinds);
-  EXPECT_EQ(a.column_scale, b.column_scale);
-  EXPECT_EQ(a.mode_eigenvalues, b.mode_eigenvalues);
-  EXPECT_EQ(a.interface_labels, b.interface_labels);
-  EXPECT_EQ(a.interface_points, b.interface_points);
-  EXPECT_EQ(a.n_boundary, b.n_boundary);
-  EXPECT_EQ(a.physical_boundary, b.physical_boundary);
-  EXPECT_EQ(a.dofs_per_node, b.dofs_per_node);
-  EXPECT_EQ(a.basis_rcond, b.basis_rcond);
+  using R = cms::ReducedBody;
+  expect_same_fields(a, b, &R::method, &R::mode_interface, &R::K, &R::M, &R::dof_labels, &R::column_kinds,
+                     &R::column_scale, &R::mode_eigenvalues, &R::interface_labels, &R::interface_points, &R::n_boundary,
+                     &R::physical_boundary, &R::dofs_per_node, &R::basis_rcond);
   ASSERT_EQ(a.diagnostics.size(), b.diagnostics.size());
   for (const auto& [k, v] : a.diagnostics) EXPECT_EQ(v, b.diagnostics.at(k)) << k;
   expect_same(a.invariants, b.invariants);
-  const auto &c = a.checkout, &d = b.checkout;
-  EXPECT_EQ(c.rigid_residual, d.rigid_residual);
-  EXPECT_EQ(c.rigid_energy, d.rigid_energy);
-  EXPECT_EQ(c.full.mass, d.full.mass);
-  EXPECT_EQ(c.full.com, d.full.com);
-  EXPECT_EQ(c.full.inertia_com, d.full.inertia_com);
-  EXPECT_EQ(c.reduced.mass, d.reduced.mass);
-  EXPECT_EQ(c.reduced.com, d.reduced.com);
-  EXPECT_EQ(c.reduced.inertia_com, d.reduced.inertia_com);
-  EXPECT_EQ(c.full_hz, d.full_hz);
-  EXPECT_EQ(c.reduced_hz, d.reduced_hz);
-  EXPECT_EQ(c.effective_mass, d.effective_mass);
-  EXPECT_EQ(c.effective_fraction, d.effective_fraction);
-  EXPECT_EQ(c.mode_columns, d.mode_columns);
-  EXPECT_EQ(c.frame_V, d.frame_V);
-  EXPECT_EQ(c.frame_eigenvalues, d.frame_eigenvalues);
+  using C = cms::Checkout;
+  using P = cms::MassProperties;
+  expect_same_fields(a.checkout, b.checkout, &C::rigid_residual, &C::rigid_energy, &C::full_hz, &C::reduced_hz,
+                     &C::effective_mass, &C::effective_fraction, &C::mode_columns, &C::frame_V, &C::frame_eigenvalues);
+  for (const auto m : {&C::full, &C::reduced})
+    expect_same_fields(a.checkout.*m, b.checkout.*m, &P::mass, &P::com, &P::inertia_com);
 }
 
 } // namespace flexuq::test
