@@ -105,12 +105,17 @@ StaticJob parse_static_job(const io::Config& cfg) {
   if (!sup.IsSequence()) rd.fail(sup, "static.supports", "must be a list of {set, fix, value}");
   for (std::size_t i = 0; i < sup.size(); ++i) {
     const std::string key = "static.supports[" + std::to_string(i) + "]";
-    rd.keys(sup[i], key, {"set", "fix", "value"});
+    rd.keys(sup[i], key, {"set", "fix", "value", "rotation", "centre"});
     nl::StaticSupport s;
     s.set = rd.text(sup[i], key, "set");
     s.components = sup[i]["fix"] ? components(rd, sup[i]["fix"], key + ".fix", dim) : std::vector<bool>(dim, true);
     const auto v = rd.fixed_list(sup[i], key, "value", dim, "(one per component)", std::vector<double>(dim, 0.0));
     s.value = Eigen::Map<const Eigen::VectorXd>(v.data(), dim);
+    s.rotation = rd.number(sup[i], key, "rotation", 0.0);
+    if (sup[i]["centre"]) {
+      const auto c = rd.fixed_list(sup[i], key, "centre", dim, "(the rotation's centre)", {});
+      s.centre = Eigen::Map<const Eigen::VectorXd>(c.data(), dim);
+    }
     job.supports.push_back(s);
   }
   if (cfg.has("static.loads")) {
@@ -170,8 +175,10 @@ void run_static(MPI_Comm comm, const io::Config& cfg) {
   for (std::size_t k = 0; k < res.steps.size(); ++k) {
     const auto& s = res.steps[k];
     os << "  " << std::setw(5) << k + 1 << "  " << std::setw(8) << std::fixed << std::setprecision(4) << s.lambda << "  "
-       << std::setw(6) << s.newton_iterations << "  " << std::setw(8) << s.cuts << "  " << std::scientific
-       << std::setprecision(6) << nl::node_displacement(job.mesh, s, node).transpose() << "\n";
+       << std::setw(6) << s.newton_iterations << "  " << std::setw(8) << s.cuts << " " << std::scientific
+       << std::setprecision(6);
+    for (double v : nl::node_displacement(job.mesh, s, node)) os << std::setw(15) << v;
+    os << "\n";
   }
   os << std::fixed << std::setprecision(3) << "  load path: " << res.seconds << " s; results: " << job.output;
   log::info(comm, os.str());

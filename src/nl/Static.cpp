@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <memory>
 #include <numeric>
+#include <optional>
 
 namespace flexuq::nl {
 
@@ -69,13 +70,28 @@ public:
     }
     fixed_.assign(ndof_, 0);
     g_ = Eigen::VectorXd::Zero(ndof_);
-    for (const auto& s : supports)
+    rot_angle_ = Eigen::VectorXd::Zero(ndof_);
+    rot_arm_ = Eigen::MatrixXd::Zero(ndof_, 2);
+    for (const auto& s : supports) {
+      Eigen::RowVectorXd c = Eigen::RowVectorXd::Zero(d_); // the rotation's centre: given, or the set's centroid
+      for (int n : mesh.sets.at(s.set)) c += mesh.X.row(n);
+      c /= static_cast<double>(mesh.sets.at(s.set).size());
+      if (s.centre.size() == d_) c = s.centre.transpose();
       for (int n : mesh.sets.at(s.set))
         for (int m = 0; m < d_; ++m)
           if (s.components[m]) {
             fixed_[n * d_ + m] = 1;
             g_[n * d_ + m] = s.value[m];
+            if (s.rotation != 0) {
+              rot_angle_[n * d_ + m] = s.rotation;
+              rot_arm_.row(n * d_ + m) = mesh.X.row(n) - c;
+            }
           }
+      if (s.rotation != 0 && !rotating_) {
+        rotating_ = s;
+        rot_centre_ = c.transpose();
+      }
+    }
     for (const auto& l : loads) {
       const auto& set = mesh.sets.at(l.set);
       const int ref = central_node(mesh, set);
@@ -146,7 +162,7 @@ public:
     FLEXUQ_PETSC(VecZeroEntries(x));
     if (rank_ == 0)
       for (PetscInt i = 0; i < ndof_; ++i)
-        if (fixed_[i]) FLEXUQ_PETSC(VecSetValue(x, i, lambda_ * g_[i], INSERT_VALUES));
+        if (fixed_[i]) FLEXUQ_PETSC(VecSetValue(x, i, target(i), INSERT_VALUES));
     FLEXUQ_PETSC(VecAssemblyBegin(x));
     FLEXUQ_PETSC(VecAssemblyEnd(x));
   }
@@ -180,7 +196,7 @@ public:
         add_free(F, dofs_of({p.node}), f);
       }
       for (PetscInt i = 0; i < ndof_; ++i)
-        if (fixed_[i]) FLEXUQ_PETSC(VecSetValue(F, i, u[i] - lambda_ * g_[i], ADD_VALUES));
+        if (fixed_[i]) FLEXUQ_PETSC(VecSetValue(F, i, u[i] - target(i), ADD_VALUES));
     }
     FLEXUQ_PETSC(VecAssemblyBegin(F));
     FLEXUQ_PETSC(VecAssemblyEnd(F));
@@ -243,6 +259,42 @@ private:
     for (int n : nodes)
       for (int m = 0; m < d_; ++m) v.push_back(static_cast<PetscInt>(n) * d_ + m);
     return v;
+  }
+public:
+  /// The norm of the external loads at λ = 1 (followers as given).
+  double load_norm() const {
+    Eigen::VectorXd f = Eigen::VectorXd::Zero(ndof_);
+    for (const auto& p : point_loads_) f.segment(p.node * d_, d_) += p.f0;
+    return f.norm();
+  }
+  /// A prescribed rotation's increment applied to the whole body as a rigid motion (the predictor of an
+  /// increment from λ @p from to @p to): without it the first Newton iterate turns only the supported
+  /// nodes and Newton diverges. No-op without a rotating support (the first one is used).
+  void rigid_predictor(Vec x, double from, double to) const {
+    if (!rotating_) return;
+    const Eigen::VectorXd u = gather(x);
+    const Eigen::Matrix2d dR = rot2((to - from) * rotating_->rotation);
+    PetscInt r0 = 0, r1 = 0;
+    FLEXUQ_PETSC(VecGetOwnershipRange(x, &r0, &r1));
+    for (int n = 0; n < mesh_.num_nodes(); ++n) {
+      const Eigen::Vector2d X = mesh_.X.row(n).transpose();
+      const Eigen::Vector2d p = dR * (X + u.segment<2>(2 * n) - rot_centre_ - from * rotating_->value) + rot_centre_ +
+                                to * rotating_->value - X;
+      for (int m = 0; m < 2; ++m)
+        if (2 * n + m >= r0 && 2 * n + m < r1) FLEXUQ_PETSC(VecSetValue(x, 2 * n + m, p[m], INSERT_VALUES));
+    }
+    FLEXUQ_PETSC(VecAssemblyBegin(x));
+    FLEXUQ_PETSC(VecAssemblyEnd(x));
+  }
+private:
+  /// The prescribed displacement of DOF @p i at λ: λ value + (R(λ angle) - 1) (X - centre) (2-D rotation).
+  double target(PetscInt i) const {
+    double t = lambda_ * g_[i];
+    if (rot_angle_[i] != 0) {
+      const Eigen::Vector2d arm = rot_arm_.row(i).transpose();
+      t += ((rot2(lambda_ * rot_angle_[i]) - Eigen::Matrix2d::Identity()) * arm)[i % 2];
+    }
+    return t;
   }
   /// Add @p v to the unconstrained entries among @p dofs of @p F.
   void add_free(Vec F, const std::vector<PetscInt>& dofs, const Eigen::VectorXd& v) const {
@@ -316,6 +368,10 @@ private:
   std::vector<std::pair<int, int>> home_; ///< per node: an element holding it and its index there
   std::vector<char> fixed_;
   Eigen::VectorXd g_;
+  Eigen::VectorXd rot_angle_; ///< per DOF: a support's prescribed rotation at λ = 1 (2-D)
+  Eigen::MatrixXd rot_arm_;   ///< per DOF: the node's position from the rotation centre
+  std::optional<StaticSupport> rotating_; ///< the first support with a rotation (the predictor's)
+  Eigen::Vector2d rot_centre_ = Eigen::Vector2d::Zero();
   std::vector<PointLoad> point_loads_;
   int frame_node_ = -1, frame_elem_ = -1;
   Eigen::VectorXd frame_xi_;
@@ -422,6 +478,10 @@ void validate(const StaticMesh& mesh, const std::vector<StaticSupport>& supports
     set_known(supports[i].set, f + ".set");
     FLEXUQ_REQUIRE_OPTION(static_cast<int>(supports[i].components.size()) == d && supports[i].value.size() == d,
                           f + ".value", "{} needs " << d << " components");
+    FLEXUQ_REQUIRE_OPTION(supports[i].rotation == 0 || d == 2, f + ".rotation",
+                          "{}: prescribed rotations are 2-D only (this mesh is " << d << "-D)");
+    FLEXUQ_REQUIRE_OPTION(supports[i].centre.size() == 0 || supports[i].centre.size() == d, f + ".centre",
+                          "{} needs " << d << " coordinates");
   }
   FLEXUQ_REQUIRE_OPTION(!supports.empty(), "supports", "{}: the body needs at least one support");
   for (std::size_t i = 0; i < loads.size(); ++i) {
@@ -495,20 +555,24 @@ StaticResult solve_static(MPI_Comm comm, const StaticMesh& mesh, const std::vect
   FLEXUQ_PETSC(KSPGetPC(ksp, &pc));
   FLEXUQ_PETSC(PCSetType(pc, PCLU));
   if (size > 1) FLEXUQ_PETSC(PCFactorSetMatSolverType(pc, MATSOLVERMUMPS));
-  // The absolute tolerance: opt.atol, or (negative) 1e-9 of the residual at the full load with only the
-  // prescribed displacements applied: NFF's local DOFs are differences of positions, so its residual
-  // has a round-off floor near 1e-10 of the load (5e-11 on the N8 cantilever).
+  // The absolute tolerance: opt.atol, or (negative) 1e-9 of the external load's norm (of the reaction to
+  // the prescribed displacements when there is no load): NFF's local DOFs are differences of positions,
+  // so its residual has a round-off floor near 1e-10 of the load (5e-11 on the N8 cantilever).
   double atol = opt.atol;
   if (atol < 0) {
-    pb.set_lambda(1.0);
-    pb.prescribed(pb.x());
-    FLEXUQ_PETSC(form_residual(nullptr, pb.x(), pb.r(), &pb));
-    PetscReal ref = 0;
-    FLEXUQ_PETSC(VecNorm(pb.r(), NORM_2, &ref));
+    double ref = pb.load_norm();
+    if (ref == 0) { // displacement-driven: the reaction to the prescribed displacements with nothing else moved
+      pb.set_lambda(1.0);
+      pb.prescribed(pb.x());
+      FLEXUQ_PETSC(form_residual(nullptr, pb.x(), pb.r(), &pb));
+      FLEXUQ_PETSC(VecNorm(pb.r(), NORM_2, &ref));
+    }
     atol = 1e-9 * ref;
   }
   res.atol = atol;
-  FLEXUQ_PETSC(SNESSetTolerances(snes.get(), atol, opt.rtol, 1e-14, opt.max_it, 100 * opt.max_it));
+  // A Newton step below 1e-12 of |u| also ends the increment: where the load is small against the
+  // stiffness (a prescribed rigid motion plus a small force) the round-off floor can exceed atol.
+  FLEXUQ_PETSC(SNESSetTolerances(snes.get(), atol, opt.rtol, 1e-12, opt.max_it, 100 * opt.max_it));
   FLEXUQ_PETSC(SNESSetOptionsPrefix(snes.get(), opt.prefix.c_str()));
   FLEXUQ_PETSC(SNESSetFromOptions(snes.get()));
 
@@ -525,6 +589,7 @@ StaticResult solve_static(MPI_Comm comm, const StaticMesh& mesh, const std::vect
     while (done < target - 1e-14) {
       const double next = std::min(done + dl, target);
       FLEXUQ_PETSC(VecCopy(pb.x(), saved.get()));
+      pb.rigid_predictor(pb.x(), done, next);
       pb.set_lambda(next);
       FLEXUQ_PETSC(SNESSolve(snes.get(), nullptr, pb.x()));
       SNESConvergedReason reason;

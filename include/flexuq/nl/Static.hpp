@@ -36,11 +36,13 @@ struct StaticMesh {
 StaticMesh cantilever_mesh(ElementKind kind, double length, double height, double depth, const std::vector<int>& cells);
 
 /// Prescribed displacement of a node set: the components flagged in @p components (x, y, z) follow
-/// λ value (value zero: clamped).
+/// λ value + (R(λ rotation) - 1)(X - centre) (value and rotation zero: clamped). Rotations are 2-D.
 struct StaticSupport {
   std::string set;
   std::vector<bool> components; ///< one flag per dimension
   Eigen::VectorXd value;        ///< one number per dimension
+  double rotation = 0;          ///< rad at λ = 1, about @p centre (2-D)
+  Eigen::VectorXd centre;       ///< empty: the set's centroid
 };
 
 enum class LoadKind { force, follower_force, follower_couple };
