@@ -5,15 +5,16 @@
 ///   Vᵀ M(q̃) V q̈_r + (Γᵀ C_q(q̃) V)ᵀ λ_l = Vᵀ Q(q̃, V q̇_r, t),   Γᵀ C(q̃, t) = 0,   q̃ = V q_r + R0,
 /// integrated by the same generalized-α recursion as mbs::Integrator (HHT-α or Chung–Hulbert,
 /// mbs::newmark_coefficients) in its index-3 form: Newton on (q̈_r, λ_l) with the position rows
-/// scaled by 1/(βh²c), the r + l iteration matrix
-///   [Vᵀ(M + βh²c K̄ + γhc D̄)V  (ΓᵀC_qV)ᵀ; ΓᵀC_qV  0]
-/// kept across iterations and steps while Newton contracts (modified Newton, as the full scheme).
-/// Per iteration only n-vectors are formed (M(q̃)·Vq̈_r per body, C_qᵀ(Γλ_l) and C from one pass
-/// without C_q, Q) and projected by Vᵀ; the iteration matrix is assembled per body from the bodies'
-/// mass blocks (Σ_b V_bᵀ M_b V_b), C_q V only when the matrix is rebuilt. The invariant
-/// rank(ΓᵀC_qV) = l is checked at every rebuild (an error when it is lost) and its smallest
-/// σ_min/σ_max reported. Outputs are those of the full model at q̃, q̃̇ = V q̇_r, q̃̈ = V q̈_r; the
-/// multipliers are Γ λ_l, which are not the full model's constraint forces (seed §4.5).
+/// scaled by 1/(βh²c). Per iteration only n-vectors are formed — M(q̃)·Vq̈_r per body, C_qᵀ(Γλ_l)
+/// and C from one pass over the rows without C_q, Q — and projected by Vᵀ. The (r + l) iteration
+/// matrix is [Σ_b V_bᵀ(M_b)V_b + Vᵀ(βh²c K̄ + γhc D̄)V, (ΓᵀC_qV)ᵀ; ΓᵀC_qV, 0] from the bodies' 7 × 7
+/// mass blocks (K̄, D̄ only for flexible bodies, springs and dampers) and C_q V at a rebuild — the full
+/// scheme's analytic blocks projected — or, with `solver.matrix: finite-difference`, the whole reduced
+/// residual's by forward differences in the r reduced accelerations (r residuals where the full model's
+/// takes 2n). It is kept across iterations and steps while Newton contracts (modified Newton, as the
+/// full scheme). The invariant rank(ΓᵀC_qV) = l is checked at every rebuild (an error when it is lost)
+/// and its smallest σ_min/σ_max reported. Outputs are those of the full model at q̃, q̃̇ = V q̇_r,
+/// q̃̈ = V q̈_r; the multipliers are Γ λ_l, which are not the full model's constraint forces (seed §4.5).
 /// Fixed steps (solver.step; a Newton failure halves the step, as the full scheme).
 
 #include "flexuq/mbs/Integrator.hpp"
@@ -50,15 +51,17 @@ private:
   bool step(double h, Reduced& out, mbs::RunStats& st);
   Vec full_q(const Vec& qr) const { return b_.V * qr + b_.R0; }
   mbs::State back_projected(const Reduced& s) const;
-  /// Σ_b V_bᵀ M_b(q) V_b (+ βh²c K̄ + γhc D̄ projected when the model has any).
+  /// Σ_b V_bᵀ M_b(q) V_b over the bodies' own mass blocks (+ Vᵀ(ck K̄ + cd D̄)V when the model has
+  /// flexible bodies, springs or dampers).
   Mat reduced_matrix(const Vec& q, double ck, double cd) const;
   Mat reduced_jacobian(const Vec& q, double t); ///< ΓᵀC_q V, with the rank check
+  void check_rank(const Mat& j, double t);      ///< rank(ΓᵀC_qV) = l, else an Error naming t
 
   mbs::System& sys_;
   mbs::SolverOptions o_;
   const ReducedBasis& b_;
   std::vector<std::pair<int, int>> bodies_; ///< (first coordinate, count) of bodies V touches
-  bool stiff_ = false;                      ///< flexible bodies or springs: K̄, D̄ enter the matrix
+  bool stiff_ = false;                      ///< flexible bodies, springs or dampers: K̄, D̄ enter the matrix
   Reduced s_;
   Vec prev_a_, prev_lambda_;
   double prev_h_ = 0;
