@@ -143,7 +143,7 @@ AlphaStats integrate_alpha(const Index3Dae& dae, DaeState& s, const AlphaOptions
         break;
       }
       ++since_refresh;
-      const bool slow = prev >= 0 && corr > 0.25 * prev;
+      const bool slow = prev >= 0 && corr > 0.02 * prev;
       prev = corr;
       if (since_refresh >= o.max_iter && fresh) break;
       if ((slow || since_refresh >= o.max_iter) && !fresh) {

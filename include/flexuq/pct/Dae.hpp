@@ -12,7 +12,7 @@
 /// Newton on (q̈_{n+1}, λ_{n+1}) for  r = M q̈ − f − Φ_qᵀλ = 0 and Φ(q_{n+1}) scaled by 1/(β'h²),
 /// β' = β(1−α_f)/(1−α_m), with the analytic iteration matrix [M, −Φ_qᵀ; Φ_q, 0] (M and Φ_q exact, from
 /// automatic differentiation; the O(β'h²·∂r/∂q, γ'h·∂r/∂q̇) terms are left out: modified Newton,
-/// whose contraction is checked). Its LU is kept across steps while Newton contracts by ≥ 4 per
+/// whose contraction is checked). Its LU is kept across steps while Newton contracts by ≥ 50 per
 /// iteration and refreshed otherwise. ρ∞ = 1 is the trapezoidal rule (no numerical damping).
 
 #include <Eigen/Dense>
