@@ -4,3 +4,7 @@
 flexuq_add_mpi_test(test_cms_gcms SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/gcms_algebra_test.cpp
                     ${CMAKE_CURRENT_SOURCE_DIR}/gcms_bar_test.cpp
                     LIBS flexuq_cms flexuq_job NP 1 2 LABELS cms TIMEOUT 300)
+# Seed 001 B12: the E1 bar (60 mm square, 900 mm, hex20), its repeated B1 pair: in-plane cosines,
+# cosine removal 9 of 18, σ-rank deficiency 3 on 2 x 2 and 4 x 4 sections.
+flexuq_add_mpi_test(test_cms_gcms_e1 SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/gcms_e1_bar_test.cpp
+                    LIBS flexuq_cms flexuq_job NP 1 2 LABELS cms TIMEOUT 120)
