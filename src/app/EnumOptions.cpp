@@ -85,4 +85,19 @@ io::MatrixFormat parse_matrix_format(const std::string& name, const std::string&
                         path + ": unknown matrix format '" + name + "' (" + primary_choices(io::kMatrixFormatNames) + ")");
 }
 
+campaign::MethodType parse_method_type(const std::string& name) {
+  return parse_or_throw(campaign::kMethodTypeNames, name,
+                        "method.type '" + name + "' is not one of " + enum_choices(campaign::kMethodTypeNames, ", ", ", "));
+}
+
+uq::SamplingMethod parse_sampling(const std::string& name) {
+  return parse_or_throw(campaign::kSamplingNames, name,
+                        "sampling '" + name + "' is not one of " + enum_choices(campaign::kSamplingNames, ", ", ", "));
+}
+
+campaign::Grid parse_grid(const std::string& name, const std::string& key) {
+  return parse_or_throw(campaign::kGridNames, name,
+                        key + " must be " + enum_choices(campaign::kGridNames) + ", got '" + name + "'");
+}
+
 } // namespace flexuq::app

@@ -6,6 +6,7 @@
 #include "flexuq/app/StochasticReduce.hpp"
 
 #include "flexuq/app/ComponentConfig.hpp"
+#include "flexuq/app/EnumOptions.hpp"
 #include "flexuq/app/GalerkinJob.hpp"
 #include "flexuq/app/JobOptions.hpp"
 #include "flexuq/app/ModelFactory.hpp"
@@ -76,7 +77,7 @@ void stochastic_method(const io::Config& cfg, campaign::CampaignOptions& o) {
   // body there (sg/StochasticCb.hpp): a collocation design, tensor by default, two points more per
   // input than the body's order, which defaults to the Galerkin order p_β.
   const bool nodes = method == "collocation" || method == "galerkin";
-  m.type = nodes ? "collocation" : "pce";
+  m.type = nodes ? campaign::MethodType::collocation : campaign::MethodType::pce;
   m.fit = nodes ? uq::FitMethod::projection : uq::FitMethod::regression;
   if (method == "galerkin") {
     const int p = cfg.get<int>(S + "galerkin.order", 2);
@@ -89,13 +90,24 @@ void stochastic_method(const io::Config& cfg, campaign::CampaignOptions& o) {
   if (cfg.has(S + "pce.max_order")) m.max_order = static_cast<int>(io::get_count(cfg, S + "pce.max_order", 1, 12));
   constexpr long long int_max = std::numeric_limits<int>::max();
   if (!nodes) {
-    m.sampling = cfg.get<std::string>(S + "sampling", m.sampling);
+    const std::string sampling = cfg.get<std::string>(S + "sampling", "lhs");
+    try {
+      m.sampling = parse_sampling(sampling);
+    } catch (const InputError& e) {
+      throw InputError(cfg.source() + ": " + e.what());
+    }
     if (cfg.has(S + "samples")) m.samples = static_cast<int>(io::get_count(cfg, S + "samples", 2, int_max));
   } else {
-    m.grid = cfg.get<std::string>(S + "grid", method == "galerkin" ? "tensor" : m.grid);
-    if (method == "galerkin" && m.grid == "tensor" && !cfg.has(S + "points")) m.points = m.resolved_max_order() + 2;
-    if (m.grid == "sparse" && cfg.has(S + "level")) m.level = static_cast<int>(io::get_count(cfg, S + "level", 0, 29));
-    if (m.grid == "tensor" && cfg.has(S + "points")) m.points = static_cast<int>(io::get_count(cfg, S + "points", 1, 256));
+    const std::string grid = cfg.get<std::string>(S + "grid", method == "galerkin" ? "tensor" : "sparse");
+    try {
+      m.grid = parse_grid(grid, S + "grid");
+    } catch (const InputError& e) {
+      throw InputError(cfg.source() + ": " + e.what());
+    }
+    using campaign::Grid;
+    if (method == "galerkin" && m.grid == Grid::tensor && !cfg.has(S + "points")) m.points = m.resolved_max_order() + 2;
+    if (m.grid == Grid::sparse && cfg.has(S + "level")) m.level = static_cast<int>(io::get_count(cfg, S + "level", 0, 29));
+    if (m.grid == Grid::tensor && cfg.has(S + "points")) m.points = static_cast<int>(io::get_count(cfg, S + "points", 1, 256));
   }
 }
 

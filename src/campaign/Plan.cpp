@@ -19,12 +19,6 @@ namespace flexuq::campaign {
 
 namespace {
 
-uq::SamplingMethod sampling_method(const std::string& m) {
-  if (m == "monte-carlo") return uq::SamplingMethod::MonteCarlo;
-  if (m == "lhs") return uq::SamplingMethod::LatinHypercube;
-  return uq::SamplingMethod::Sobol;
-}
-
 /// Terms of a total-degree PCE of degree @p p in @p d variables, C(d + p, p), as a double (no overflow).
 double pce_terms(int d, int p) {
   double r = 1;
@@ -94,17 +88,8 @@ void CampaignOptions::check() const {
   const int max_order = m.resolved_max_order();
   FLEXUQ_REQUIRE(max_order >= 1 && max_order <= 12,
                  source << ": " << method_keys << "pce.max_order must be in [1, 12]");
-  if (m.draws_samples()) {
+  if (m.draws_samples())
     FLEXUQ_REQUIRE(!m.samples || *m.samples >= 2, source << ": " << method_keys << "samples must be at least 2");
-    const std::string how = m.sampling_type() ? m.type : m.sampling;
-    FLEXUQ_REQUIRE(how == "monte-carlo" || how == "lhs" || how == "sobol",
-                   source << ": sampling '" << how << "' is not one of monte-carlo, lhs, sobol");
-  } else if (m.type == "pce" || m.type == "collocation") {
-    FLEXUQ_REQUIRE(m.grid == "sparse" || m.grid == "tensor",
-                   source << ": method.pce.grid must be sparse or tensor, got '" << m.grid << "'");
-  } else {
-    throw InputError(source + ": method.type '" + m.type + "' is not one of monte-carlo, lhs, sobol, collocation, pce");
-  }
 }
 
 std::vector<double> Plan::sample(std::size_t i) const {
@@ -124,7 +109,7 @@ Plan make_plan(const CampaignOptions& o) {
   const auto& m = o.method;
   Plan p;
   p.params = o.params;
-  p.method = m.type;
+  p.method = enum_name(kMethodTypeNames, m.type);
   p.pce.seed = o.seed;
   p.ranks_per_sample = o.ranks_per_sample;
   p.checkpoint_every = o.checkpoint_every;
@@ -133,7 +118,7 @@ Plan make_plan(const CampaignOptions& o) {
   p.pce.order = m.order;
   p.pce.max_order = m.resolved_max_order();
   p.pce.fit = m.resolved_fit();
-  p.sampling = m.sampling;
+  p.sampling = enum_name(kSamplingNames, m.sampling);
   const int d = static_cast<int>(p.params.size());
   // The fingerprint text is kept exactly as before the options were typed, so journals of
   // earlier versions still resume.
@@ -145,22 +130,22 @@ Plan make_plan(const CampaignOptions& o) {
   }
   const int p_lo = p.pce.order > 0 ? p.pce.order : 1, p_hi = p.pce.order > 0 ? p.pce.order : p.pce.max_order;
   if (m.draws_samples()) {
-    const std::string how = m.sampling_type() ? m.type : m.sampling;
+    const uq::SamplingMethod how = m.design();
     const double P = pce_terms(d, p_hi);
     const double n_want = m.samples ? double(*m.samples) : m.sampling_type() ? 100.0 : 2 * P + 1;
     require_samples(o, n_want, m.samples ? o.method_keys + "samples = " + std::to_string(*m.samples)
                                          : "the default design of 2P + 1 samples for P = " + count_text(P) + " PCE terms");
     require_pce(o, n_want, p_lo, p_hi, false);
     const int n = static_cast<int>(n_want);
-    uq::Sampler sampler(sampling_method(how), d, p.pce.seed, static_cast<std::uint64_t>(n));
+    uq::Sampler sampler(how, d, p.pce.seed, static_cast<std::uint64_t>(n));
     p.germ = space.germ_from_uniform(sampler.samples(0, static_cast<std::uint64_t>(n)));
-    fp << "sampling:" << how << ":" << n << ":" << p.pce.seed << ";";
+    fp << "sampling:" << enum_name(kSamplingNames, how) << ":" << n << ":" << p.pce.seed << ";";
   } else {
     // Projection on a quadrature rule: Smolyak sparse grid (default) or tensor Gauss.
     uq::Quadrature q;
     double n_points = 0;
     std::string what;
-    if (m.grid == "sparse") {
+    if (m.grid == Grid::sparse) {
       const int level = m.level.value_or(p.pce.max_order);
       n_points = uq::smolyak_size_bound(space.families(), level);
       what = "a sparse grid of level " + std::to_string(level) + " (up to " + count_text(n_points) + " points)";
@@ -172,7 +157,7 @@ Plan make_plan(const CampaignOptions& o) {
     }
     require_samples(o, n_points, what);
     require_pce(o, n_points, p_hi, p_hi, true);
-    if (m.grid == "sparse") {
+    if (m.grid == Grid::sparse) {
       const int level = m.level.value_or(p.pce.max_order);
       q = space.sparse_grid(level);
       fp << "sparse:" << level << ";";

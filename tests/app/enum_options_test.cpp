@@ -52,6 +52,16 @@ TEST(EnumOptions, UnknownNamesGiveTheLibrariesMessages) {
   EXPECT_EQ(input_error_of([] { app::parse_linear_algebra("banded"); }), "must be auto, dense or sparse, got 'banded'");
   EXPECT_EQ(input_error_of([] { app::parse_matrix_format("Harwell", "k.rb"); }),
             "k.rb: unknown matrix format 'Harwell' (matrix-market, abaqus, petsc or op4)");
+  // campaign::MethodOptions (the messages campaign::CampaignOptions::check gave; the grid's key is the
+  // one the job used: method.pce.grid, reduce.stochastic.grid).
+  EXPECT_EQ(input_error_of([] { app::parse_method_type("bootstrap"); }),
+            "method.type 'bootstrap' is not one of monte-carlo, lhs, sobol, collocation, pce");
+  EXPECT_EQ(input_error_of([] { app::parse_sampling("grid"); }), "sampling 'grid' is not one of monte-carlo, lhs, sobol");
+  EXPECT_EQ(input_error_of([] { app::parse_grid("clenshaw", "reduce.stochastic.grid"); }),
+            "reduce.stochastic.grid must be sparse or tensor, got 'clenshaw'");
+  for (const auto& e : campaign::kMethodTypeNames.entries) EXPECT_EQ(app::parse_method_type(e.name), e.value);
+  for (const auto& e : campaign::kSamplingNames.entries) EXPECT_EQ(app::parse_sampling(e.name), e.value);
+  for (const auto& e : campaign::kGridNames.entries) EXPECT_EQ(app::parse_grid(e.name, "k"), e.value);
   // Names are exact (case and spelling) except the matrix formats.
   EXPECT_FALSE(input_error_of([] { app::parse_reduce_method("Guyan"); }).empty());
 }

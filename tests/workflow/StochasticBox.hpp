@@ -60,8 +60,8 @@ inline campaign::CampaignOptions two_set_parameters(const std::string& output) {
 /// Collocation: a tensor grid of order + 1 Gauss–Legendre points per input, projection of @p order.
 inline campaign::CampaignOptions tensor_collocation(const std::string& output, int order) {
   auto o = two_set_parameters(output);
-  o.method.type = "collocation";
-  o.method.grid = "tensor";
+  o.method.type = campaign::MethodType::collocation;
+  o.method.grid = campaign::Grid::tensor;
   o.method.order = order;
   return o;
 }
@@ -69,7 +69,7 @@ inline campaign::CampaignOptions tensor_collocation(const std::string& output, i
 /// Regression of @p order on a Latin hypercube of @p samples points (also method pod's design).
 inline campaign::CampaignOptions regression_design(const std::string& output, int order, int samples) {
   auto o = two_set_parameters(output);
-  o.method.type = "pce"; // fitted by regression (the default fit of a PCE)
+  o.method.type = campaign::MethodType::pce; // fitted by regression (the default fit of a PCE)
   o.method.order = order;
   o.method.samples = samples;
   return o;

@@ -6,6 +6,7 @@
 /// for messages and files; no library parses a user's string. These parsers do, throwing InputError
 /// with the message the libraries gave before (and the key, where they named it).
 
+#include "flexuq/campaign/Plan.hpp"
 #include "flexuq/cms/Reduction.hpp"
 #include "flexuq/core/Log.hpp"
 #include "flexuq/io/ExternalMatrices.hpp"
@@ -35,6 +36,13 @@ mbs::JointType parse_joint_type(const std::string& name);
 mbs::Scheme parse_solver_scheme(const std::string& name);
 /// `solver.linear_algebra`: "must be auto, dense or sparse, got 'x'".
 mbs::LinearAlgebra parse_linear_algebra(const std::string& name);
+/// `method.type` (galerkin is the caller's): "method.type 'x' is not one of monte-carlo, lhs, sobol,
+/// collocation, pce".
+campaign::MethodType parse_method_type(const std::string& name);
+/// The design of a regression PCE: "sampling 'x' is not one of monte-carlo, lhs, sobol".
+uq::SamplingMethod parse_sampling(const std::string& name);
+/// `<key>` naming a quadrature grid: "<key> must be sparse or tensor, got 'x'".
+campaign::Grid parse_grid(const std::string& name, const std::string& key);
 /// `format:` of a model.matrices term, ignoring case: "<path>: unknown matrix format 'x'
 /// (matrix-market, abaqus, petsc or op4)".
 io::MatrixFormat parse_matrix_format(const std::string& name, const std::string& path);

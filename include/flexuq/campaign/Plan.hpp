@@ -5,8 +5,10 @@
 /// `app`), their cross-option checks, and the plan generated from them — everything that defines
 /// the samples and nothing that depends on ranks.
 
+#include "flexuq/core/EnumNames.hpp"
 #include "flexuq/uq/Distribution.hpp"
 #include "flexuq/uq/FitOptions.hpp"
+#include "flexuq/uq/Sampler.hpp"
 
 #include <Eigen/Dense>
 
@@ -23,27 +25,53 @@ struct ParameterSpec {
   std::string set; ///< element set the parameter acts on ("" = all)
 };
 
+/// `method.type`: a drawn design, or a PCE on a quadrature (collocation) or fitted (pce).
+enum class MethodType { monte_carlo, lhs, sobol, collocation, pce };
+inline constexpr EnumNames<MethodType, 5> kMethodTypeNames{{{{MethodType::monte_carlo, "monte-carlo"},
+                                                             {MethodType::lhs, "lhs"},
+                                                             {MethodType::sobol, "sobol"},
+                                                             {MethodType::collocation, "collocation"},
+                                                             {MethodType::pce, "pce"}}}};
+/// The drawn designs' names (uq::SamplingMethod).
+inline constexpr EnumNames<uq::SamplingMethod, 3> kSamplingNames{{{{uq::SamplingMethod::MonteCarlo, "monte-carlo"},
+                                                                    {uq::SamplingMethod::LatinHypercube, "lhs"},
+                                                                    {uq::SamplingMethod::Sobol, "sobol"}}}};
+/// The quadrature of a projection: Smolyak sparse grid or tensor Gauss rule.
+enum class Grid { sparse, tensor };
+inline constexpr EnumNames<Grid, 2> kGridNames{{{{Grid::sparse, "sparse"}, {Grid::tensor, "tensor"}}}};
+
 /// `method:` — how the samples are chosen (unset optionals take the defaults documented in
 /// docs/config.md, which depend on the other options).
 struct MethodOptions {
-  std::string type = "monte-carlo";   ///< monte-carlo | lhs | sobol | collocation | pce
+  MethodType type = MethodType::monte_carlo;
   std::optional<int> samples;         ///< method.samples
   int order = -1;                     ///< method.pce.order; −1 = auto (LOO up to max_order)
   std::optional<int> max_order;       ///< default: order if given, else 3
   std::optional<uq::FitMethod> fit;   ///< method.pce.fit; default: projection for collocation, else regression
-  std::string sampling = "lhs";       ///< design of a regression PCE
-  std::string grid = "sparse";        ///< quadrature of a projection: sparse | tensor
+  uq::SamplingMethod sampling = uq::SamplingMethod::LatinHypercube; ///< design of a regression PCE
+  Grid grid = Grid::sparse;           ///< quadrature of a projection
   std::optional<int> level;           ///< sparse grid level (default: max_order)
   std::optional<int> points;          ///< tensor Gauss points per dimension (default: max_order + 1)
 
-  bool sampling_type() const { return type == "monte-carlo" || type == "lhs" || type == "sobol"; }
+  bool sampling_type() const {
+    return type == MethodType::monte_carlo || type == MethodType::lhs || type == MethodType::sobol;
+  }
+  /// The design of a drawn plan: the type itself for a sampling method, else `sampling`.
+  uq::SamplingMethod design() const {
+    if (!sampling_type()) return sampling;
+    return type == MethodType::monte_carlo ? uq::SamplingMethod::MonteCarlo
+           : type == MethodType::lhs       ? uq::SamplingMethod::LatinHypercube
+                                           : uq::SamplingMethod::Sobol;
+  }
   uq::FitMethod resolved_fit() const {
-    return fit.value_or(type == "collocation" ? uq::FitMethod::projection : uq::FitMethod::regression);
+    return fit.value_or(type == MethodType::collocation ? uq::FitMethod::projection : uq::FitMethod::regression);
   }
   int resolved_max_order() const { return max_order.value_or(order > 0 ? order : 3); }
   /// True when the samples are drawn (a sampling method, or a regression PCE); false when they
   /// are the nodes of a quadrature rule.
-  bool draws_samples() const { return sampling_type() || (type == "pce" && resolved_fit() == uq::FitMethod::regression); }
+  bool draws_samples() const {
+    return sampling_type() || (type == MethodType::pce && resolved_fit() == uq::FitMethod::regression);
+  }
 };
 
 /// Everything of a job that defines a campaign's samples and where its results go.
