@@ -345,6 +345,28 @@ void run_pct_simulate(MPI_Comm comm, const io::Config& cfg) {
       f.write_replicated("/statistics/" + nm + "/mean", {nt}, mean[o].data());
       f.write_replicated("/statistics/" + nm + "/std", {nt}, sd[o].data());
       f.write_attribute("/statistics/" + nm, "moments_from", std::string("pce surrogate"));
+      // Sobol' indices from the chaos coefficients (d, n_t): the variance share of the terms in
+      // parameter i alone (first) and of all terms containing it (total); 0 where the variance is 0.
+      const int d = basis.dim();
+      std::vector<double> first(static_cast<std::size_t>(d) * nt, 0.0), total(first);
+      for (std::uint64_t k = 0; k < nt; ++k) {
+        double var = 0;
+        for (int a = 1; a < T; ++a) var += coef[o][k * T + a] * coef[o][k * T + a];
+        if (var <= 0) continue;
+        for (int a = 1; a < T; ++a) {
+          const double share = coef[o][k * T + a] * coef[o][k * T + a] / var;
+          int in = 0, last = -1;
+          for (int i = 0; i < d; ++i)
+            if (basis(a, i) > 0) {
+              ++in;
+              last = i;
+              total[static_cast<std::size_t>(i) * nt + k] += share;
+            }
+          if (in == 1) first[static_cast<std::size_t>(last) * nt + k] += share;
+        }
+      }
+      f.write_replicated("/statistics/" + nm + "/sobol_first", {static_cast<std::uint64_t>(d), nt}, first.data());
+      f.write_replicated("/statistics/" + nm + "/sobol_total", {static_cast<std::uint64_t>(d), nt}, total.data());
       // (P, n_t) like a campaign's (P, n_out): column k is the output at /time[k]
       std::vector<double> ct(static_cast<std::size_t>(T) * nt);
       for (std::uint64_t k = 0; k < nt; ++k)

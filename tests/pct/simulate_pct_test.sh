@@ -60,6 +60,12 @@ with h5py.File("p1.h5", "r") as f:
                             ("B.y", -1, 0.0649, 0.0022)):
         c = f[f"pce/{name}/coefficients"][()][:, t]
         if abs(abs(c[1]) - r1) > 1e-3 or abs(abs(c[2]) - r2) > 1e-3: fail(f"{name} contributions {c[1:]} at {t}")
+    # Sobol' indices from the coefficients: order 1 has no interactions (first = total, summing to 1);
+    # x_C at t = 0: link 2's share 0.170² / (0.170² + 0.033²) ≈ 0.96.
+    c = f["pce/C.x/coefficients"][()]
+    sf, st = f["statistics/C.x/sobol_first"][()], f["statistics/C.x/sobol_total"][()]
+    if sf.shape != (2, nt) or np.max(abs(sf - st)) > 1e-14 or np.max(abs(sf.sum(axis=0) - 1)) > 1e-12: fail("sobol")
+    if np.max(abs(sf[1] - c[2] ** 2 / (c[1] ** 2 + c[2] ** 2))) > 1e-12 or not 0.95 < sf[1, 0] < 0.97: fail(f"sobol {sf[:, 0]}")
     with h5py.File("p1_np2.h5", "r") as g2:
         for name in ["time", "galerkin/q", "galerkin/lambda", "statistics/C.x/std", "pce/crank.angle/coefficients"]:
             if not np.array_equal(f[name][()], g2[name][()]): fail(f"1 rank != 2 ranks: {name}")
