@@ -12,7 +12,8 @@
 #  * pendulum (V7, seed §4.3.1): r = 2 + 2, l = 3 (r − l = 1, one DOF), ROM error ≤ 1e-8; is-needed
 #    keeps exactly the hinge's two in-plane point rows and the norm row (the seed's [0,0,0,1,1] in
 #    Euler angles); constraints.method: none (l = 6 > r = 4) is refused naming the key;
-#  * two training runs (two load cases of the oscillator) give one basis; bad input names file and key.
+#  * two training runs (two load cases of the oscillator) give one basis; pod.centre: σ̂ = numpy's SVD of
+#    the centred rows; `flexuq rom` on 2 ranks writes the same V and Γ; bad input names file and key.
 #   rom_academic_test.sh FLEXUQ MPIEXEC SOURCE_DIR
 set -euo pipefail
 flexuq="$1"; mpiexec="$2"; src="$3"
@@ -39,6 +40,11 @@ run rom pendulum-rom.yaml --set constraints.method=is-needed --set output=pendul
   { echo "FAIL: is-needed"; cat needed.log; exit 1; }
 run simulate pendulum.yaml --set rom=pendulum-needed.h5 --set output=pendulum-needed-run.h5 > needed-run.log 2>&1 ||
   { echo "FAIL: is-needed run"; cat needed-run.log; exit 1; }
+# Centring (seed §3.4.3: the mean of each row removed before the SVD), and the offline step on 2 ranks.
+run rom pendulum-rom.yaml --set pod.centre=true --set output=pendulum-centred.h5 > centred.log 2>&1 ||
+  { echo "FAIL: centred"; cat centred.log; exit 1; }
+timeout 150 "$mpiexec" -n 2 "$flexuq" rom pendulum-rom.yaml --set output=pendulum-np2.h5 > np2.log 2>&1 ||
+  { echo "FAIL: rom on 2 ranks"; cat np2.log; exit 1; }
 # Bad input: each exits non-zero with a message naming what is wrong (rom_common.sh).
 expect_fail "keeps l = 6 constraint directions for r = 4" rom pendulum-rom.yaml --set constraints.method=none --set output=x.h5
 expect_fail "constraints.method" rom pendulum-rom.yaml --set constraints.method=none --set output=x.h5
@@ -116,6 +122,19 @@ with h5py.File("pendulum-needed.h5") as f:
 check([r for r, k in zip(rows, nd) if k] == ["hinge.point-x", "hinge.point-y", "body 'bob'.norm"], f"is-needed rows {[r for r, k in zip(rows, nd) if k]}")
 e = maxrel("pendulum.h5", "pendulum-needed-run.h5")
 check(e <= 1e-8, f"pendulum is-needed ROM = full ({e:.1e})")
+with h5py.File("pendulum.h5") as f:
+    vp = f["snapshots/v"][()].T
+for name in ("pendulum-centred.h5", "pendulum-rom.h5"):
+    with h5py.File(name) as f:
+        nm = list(f["rom/block_names"].asstr()[()])
+        for i, n in enumerate(nm):
+            rows = f[f"rom/blocks/{i}/rows"][()]; sv = f[f"rom/blocks/{i}/sigma_normalised"][()]
+            X = vp[rows] - (vp[rows].mean(axis=1, keepdims=True) if "centred" in name else 0)
+            ref = np.linalg.svd(X, compute_uv=False); ref /= np.linalg.norm(ref)
+            check(np.abs(ref[:len(sv)] - sv[:len(ref)]).max() < 1e-12, f"{name} {n}: σ̂ = numpy's SVD of the {'centred ' if 'centred' in name else ''}rows")
+with h5py.File("pendulum-rom.h5") as f, h5py.File("pendulum-np2.h5") as g:
+    d = max(np.abs(f["rom/V"][()] - g["rom/V"][()]).max(), np.abs(f["rom/gamma"][()] - g["rom/gamma"][()]).max())
+check(d == 0.0, f"rom on 2 ranks writes the same V and Γ as on 1 ({d:.1e})")
 if not ok:
     raise SystemExit("FAIL")
 print("ROM academic checks passed")

@@ -11,7 +11,10 @@
 #    (the digest's tolerance; measured ~1e-12), and the rank of ΓᵀC_qV stayed l along the run;
 #  * the seed's failures: classical combined velocity POD at its σ cut (rank 9) leaves l = r, no degree
 #    of freedom, and the reduced run stops saying so; combined with 11 modes keeps l = 20 > r; no
-#    constraint reduction (constraints.method: none, l = 118) is refused naming the key.
+#    constraint reduction (constraints.method: none, l = 118) is refused naming the key; the combined
+#    position POD (rank 10, l = 10) fails alike;
+#  * per body and type: the ranks the kinematics give (crank 0 + 2, rods 2 + 2, pistons 1 + 0; r = 42,
+#    r − l = 1) and the reduced run equals the full one.
 #   rom_v8_test.sh FLEXUQ MPIEXEC SOURCE_DIR
 set -euo pipefail
 flexuq="$1"; mpiexec="$2"; src="$3"
@@ -33,6 +36,13 @@ grep "reduced-order\|Newton" red.log train.log
 run rom v8-rom.yaml --set pod.method=combined --set output=combined.h5 > combined.log 2>&1 || { echo "FAIL: combined rom"; cat combined.log; exit 1; }
 grep -q "combined 9/119; r = 9, constraints svd: l = 9" combined.log || { echo "FAIL: combined POD cut"; cat combined.log; exit 1; }
 expect_fail "l = r leaves the reduced model no degree of freedom" simulate ../v8-rigid.yaml "${train[@]}" --set rom=combined.h5 --set output=x.h5
+run rom v8-rom.yaml --set pod.method=combined --set pod.snapshots=position --set output=combined-q.h5 > combined-q.log 2>&1 ||
+  { echo "FAIL: combined position rom"; cat combined-q.log; exit 1; }
+grep -q "combined 10/119; r = 10, constraints svd: l = 10" combined-q.log || { echo "FAIL: combined position POD cut"; cat combined-q.log; exit 1; }
+expect_fail "l = r leaves the reduced model no degree of freedom" simulate ../v8-rigid.yaml "${train[@]}" --set rom=combined-q.h5 --set output=x.h5
+run rom v8-rom.yaml --set pod.per_body=true --set output=per-body.h5 > per-body.log 2>&1 || { echo "FAIL: per-body rom"; cat per-body.log; exit 1; }
+run simulate ../v8-rigid.yaml "${train[@]}" --set rom=per-body.h5 --set output=v8-per-body.h5 > per-body-run.log 2>&1 ||
+  { echo "FAIL: per-body run"; cat per-body-run.log; exit 1; }
 expect_fail "keeps l = 20 constraint directions for r = 11" rom v8-rom.yaml --set pod.method=combined --set pod.rank=11 --set output=x.h5
 expect_fail "constraints.method = none keeps l = 118" rom v8-rom.yaml --set constraints.method=none --set output=x.h5
 $py - <<'PY'
@@ -67,6 +77,21 @@ s = np.abs(a).max(axis=0); m = s > 1e-12
 err = (np.abs(a - b)[:, m] / s[m]).max()
 check(err <= 1e-8, f"ROM q = full q at {a.shape[0]} outputs: max |Δq|/max|q| = {err:.2e} (<= 1e-8)")
 check(ra["rank_checks"] > 0 and ra["min_rank_ratio"] > 1e-3, f"rank(ΓᵀC_qV) = l at {ra['rank_checks']} checks, smallest σ ratio {ra['min_rank_ratio']:.3f}")
+with h5py.File("per-body.h5") as f:
+    pa = dict(f["rom"].attrs)
+    ranks = {n: f[f"rom/blocks/{i}"].attrs["rank"] for i, n in enumerate(f["rom/block_names"].asstr()[()])}
+# Per body and type: the crank turns (2 Euler-parameter rates, no translation), each rod moves in its
+# plane (2 + 2), each piston slides (1 + 0): 2 + 8·4 + 8·1 = 42 columns; one DOF: r − l = 1.
+expect = {"crankshaft.translational": 0, "crankshaft.rotational": 2}
+for b in range(1, 5):
+    for side in "LR":
+        expect.update({f"rod{b}{side}.translational": 2, f"rod{b}{side}.rotational": 2,
+                       f"piston{b}{side}.translational": 1, f"piston{b}{side}.rotational": 0})
+check(ranks == expect and pa["r"] == 42 and pa["r"] - pa["l"] == 1, f"per body: r = {pa['r']}, l = {pa['l']}, ranks as the kinematics say")
+with h5py.File("v8-per-body.h5") as g:
+    b = np.concatenate([g["bodies/" + k + "/q"][()] for k in g["snapshots/bodies"].asstr()[()]], axis=1)
+err = (np.abs(a - b)[:, m] / s[m]).max()
+check(err <= 1e-8, f"per-body ROM q = full q: {err:.2e}")
 if not ok:
     raise SystemExit("FAIL")
 print("ROM V8 checks passed")
