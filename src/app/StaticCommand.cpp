@@ -77,22 +77,30 @@ StaticJob parse_static_job(const io::Config& cfg) {
   job.output = cfg.resolve_output(cfg.get<std::string>("output", "static.h5"));
   job.options.formulation =
       choose(cfg, kFormulations, "static.formulation", cfg.get<std::string>("static.formulation", "nfe"));
-  // Mesh: the structured cantilever (the only generator so far).
+  // Mesh: a file (quad4, quad8, hex8) or the structured cantilever.
   const YAML::Node mesh = cfg.node("static.mesh");
-  rd.keys(mesh, "static.mesh", {"generator", "element", "length", "height", "depth", "cells"});
-  const std::string generator = rd.text(mesh, "static.mesh", "generator", "cantilever");
-  if (generator != "cantilever") rd.fail(mesh["generator"], "static.mesh.generator", "'" + generator + "' is not one of cantilever");
-  const auto kind = choose(cfg, kElements, "static.mesh.element", rd.text(mesh, "static.mesh", "element"));
-  const int dim = nl::element_dim(kind);
-  if (!mesh["cells"]) rd.fail(mesh, "static.mesh", "'cells' is missing");
-  std::vector<int> cells;
-  for (double c : rd.list(mesh["cells"], "static.mesh.cells")) {
-    if (c != static_cast<int>(c)) rd.fail(mesh["cells"], "static.mesh.cells", "must be whole numbers");
-    cells.push_back(static_cast<int>(c));
+  rd.keys(mesh, "static.mesh", {"file", "generator", "element", "length", "height", "depth", "cells"});
+  if (mesh["file"]) {
+    for (const char* k : {"generator", "element", "length", "height", "depth", "cells"})
+      if (mesh[k]) rd.fail(mesh[k], std::string("static.mesh.") + k, "not with static.mesh.file (the file says it)");
+    job.mesh = nl::mesh_from_file(cfg.resolve_path(rd.text(mesh, "static.mesh", "file")));
+  } else {
+    const std::string generator = rd.text(mesh, "static.mesh", "generator", "cantilever");
+    if (generator != "cantilever")
+      rd.fail(mesh["generator"], "static.mesh.generator", "'" + generator + "' is not one of cantilever");
+    const auto kind = choose(cfg, kElements, "static.mesh.element", rd.text(mesh, "static.mesh", "element"));
+    const int kd = nl::element_dim(kind);
+    if (!mesh["cells"]) rd.fail(mesh, "static.mesh", "'cells' is missing");
+    std::vector<int> cells;
+    for (double c : rd.list(mesh["cells"], "static.mesh.cells")) {
+      if (c != static_cast<int>(c)) rd.fail(mesh["cells"], "static.mesh.cells", "must be whole numbers");
+      cells.push_back(static_cast<int>(c));
+    }
+    job.mesh = nl::cantilever_mesh(kind, rd.required(mesh, "static.mesh", "length"),
+                                   kd > 1 ? rd.required(mesh, "static.mesh", "height") : 0.0,
+                                   kd > 2 ? rd.required(mesh, "static.mesh", "depth") : 0.0, cells);
   }
-  job.mesh = nl::cantilever_mesh(kind, rd.required(mesh, "static.mesh", "length"),
-                                 dim > 1 ? rd.required(mesh, "static.mesh", "height") : 0.0,
-                                 dim > 2 ? rd.required(mesh, "static.mesh", "depth") : 0.0, cells);
+  const int dim = job.mesh.dim();
   // Material.
   const YAML::Node mat = cfg.node("static.material");
   rd.keys(mat, "static.material", {"E", "nu", "thickness", "area"});
@@ -146,10 +154,15 @@ StaticJob parse_static_job(const io::Config& cfg) {
   job.options.atol = cfg.get<double>("static.solver.atol", job.options.atol);
   job.options.max_it = cfg.get<int>("static.solver.max_it", job.options.max_it);
   job.options.max_cuts = cfg.get<int>("static.solver.max_cuts", job.options.max_cuts);
+  nl::validate(job.mesh, job.supports, job.loads, job.options); // at least one support from here on
+  // The report set: given, or tip_mid, or the first load's (a file's mesh has no tip_mid).
+  if (!job.mesh.sets.count(job.report)) job.report = job.loads.empty() ? job.supports.front().set : job.loads.front().set;
   job.report = cfg.get<std::string>("static.report", job.report);
-  if (!job.mesh.sets.count(job.report))
-    throw InputError(cfg.source() + ": static.report: no node set '" + job.report + "' (root, tip, tip_mid)");
-  nl::validate(job.mesh, job.supports, job.loads, job.options);
+  if (!job.mesh.sets.count(job.report)) {
+    std::string names;
+    for (const auto& [n, v] : job.mesh.sets) names += (names.empty() ? "" : ", ") + n;
+    throw InputError(cfg.source() + ": static.report: no node set '" + job.report + "' (" + names + ")");
+  }
   return job;
 }
 

@@ -4,11 +4,13 @@
 #include "flexuq/core/Error.hpp"
 #include "flexuq/core/Handle.hpp"
 #include "flexuq/io/Hdf5File.hpp"
+#include "flexuq/io/MeshReader.hpp"
 
 #include <petscsnes.h>
 
 #include <algorithm>
 #include <chrono>
+#include <cctype>
 #include <cmath>
 #include <cstdint>
 #include <memory>
@@ -66,7 +68,11 @@ public:
         Xe.row(static_cast<Eigen::Index>(i)) = mesh.X.row(en[i]);
         if (home_[en[i]].first < 0) home_[en[i]] = {e, static_cast<int>(i)};
       }
-      el_.emplace_back(mesh.kind, Xe, opt.material);
+      try {
+        el_.emplace_back(mesh.kind, Xe, opt.material);
+      } catch (const InputError& err) {
+        throw InputError("element " + std::to_string(e + 1) + " (nodes counter-clockwise?): " + err.what());
+      }
     }
     fixed_.assign(ndof_, 0);
     g_ = Eigen::VectorXd::Zero(ndof_);
@@ -454,6 +460,38 @@ StaticMesh cantilever_mesh(ElementKind kind, double length, double height, doubl
   for (int n : tip)
     if (m.X.row(n).tail(dim - 1).squaredNorm() < m.X.row(mid).tail(dim - 1).squaredNorm() - 1e-30) mid = n;
   m.sets["tip_mid"] = {mid};
+  return m;
+}
+
+StaticMesh mesh_from_file(const std::string& path) {
+  const io::Mesh in = io::read_mesh(path, true);
+  FLEXUQ_REQUIRE(in.num_elements() > 0, path << ": no elements");
+  StaticMesh m;
+  const io::ElementType t = in.elem_type.front();
+  if (t == io::ElementType::quad4) m.kind = ElementKind::quad4;
+  else if (t == io::ElementType::quad8) m.kind = ElementKind::quad8;
+  else if (t == io::ElementType::hex8) m.kind = ElementKind::hex8;
+  else
+    throw InputError(path + ": flexuq static reads quad4, quad8 (CPS4, CPS8) or hex8 (C3D8) meshes, not " +
+                     io::element_name(t));
+  const int d = element_dim(m.kind);
+  m.X.resize(static_cast<Eigen::Index>(in.num_nodes()), d);
+  for (std::size_t n = 0; n < in.num_nodes(); ++n) {
+    FLEXUQ_REQUIRE(d == 3 || std::abs(in.coords[n][2]) < 1e-12,
+                   path << ": node " << in.node_ids[n] << " has z = " << in.coords[n][2] << " in a 2-D mesh");
+    for (int p = 0; p < d; ++p) m.X(static_cast<Eigen::Index>(n), p) = in.coords[n][p];
+  }
+  for (std::size_t e = 0; e < in.num_elements(); ++e) {
+    FLEXUQ_REQUIRE(in.elem_type[e] == t, path << ": element " << in.elem_ids[e] << " is a " << io::element_name(in.elem_type[e])
+                                              << "; flexuq static needs one kind (the first is a " << io::element_name(t) << ")");
+    m.elements.emplace_back(in.element(e), in.element(e) + in.element_size(e));
+  }
+  for (const auto& [name, nodes] : in.node_sets) {
+    std::string lower = name;
+    for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    m.sets[name] = nodes;
+    m.sets[lower] = nodes;
+  }
   return m;
 }
 

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # `flexuq static` end to end (issue #36 item 2): configs/nff-tip-force.yaml (seed 002 N8) on 1 and 2
 # ranks; /static in the HDF5 file read back with h5py: the tip against the elastica (digest §5.6 (a),
-# 1 % of L), 1 rank = 2 ranks (1e-10), NFFe = NFE (1e-8); bad input exits 2 naming the key.
+# 1 % of L), 1 rank = 2 ranks (1e-10), NFFe = NFE (1e-8), the same mesh read from an .inp file = the
+# generated one (1e-10); bad input exits 2 naming the key.
 #   static_cli_test.sh <flexuq binary> <source dir>
 set -eu
 exe="$1"
@@ -38,7 +39,47 @@ de = np.abs(a - e).max() / np.abs(a).max()
 print("1 rank vs 2 ranks %.1e, NFFe vs NFE %.1e" % (d12, de))
 assert d12 < 1e-10 and de < 1e-8
 PY
+# The same cantilever (20 x 2 quad8) from an Abaqus file, numbered the other way round (nodes from the
+# tip, elements top row first): the tip path equals the generator's to round-off.
+/usr/bin/python3 - <<'PY'
+L, h, nx, ny = 1.0, 0.05, 20, 2
+pts, ids = [], {}
+for j in range(2 * ny + 1):
+    for i in reversed(range(2 * nx + 1)):
+        if i % 2 and j % 2:
+            continue
+        ids[i, j] = len(pts) + 1
+        pts.append((L * i / (2 * nx), h * (j / (2 * ny) - 0.5)))
+els = []
+for j in reversed(range(ny)):
+    for i in range(nx):
+        a, b = 2 * i, 2 * j
+        els.append([ids[a, b], ids[a + 2, b], ids[a + 2, b + 2], ids[a, b + 2], ids[a + 1, b], ids[a + 2, b + 1],
+                    ids[a + 1, b + 2], ids[a, b + 1]])
+with open("strip.inp", "w") as f:
+    f.write("*NODE\n" + "".join("%d, %.17g, %.17g\n" % (k + 1, x, y) for k, (x, y) in enumerate(pts)))
+    f.write("*ELEMENT, TYPE=CPS8, ELSET=STRIP\n" + "".join("%d, %s\n" % (e + 1, ", ".join(map(str, n))) for e, n in enumerate(els)))
+    f.write("*NSET, NSET=ROOT\n" + "\n".join(str(ids[0, j]) for j in range(2 * ny + 1)) + "\n")
+    f.write("*NSET, NSET=TIPMID\n%d\n" % ids[2 * nx, ny])
+PY
+gen=(--set "static.mesh.cells=[20, 2]" --set static.steps=4)
+mpirun -n 2 "$exe" static "$job" "${gen[@]}" --set output=gen.h5 > gen.log
+mpirun -n 2 "$exe" static "$job" --set "static.mesh={file: $work/strip.inp}" --set static.steps=4 \
+  --set "static.loads=[{type: force, set: tipmid, value: [0, 208333.333333]}]" --set static.report=tipmid \
+  --set output=file.h5 > file.log
+grep -q "(tipmid)" file.log
+/usr/bin/python3 - <<'PY'
+import h5py, numpy as np
+def tip(path, name):
+    g = h5py.File(path, "r")["static"]
+    return g["displacement"][:, int(g["sets/" + name][0]), :]
+a, b = tip("gen.h5", "tip_mid"), tip("file.h5", "tipmid")
+d = np.abs(a - b).max() / np.abs(a).max()
+print("file mesh vs generated mesh: %.1e" % d)
+assert d < 1e-10
+PY
 expect="$src/tests/app/expect_error.sh"
+"$expect" --exit-code 2 "static.mesh.generator" "not with static.mesh.file" -- mpirun -n 2 "$exe" static "$job" --set "static.mesh.file=$work/strip.inp"
 "$expect" --exit-code 2 "static.formulation 'nff' is not one of" -- mpirun -n 2 "$exe" static "$job" --set static.formulation=nff
 "$expect" --exit-code 2 "unknown key 'static.mesh.cell'" -- mpirun -n 2 "$exe" static "$job" --set static.mesh.cell=3
 "$expect" --exit-code 2 "static.mesh.cells needs 2 number(s)" -- mpirun -n 2 "$exe" static "$job" --set "static.mesh.cells=[4]"

@@ -35,6 +35,11 @@ struct StaticMesh {
 /// `tip_mid` (the node of `tip` nearest the axis). Throws OptionError("cells") on a bad count.
 StaticMesh cantilever_mesh(ElementKind kind, double length, double height, double depth, const std::vector<int>& cells);
 
+/// The mesh of a file (io::read_mesh): one element kind among quad4, quad8 (2-D: z must be 0) and hex8,
+/// in the kernels' node order (Abaqus's); node sets under their names in upper and in lower case.
+/// Throws InputError naming the file for other or mixed kinds.
+StaticMesh mesh_from_file(const std::string& path);
+
 /// Prescribed displacement of a node set: the components flagged in @p components (x, y, z) follow
 /// λ value + (R(λ rotation) - 1)(X - centre) (value and rotation zero: clamped). Rotations are 2-D.
 struct StaticSupport {
