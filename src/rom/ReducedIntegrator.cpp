@@ -4,6 +4,8 @@
 
 #include "flexuq/core/Error.hpp"
 
+#include <Eigen/SparseCore>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -53,14 +55,17 @@ Mat ReducedIntegrator::reduced_matrix(const Vec& q, double ck, double cd) const 
   if (stiff_ && (ck != 0 || cd != 0)) {
     Mat k = Mat::Zero(sys_.n(), sys_.n());
     sys_.add_stiffness_damping(q, ck, cd, k);
-    out.noalias() += b_.V.transpose() * k * b_.V;
+    const Eigen::SparseMatrix<double> ks = k.sparseView(); // K̄ blocks and rank-one spring/damper terms
+    out.noalias() += b_.V.transpose() * (ks * b_.V);
   }
   return out;
 }
 
 Mat ReducedIntegrator::reduced_jacobian(const Vec& q, double t) {
   if (b_.l() == 0) return Mat(0, b_.r());
-  const Mat j = b_.gamma.transpose() * (sys_.jacobian(q, t) * b_.V);
+  // C_q is a few per cent full (joints touch two bodies): its sparse copy times V.
+  const Eigen::SparseMatrix<double> cq = sys_.jacobian(q, t).sparseView();
+  const Mat j = b_.gamma.transpose() * (cq * b_.V);
   check_rank(j, t);
   return j;
 }
