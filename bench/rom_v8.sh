@@ -22,14 +22,16 @@ output: v8-rom.h5
 JOB
 "$flexuq" rom v8-rom.yaml > v8-rom.log 2>&1 || { cat v8-rom.log; exit 1; }
 grep "^rom:" v8-rom.log
-echo "| run | full [s] | ROM [s] | full / ROM | Newton its full / ROM |"
-echo "|---|---|---|---|---|"
+echo "| run | full [s] | ROM [s] | full / ROM | ROM, finite-difference matrix [s] | full / ROM fd | Newton its full / ROM / ROM fd |"
+echo "|---|---|---|---|---|---|---|"
 for k in $(seq "$repeat"); do
   "$flexuq" simulate v8.yaml "${idx3[@]}" --set snapshots=true --set output=v8-full.h5 > v8-full.log 2>&1 || { cat v8-full.log; exit 1; }
   "$flexuq" simulate v8.yaml --set rom=v8-rom.h5 --set snapshots=true --set output=v8-reduced.h5 > v8-red.log 2>&1 || { cat v8-red.log; exit 1; }
-  f=$(attr v8-full.h5 solver wall_seconds) r=$(attr v8-reduced.h5 solver wall_seconds)
-  nf=$(attr v8-full.h5 solver newton_iterations) nr=$(attr v8-reduced.h5 solver newton_iterations)
-  echo "| $k | $f | $r | $(echo "scale=2; $f / $r" | bc) | ${nf%.*} / ${nr%.*} |"
+  "$flexuq" simulate v8.yaml --set rom=v8-rom.h5 --set solver.matrix=finite-difference --set output=v8-fd.h5 > v8-fd.log 2>&1 ||
+    { cat v8-fd.log; exit 1; }
+  f=$(attr v8-full.h5 solver wall_seconds) r=$(attr v8-reduced.h5 solver wall_seconds) d=$(attr v8-fd.h5 solver wall_seconds)
+  nf=$(attr v8-full.h5 solver newton_iterations) nr=$(attr v8-reduced.h5 solver newton_iterations) nd=$(attr v8-fd.h5 solver newton_iterations)
+  echo "| $k | $f | $r | $(echo "scale=2; $f / $r" | bc) | $d | $(echo "scale=2; $f / $d" | bc) | ${nf%.*} / ${nr%.*} / ${nd%.*} |"
 done
 "$flexuq" simulate v8.yaml --set output=v8-stab.h5 > v8-stab.log 2>&1 || { cat v8-stab.log; exit 1; }
 echo "full model, stabilized formulation (the default): $(attr v8-stab.h5 solver wall_seconds) s; offline (rom): $(attr v8-rom.h5 rom offline_seconds) s"
