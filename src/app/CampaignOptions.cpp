@@ -2,6 +2,7 @@
 // The job file → campaign::CampaignOptions. Keys are read under the same conditions as they are
 // used (e.g. method.samples only for drawn samples), so the strict-key check rejects the others.
 #include "flexuq/app/EnumOptions.hpp"
+#include "flexuq/app/JobOptions.hpp"
 #include "flexuq/app/ModelFactory.hpp"
 
 #include "flexuq/core/Error.hpp"
@@ -107,16 +108,9 @@ campaign::CampaignOptions campaign_options(const io::Config& c) {
     o.params.push_back(s);
   }
   auto& m = o.method;
-  const auto in_job = [&](auto parse) { // the enum parsers' messages, after the job file
-    try {
-      return parse();
-    } catch (const InputError& e) {
-      throw InputError(c.source() + ": " + e.what());
-    }
-  };
   const std::string type = c.get<std::string>("method.type", "monte-carlo");
   const bool galerkin = type == "galerkin"; // intrusive, no plan: app/GalerkinJob
-  if (!galerkin) m.type = in_job([&] { return parse_method_type(type); });
+  if (!galerkin) m.type = in_job(c, [&] { return parse_method_type(type); });
   o.seed = c.get<std::uint64_t>("campaign.seed", o.seed);
   // Integers are read as integers: 2.5 or 1e12 is refused with the range, never truncated.
   constexpr long long int_max = std::numeric_limits<int>::max();
@@ -133,13 +127,13 @@ campaign::CampaignOptions campaign_options(const io::Config& c) {
                                      << fit << "'");
   }
   const std::string sampling = c.get<std::string>("method.pce.sampling", "lhs");
-  m.sampling = in_job([&] { return parse_sampling(sampling); });
+  m.sampling = in_job(c, [&] { return parse_sampling(sampling); });
   if (galerkin) {
   } else if (m.draws_samples()) {
     if (c.has("method.samples")) m.samples = static_cast<int>(io::get_count(c, "method.samples", 2, int_max));
   } else { // a projection: collocation, or pce with fit projection
     const std::string grid = c.get<std::string>("method.pce.grid", "sparse");
-    m.grid = in_job([&] { return parse_grid(grid, "method.pce.grid"); });
+    m.grid = in_job(c, [&] { return parse_grid(grid, "method.pce.grid"); });
     using campaign::Grid;
     if (m.grid == Grid::sparse && c.has("method.pce.level")) m.level = static_cast<int>(io::get_count(c, "method.pce.level", 0, 29));
     if (m.grid == Grid::tensor && c.has("method.pce.points")) m.points = static_cast<int>(io::get_count(c, "method.pce.points", 1, 256));

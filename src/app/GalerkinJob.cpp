@@ -15,6 +15,7 @@ namespace flexuq::app {
 void galerkin_keys(const io::Config& cfg, const std::string& key, std::uint64_t seed, sg::EigenOptions& e,
                    sg::ExpansionOptions& x) {
   e.key = x.key = key;
+  e.partitioner_key = "model.partitioner";
   e.order = cfg.get<int>(key + ".order", 2);
   x.order = cfg.get<int>(key + ".operator_order", 2);
   FLEXUQ_REQUIRE(e.order >= 1 && e.order <= 20, cfg.source() << ": " << key << ".order must be in [1, 20], got " << e.order);

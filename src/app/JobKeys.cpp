@@ -66,6 +66,13 @@ const Table kCampaignSection{{"ranks_per_sample", "campaign.ranks_per_sample"},
 /// fe::FrequencyModelOptions: the campaign's frequency model.
 const Table kFrequencyModel{{"frequencies", "outputs.frequencies"}};
 
+/// The reduce options that make what a body file offers (cms::BodyFile, mbs::FlexibleBody,
+/// workflow::build_simulation name them in hints when a simulation or body-at needs them).
+const Table kBodyFileMaker{{"stress_modes", "reduce.stress_modes"},
+                           {"interfaces", "reduce.interfaces"},
+                           {"method", "reduce.method"},
+                           {"stochastic", "reduce.stochastic"}};
+
 /// mbs::SimulationModel's arguments in a simulation campaign (model.simulation).
 const Table kSimulationModel{
     {"providers", "model.reduce"}, {"outputs", "outputs.simulation"}, {"times", "outputs.times"}};
@@ -89,7 +96,7 @@ const JobKeys& campaign_keys() {
 }
 
 const JobKeys& simulate_keys() {
-  static const JobKeys k{kModelSection + Table{{"solver", "solver"}}};
+  static const JobKeys k{kModelSection + kBodyFileMaker + Table{{"solver", "solver"}}};
   return k;
 }
 

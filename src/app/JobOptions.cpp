@@ -38,11 +38,7 @@ fe::ModeOptions parse_mode_options(const io::Config& c, const std::string& prefi
   // The checks of fe::validate, once, here: the message then names the job file.
   fe::ModeOptions checked = o;
   if (keys.allow_zero_count && !o.band_hz) checked.count = std::max(checked.count, 1);
-  try {
-    fe::validate(checked, prefix);
-  } catch (const InputError& e) {
-    throw InputError(c.source() + ": " + e.what());
-  }
+  in_job(c, [&] { fe::validate(checked, prefix); });
   return o;
 }
 
@@ -134,11 +130,7 @@ std::vector<std::string> job_input_files(const io::Config& cfg) {
 }
 
 void check_job_output(MPI_Comm comm, const io::Config& cfg, const std::string& path, const std::string& key) {
-  try {
-    io::check_output(comm, path, job_input_files(cfg), key);
-  } catch (const InputError& e) {
-    throw InputError(cfg.source() + ": " + e.what());
-  }
+  in_job(cfg, [&] { io::check_output(comm, path, job_input_files(cfg), key); });
 }
 
 } // namespace flexuq::app

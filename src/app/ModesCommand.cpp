@@ -20,6 +20,7 @@ void run_modes(MPI_Comm comm_in, const io::Config& cfg) {
   workflow::ModesJob job;
   job.output = cfg.resolve_output(cfg.get<std::string>("output", "modes.h5"));
   job.modes = parse_mode_options(cfg, "modes", ModeKeys{true, false});
+  job.modes.fixed_key = cfg.has("modes.fixed") ? "modes.fixed" : "model.fixed";
   auto copts = app::component_options(cfg);
   copts.keep_affine = cfg.get<bool>("model.keep_affine", false);
   job.export_prefix = cfg.resolve_output(cfg.get<std::string>("modes.export_matrices", ""));

@@ -90,6 +90,7 @@ ReduceJob parse_reduce_job(const io::Config& cfg) {
   const bool guyan = j.build.method == cms::Method::guyan;
   auto& mo = j.reducer.modes;
   mo = parse_mode_options(cfg, "reduce.modes", ModeKeys{false, j.build.method != cms::Method::gcms});
+  mo.fixed_key = "reduce.interfaces"; // fixed-interface modes hold the interfaces
   if (guyan && !mo.band_hz) mo.count = std::max(mo.count, 1);
   if (cfg.has("reduce.modes.interface")) {
     const auto s = cfg.get<std::string>("reduce.modes.interface");

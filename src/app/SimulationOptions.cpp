@@ -404,20 +404,16 @@ private:
       }
       if (newmark && s["alpha"]) rd_.fail(s["alpha"], "solver.alpha", "newmark is hht with alpha 0; give type: hht to choose alpha");
       o.alpha = rd_.number(s, "solver", "alpha", newmark ? 0.0 : o.alpha);
-      o.rho_inf = rd_.number(s, "solver", "rho_inf", o.rho_inf);
-      o.step = rd_.number(s, "solver", "step", o.step);
-      o.start = rd_.number(s, "solver", "start", o.start);
-      o.end = rd_.number(s, "solver", "end", o.end);
-      o.tol = rd_.number(s, "solver", "tol", o.tol);
+      using S = SolverOptions;
+      for (const auto& [k, field] : {std::pair{"rho_inf", &S::rho_inf}, {"step", &S::step}, {"start", &S::start}, {"end", &S::end},
+                                     {"tol", &S::tol}, {"rtol", &S::rtol}, {"atol", &S::atol}, {"max_step", &S::max_step},
+                                     {"output_step", &S::output_step}, {"drift_limit", &S::drift_limit}})
+        o.*field = rd_.number(s, "solver", k, o.*field);
+      for (const auto& [k, field] : {std::pair{"adaptive", &S::adaptive}, {"project", &S::project},
+                                     {"project_velocities", &S::project_velocities}})
+        o.*field = rd_.flag(s, "solver", k, o.*field);
       o.max_iter = static_cast<int>(rd_.number(s, "solver", "max_iter", o.max_iter));
-      o.adaptive = rd_.flag(s, "solver", "adaptive", o.adaptive);
-      o.rtol = rd_.number(s, "solver", "rtol", o.rtol);
-      o.atol = rd_.number(s, "solver", "atol", o.atol);
       o.min_step = rd_.number(s, "solver", "min_step", std::min(o.min_step, o.step));
-      o.max_step = rd_.number(s, "solver", "max_step", o.max_step);
-      o.output_step = rd_.number(s, "solver", "output_step", o.output_step);
-      o.project = rd_.flag(s, "solver", "project", o.project);
-      o.project_velocities = rd_.flag(s, "solver", "project_velocities", o.project_velocities);
       const std::string matrix = rd_.text(s, "solver", "matrix", "blocks");
       if (matrix != "blocks" && matrix != "finite-difference")
         rd_.fail(s["matrix"], "solver.matrix", "must be blocks or finite-difference, got '" + matrix + "'");
@@ -426,7 +422,6 @@ private:
       if (formulation != "stabilized" && formulation != "index-3")
         rd_.fail(s["formulation"], "solver.formulation", "must be stabilized or index-3, got '" + formulation + "'");
       o.stabilized = formulation == "stabilized";
-      o.drift_limit = rd_.number(s, "solver", "drift_limit", o.drift_limit);
       try {
         o.linear_algebra = parse_linear_algebra(rd_.text(s, "solver", "linear_algebra", "auto"));
       } catch (const InputError& e) {

@@ -91,19 +91,11 @@ void stochastic_method(const io::Config& cfg, campaign::CampaignOptions& o) {
   constexpr long long int_max = std::numeric_limits<int>::max();
   if (!nodes) {
     const std::string sampling = cfg.get<std::string>(S + "sampling", "lhs");
-    try {
-      m.sampling = parse_sampling(sampling);
-    } catch (const InputError& e) {
-      throw InputError(cfg.source() + ": " + e.what());
-    }
+    m.sampling = in_job(cfg, [&] { return parse_sampling(sampling); });
     if (cfg.has(S + "samples")) m.samples = static_cast<int>(io::get_count(cfg, S + "samples", 2, int_max));
   } else {
     const std::string grid = cfg.get<std::string>(S + "grid", method == "galerkin" ? "tensor" : "sparse");
-    try {
-      m.grid = parse_grid(grid, S + "grid");
-    } catch (const InputError& e) {
-      throw InputError(cfg.source() + ": " + e.what());
-    }
+    m.grid = in_job(cfg, [&] { return parse_grid(grid, S + "grid"); });
     using campaign::Grid;
     if (method == "galerkin" && m.grid == Grid::tensor && !cfg.has(S + "points")) m.points = m.resolved_max_order() + 2;
     if (m.grid == Grid::sparse && cfg.has(S + "level")) m.level = static_cast<int>(io::get_count(cfg, S + "level", 0, 29));

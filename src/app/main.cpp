@@ -71,7 +71,8 @@ int main(int argc, char** argv) {
     if (args.verb == "body-at") { // reads a stochastic body file, not a job file
       std::vector<flexuq::workflow::BodySetting> settings;
       for (const auto& s : args.overrides) settings.push_back(flexuq::app::parse_body_setting(s));
-      flexuq::workflow::run_body_at(world, {args.config, settings, args.output});
+      flexuq::app::with_job_keys(flexuq::app::reduce_keys(), // the reduce options a body file lacks, by their keys
+                                 [&] { flexuq::workflow::run_body_at(world, {args.config, settings, args.output}); });
       return 0;
     }
     // A Nastran deck is a job by itself (docs/nastran.md); anything else is a YAML job file.

@@ -590,8 +590,10 @@ StochasticBody BodyFile::read_stochastic() const {
   const io::H5File& f = file();
   const std::string& G = kStochastic;
   auto need = [&](const std::string& d) {
-    if (!f.exists(d)) throw InputError(f.path() + ": missing " + d + " (not a stochastic body file: run flexuq reduce "
-                                                                     "with reduce.stochastic)");
+    if (!f.exists(d)) // the reduce option that makes one, named by the caller (OptionError)
+      throw OptionError("stochastic", "{}").wrapped(f.path() + ": missing " + d +
+                                                        " (not a stochastic body file: run flexuq reduce with ",
+                                                    ")");
   };
   need(G + "/germ/names");
   StochasticBody b;

@@ -576,7 +576,7 @@ const fe::ModeSet& Reducer::mixed_modes(const std::vector<std::string>& held) {
     throw Error(FLEXUQ_MSG("mixed-interface modes: the eigensolver found " << found << " zero-energy modes with "
                                                                           << o.constraint_description << ", expected "
                                                                           << n_rigid << "; raise -" << o.prefix
-                                                                          << "eps_ncv or check modes.tol"));
+                                                                          << "eps_ncv or check " << o.key << ".tol"));
   ms.rigid_vectors.clear(); // not padded, not needed: the rigid motions are Φ_R free_rigid().Z
   pad(ws_, ms.vectors, is_f);
   return mixed_[sel] = std::move(ms);

@@ -443,7 +443,7 @@ ModeSet ModeSolver::solve(Mat K, Mat M, Mat K_scale, Mat M_scale) {
     std::ostringstream os;
     os << "mechanism: " << zero_values.size() << " zero-energy mode(s) remain with " << opt.constraint_description
        << " (|lambda| <= " << zero_tol << " rad^2/s^2); the boundary conditions leave the component free to move. "
-       << "Fix more nodes (or add sets to modes.fixed), or omit modes.fixed for a free-free analysis.";
+       << "Fix more nodes (or add sets to " << opt.fixed_key << "), or omit " << opt.fixed_key << " for a free-free analysis.";
     throw InputError(os.str());
   }
   if (!opt.band_hz && static_cast<int>(out.eigenvalues.size()) < opt.count) {

@@ -133,9 +133,10 @@ Attachment node_set_attachment(const std::vector<NodeMotion>& nodes) {
 Mat held_frame_coordinates(const cms::ReducedBody& b, const std::string& source,
                            const std::map<std::string, InterfaceColumns>& columns, const std::string& held) {
   const auto it = columns.find(held);
-  FLEXUQ_REQUIRE(it != columns.end(), source << ": frame.interface " << held
-                                              << " is not an interface of the body (its columns are "
-                                                 "'REF <SET> ux' … or '<SET> node <id> ux' …); list it under reduce.interfaces");
+  if (it == columns.end()) // the reduce option that makes interfaces, named by the caller (OptionError)
+    throw OptionError("interfaces", "{}").wrapped(source + ": frame.interface " + held +
+                                                  " is not an interface of the body (its columns are 'REF <SET> ux' … or "
+                                                  "'<SET> node <id> ux' …); list it under ");
   std::vector<int> drop;
   for (int c : it->second.ref)
     if (c >= 0) drop.push_back(c);
@@ -181,8 +182,9 @@ std::shared_ptr<FlexibleData> make_flexible_data(const cms::ReducedBody& body, c
                                                  const GcmsNode* gcms_node) {
   const bool gcms = o.gcms;
   if (gcms) {
-    FLEXUQ_REQUIRE(body.method == "gcms", source << ": a " << body.method << " body is not a GCMS body (reduce.method: gcms); "
-                                                    "move it as type: flexible");
+    if (body.method != "gcms")
+      throw OptionError("method", "{}").wrapped(source + ": a " + body.method + " body is not a GCMS body (",
+                                                ": gcms); move it as type: flexible");
     FLEXUQ_REQUIRE(o.frame_interface.empty(), source << ": a GCMS body has no frame to hold at an interface (its frame is "
                                                          "the global frame; the rotation is in its coordinates)");
     FLEXUQ_REQUIRE(o.damping_ratio == 0.0, source << ": modal damping needs modal coordinates; a GCMS body's coordinates are "

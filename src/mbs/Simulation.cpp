@@ -157,9 +157,10 @@ std::function<void(const State&, double)> make_recorder(const SimulationJob& job
       case Quantity::von_mises: {
         // σ_node = f S_node ξ with ξ = V η (modal stress recovery; the body frame's axes).
         const auto& fd = sys.bodies()[os.body].flex;
-        FLEXUQ_REQUIRE(fd && fd->stress_modes, "output '" << os.name << "': body '" << sys.bodies()[os.body].name
-                                                          << "' has no stress modes here (a deterministic body file made "
-                                                             "with reduce.stress_modes: true is needed)");
+        if (!(fd && fd->stress_modes)) // the reduce option, named by the caller (OptionError)
+          throw OptionError("stress_modes", "{}").wrapped("output '" + os.name + "': body '" + sys.bodies()[os.body].name +
+                                                              "' has no stress modes here (a deterministic body file made with ",
+                                                          ": true is needed)");
         // ξ = V η; a GCMS body: the co-rotated amplitudes Âᵀ q_flx (stresses in the axes of its rotation A).
         const Vec eta = st.q.segment(sys.offset(os.body) + 7, sys.n_elastic(os.body));
         const Vec xi = sys.body_model(os.body).strain_amplitudes(eta);

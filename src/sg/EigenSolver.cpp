@@ -671,7 +671,7 @@ EigenResult EigenSolver::solve() {
 
   auto tensorK = std::make_shared<TripleTensor>(triple_tensor(families_, op_basis_, w.basis));
   w.lambda_tensor = std::make_shared<TripleTensor>(triple_tensor(families_, w.basis, w.basis));
-  w.space = std::make_unique<BlockSpace>(L, P, K_[0]);
+  w.space = std::make_unique<BlockSpace>(L, P, K_[0], opt_.partitioner_key);
   // The Galerkin operator on the affine terms when they are fewer than the expansion's (the
   // same operator: regroup_by_terms), else on K^(a).
   auto galerkin = [&](const std::vector<Mat>& expanded, const std::vector<Mat>& terms, const MatrixXd& coef,

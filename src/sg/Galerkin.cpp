@@ -94,7 +94,7 @@ TripleTensor regroup_by_terms(const TripleTensor& t, const Eigen::MatrixXd& C) {
 }
 
 // ---------------------------------------------------------------- block space
-BlockSpace::BlockSpace(const StochasticLayout& layout, int n_blocks, Mat fingerprint_mat)
+BlockSpace::BlockSpace(const StochasticLayout& layout, int n_blocks, Mat fingerprint_mat, const std::string& partitioner_key)
     : layout_(&layout), n_blocks_(n_blocks) {
   FLEXUQ_REQUIRE(n_blocks >= 1, "sg: no stochastic blocks");
   PetscInt m = 0, n = 0, M = 0, N = 0;
@@ -128,8 +128,8 @@ BlockSpace::BlockSpace(const StochasticLayout& layout, int n_blocks, Mat fingerp
   const bool same = nmin == nmax && std::abs(fmax - fmin) <= 1e-10 * std::max(scale, 1e-300);
   if (allreduce_or(layout.world(), !same))
     throw Error("sg: the rank groups hold the spatial operators in different numberings (their partitions "
-                "differ: was SCOTCH_PTHREAD_NUMBER or -mat_partitioning_type changed?); use model.partitioner: "
-                "average or one rank per group");
+                "differ: was SCOTCH_PTHREAD_NUMBER or -mat_partitioning_type changed?); use " + partitioner_key +
+                ": average or one rank per group");
 
   const int G = layout.n_groups();
   first_of_group_.assign(G + 1, 0);

@@ -39,15 +39,15 @@ std::shared_ptr<const mbs::FlexibleData> read_flexible(const BodySpec& bs,
   try {
     src = mbs::read_flexible_source(fs.file);
   } catch (const InputError& e) {
-    fs.key.fail(e.what());
+    fs.key.fail(e);
   }
   if (fs.options.gcms && src->nominal.method != "gcms")
-    fs.type_key.fail(fs.file + " is a " + src->nominal.method + " body, not gcms (reduce.method: gcms)");
+    fs.type_key.fail_option(fs.file + " is a " + src->nominal.method + " body, not gcms (", "method", ": gcms)");
   if (!fs.at_parameters) {
     try {
       return src->data(fs.options);
     } catch (const InputError& e) {
-      bs.key.fail(e.what());
+      bs.key.fail(e);
     }
   }
   if (!src->stochastic) fs.parameters_key.fail(fs.file + " has no /stochastic_body (a deterministic body)");
@@ -65,15 +65,15 @@ std::shared_ptr<const mbs::FlexibleData> read_flexible(const BodySpec& bs,
   try {
     return src->data(fs.options, &theta);
   } catch (const InputError& e) {
-    fs.parameters_key.fail(e.what());
+    fs.parameters_key.fail(e);
   }
 }
 
 /// Stress outputs: the body file's stress modes, and the node or node set of its mesh.
 void stress_nodes(const OutputEntry& oe, const mbs::FlexibleData& fd, mbs::OutputSpec& os) {
   if (!fd.stress_modes)
-    oe.key.fail(fd.source + " has no /reduced/stress_modes (reduce it with reduce.stress_modes: true; stochastic "
-                            "bodies carry none)");
+    oe.key.fail_option(fd.source + " has no /reduced/stress_modes (reduce it with ", "stress_modes",
+                       ": true; stochastic bodies carry none)");
   const cms::BodyFile f(MPI_COMM_SELF, fd.source);
   const auto ids = f.read_node_ids();
   if (oe.node) {

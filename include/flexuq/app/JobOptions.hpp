@@ -6,6 +6,7 @@
 /// the structs (fe::validate(ModeOptions), cms::validate(GcmsOptions)) and run once, from here.
 
 #include "flexuq/cms/Gcms.hpp"
+#include "flexuq/core/Error.hpp"
 #include "flexuq/fe/Modes.hpp"
 #include "flexuq/config/Config.hpp"
 #include "flexuq/workflow/BodyAt.hpp"
@@ -16,6 +17,15 @@
 #include <vector>
 
 namespace flexuq::app {
+
+/// @p parse() with its InputError's message after "<job file>: " (for parsers that name no file).
+template <class Parse> auto in_job(const io::Config& cfg, Parse&& parse) {
+  try {
+    return parse();
+  } catch (const InputError& e) {
+    throw InputError(cfg.source() + ": " + e.what());
+  }
+}
 
 /// The keys a verb accepts under its mode prefix (strict keys: anything else stays unknown).
 struct ModeKeys {

@@ -43,6 +43,7 @@ struct ModeOptions {
   /// True when fixed DOFs were eliminated: any zero-energy mode is then a mechanism (an error).
   bool constrained = false;
   std::string constraint_description; ///< e.g. "fixed sets [A, B]", for the mechanism message
+  std::string fixed_key = "fixed_sets"; ///< the option listing the fixed sets, for the mechanism message ("modes.fixed")
   std::string prefix = "modes_";      ///< options-database prefix of the EPS
   std::string key = "modes";          ///< the job file's section of these options, for messages ("reduce.modes")
   double cluster_tol = 1e-6;          ///< relative gap below which eigenvalues form one multiplet

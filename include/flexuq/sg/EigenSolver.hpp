@@ -75,6 +75,7 @@ struct EigenOptions {
   double memory_limit_bytes = 0; ///< per rank; 0: MemAvailable / ranks on the node
   std::string prefix = "sg_";
   std::string key = "method.galerkin"; ///< named in messages
+  std::string partitioner_key = "partitioner"; ///< named when the groups' partitions differ ("model.partitioner")
   bool progress = true;
 };
 

@@ -23,6 +23,7 @@
 #include <Eigen/Dense>
 
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace flexuq::sg {
@@ -72,8 +73,10 @@ TripleTensor regroup_by_terms(const TripleTensor& tensor, const Eigen::MatrixXd&
 class BlockSpace {
 public:
   /// @note Collective on the world communicator. Checks that every group has the same spatial
-  /// layout (local sizes per group rank; a fingerprint of @p fingerprint_mat's diagonal).
-  BlockSpace(const StochasticLayout& layout, int n_blocks, Mat fingerprint_mat);
+  /// layout (local sizes per group rank; a fingerprint of @p fingerprint_mat's diagonal); the error
+  /// when they differ names @p partitioner_key.
+  BlockSpace(const StochasticLayout& layout, int n_blocks, Mat fingerprint_mat,
+             const std::string& partitioner_key = "partitioner");
 
   const StochasticLayout& layout() const { return *layout_; }
   int n_blocks() const { return n_blocks_; }

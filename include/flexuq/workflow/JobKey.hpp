@@ -29,6 +29,17 @@ struct JobKey {
     const std::string p = prefix();
     throw InputError(p.empty() ? message : p + ": " + message);
   }
+  /// @p e after "<prefix>: "; an OptionError stays one, so that the CLI still names its option.
+  [[noreturn]] void fail(const InputError& e) const {
+    const std::string p = prefix();
+    rethrow_input_error(e, p.empty() ? p : p + ": ");
+  }
+  /// "<prefix>: @p before<option>@p after" as an OptionError: a hint naming an option by its field
+  /// (the CLI renders the job key, app/JobKeys), e.g. the reduce option that makes what a body file lacks.
+  [[noreturn]] void fail_option(const std::string& before, const std::string& option, const std::string& after) const {
+    const std::string p = prefix();
+    throw OptionError(option, "{}").wrapped((p.empty() ? p : p + ": ") + before, after);
+  }
 };
 
 } // namespace flexuq::workflow
