@@ -4,6 +4,7 @@
 // body with nodes 1-3 as its interface, whose fixed-interface modes are those of the 2-mass chain
 // below node 3 (closed form) and whose basis is 9 constraint + 4 mode columns; stress modes refused on a model
 // without solids, naming the field (the CLI says reduce.stress_modes).
+#include "../io/InputErrorOf.hpp"
 #include "SpringChain.hpp"
 
 #include "flexuq/core/Error.hpp"
@@ -68,5 +69,39 @@ TEST(ReduceWorkflow, CraigBamptonModesOfTheChain) {
     EXPECT_EQ(e.message_for("reduce.stress_modes").rfind("job.yaml: reduce.stress_modes needs solid elements", 0), 0u)
         << e.what();
   }
+  EXPECT_FALSE(std::ifstream(job.output).good());
+}
+
+// A held set that leaves zero-energy modes (two nodes joined along x only, node 1 held): the
+// mechanism error names the option that lists the held sets, as the job gave it.
+TEST(ModesWorkflow, MechanismNamesTheFixedSetsOption) {
+  const std::string dir = test::shared_scratch_dir("workflow-mechanism");
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank == 0) {
+    std::ofstream k(dir + "/K.mtx"), m(dir + "/M.mtx"), l(dir + "/dofs.txt");
+    k << "%%MatrixMarket matrix coordinate real symmetric\n6 6 3\n1 1 1000\n4 4 1000\n4 1 -1000\n";
+    m << "%%MatrixMarket matrix coordinate real symmetric\n6 6 6\n";
+    for (int i = 1; i <= 6; ++i) m << i << " " << i << " 2\n";
+    for (int v = 1; v <= 2; ++v)
+      for (int c = 1; c <= 3; ++c) l << v << " " << c << " " << 0.1 * v << " 0 0\n";
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  fe::MatrixModelSpec spec;
+  spec.labels = dir + "/dofs.txt";
+  spec.stiffness = {{"K", {dir + "/K.mtx", io::MatrixFormat::matrix_market, ""}, 1.0}};
+  spec.mass = {{"M", {dir + "/M.mtx", io::MatrixFormat::matrix_market, ""}, 1.0}};
+  spec.node_sets["FIX"] = {1};
+  fe::ComponentOptions copts;
+  copts.fixed_sets = {"FIX"};
+  const auto comp = fe::make_matrix_component(MPI_COMM_WORLD, spec, copts);
+  workflow::ModesJob job;
+  job.modes.count = 1;
+  job.modes.fixed_key = "model.fixed";
+  job.output = dir + "/mechanism.h5";
+  log::PhaseTimes times;
+  const std::string msg = test::input_error_of([&] { workflow::run_modes(MPI_COMM_WORLD, *comp, job, times); });
+  EXPECT_NE(msg.find("mechanism: 2 zero-energy mode(s) remain with fixed sets [FIX]"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("(or add sets to model.fixed), or omit model.fixed for a free-free analysis"), std::string::npos) << msg;
   EXPECT_FALSE(std::ifstream(job.output).good());
 }
