@@ -4,6 +4,8 @@
 // load (rank 0 reads and broadcasts; a missing file throws on every rank) and relative paths.
 #include "flexuq/core/Error.hpp"
 #include "flexuq/config/Config.hpp"
+#include "flexuq/config/NodeReader.hpp"
+#include "flexuq/config/SetsFile.hpp"
 #include "InputErrorOf.hpp"
 
 #include <gtest/gtest.h>
@@ -317,4 +319,43 @@ TEST(ConfigPaths, LoadedJobResolvesAgainstItsFolder) {
   EXPECT_TRUE(fs::exists(p));
   MPI_Barrier(comm);
   if (rank_of(comm) == 0) fs::remove_all(dir);
+}
+
+// io::NodeReader: the simulate parse's strict reader; every message names file, key and line.
+TEST(NodeReader, StrictKeysTypedValuesAndMessages) {
+  const Config c = Config::from_string("b:\n  mass: 2.5\n  name: rod\n  on: true\n  p: [1, 2]\n  bad: x\n  inf: .inf\n",
+                                       "j.yaml");
+  const flexuq::io::NodeReader rd(c.source());
+  const YAML::Node b = c.node("b");
+  EXPECT_EQ(rd.number(b, "b", "mass", 0.0), 2.5);
+  EXPECT_EQ(rd.number(b, "b", "absent", 7.0), 7.0);
+  EXPECT_EQ(rd.text(b, "b", "name"), "rod");
+  EXPECT_TRUE(rd.flag(b, "b", "on", false));
+  EXPECT_EQ(rd.list(b["p"], "b.p"), (std::vector<double>{1, 2}));
+  EXPECT_EQ(rd.fixed_list(b, "b", "q", 3, "[x, y, z]", {0, 0, 1}), (std::vector<double>{0, 0, 1}));
+  EXPECT_EQ(flexuq::io::NodeReader::line(b["p"]), 5);
+  using flexuq::test::input_error_of;
+  EXPECT_EQ(input_error_of([&] { rd.keys(b, "b", {"mass", "name"}); }),
+            "j.yaml: unknown key 'b.on' (line 4) (mass, name)");
+  EXPECT_EQ(input_error_of([&] { rd.number(b, "b", "bad", 0.0); }), "j.yaml: b.bad (line 6): must be a number");
+  EXPECT_EQ(input_error_of([&] { rd.number(b, "b", "inf", 0.0); }), "j.yaml: b.inf (line 7): must be a finite number");
+  EXPECT_EQ(input_error_of([&] { rd.required(b, "b", "length"); }), "j.yaml: b (line 2): 'length' is missing");
+  EXPECT_EQ(input_error_of([&] { rd.flag(b, "b", "bad", false); }), "j.yaml: b.bad (line 6): must be true or false");
+  EXPECT_EQ(input_error_of([&] { rd.fixed_list(b, "b", "p", 3, "[x, y, z]", {}); }),
+            "j.yaml: b.p (line 5): needs 3 numbers [x, y, z], got 2");
+  EXPECT_EQ(input_error_of([&] { rd.require_map(b["p"], "b.p"); }), "j.yaml: b.p (line 5): must be a mapping {key: value, ...}");
+}
+
+// io::read_sets_file: the model.matrices.sets file, messages with file and line.
+TEST(SetsFile, SetsAndMessages) {
+  const std::string dir = fs::temp_directory_path() / ("flexuq-sets-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  std::ofstream(dir + "/ok.yaml") << "A: [1, 2]\nB: [7]\n";
+  std::ofstream(dir + "/bad.yaml") << "A: [1, 2]\nB: x\n";
+  const auto sets = flexuq::io::read_sets_file(dir + "/ok.yaml");
+  EXPECT_EQ(sets.at("A"), (std::vector<long>{1, 2}));
+  EXPECT_EQ(sets.at("B"), (std::vector<long>{7}));
+  EXPECT_EQ(flexuq::test::input_error_of([&] { flexuq::io::read_sets_file(dir + "/bad.yaml"); }),
+            dir + "/bad.yaml:2: set B: expected a list of node ids");
+  fs::remove_all(dir);
 }
