@@ -19,7 +19,16 @@ rows the engine drops (3 per cylinder).
              3 s (seed Table 2), against a rotational damper of 0.5 N·m·s/rad on the crankshaft (the
              seed's "500" read as N·mm·s/rad, digest §3.2: this gives ~4000 rpm), 4.5 s, HHT.
 
-  /usr/bin/python3 configs/make_v8.py [--driven] > v8.yaml
+  --mounted  (digest §3.3, V13) the same crank drive in an engine housing that nothing fixes to the
+             ground: the main bearing and the bores join the housing, the crank's torques and damper
+             react on it, gravity −9.81 z, and the housing (120 kg, inertia 3, 6, 6 kg·m² about its
+             centre of mass 0.1 m above the crank axis — assumed: the seed gives no housing data) rests
+             on 9 spring–dampers (c = 75 000 N/m, d = 500 N·s/m: the seed's "0.05" has no usable unit)
+             along x, y and z at 3 mounts (two engine mounts at the front, a gearbox mount at the rear);
+             index-3 HHT, the same torque program, snapshots written (the training run of
+             configs/rom/v8-mounted-rom.yaml).
+
+  /usr/bin/python3 configs/make_v8.py [--driven | --mounted] > v8.yaml
 """
 import math
 import sys
@@ -32,6 +41,8 @@ X_THROW = [0.0, 0.12, 0.24, 0.36]
 BANKS = {"L": np.array([0.0, -math.sin(math.pi / 4), math.cos(math.pi / 4)]),
          "R": np.array([0.0, math.sin(math.pi / 4), math.cos(math.pi / 4)])}
 SIDE = {"L": -0.02, "R": 0.02}
+HOUSING = np.array([0.18, 0.0, 0.1])  # --mounted: the housing's centre of mass
+MOUNTS = [np.array([-0.05, -0.2, -0.05]), np.array([-0.05, 0.2, -0.05]), np.array([0.5, 0.0, -0.05])]
 
 
 def fmt(v):
@@ -52,15 +63,20 @@ def piston_offset(p, d):
 
 def main():
     driven = "--driven" in sys.argv[1:]
+    mounted = "--mounted" in sys.argv[1:]
+    base = "housing" if mounted else "ground"
     out = []
     w = out.append
-    w("# Seed 003's rigid V8 crank drive (17 bodies), written by configs/make_v8.py" + (" --driven" if driven else ""))
+    w("# Seed 003's rigid V8 crank drive (" + ("18 bodies: the 17 in a housing on mounts" if mounted else "17 bodies")
+      + "), written by configs/make_v8.py" + (" --driven" if driven else "") + (" --mounted" if mounted else ""))
     w("# (see its docstring for the geometry and the loads). Regenerate instead of editing by hand.")
     w("command: simulate")
     w("bodies:")
     w(f"  crankshaft: {{type: rigid, mass: 9.5, inertia: [0.015, 0.128, 0.138], position: {fmt([0.18, 0, 0])}}}")
     joints, outputs = [], []
-    joints.append("  - {name: main_bearing, type: revolute, bodies: [ground, crankshaft], point: [0, 0, 0], axis: [1, 0, 0]}")
+    if mounted:
+        w(f"  housing: {{type: rigid, mass: 120.0, inertia: [3.0, 6.0, 6.0], position: {fmt(HOUSING)}}}")
+    joints.append(f"  - {{name: main_bearing, type: revolute, bodies: [{base}, crankshaft], point: [0, 0, 0], axis: [1, 0, 0]}}")
     for k in range(4):
         for bank, d in BANKS.items():
             c = f"{k + 1}{bank}"
@@ -78,7 +94,7 @@ def main():
             w(f"  piston{c}: {{type: rigid, mass: 0.7, inertia: [0.00066, 0.00068, 0.00068], position: {fmt(q)}}}")
             joints.append(f"  - {{name: crankpin{c}, type: revolute, bodies: [crankshaft, rod{c}], point: {fmt(p)}, axis: [1, 0, 0]}}")
             joints.append(f"  - {{name: wristpin{c}, type: revolute, bodies: [rod{c}, piston{c}], point: {fmt(q)}, axis: [1, 0, 0]}}")
-            joints.append(f"  - {{name: bore{c}, type: prismatic, bodies: [ground, piston{c}], point: {fmt(q)}, axis: {fmt(d)}}}")
+            joints.append(f"  - {{name: bore{c}, type: prismatic, bodies: [{base}, piston{c}], point: {fmt(q)}, axis: {fmt(d)}}}")
             if driven:
                 outputs += [f"  - {{name: rates_rod{c}, body: rod{c}, quantity: coordinate_rates}}",
                             f"  - {{name: rates_piston{c}, body: piston{c}, quantity: coordinate_rates}}"]
@@ -89,16 +105,29 @@ def main():
     w("joints:")
     out += joints
     if not driven:
+        react = ", body2: housing" if mounted else ""
         w("forces:")
         w("  - {type: torque, body: crankshaft, axis: [1, 0, 0], table: [[0, 20.0], [1.5, 20.0], [1.6, 220.0], "
-          "[3.0, 220.0], [3.1, 20.0]]}")
-        w("  - {type: rotational-damper, body: crankshaft, axis: [1, 0, 0], damping: 0.5}")
-        w("solver: {type: hht, alpha: -0.05, step: 2.0e-4, end: 4.5, output_step: 0.01}")
+          f"[3.0, 220.0], [3.1, 20.0]]{react}}}")
+        w(f"  - {{type: rotational-damper, body: crankshaft, axis: [1, 0, 0], damping: 0.5{react}}}")
+        if mounted:
+            w("  - {type: gravity, g: [0, 0, -9.81]}")
+            for m, at in enumerate(MOUNTS):
+                for k, e in enumerate(np.eye(3)):
+                    w(f"  - {{type: spring, bodies: [ground, housing], point: {fmt(at - 0.1 * e)}, point2: {fmt(at)}, "
+                      f"stiffness: 75000.0, damping: 500.0}}")
+            w("solver: {type: hht, alpha: -0.05, step: 2.0e-4, end: 4.5, output_step: 0.01, formulation: index-3}")
+            w("snapshots: true")
+        else:
+            w("solver: {type: hht, alpha: -0.05, step: 2.0e-4, end: 4.5, output_step: 0.01}")
         outputs = ["  - {name: crank_angle, joint: main_bearing, quantity: angle}",
                    "  - {name: crank_speed, body: crankshaft, quantity: angular_velocity}",
                    "  - {name: piston1L, body: piston1L, quantity: position}",
                    "  - {name: energy, quantity: energy}"]
-        w("output: v8.h5")
+        if mounted:
+            outputs += ["  - {name: housing, body: housing, quantity: coordinates}",
+                        "  - {name: housing_rates, body: housing, quantity: coordinate_rates}"]
+        w("output: v8-mounted.h5" if mounted else "output: v8.h5")
     else:
         w("solver: {type: rk45, rtol: 1.0e-6, atol: 1.0e-8, end: 2.0, output_step: 0.005}")
         w("output: v8-driven.h5")

@@ -62,6 +62,12 @@ workflow::RomJobSpec parse_rom_job(MPI_Comm comm, const io::Config& cfg) {
                  cfg.source() << ": pod.per_body applies to the type-sensitive POD (pod.method: type-sensitive)");
   o.constraints = enum_key(cfg, "constraints.method", rom::kConstraintMethodNames, o.constraints);
   o.constraint_truncation = truncation_at(cfg, "constraints.truncation", o.constraint_truncation);
+  if (cfg.has("constraints.at")) {
+    const auto at = cfg.get<std::string>("constraints.at");
+    FLEXUQ_REQUIRE(at == "all" || at == "start",
+                   cfg.source() << ": constraints.at: unknown value '" << at << "' (known: all, start)");
+    o.constraints_at_start = at == "start";
+  }
   o.is_needed_tol = cfg.get<double>("constraints.tolerance", o.is_needed_tol);
   FLEXUQ_REQUIRE(o.is_needed_tol > 0 && o.is_needed_tol < 1,
                  cfg.source() << ": constraints.tolerance must be in (0, 1), got " << o.is_needed_tol);

@@ -176,12 +176,14 @@ ReducedBasis build_basis(const mbs::System& sys, const std::vector<Training>& ru
     b.gamma = Mat::Zero(m, static_cast<Eigen::Index>(keep.size()));
     for (std::size_t i = 0; i < keep.size(); ++i) b.gamma(keep[i], static_cast<Eigen::Index>(i)) = 1.0;
   } else {
-    Mat stacked(m, r * h);
-    for (int k = 0; k < h; ++k) stacked.middleCols(static_cast<Eigen::Index>(k) * r, r) = cqv[static_cast<std::size_t>(k)];
+    // Every snapshot's C_q V side by side (the digest's reading), or the first one's only (`start`).
+    const int used = o.constraints_at_start ? 1 : h;
+    Mat stacked(m, r * used);
+    for (int k = 0; k < used; ++k) stacked.middleCols(static_cast<Eigen::Index>(k) * r, r) = cqv[static_cast<std::size_t>(k)];
     double lost = 0;
     if (stacked.norm() == 0.0) {
       b.gamma = Mat(m, 0); // every constraint is met by V itself (seed §4.5: l = 0)
-      b.constraint_sigma = Vec::Zero(std::min(m, r * h));
+      b.constraint_sigma = Vec::Zero(std::min(m, r * used));
     } else {
       b.gamma = left_vectors(stacked, o.constraint_truncation, b.constraint_sigma, lost);
     }

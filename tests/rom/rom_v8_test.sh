@@ -14,7 +14,10 @@
 #    constraint reduction (constraints.method: none, l = 118) is refused naming the key; the combined
 #    position POD (rank 10, l = 10) fails alike;
 #  * per body and type: the ranks the kinematics give (crank 0 + 2, rods 2 + 2, pistons 1 + 0; r = 42,
-#    r − l = 1) and the reduced run equals the full one.
+#    r − l = 1) and the reduced run equals the full one;
+#  * the V8 in a housing on 9 spring–dampers (configs/v8-mounted.yaml): Γ from the first snapshot
+#    (constraints.at: start) gives r − l = n − m = 7 (the seed's 7) and the ROM = full to 1e-6; stacked
+#    over all snapshots the Jacobians span more than r directions (refused: over-determined).
 #   rom_v8_test.sh FLEXUQ MPIEXEC SOURCE_DIR
 set -euo pipefail
 flexuq="$1"; mpiexec="$2"; src="$3"
@@ -45,6 +48,18 @@ run simulate ../v8-rigid.yaml "${train[@]}" --set rom=per-body.h5 --set output=v
   { echo "FAIL: per-body run"; cat per-body-run.log; exit 1; }
 expect_fail "keeps l = 20 constraint directions for r = 11" rom v8-rom.yaml --set pod.method=combined --set pod.rank=11 --set output=x.h5
 expect_fail "constraints.method = none keeps l = 118" rom v8-rom.yaml --set constraints.method=none --set output=x.h5
+# The V8 in its housing on mounts (configs/v8-mounted.yaml, make_v8.py --mounted): 7 degrees of freedom.
+$py "$src/configs/make_v8.py" --mounted | diff -q - "$src/configs/v8-mounted.yaml" > /dev/null ||
+  { echo "FAIL: configs/v8-mounted.yaml is not what configs/make_v8.py --mounted writes"; exit 1; }
+cp "$src/configs/v8-mounted.yaml" "$wd"
+cp "$src/configs/rom/v8-mounted-rom.yaml" .
+run simulate ../v8-mounted.yaml --set solver.end=0.5 --set output=v8-mounted.h5 > mounted.log 2>&1 ||
+  { echo "FAIL: mounted training"; cat mounted.log; exit 1; }
+run rom v8-mounted-rom.yaml > mounted-rom.log 2>&1 || { echo "FAIL: mounted rom"; cat mounted-rom.log; exit 1; }
+cat mounted-rom.log
+run simulate ../v8-mounted.yaml --set solver.end=0.5 --set rom=v8-mounted-rom.h5 --set output=v8-mounted-reduced.h5 \
+  > mounted-red.log 2>&1 || { echo "FAIL: mounted reduced run"; cat mounted-red.log; exit 1; }
+expect_fail "over-determined" rom v8-mounted-rom.yaml --set constraints.at=all --set output=x.h5
 $py - <<'PY'
 import h5py, numpy as np
 ok = True
@@ -92,6 +107,17 @@ with h5py.File("v8-per-body.h5") as g:
     b = np.concatenate([g["bodies/" + k + "/q"][()] for k in g["snapshots/bodies"].asstr()[()]], axis=1)
 err = (np.abs(a - b)[:, m] / s[m]).max()
 check(err <= 1e-8, f"per-body ROM q = full q: {err:.2e}")
+# Mounted: r − l must be the full model's n − m (7: the housing's six and the crank's one), and the ROM
+# must reproduce the full run (the digest's V13 tolerance 1e-6).
+with h5py.File("v8-mounted-rom.h5") as f:
+    ma = dict(f["rom"].attrs)
+with h5py.File("v8-mounted.h5") as f, h5py.File("v8-mounted-reduced.h5") as g:
+    qa, qb = f["snapshots/q"][()], g["snapshots/q"][()]
+check(ma["n"] - ma["m"] == 7 and ma["r"] - ma["l"] == 7,
+      f"mounted: n − m = {ma['n'] - ma['m']}, r = {ma['r_translational']} + {ma['r_rotational']}, l = {ma['l']}, r − l = {ma['r'] - ma['l']} (seed: 7)")
+sm = np.abs(qa).max(axis=0); mm = sm > 1e-12
+err = (np.abs(qa - qb)[:, mm] / sm[mm]).max()
+check(err <= 1e-6, f"mounted ROM q = full q: {err:.2e} (<= 1e-6; seed 8e-8)")
 if not ok:
     raise SystemExit("FAIL")
 print("ROM V8 checks passed")

@@ -63,6 +63,8 @@ struct RomOptions {
   int rank[3] = {-1, -1, -1};
   ConstraintMethod constraints = ConstraintMethod::svd;
   pod::Truncation constraint_truncation = pod::Truncation::sigma_ratio(1e-8);
+  /// svd: C_q V at the first snapshot only (`constraints.at: start`) instead of stacked over all (`all`).
+  bool constraints_at_start = false;
   double is_needed_tol = 1e-10; ///< is-needed: |row j of C_q V| > tol · max over rows and snapshots
 };
 
