@@ -72,15 +72,17 @@ Mat ReducedIntegrator::reduced_jacobian(const Vec& q, double t) {
 
 void ReducedIntegrator::check_rank(const Mat& j, double t) {
   if (b_.l() == 0) return;
-  Eigen::JacobiSVD<Mat> svd(j);
-  const Vec sv = svd.singularValues();
-  const double ratio = sv.size() < b_.l() || sv(0) == 0 ? 0.0 : sv(sv.size() - 1) / sv(0);
+  // |R_ll|/|R_11| of a column-pivoted QR of (ΓᵀC_qV)ᵀ: a cheap estimate of σ_min/σ_max (a Jacobi SVD of
+  // the 38 × 45 block of the mounted V8 took a quarter of its run).
+  Eigen::ColPivHouseholderQR<Mat> qr(j.transpose());
+  const Vec d = qr.matrixR().diagonal().cwiseAbs();
+  const double ratio = d.size() < b_.l() || d(0) == 0 ? 0.0 : d(b_.l() - 1) / d(0);
   stats_.min_rank_ratio = std::min(stats_.min_rank_ratio, ratio);
   ++stats_.rank_checks;
   if (!(ratio > 1e-12))
     throw Error(FLEXUQ_MSG("rom: the reduced constraint Jacobian Γᵀ C_q V (" << b_.l() << " x " << b_.r()
                                                                              << ") lost rank at t = " << t
-                                                                             << " (σ_min/σ_max = " << ratio
+                                                                             << " (σ_min/σ_max ≈ " << ratio
                                                                              << "): the snapshots do not cover this motion; "
                                                                                 "train the ROM on it (seed 003 §4.5)"));
 }

@@ -26,7 +26,7 @@ namespace flexuq::rom {
 
 struct ReducedStats {
   mbs::RunStats run;
-  double min_rank_ratio = 1.0; ///< smallest σ_min/σ_max of ΓᵀC_qV met at the rebuilds
+  double min_rank_ratio = 1.0; ///< smallest σ_min/σ_max of ΓᵀC_qV met at the rebuilds (column-pivoted QR estimate)
   long rank_checks = 0;
   double initial_offset = 0.0; ///< ‖V Vᵀ(q0 − R0) + R0 − q0‖∞ of the run's initial q
 };
