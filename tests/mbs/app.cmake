@@ -59,3 +59,7 @@ flexuq_mbs_script_test(test_mbs_simulate_seed000_cb simulate_seed000_cb_test.sh 
 # Seed 001's GCMS bodies in motion (Eq. 58, Newmark): the E2 bar as a pendulum against the floating
 # frame on the same file and the rigid pendulum, energy, interfaces, B14's conditioning, bad input.
 flexuq_mbs_script_test(test_mbs_simulate_gcms simulate_gcms_test.sh PROCESSORS 2 TIMEOUT 300 LABELS mbs np2)
+
+# Large mechanisms (issue #40): a 400-body hanging chain set up and run in seconds (sparse rank tests)
+# with its joint reactions against the weights below them; an inertia-free link named; the memory bound.
+flexuq_mbs_script_test(test_mbs_large_mechanism large_mechanism_test.sh TIMEOUT 120 LABELS mbs np1)
