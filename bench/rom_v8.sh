@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # Seed 003's rigid V8 (digest V12/V18; not a test): the full model against its reduced-order model
 # online, same scheme (index-3 HHT, α = −0.05) and step (2e-4 s) over the seed's 4.5 s load history
-# (configs/v8-rigid.yaml), plus the offline cost and the ROM's error. docs/performance.md records it.
+# (configs/v8-rigid.yaml), plus the offline cost and the ROM's error; then the V8 on mounts
+# (configs/v8-mounted.yaml) alike. docs/performance.md records it.
 #   bench/rom_v8.sh [--out bench/results] [--flexuq PATH] [--repeat N]
 set -euo pipefail
 repeat=1
@@ -43,4 +44,27 @@ with h5py.File("v8-full.h5") as f, h5py.File("v8-reduced.h5") as g:
 s = np.abs(a).max(axis=0); m = s > 1e-12
 print(f"max |dq|/max_t|q| over {a.shape[0]} outputs and {m.sum()} moving coordinates: {(np.abs(a - b)[:, m] / s[m]).max():.2e}; "
       f"crank speed up to {w.max():.1f} rad/s ({w.max() * 30 / np.pi:.0f} rpm)")
+PY
+# The V8 in its housing on mounts (configs/v8-mounted.yaml, digest V13): 4.5 s, Γ from the first snapshot.
+cp "$here/configs/v8-mounted.yaml" v8-mounted.yaml
+"$flexuq" simulate v8-mounted.yaml --set output=v8m-train.h5 > v8m-train.log 2>&1 || { cat v8m-train.log; exit 1; }
+printf 'command: rom\nmodel: v8-mounted.yaml\ntraining: [v8m-train.h5]\nconstraints: {at: start}\noutput: v8m-rom.h5\n' > v8m-rom.yaml
+"$flexuq" rom v8m-rom.yaml > v8m-rom.log 2>&1 || { cat v8m-rom.log; exit 1; }
+grep "^rom:" v8m-rom.log
+echo "| mounted run | full [s] | ROM [s] | full / ROM | matrices full / ROM | Newton its full / ROM |"
+echo "|---|---|---|---|---|---|"
+for k in $(seq "$repeat"); do
+  "$flexuq" simulate v8-mounted.yaml --set output=v8m-full.h5 > v8m-full.log 2>&1 || { cat v8m-full.log; exit 1; }
+  "$flexuq" simulate v8-mounted.yaml --set rom=v8m-rom.h5 --set output=v8m-reduced.h5 > v8m-red.log 2>&1 || { cat v8m-red.log; exit 1; }
+  f=$(attr v8m-full.h5 solver wall_seconds) r=$(attr v8m-reduced.h5 solver wall_seconds)
+  jf=$(attr v8m-full.h5 solver jacobians) jr=$(attr v8m-reduced.h5 solver jacobians)
+  nf=$(attr v8m-full.h5 solver newton_iterations) nr=$(attr v8m-reduced.h5 solver newton_iterations)
+  echo "| $k | $f | $r | $(echo "scale=2; $f / $r" | bc) | ${jf%.*} / ${jr%.*} | ${nf%.*} / ${nr%.*} |"
+done
+/usr/bin/python3 - <<'PY'
+import h5py, numpy as np
+with h5py.File("v8m-full.h5") as f, h5py.File("v8m-reduced.h5") as g:
+    a, b = f["snapshots/q"][()], g["snapshots/q"][()]
+s = np.abs(a).max(axis=0); m = s > 1e-12
+print(f"mounted: max |dq|/max_t|q| over {a.shape[0]} outputs and {m.sum()} moving coordinates: {(np.abs(a - b)[:, m] / s[m]).max():.2e}")
 PY
