@@ -112,6 +112,26 @@ VecH get_column(const WorkSpace& ws, Mat X, PetscInt j, IS is) {
   return full;
 }
 
+/// X ← A⁻¹B with the factorization kept in @p ksp (preonly + MUMPS Cholesky): one multi-RHS solve
+/// (KSPMatSolve → PCMatApply → MatMatSolve on the factor) for a block of several columns, one
+/// KSPSolve per column when @p block is 1 (the one-at-a-time reference of reduce.solve_block).
+void solve_columns(KSP ksp, Mat B, Mat X, int block) {
+  PetscInt n = 0;
+  FLEXUQ_PETSC(MatGetSize(B, nullptr, &n));
+  if (block > 1) {
+    FLEXUQ_PETSC(KSPMatSolve(ksp, B, X));
+    return;
+  }
+  for (PetscInt j = 0; j < n; ++j) {
+    Vec b = nullptr, x = nullptr;
+    FLEXUQ_PETSC(MatDenseGetColumnVecRead(B, j, &b));
+    FLEXUQ_PETSC(MatDenseGetColumnVecWrite(X, j, &x));
+    FLEXUQ_PETSC(KSPSolve(ksp, b, x));
+    FLEXUQ_PETSC(MatDenseRestoreColumnVecWrite(X, j, &x));
+    FLEXUQ_PETSC(MatDenseRestoreColumnVecRead(B, j, &b));
+  }
+}
+
 /// The owned working DOFs except @p removed (global working indices, any rank's).
 IsH complement(const WorkSpace& ws, std::vector<PetscInt> removed) {
   std::sort(removed.begin(), removed.end());
@@ -315,14 +335,14 @@ void Reducer::statics() {
   }
   auto& in = *interior_;
   log::Phase p(comm, "cms: constraint modes", &times_);
-  // Multi-RHS solves with the one factorization: [−K_ib | −(MΦ_R)_i | unit loads], in chunks of
-  // columns so that the dense right-hand sides, the solutions and MUMPS's multi-RHS workspace stay
-  // bounded (an all-DOF interface has thousands of columns; one solve with all of them held ~10x the
-  // factor's memory). MUMPS blocks its solve phase internally, so chunking costs no speed.
+  // Multi-RHS solves with the one factorization: [−K_ib | −(MΦ_R)_i | unit loads], in blocks of
+  // reduce.solve_block columns so that the dense right-hand sides, the solutions and MUMPS's
+  // multi-RHS workspace stay bounded (an all-DOF interface has thousands of columns; one solve with
+  // all of them held ~10x the factor's memory). Timings per block size: docs/performance.md.
   const auto& bd = ws_.boundary();
   const PetscInt nb = static_cast<PetscInt>(bd.size()), nr = 6, nl = static_cast<PetscInt>(res_work_.size());
   const PetscInt ntot = nb + nr + nl;
-  constexpr PetscInt kChunk = 128;
+  const PetscInt kChunk = std::max<PetscInt>(1, opt_.solve_block);
   std::vector<VecH> MR;
   for (PetscInt j = 0; j < nr; ++j) {
     VecH t = ws_.new_vector();
@@ -370,7 +390,7 @@ void Reducer::statics() {
     FLEXUQ_PETSC(MatDuplicate(B.get(), MAT_DO_NOT_COPY_VALUES, X.out()));
     try {
       const auto scope = in.defaults.apply();
-      FLEXUQ_PETSC(KSPMatSolve(in.ksp.get(), B.get(), X.get()));
+      solve_columns(in.ksp.get(), B.get(), X.get(), opt_.solve_block);
     } catch (const Error& e) {
       throw Error(std::string("solving with the factorization of K_ii failed (is the boundary restraining every "
                               "part of the component?): ") + e.what());
@@ -626,30 +646,36 @@ const std::vector<VecH>& Reducer::attachment() {
   }
   const auto& bd = ws_.boundary();
   const Eigen::MatrixXd Rb = boundary_rows(R);
-  MatH B = dense_like(attach_->Kff.get(), static_cast<PetscInt>(bd.size()));
+  const std::size_t nb = bd.size(), chunk = static_cast<std::size_t>(std::max(1, opt_.solve_block));
   VecH y = ws_.new_vector();
-  for (std::size_t k = 0; k < bd.size(); ++k) {
-    FLEXUQ_PETSC(VecZeroEntries(y.get()));
-    const Eigen::VectorXd a = -(Mrr_inv * Rb.row(static_cast<Eigen::Index>(k)).transpose());
-    axpy_all(y.get(), a, MR);
-    PetscInt lo = 0, hi = 0;
-    FLEXUQ_PETSC(VecGetOwnershipRange(y.get(), &lo, &hi));
-    if (bd[k].work >= lo && bd[k].work < hi) FLEXUQ_PETSC(VecSetValue(y.get(), bd[k].work, 1.0, ADD_VALUES));
-    FLEXUQ_PETSC(VecAssemblyBegin(y.get()));
-    FLEXUQ_PETSC(VecAssemblyEnd(y.get()));
-    set_column(B.get(), static_cast<PetscInt>(k), y.get(), attach_->is_f.get(), 1.0);
-  }
-  MatH X;
-  FLEXUQ_PETSC(MatDuplicate(B.get(), MAT_DO_NOT_COPY_VALUES, X.out()));
-  {
-    const auto scope = attach_->defaults.apply();
-    FLEXUQ_PETSC(KSPMatSolve(attach_->ksp.get(), B.get(), X.get()));
-  }
-  for (std::size_t k = 0; k < bd.size(); ++k) {
-    VecH x = get_column(ws_, X.get(), static_cast<PetscInt>(k), attach_->is_f.get());
-    const Eigen::VectorXd c = -(Mrr_inv * mdot(ws_.M(), x.get(), R, y.get()));
-    axpy_all(x.get(), c, R);
-    attachment_.push_back(std::move(x));
+  log::Progress progress(comm, "attachment modes", static_cast<PetscInt>(nb));
+  for (std::size_t c0 = 0; c0 < nb; c0 += chunk) { // blocks of reduce.solve_block right-hand sides
+    const std::size_t c1 = std::min(nb, c0 + chunk);
+    MatH B = dense_like(attach_->Kff.get(), static_cast<PetscInt>(c1 - c0));
+    for (std::size_t k = c0; k < c1; ++k) {
+      FLEXUQ_PETSC(VecZeroEntries(y.get()));
+      const Eigen::VectorXd a = -(Mrr_inv * Rb.row(static_cast<Eigen::Index>(k)).transpose());
+      axpy_all(y.get(), a, MR);
+      PetscInt lo = 0, hi = 0;
+      FLEXUQ_PETSC(VecGetOwnershipRange(y.get(), &lo, &hi));
+      if (bd[k].work >= lo && bd[k].work < hi) FLEXUQ_PETSC(VecSetValue(y.get(), bd[k].work, 1.0, ADD_VALUES));
+      FLEXUQ_PETSC(VecAssemblyBegin(y.get()));
+      FLEXUQ_PETSC(VecAssemblyEnd(y.get()));
+      set_column(B.get(), static_cast<PetscInt>(k - c0), y.get(), attach_->is_f.get(), 1.0);
+    }
+    MatH X;
+    FLEXUQ_PETSC(MatDuplicate(B.get(), MAT_DO_NOT_COPY_VALUES, X.out()));
+    {
+      const auto scope = attach_->defaults.apply();
+      solve_columns(attach_->ksp.get(), B.get(), X.get(), opt_.solve_block);
+    }
+    for (std::size_t k = c0; k < c1; ++k) {
+      VecH x = get_column(ws_, X.get(), static_cast<PetscInt>(k - c0), attach_->is_f.get());
+      const Eigen::VectorXd c = -(Mrr_inv * mdot(ws_.M(), x.get(), R, y.get()));
+      axpy_all(x.get(), c, R);
+      attachment_.push_back(std::move(x));
+    }
+    progress.update(static_cast<PetscInt>(c1));
   }
   return attachment_;
 }

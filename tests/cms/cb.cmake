@@ -7,3 +7,6 @@ flexuq_add_mpi_test(test_cms_cb SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/cb_bases_tes
 # modes = the clamped strip's, invariants = the rectangle's closed forms, rbe2/rbe3 refused.
 flexuq_add_mpi_test(test_cms_plane_reduce SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/plane_reduce_test.cpp
                     LIBS flexuq_cms flexuq_job NP 1 2 LABELS cms TIMEOUT 120)
+# reduce.solve_block: the statics in blocks of right-hand sides = one at a time (1e-12), K_ii Ψ = −K_ib.
+flexuq_add_mpi_test(test_cms_block_solve SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/block_solve_test.cpp
+                    LIBS flexuq_cms flexuq_job NP 1 2 LABELS cms TIMEOUT 120)

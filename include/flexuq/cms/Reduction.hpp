@@ -94,6 +94,12 @@ struct ReducerOptions {
   fe::ModeOptions modes;                 ///< count or band of normal modes (prefix is overridden)
   std::vector<std::string> residual_loads; ///< node sets whose DOFs get residual vectors
   std::string prefix = "cms_";           ///< options-database prefix of the solvers
+  /// Right-hand sides per solve with a kept factorization (reduce.solve_block): the constraint modes,
+  /// inertia relief and residual loads with K_ii, the attachment modes with K_ff go through MUMPS's
+  /// multi-RHS solve (MatMatSolve) b columns at a time; 1 = one KSPSolve per column. The dense blocks
+  /// hold 2b vectors of the interior size, so b bounds the memory as well. Results do not depend on
+  /// b beyond round-off (tests/cms/block_solve_test.cpp).
+  int solve_block = 32;
 };
 
 struct BuildOptions {
