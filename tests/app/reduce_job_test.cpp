@@ -176,3 +176,19 @@ output: )" + out + "\n"));
   EXPECT_EQ(st[st.size() - 2], 0.0) << "final stage still rank deficient";
   EXPECT_GT(f.read_all("/reduced/diagnostics/gcms_cond_psi")[0], 0.99);
 }
+
+TEST(ReduceJob, SolveBlockKey) {
+  // reduce.solve_block: right-hand sides per solve of the statics (default 32, 1 = one at a time).
+  EXPECT_EQ(app::parse_reduce_job(io::Config::from_string(kJob)).reducer.solve_block, 32);
+  EXPECT_EQ(app::parse_reduce_job(io::Config::from_string(kJob, "<t>", {"reduce.solve_block=1"})).reducer.solve_block, 1);
+  EXPECT_EQ(app::parse_reduce_job(io::Config::from_string(kJob, "<t>", {"reduce.solve_block=96"})).reducer.solve_block, 96);
+  for (const char* v : {"0", "-3"}) {
+    try {
+      app::parse_reduce_job(io::Config::from_string(kJob, "<t>", {std::string("reduce.solve_block=") + v}));
+      ADD_FAILURE() << "reduce.solve_block=" << v << " accepted";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("reduce.solve_block must be a positive integer"), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_THROW(app::parse_reduce_job(io::Config::from_string(kJob, "<t>", {"reduce.solve_block=many"})), InputError);
+}
