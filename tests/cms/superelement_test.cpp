@@ -16,7 +16,10 @@
 //  S7  a large rigid motion of the interface points (η = 0) gives q_IP^{j,j} = 0 and zero elastic force;
 //      a small global motion gives q_IP^{j,j} = T δq_IP + T_int η to second order (eq 78 at position level),
 //      and the same state carried by the large rigid motion has the same local DOFs.
+// A 2-D component (plane-stress quad8 strip, 3 rigid motions, interfaces ROOT and TIP of 2-DOF points)
+// repeats S1, S4–S7 with n_R = 3.
 #include "CmsTestUtil.hpp"
+#include "PlaneMesh.hpp"
 
 #include "flexuq/cms/Superelement.hpp"
 #include "flexuq/core/Error.hpp"
@@ -327,4 +330,95 @@ TEST(Superelement, RefusesWhatCannotCarryAFrame) {
   for (Index j = 0; j < 48; ++j) wrong.push_back(j);
   for (Index j = 54; j < 60; ++j) wrong.push_back(j);
   EXPECT_THROW(cms::split_basis(*f.red, b, wrong), InputError);
+}
+
+namespace {
+/// A 0.5 × 0.1 m plane-stress quad8 strip (10 × 2 cells), all-DOF interfaces ROOT (x = 0) and TIP (x = L).
+struct Strip : test::CmsFixture {
+  static std::unique_ptr<fe::Component> make() {
+    io::Mesh m = test::grid_mesh(io::ElementType::quad8, 0.5, 0.1, 10, 2, 0.01, false);
+    for (std::size_t n = 0; n < m.coords.size(); ++n)
+      if (std::abs(m.coords[n][0] - 0.5) < 1e-12) m.node_sets["TIP"].push_back(static_cast<int>(n));
+    return std::make_unique<fe::Component>(MPI_COMM_WORLD, m, fe::ComponentOptions{});
+  }
+  Strip() : CmsFixture(make(), test::interfaces({"ROOT", "TIP"}), 4) {}
+  Index node_near(double x, double y) const {
+    const auto& xs = comp->mesh().coords;
+    Index best = 0;
+    double d = 1e300;
+    for (std::size_t n = 0; n < xs.size(); ++n) {
+      const double e = std::hypot(xs[n][0] - x, xs[n][1] - y);
+      if (e < d) d = e, best = static_cast<Index>(n);
+    }
+    return best;
+  }
+};
+} // namespace
+
+TEST(Superelement, PlaneStripWithThreeRigidMotions) {
+  Strip f;
+  ASSERT_EQ(f.ws->rigid_count(), 3);
+  const auto layout = cms::gs_layout(*f.ws);
+  const Index nb = layout.n_boundary();
+  ASSERT_EQ(nb, 20); // 5 nodes × (ux, uy) at each end
+  const MatrixXd phi_r = cms::interface_rigid_modes(layout);
+  ASSERT_EQ(phi_r.cols(), 3);
+  std::vector<Index> brows;
+  for (const auto& b : f.ws->boundary()) brows.push_back(static_cast<Index>(b.node) * 2 + b.component);
+  // Frame rows: ux, uy of ROOT's first node and uy of TIP's first node; interior: ux, uy of the node
+  // nearest (0.25, 0.05) and uy of the one nearest (0.35, 0.05).
+  MatrixXd psi_b = MatrixXd::Zero(3, nb);
+  psi_b(0, 0) = psi_b(1, 1) = psi_b(2, nb / 2 + 1) = 1;
+  const Index a = f.node_near(0.25, 0.05), c = f.node_near(0.35, 0.05);
+  const std::vector<Index> inner = {2 * a, 2 * a + 1, 2 * c + 1};
+  const MatrixXd R = f.physical_columns(f.red->rigid()) * f.ws->rigid_selection();
+  for (const auto& n : kBases) {
+    cms::BuildOptions bo;
+    bo.method = n.method;
+    bo.mode_interface = n.mi;
+    const auto b = f.red->build(bo);
+    const auto s = cms::split_basis(*f.red, b);
+    const MatrixXd P = f.physical_columns(b.columns) * s.S;
+    MatrixXd ip(nb, P.cols());
+    for (Index k = 0; k < nb; ++k) ip.row(k) = P.row(brows[static_cast<std::size_t>(k)]);
+    // S1 and the rigid motions in split coordinates.
+    EXPECT_LT((ip.leftCols(nb) - MatrixXd::Identity(nb, nb)).cwiseAbs().maxCoeff(), 1e-12) << n.name;
+    if (s.n_eta() > 0) {
+      EXPECT_LT(ip.rightCols(s.n_eta()).norm() / P.rightCols(s.n_eta()).norm(), 1e-12) << n.name;
+    }
+    EXPECT_LT(rel(P * s.rigid, R), 1e-10) << n.name;
+    MatrixXd rows(3, P.cols());
+    for (int k = 0; k < 3; ++k) rows.row(k) = P.row(inner[static_cast<std::size_t>(k)]);
+    const std::vector<std::pair<MatrixXd, MatrixXd>> frames = {{psi_b, MatrixXd::Zero(3, s.n_eta())},
+                                                               {rows.leftCols(nb), rows.rightCols(s.n_eta())}};
+    for (std::size_t w = 0; w < frames.size(); ++w) {
+      const auto& [psi, ups] = frames[w];
+      const auto fr = cms::gs_frame(phi_r, psi, ups);
+      const double s4 = frame_identities(fr, phi_r, psi, ups);
+      const MatrixXd Mg = cms::gs_mass(s, fr, phi_r), Kg = cms::gs_stiffness_linearised(s, fr);
+      const double s5 = linearised_spectrum_error(b, Kg, Mg, 3), s6 = rel(Mg, b.M);
+      // S7: a large rigid motion in the plane (1.1 rad about z), η = 0.
+      const Eigen::Matrix3d Rg = Eigen::AngleAxisd(1.1, Eigen::Vector3d::UnitZ()).toRotationMatrix();
+      const Eigen::Vector3d tg(0.4, -0.2, 0.0);
+      std::vector<Eigen::Vector3d> x;
+      std::vector<Eigen::Matrix3d> rot(layout.points.size(), Eigen::Matrix3d::Identity());
+      for (const auto& p : layout.points) x.push_back(tg + Rg * Eigen::Vector3d(p[0], p[1], p[2]));
+      const VectorXd eta0 = VectorXd::Zero(s.n_eta());
+      const auto st = cms::gs_local_state(layout, psi, ups, x, rot, eta0);
+      VectorXd loc(s.S.cols());
+      loc << st.q_ip, eta0;
+      const double q7 = st.q_ip.cwiseAbs().maxCoeff(), f7 = (cms::gs_stiffness(s, fr) * loc).norm() / Kg.norm();
+      std::printf("2-D %-17s FF %-8s S4 %.1e  S5 %.1e  M_GS vs M %.1e  S7 |q| %.1e |K q|/|K| %.1e (%d it)\n", n.name,
+                  w ? "interior" : "ends", s4, s5, s6, q7, f7, st.iterations);
+      EXPECT_LT(s4, 1e-12) << n.name;
+      EXPECT_LT(s5, 1e-9) << n.name;
+      EXPECT_LT(q7, 1e-12) << n.name;
+      EXPECT_LT(f7, 1e-12) << n.name;
+      EXPECT_LT(std::abs(st.R(2, 2) - 1.0) + st.R.col(2).head<2>().norm(), 1e-14) << "the frame stays in the plane";
+      const std::string nm = n.name;
+      if (nm == "guyan" || nm == "craig-bampton" || nm == "herting" || nm == "herting-fixed") {
+        EXPECT_LT(s6, 1e-12) << n.name;
+      }
+    }
+  }
 }
