@@ -37,8 +37,9 @@ void check_component(const fe::Component& comp, const ReduceJob& job) {
                                  << " gives none (add x y z to the label file)");
   }
   const auto& types = comp.mesh().elem_type;
-  if (job.stress_modes && !(comp.has_coordinates() && std::any_of(types.begin(), types.end(), io::is_solid)))
-    fail(job, "stress_modes", " needs solid elements with coordinates; " + src +
+  if (job.stress_modes && !(comp.has_coordinates() && (std::any_of(types.begin(), types.end(), io::is_solid) ||
+                                                       std::any_of(types.begin(), types.end(), io::is_plane))))
+    fail(job, "stress_modes", " needs solid elements (or 2-D ones) with coordinates; " + src +
                                   " has none (beam stresses and external matrices are not recovered)");
 }
 

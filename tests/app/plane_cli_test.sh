@@ -5,8 +5,9 @@
 # x = 0 (physical line ROOT) clamped.
 #  1. `flexuq modes` on 2 ranks: 2 DOFs per node (/modes attribute dofs_per_node, /modes/vectors
 #     (n, 2, k)); the free strip has exactly 3 rigid-body modes.
-#  2. `flexuq reduce` (Craig–Bampton, all-dofs interface ROOT): the modal diagonal of K̄ equals the
-#     clamped eigenvalues of 1. to 1e-7; tx, ty, rz have round-off strain energy.
+#  2. `flexuq reduce` (Craig–Bampton, all-dofs interface ROOT, stress_modes): the modal diagonal of
+#     K̄ equals the clamped eigenvalues of 1. to 1e-7; tx, ty, rz have round-off strain energy, and
+#     their combinations of the boundary columns round-off stress (/reduced/stress_modes).
 #  3. `flexuq campaign` over E (lognormal) and rho (uniform), 5 Monte-Carlo samples: with ν fixed
 #     K ∝ E and M ∝ ρ, so every sample's frequencies equal the nominal ones times √(E ρ₀/(E₀ ρ))
 #     (1e-7), the exact scaling law of the affine terms.
@@ -40,7 +41,7 @@ model = ("model:\n  mesh: strip.msh\n  material: {E: 2.1e11, nu: 0.3, rho: 7850}
 open("modes.yaml", "w").write(model + "  fixed: [ROOT]\nmodes:\n  count: 4\noutput: clamped.h5\n")
 open("free.yaml", "w").write(model + "modes:\n  count: 2\noutput: free.h5\n")
 open("reduce.yaml", "w").write(model + "reduce:\n  method: craig-bampton\n  interfaces: [{set: ROOT, kind: all-dofs}]\n"
-                               "  modes: {count: 4}\n  checkout: {free_free: 2}\noutput: cb.h5\n")
+                               "  modes: {count: 4}\n  checkout: {free_free: 2}\n  stress_modes: true\noutput: cb.h5\n")
 open("campaign.yaml", "w").write(model + "  fixed: [ROOT]\nparameters:\n"
                                  "  E: {dist: lognormal, mean: 2.1e11, std: 1.0e10}\n"
                                  "  rho: {dist: uniform, low: 7700, high: 8000}\n"
@@ -67,6 +68,24 @@ print("CB fixed-interface eigenvalues", modal[:4], "vs modes", lam[:4])
 assert len(modal) == 4 and np.allclose(modal, lam[:4], rtol=1e-7, atol=0), (modal, lam[:4])
 se = cb["checkout/rigid_strain_energy"][()]
 assert np.max(se) < 1e-12, se
+# Stress modes (n, 6, columns): the rigid motions t_x, t_y, r_z are sums of the boundary columns
+# (the constraint modes reproduce them), and carry no stress; σ_yz = σ_zx = 0 in 2-D.
+S = cb["stress_modes"][()]
+assert S.shape[1] == 6 and S.shape[2] == K.shape[0], S.shape
+g = h5py.File("cb.h5", "r")["mesh"]
+xy = dict(zip(g["node_ids"][()], g["geometry"][()][:, :2]))
+labels = [l.decode().split() for l in cb["dof_labels"][()]]
+xi = np.zeros((K.shape[0], 3))
+for j, l in enumerate(labels):
+    if kinds[j] != "boundary_dof":
+        continue
+    x, y = xy[int(l[2])]
+    xi[j] = [1, 0, -y] if l[3] == "ux" else [0, 1, x]
+rigid = np.einsum("nsc,cr->nsr", S, xi)
+scale = np.abs(S).max()
+print("stress modes: max |S xi_rigid| / max |S| = %.2e" % (np.abs(rigid).max() / scale))
+assert scale > 0 and np.abs(rigid).max() < 1e-9 * scale
+assert np.abs(S[:, 4:6, :]).max() == 0
 u = h5py.File("uq.h5", "r")
 theta = u["samples/parameters"][()]
 freq = u["outputs/frequencies"][()]

@@ -13,6 +13,7 @@
 #include "flexuq/fe/Component.hpp"
 #include "flexuq/fe/Modes.hpp"
 #include "flexuq/fe/Plane.hpp"
+#include "flexuq/fe/StressRecovery.hpp"
 
 #include <petscmat.h>
 
@@ -138,6 +139,15 @@ Patch irregular_patch(ElementType type) {
 }
 
 
+/// The linear field u = a + B x of the patch tests, B = [[2, 3], [−1, 4]]·1e-3, and its strain
+/// ε = (B_xx, B_yy, B_xy + B_yx).
+struct LinearField {
+  Eigen::Matrix2d B = (Eigen::Matrix2d() << 2e-3, 3e-3, -1e-3, 4e-3).finished();
+  Eigen::Vector2d a{0.5e-3, -0.2e-3};
+  Eigen::Vector3d eps{B(0, 0), B(1, 1), B(0, 1) + B(1, 0)};
+  Eigen::Vector2d at(const Eigen::Vector2d& x) const { return a + B * x; }
+};
+
 const ElementType kTypes[] = {ElementType::quad4, ElementType::quad8, ElementType::tri3, ElementType::tri6};
 
 } // namespace
@@ -147,16 +157,14 @@ TEST(PlaneElements, ConstantStrainPatchTestOnADistortedPatch) {
   // the nodal forces K u vanish at the interior nodes (so a patch with prescribed outer nodes
   // reproduces the field exactly) and ½ uᵀKu = ½ t A εᵀ D ε, A = 0.24 · 0.12.
   const double t = 0.01;
-  Eigen::Matrix2d B;
-  B << 2e-3, 3e-3, -1e-3, 4e-3;
-  const Eigen::Vector2d a(0.5e-3, -0.2e-3);
-  const Eigen::Vector3d eps(B(0, 0), B(1, 1), B(0, 1) + B(1, 0));
+  const LinearField lf;
+  const Eigen::Vector3d& eps = lf.eps;
   for (bool strain : {false, true})
     for (ElementType type : kTypes) {
       const Patch p = irregular_patch(type);
       const Dense d = assemble(p, plane_section(t, strain));
       Eigen::VectorXd u(2 * static_cast<Eigen::Index>(p.X.size()));
-      for (std::size_t v = 0; v < p.X.size(); ++v) u.segment<2>(2 * static_cast<Eigen::Index>(v)) = a + B * p.X[v];
+      for (std::size_t v = 0; v < p.X.size(); ++v) u.segment<2>(2 * static_cast<Eigen::Index>(v)) = lf.at(p.X[v]);
       const Eigen::VectorXd f = d.K * u;
       double interior = 0;
       for (std::size_t v = 4; v < p.X.size(); ++v) {
@@ -506,4 +514,45 @@ TEST(PlaneElements, AffineTermsFollowANewMaterialWithoutReassembly) {
     EXPECT_LT(test::rel_diff(c.K(), fresh.K()), 1e-13) << (strain ? "strain" : "stress");
     EXPECT_LT(test::rel_diff(c.M(), fresh.M()), 1e-13) << (strain ? "strain" : "stress");
   }
+}
+
+TEST(PlaneElements, NodalStressesOfAConstantStrainField) {
+  // fe::nodal_stresses on a 2-D component: the linear field u = a + B x on the distorted patch gives
+  // at every node σ = D ε (Voigt sxx, syy, szz, sxy, syz, szx; σ_zz = 0 in plane stress, λ(ε_xx + ε_yy)
+  // in plane strain), to round-off — the stress-recovery patch test.
+  const LinearField lf;
+  const Eigen::Vector3d& eps = lf.eps;
+  for (bool strain : {false, true})
+    for (ElementType type : kTypes) {
+      const Patch p = irregular_patch(type);
+      io::Mesh m;
+      m.source = "patch";
+      for (std::size_t v = 0; v < p.X.size(); ++v) {
+        m.coords.push_back({p.X[v].x(), p.X[v].y(), 0.0});
+        m.node_ids.push_back(static_cast<long>(v) + 1);
+      }
+      for (std::size_t e = 0; e < p.elems.size(); ++e) {
+        m.add_element(type, p.elems[e], static_cast<long>(e) + 1);
+        m.element_sets["ALL"].push_back(static_cast<int>(e));
+      }
+      io::Section& sec = add_steel_section(m, "ALL");
+      sec.plane = true;
+      sec.plane_section = plane_section(0.01, strain);
+      const fe::Component c(MPI_COMM_SELF, m, {});
+      std::vector<double> u;
+      for (const auto& x : p.X) {
+        const Eigen::Vector2d ux = lf.at(x);
+        u.insert(u.end(), {ux(0), ux(1)});
+      }
+      const auto s = fe::nodal_stresses(c, u.data(), 2, 1);
+      const Eigen::Vector3d sig = elasticity(strain) * eps;
+      const double szz = strain ? lame_lambda() * (eps(0) + eps(1)) : 0.0;
+      double worst = 0;
+      for (std::size_t v = 0; v < p.X.size(); ++v) {
+        const double* o = s.data() + 6 * v;
+        const double d[6] = {o[0] - sig(0), o[1] - sig(1), o[2] - szz, o[3] - sig(2), o[4], o[5]};
+        for (double x : d) worst = std::max(worst, std::abs(x));
+      }
+      EXPECT_LT(worst, 1e-10 * sig.cwiseAbs().maxCoeff()) << io::element_name(type) << (strain ? " strain" : " stress");
+    }
 }

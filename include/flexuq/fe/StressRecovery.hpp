@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// @file StressRecovery.hpp
-/// @brief Nodal stresses of displacement fields on solid elements: the stress modes of a reduced
+/// @brief Nodal stresses of displacement fields on solid and 2-D elements: the stress modes of a reduced
 /// body (modal stress recovery), σ(t) = S ξ(t) at any node for the cost of a small product.
 ///
 /// Per solid element and per element node a (its natural coordinates), the physical gradients of
@@ -28,9 +28,12 @@ inline constexpr const char* kStressComponents = "sxx,syy,szz,sxy,syz,szx";
 /// elements of @p mesh, with Young's modulus @p E and Poisson's ratio @p nu per element. Returns
 /// nodes × 6 × m in the same layout. @p covered (optional) gets per node whether a solid element
 /// holds it. Throws InputError when the mesh has no solid element or dpn < 3, naming @p who.
+/// A 2-D mesh (dpn 2, fe/Plane.hpp): its quad4/quad8/tri3/tri6 elements the same way from the
+/// in-plane strain, with @p plane_strain per element (1: plane strain, σ_zz = λ(ε_xx + ε_yy); 0: plane
+/// stress, σ_zz = 0); σ_yz = σ_zx = 0.
 std::vector<double> nodal_stresses(const io::Mesh& mesh, const std::vector<double>& E, const std::vector<double>& nu,
                                    const double* u, int dpn, int m, const std::string& who,
-                                   std::vector<char>* covered = nullptr);
+                                   std::vector<char>* covered = nullptr, const std::vector<char>* plane_strain = nullptr);
 
 /// The same with each element's (E, ν) from @p c's material groups (its nominal materials).
 std::vector<double> nodal_stresses(const Component& c, const double* u, int dpn, int m);
