@@ -2,10 +2,10 @@
 #include "flexuq/app/MatrixModel.hpp"
 #include "flexuq/app/EnumOptions.hpp"
 
-#include "flexuq/core/Comm.hpp"
 #include "flexuq/core/Error.hpp"
 #include "flexuq/app/ComponentConfig.hpp"
 #include "flexuq/config/SetsFile.hpp"
+#include "flexuq/workflow/Component.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -86,31 +86,18 @@ fe::MatrixModelSpec parse_matrix_model(const io::Config& cfg) {
 
 std::unique_ptr<fe::Component> load_component(MPI_Comm comm, const io::Config& cfg, const fe::ComponentOptions& copts,
                                               log::PhaseTimes& times, const std::string& headline) {
-  const std::string ranks = " on " + std::to_string(Comm(comm).size()) + " rank(s)";
-  std::unique_ptr<fe::Component> comp;
   if (has_matrix_model(cfg)) {
     const auto spec = parse_matrix_model(cfg);
     cfg.check_all_used();
-    log::info(comm, headline + " matrices " + (spec.labels.empty() ? spec.stiffness.front().file.path : spec.labels) +
-                        " (" + std::to_string(spec.stiffness.size()) + " stiffness, " +
-                        std::to_string(spec.mass.size()) + " mass term(s))" + ranks);
-    log::Phase p(comm, "read+assemble matrices", &times);
-    comp = fe::make_matrix_component(comm, spec, copts);
-  } else {
-    std::unique_ptr<io::Mesh> mesh;
-    {
-      log::Phase p(comm, "read mesh", &times);
-      mesh = std::make_unique<io::Mesh>(app::load_mesh(cfg));
-    }
-    cfg.check_all_used();
-    for (const auto& w : mesh->warnings) log::warn(comm, mesh->source + ": " + w);
-    log::info(comm, headline + " " + mesh->source + ranks);
-    log::Phase p(comm, "partition+assemble", &times);
-    comp = std::make_unique<fe::Component>(comm, std::move(*mesh), copts);
+    return workflow::build_component(comm, spec, copts, times, headline);
   }
-  if (comp->is_external())
-    for (const auto& w : comp->mesh().warnings) log::warn(comm, comp->mesh().source + ": " + w);
-  return comp;
+  std::unique_ptr<io::Mesh> mesh;
+  {
+    log::Phase p(comm, "read mesh", &times);
+    mesh = std::make_unique<io::Mesh>(app::load_mesh(cfg));
+  }
+  cfg.check_all_used();
+  return workflow::build_component(comm, std::move(*mesh), copts, times, headline);
 }
 
 workflow::MatrixFrequencySpec parse_matrix_frequency(const io::Config& cfg, const std::vector<campaign::ParameterSpec>& params,

@@ -8,6 +8,7 @@
 #include "SpringChain.hpp"
 
 #include "flexuq/core/Error.hpp"
+#include "flexuq/workflow/Component.hpp"
 #include "flexuq/workflow/Modes.hpp"
 #include "flexuq/workflow/Reduce.hpp"
 
@@ -22,11 +23,12 @@ TEST(ModesWorkflow, ClampedChainAgainstClosedForm) {
   const std::string dir = test::write_chain();
   fe::ComponentOptions copts;
   copts.fixed_sets = {"FIX"};
-  const auto comp = fe::make_matrix_component(MPI_COMM_WORLD, test::chain_model(dir), copts);
+  log::PhaseTimes times;
+  const auto comp = workflow::build_component(MPI_COMM_WORLD, test::chain_model(dir), copts, times, "chain:");
+  EXPECT_EQ(comp->dofs().global_size(), 12); // node 1 held
   workflow::ModesJob job;
   job.modes.count = 6;
   job.output = dir + "/chain-modes.h5";
-  log::PhaseTimes times;
   const fe::ModeSet modes = workflow::run_modes(MPI_COMM_WORLD, *comp, job, times);
   const auto f = modes.frequencies_hz();
   const auto want = test::chain_hz(1.0, 1.0, 6);
