@@ -24,6 +24,7 @@ packages=(build-essential cmake pkg-config git
 if [ "$setup_mode" = full ]; then
   packages+=(libgtest-dev                                          # the test suite
              gmsh calculix-ccx python3-openturns python3-scipy     # these four: test oracles only
+             python3-yaml                                          # tests/fuzz/simulate_mutations.py
              slurm-wlm munge                                       # tests/slurm: a single-node Slurm
              clang libclang-rt-14-dev)                             # fuzzers (jobs/local/sanitize.sh)
 fi

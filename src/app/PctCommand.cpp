@@ -86,7 +86,8 @@ template <class Connector>
 void connector(const io::NodeReader& r, const YAML::Node& n, const std::string& key, const pct::PlanarMechanism& m,
                Connector& c, bool points_required) {
   const YAML::Node bs = n["bodies"], ps = n["points"];
-  if (!bs.IsSequence() || bs.size() != 2) r.fail(bs, key + ".bodies", "needs [body i, body j]");
+  if (!bs.IsSequence() || bs.size() != 2 || !bs[0].IsScalar() || !bs[1].IsScalar())
+    r.fail(bs, key + ".bodies", "needs [body i, body j]");
   try {
     c.body_i = m.body_index(bs[0].as<std::string>());
     c.body_j = m.body_index(bs[1].as<std::string>());
@@ -305,7 +306,12 @@ void run_pct_simulate(MPI_Comm comm, const io::Config& cfg) {
   const int n = sys->n(), m = sys->m(), T = sys->terms(), no = static_cast<int>(job.outputs.size());
   std::vector<double> time, q_hist, l_hist;
   std::vector<std::vector<double>> mean(static_cast<std::size_t>(no)), sd(mean), coef(mean);
-  pct::DaeState s = sys->initial_state(job.start);
+  pct::DaeState s;
+  try {
+    s = sys->initial_state(job.start);
+  } catch (const InputError& e) { // the job's mechanism admits no configuration: name the job file
+    throw InputError(cfg.source() + ": " + e.what());
+  }
   const pct::AlphaStats st = pct::integrate_alpha(*sys, s, job.solver, [&](const pct::DaeState& x) {
     time.push_back(x.t);
     q_hist.insert(q_hist.end(), x.q.data(), x.q.data() + n);

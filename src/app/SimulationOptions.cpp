@@ -274,7 +274,8 @@ private:
       } catch (const InputError& e) {
         rd_.fail(j["type"], key + ".type", e.what());
       }
-      if (!j["bodies"] || !j["bodies"].IsSequence() || j["bodies"].size() != 2)
+      if (!j["bodies"] || !j["bodies"].IsSequence() || j["bodies"].size() != 2 || !j["bodies"][0].IsScalar() ||
+          !j["bodies"][1].IsScalar())
         rd_.fail(j, key, "'bodies' needs two body names [first, second]");
       const std::string who = "joint '" + js.name + "'" + rd_.at(j);
       js.body_i = body_of(j["bodies"][0].as<std::string>(), who);

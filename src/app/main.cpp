@@ -20,6 +20,8 @@
 #include "flexuq/config/Config.hpp"
 #include "flexuq/workflow/BodyAt.hpp"
 
+#include <yaml-cpp/yaml.h>
+
 #include <algorithm>
 #include <optional>
 #include <string>
@@ -119,6 +121,12 @@ int main(int argc, char** argv) {
     flexuq::fail_all(e.what(), 2);
   } catch (const flexuq::InternalError& e) {
     flexuq::fail_all(e.what(), 3);
+  } catch (const YAML::Exception& e) {
+    // A read of the job file that no parse pass checked (a list where a name belongs): still the
+    // job's fault, exit 2 with its position rather than yaml-cpp's bare "bad conversion".
+    flexuq::fail_all(args.config + ": a value of the wrong type at line " + std::to_string(e.mark.line + 1) + ", column " +
+                         std::to_string(e.mark.column + 1) + " (" + e.msg + "; docs/config.md lists each key's type)",
+                     2);
   } catch (const std::exception& e) {
     flexuq::fail_all(e.what(), 1);
   }

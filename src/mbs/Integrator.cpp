@@ -158,10 +158,17 @@ void Integrator::accelerations(double t, const Vec& q, const Vec& v, Vec& a, Vec
   lambda = x.tail(m);
 }
 
+namespace {
+/// What a constraint residual cannot go below in double precision: 64 ulps of the largest coordinate.
+double position_roundoff(const Vec& q) {
+  return 64 * std::numeric_limits<double>::epsilon() * std::max(1.0, q.lpNorm<Eigen::Infinity>());
+}
+} // namespace
+
 int Integrator::project_positions(double t, Vec& q) const {
   for (int it = 0; it < 50; ++it) {
     const Vec c = sys_.phi(q, t);
-    if (c.lpNorm<Eigen::Infinity>() <= o_.tol) return it;
+    if (c.lpNorm<Eigen::Infinity>() <= std::max(o_.tol, position_roundoff(q))) return it;
     q += min_norm_correction(sys_.jacobian(q, t), c, sparse_);
     if (!q.allFinite()) break;
   }
@@ -196,7 +203,9 @@ std::vector<std::string> Integrator::initialise(State& s) {
   for (int it = 0; it < 100 && !ok; ++it) {
     const Vec c = sys_.phi(q, t0);
     if (!c.allFinite()) break;
-    if (c.lpNorm<Eigen::Infinity>() <= std::min(o_.tol, 1e-10)) {
+    // A solver.tol below the coordinates' round-off (1e-308 from a job file) cannot be met: the
+    // round-off level is the floor, as in the steps' Newton test.
+    if (c.lpNorm<Eigen::Infinity>() <= std::max(std::min(o_.tol, 1e-10), position_roundoff(q))) {
       ok = true;
       break;
     }

@@ -51,7 +51,7 @@ int assemble(const Index3Dae& dae, DaeState& s, const std::vector<int>& fixed_q,
       std::ostringstream os;
       os << "pct: the initial positions cannot be assembled: |Phi| = " << res << " at row " << worst
          << " after 50 Newton iterations (the specified coordinates admit no configuration)";
-      throw Error(os.str());
+      throw InputError(os.str()); // the job's geometry, not a failure of the solver
     }
     const Vec dx = columns(dae.phi_q(s.q), free_q).completeOrthogonalDecomposition().solve(ph);
     for (std::size_t j = 0; j < free_q.size(); ++j) s.q[free_q[j]] -= dx[static_cast<Eigen::Index>(j)];
