@@ -150,8 +150,8 @@ TEST(Superelement, S1S2S3SplitOfEveryBasis) {
     const double e_rig = rel(P * s.rigid, R);
     EXPECT_LT(e_rig, 1e-10) << n.name;
     EXPECT_LT(s.rigid_residual, 1e-7) << n.name;
-    std::printf("S1 %-17s |Psi_IP - 1|max %.2e  |Ups_IP|/|Ups| %.2e  |[Psi Ups]c - Phi_R|/|Phi_R| %.1e  |Ups c_eta|/|Phi_R| %.2e\n",
-                n.name, e_psi, e_ups, e_rig, rigid_content(P, s, R));
+    std::printf("S1 %-17s |Psi_IP - 1|max %.2e  |Ups_IP|/|Ups| %.2e  |[Psi Ups]c - Phi_R|/|Phi_R| %.1e  |Ups c_eta|/|Phi_R| %.2e  rcond(Psi_IP) %.1e\n",
+                n.name, e_psi, e_ups, e_rig, rigid_content(P, s, R), s.psi_rcond);
     split[n.name] = P;
     splits[n.name] = s;
   }
@@ -420,5 +420,27 @@ TEST(Superelement, PlaneStripWithThreeRigidMotions) {
         EXPECT_LT(s6, 1e-12) << n.name;
       }
     }
+  }
+}
+
+TEST(Superelement, MacNealSplitsAndGcmsIsRefused) {
+  // MacNeal: Rubin–Martinez's basis and K̄ with the residual inertia dropped from M̄ (so no S5: its M̄ is
+  // singular); its split is Rubin–Martinez's (S = 1).
+  Box f(cms::InterfaceKind::rbe2);
+  const auto mn = f.build(cms::Method::macneal), rm = f.build(cms::Method::rubin_martinez);
+  const auto s = cms::split_basis(*f.red, mn);
+  EXPECT_LT((s.S - MatrixXd::Identity(s.S.rows(), s.S.cols())).norm(), 1e-10);
+  EXPECT_LT(rel(f.physical_columns(mn.columns), f.physical_columns(rm.columns)), 1e-12);
+  // GCMS (seed 001, all-DOF interfaces): its 66 columns (rigid fields and the ψ-fields of 6 modes) span
+  // only ~52 directions on the 54 interface coordinates (σ_53/σ_1 = 5e-11): the GS needs n_b columns
+  // that describe them independently; refused, naming the reason.
+  Box a(cms::InterfaceKind::all_dofs);
+  const auto g = a.build(cms::Method::gcms);
+  try {
+    cms::split_basis(*a.red, g);
+    ADD_FAILURE() << "a GCMS basis of " << g.n_columns() << " columns was split";
+  } catch (const InputError& e) {
+    std::printf("GCMS (%zu columns): %s\n", g.n_columns(), e.what());
+    EXPECT_NE(std::string(e.what()).find("interface coordinates"), std::string::npos);
   }
 }

@@ -51,7 +51,7 @@ struct GsSplit {
   /// constraint modes: Guyan, CB, Herting, whose ΨΦ_r = Φ_R).
   Eigen::MatrixXd rigid;
   double rigid_residual = 0;          ///< max over the rigid modes of ‖[Ψ Υ]c − Φ_R‖_M / ‖Φ_R‖_M
-  double psi_rcond = 0;               ///< σ_min/σ_max of Ψ̂_IP (refused below 1e-13)
+  double psi_rcond = 0;               ///< σ_min/σ_max of Ψ̂_IP, columns normalised (refused below 1e-8)
   Eigen::Index n_eta() const { return S.cols() - n_b; }
 };
 
@@ -65,7 +65,8 @@ std::vector<Eigen::Index> default_psi_hat(const std::vector<ColumnKind>& kinds, 
 /// Split a basis: Ψ = Ψ̂ Ψ̂_IP⁻¹, Υ = Υ̂ − Ψ̂ Ψ̂_IP⁻¹ Υ̂_IP (eqs 92–96; Υ̂ = the other columns, in order).
 /// @param K, M the reduced pair (n_c); @param Phi_b the boundary rows of Φ (n_b × n_c);
 /// @param rigid_boundary Φ_r, the boundary rows of Φ_R (n_b × n_R); @param rigid_coupling Φ_RᵀMΦ (n_R × n_c); @param rigid_mass Φ_RᵀMΦ_R (n_R × n_R);
-/// @param psi_hat n_b distinct column indices. Throws InputError when Ψ̂_IP is singular (the basis
+/// @param psi_hat n_b distinct column indices. Throws InputError when Ψ̂_IP is singular, σ_min/σ_max of
+/// its column-normalised block ≤ 1e-8 (the basis
 /// cannot describe the interface DOFs independently) or the basis cannot describe rigid motion
 /// (residual > 1e-6): the GS needs both (digest §3.3, §7.2 item 10).
 GsSplit split_basis(const Eigen::MatrixXd& K, const Eigen::MatrixXd& M, const Eigen::MatrixXd& Phi_b,
