@@ -595,10 +595,11 @@ private:
     if (n == "CELAS1" || n == "CELAS2") return celas(c);
     if (n == "PELAS") return pelas(c);
     if (n == "CONM2") return conm2(c);
-    if (n == "CONROD" || n == "CONM1" || n == "CMASS1" || n == "CMASS2" || n == "CELAS3" || n == "CELAS4" ||
-        n == "CMASS3" || n == "CMASS4")
+    if (n == "CONROD") return conrod(c);
+    if (n == "CONM1" || n == "CMASS1" || n == "CMASS2" || n == "CELAS3" || n == "CELAS4" || n == "CMASS3" ||
+        n == "CMASS4")
       fail(c, "is not supported (springs: CELAS1/CELAS2 between grid components; concentrated masses: CONM2; "
-              "rods: CROD with PROD)");
+              "rods: CROD with PROD, or CONROD)");
     for (const char* const* h = kHarmlessBdfCards; *h; ++h)
       if (n == *h) {
         if (ignored_seen_.insert(n).second) ignored_.push_back(n + " (" + at(c.where) + ")");
@@ -747,6 +748,36 @@ private:
     add_element(c, std::move(e));
   }
 
+  /// CONROD EID G1 G2 MID A J C NSM (MSC QRG): a CROD with its PROD inline. CONRODs of equal MID, A
+  /// and J share one property of their own (pid −k, element set CONROD_k), so they share a section;
+  /// C (the stress recovery coefficient) is not used, NSM ≠ 0 is refused as on PROD.
+  void conrod(const Card& c) {
+    ElemDef e;
+    e.beam = true;
+    e.rod = true;
+    e.type = ElementType::beam2;
+    e.id = integer(c, 0, "EID");
+    const long ends[2] = {integer(c, 1, "G1"), integer(c, 2, "G2")};
+    if (ends[0] == ends[1]) fail(c, "element " + std::to_string(e.id) + ": G1 and G2 are the same grid");
+    PropDef p;
+    p.card = "CONROD";
+    p.mid = integer(c, 3, "MID");
+    p.A = real(c, 4, "A", 0.0);
+    p.J = real(c, 5, "J", 0.0);
+    p.where = c.where;
+    no_nsm(c, 7);
+    if (!(p.A > 0)) fail(c, "A must be positive");
+    if (p.J < 0) fail(c, "J must not be negative");
+    const auto [it, fresh] = conrod_pids_.emplace(std::make_tuple(p.mid, p.A, p.J), -static_cast<long>(conrod_pids_.size() + 1));
+    p.pid = it->second;
+    if (fresh) props_.emplace(p.pid, p);
+    e.pid = p.pid;
+    e.count = 2;
+    e.first = egrids_.append(ends, 2);
+    e.where = c.where;
+    add_element(c, std::move(e));
+  }
+
   /// CQUAD4 EID PID G1 G2 G3 G4 THETA/MCID ZOFFS / – – TFLAG T1 T2 T3 T4, CTRIA3 EID PID G1 G2 G3
   /// THETA/MCID ZOFFS / – – TFLAG T1 T2 T3 (MSC QRG). THETA/MCID (the material axes) do not matter
   /// for an isotropic PSHELL; ZOFFS ≠ 0 and corner thicknesses that differ are refused.
@@ -790,7 +821,8 @@ private:
 
   void add_element(const Card& c, ElemDef&& e) {
     if (e.id <= 0) fail(c, "element id must be positive");
-    static const char* const kElementCards[] = {"CTETRA", "CPENTA", "CHEXA", "CBAR", "CBEAM", "CROD", "CQUAD4", "CTRIA3"};
+    static const char* const kElementCards[] = {"CTETRA", "CPENTA", "CHEXA",  "CBAR",  "CBEAM",
+                                                "CROD",   "CONROD", "CQUAD4", "CTRIA3"};
     for (const char* k : kElementCards)
       if (c.name == k) e.card = k;
     elems_.push_back(std::move(e));
@@ -1223,6 +1255,7 @@ private:
   std::map<long, CoordDef> cords_;
   Chunked<ElemDef> elems_;
   std::map<long, PropDef> props_;
+  std::map<std::tuple<long, double, double>, long> conrod_pids_; ///< (MID, A, J) → the CONRODs' own pid, −k
   std::map<long, MatDef> mats_;
   std::vector<SetRef> set_refs_;
   std::set<long> rigid_ids_;
@@ -1392,14 +1425,14 @@ void BdfParser::build_elements() {
     const std::string_view ecard(e.card);
     const bool ok = e.shell           ? p.card == "PSHELL"
                     : !e.beam         ? p.card == "PSOLID"
-                    : e.rod           ? p.card == "PROD"
+                    : e.rod           ? (p.card == "PROD" || (p.card == "CONROD" && ecard == "CONROD"))
                     : ecard == "CBAR" ? (p.card == "PBAR" || p.card == "PBARL")
                                       : p.card == "PBEAM";
     if (!ok) fail(e.where, std::string(e.card) + " " + std::to_string(e.id) + " references property " + std::to_string(e.pid) +
                               ", a " + p.card + " (defined at " + at(p.where) + ")");
     if (!mats_.count(p.mid))
-      fail(p.where, p.card + " " + std::to_string(p.pid) + " references material " + std::to_string(p.mid) +
-                        ", which is not defined");
+      fail(p.where, p.card + (p.pid < 0 ? std::string() : " " + std::to_string(p.pid)) + " references material " +
+                        std::to_string(p.mid) + ", which is not defined");
     used_mats.insert(p.mid);
     std::vector<int>& nodes = nbuf_;
     nodes.clear();
@@ -1408,7 +1441,7 @@ void BdfParser::build_elements() {
     mesh_.add_element(e.type, nodes, e.id);
     if (pid_of_set != p.pid) { // elements of one property come in runs: one set lookup per run
       pid_of_set = p.pid;
-      pset_name = p.card + "_" + std::to_string(p.pid);
+      pset_name = p.card + "_" + std::to_string(p.pid < 0 ? -p.pid : p.pid); // CONROD_k: the k-th CONROD property
       pset = &mesh_.element_sets[pset_name];
     }
     if (e.shell) { // one section per PSHELL and thickness (corner thicknesses T1..Tn override T)

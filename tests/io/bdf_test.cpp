@@ -429,6 +429,39 @@ TEST(Bdf, CrodChainMatchesTheDiscreteAndContinuousAxialBar) {
   }
 }
 
+TEST(Bdf, ConrodIsACrodWithItsPropInline) {
+  // The chain of CrodChainMatchesTheDiscreteAndContinuousAxialBar as CONRODs (MID, A, J inline):
+  // the same axial frequencies to round-off, one shared property and section (CONROD_1), and the
+  // PROD's checks on the inline fields.
+  const int n = 24;
+  const double L = 2.0;
+  std::ostringstream os;
+  os.precision(17);
+  for (int i = 0; i <= n; ++i) os << "GRID*," << i + 1 << ",," << L * i / n << ",0.\n*,0.\n";
+  for (int i = 1; i <= n; ++i) os << "CONROD," << i << "," << i << "," << i + 1 << ",3,1.E-2,2.E-5\n";
+  os << "MAT1,3,2.E11,,0.3,7800.\n";
+  const Mesh conrod = read_bdf(write_deck("conrod_chain.bdf", os.str()));
+  const Mesh crod = read_bdf(write_deck("crod_chain.bdf", rod_chain(n, L, "")));
+  ASSERT_EQ(conrod.num_elements(), static_cast<std::size_t>(n));
+  ASSERT_EQ(conrod.sections.size(), 1u);
+  EXPECT_EQ(conrod.sections[0].beam_section.A, 1e-2);
+  EXPECT_EQ(conrod.sections[0].beam_section.J, 2e-5);
+  EXPECT_EQ(conrod.element_sets.at("CONROD_1").size(), static_cast<std::size_t>(n));
+  const Eigen::VectorXd a = axial_frequencies(conrod), b = axial_frequencies(crod);
+  ASSERT_EQ(a.size(), b.size());
+  for (Eigen::Index j = 0; j < a.size(); ++j) EXPECT_NEAR(a(j), b(j), 1e-12 * b(j)) << j;
+  // Two different inline sections: two properties, two sections.
+  const std::string grids = "GRID,1,,0.,0.,0.\nGRID,2,,1.,0.,0.\nGRID,3,,2.,0.,0.\n";
+  const Mesh two = read_bdf(write_deck("conrod_two.bdf", grids + "CONROD,1,1,2,3,1.E-2\nCONROD,2,2,3,3,2.E-2\n"
+                                                                "MAT1,3,2.E11,,0.3,7800.\n"));
+  EXPECT_EQ(two.sections.size(), 2u);
+  const std::string mat = "MAT1,3,2.E11,,0.3,7800.\n";
+  expect_error(write_deck("conrod_area.bdf", grids + "CONROD,1,1,2,3,0.\n" + mat), {"conrod_area.bdf:4:", "CONROD", "A must be positive"});
+  expect_error(write_deck("conrod_nsm.bdf", grids + "CONROD,1,1,2,3,1.E-2,,,0.5\n" + mat), {"conrod_nsm.bdf:4:", "CONROD"});
+  expect_error(write_deck("conrod_mat.bdf", grids + "CONROD,1,1,2,9,1.E-2\n" + mat),
+               {"conrod_mat.bdf:4:", "CONROD references material 9, which is not defined"});
+}
+
 TEST(Bdf, CrodHasNoBendingAndIsInvariantUnderRotation) {
   // One rod along a skew direction d: K_E = (A/L) [d dᵀ, −d dᵀ; …] on translations and nothing on
   // rotations, K_G = (J/L) d dᵀ on the rotations, coupled mass ρAL/6 [2 1; 1 2] ⊗ I₃ on translations.
@@ -467,7 +500,7 @@ TEST(Bdf, CrodBadInput) {
   expect_error(write_deck("rod_grid.bdf", grids + "CROD,1,7,1,9\nPROD,7,3,1.\n" + mat), {"rod_grid.bdf:3:", "9"});
   expect_error(write_deck("rod_same.bdf", grids + "CROD,1,7,1,1\nPROD,7,3,1.\n" + mat),
                {"rod_same.bdf:3:", "G1 and G2 are the same grid"});
-  expect_error(write_deck("conrod.bdf", grids + "CONROD,1,1,2,3,1.\n"), {"conrod.bdf:3:", "CONROD", "not supported"});
+  expect_error(write_deck("cmass2.bdf", grids + "CMASS2,1,1.,1,1\n"), {"cmass2.bdf:3:", "CMASS2", "not supported"});
 }
 
 // A CBAR cantilever with a CROD of another material on every segment, through fe::Component and
