@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "flexuq/cms/Superelement.hpp"
 
+#include "flexuq/cms/FloatingFrame.hpp"
 #include "flexuq/core/Error.hpp"
 
 #include <algorithm>
@@ -227,6 +228,40 @@ MatrixXd gs_coefficients(const GsSplit& s, const GsFrame& f, const MatrixXd& phi
 MatrixXd gs_mass(const GsSplit& s, const GsFrame& f, const MatrixXd& phi_r) {
   const MatrixXd L = gs_coefficients(s, f, phi_r);
   MatrixXd m = L.transpose() * s.M * L;
+  return 0.5 * (m + m.transpose());
+}
+
+std::vector<Eigen::Vector3d> deformed_points(const GsLayout& layout, const VectorXd& q_ip) {
+  FLEXUQ_REQUIRE(q_ip.size() == layout.n_boundary(), "generalised superelement: " << q_ip.size()
+                                                        << " local interface DOFs for " << layout.n_boundary());
+  std::vector<Eigen::Vector3d> x;
+  for (const auto& p : layout.points) x.emplace_back(p[0], p[1], p[2]);
+  for (Index k = 0; k < layout.n_boundary(); ++k) {
+    const int c = layout.component_of[static_cast<std::size_t>(k)];
+    if (c < 3) x[static_cast<std::size_t>(layout.point_of[static_cast<std::size_t>(k)])](c) += q_ip(k);
+  }
+  return x;
+}
+
+MatrixXd gs_mass_at(const Invariants& split_invariants, const GsLayout& layout, const MatrixXd& psi_ff,
+                    const MatrixXd& ups_ff, const VectorXd& xi) {
+  const Index nb = layout.n_boundary(), nc = xi.size(), nr = layout.n_rigid();
+  FLEXUQ_REQUIRE(nc >= nb && static_cast<Index>(split_invariants.Mff.rows()) == nc,
+                 "generalised superelement: " << nc << " local coordinates for invariants of "
+                                              << split_invariants.Mff.rows() << " columns");
+  const MatrixXd phi_r = interface_rigid_modes(layout, deformed_points(layout, xi.head(nb)));
+  const GsFrame f = gs_frame(phi_r, psi_ff, ups_ff);
+  MatrixXd sel = MatrixXd::Zero(kFrameDofs + nc, nr + nc);
+  sel.topLeftCorner(kFrameDofs, nr) = layout.rigid_selection;
+  sel.bottomRightCorner(nc, nc).setIdentity();
+  const MatrixXd Mff = sel.transpose() * generalized_mass(split_invariants, xi) * sel;
+  MatrixXd A = MatrixXd::Zero(nr + nc, nc);
+  A.topLeftCorner(nr, nb) = f.Z;
+  A.topRightCorner(nr, nc - nb) = f.Z_int;
+  A.block(nr, 0, nb, nb) = f.T;
+  A.block(nr, nb, nb, nc - nb) = f.T_int;
+  A.bottomRightCorner(nc - nb, nc - nb).setIdentity();
+  MatrixXd m = A.transpose() * Mff * A;
   return 0.5 * (m + m.transpose());
 }
 

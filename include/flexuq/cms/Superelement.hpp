@@ -4,12 +4,14 @@
 /// @brief The generalised superelement (GS) algebra of seed 002 ch. 3 (Wevers 2024, digest §3.3–3.6):
 /// the Ψ/Υ split of a reduction basis (interface-point columns Ψ with Ψ_IP = 1, internal columns Υ with
 /// Υ_IP = 0, eqs 92–96), the floating-frame transformation Z, Z_int, T, T_int (eqs 78–80), the GS
-/// mass and stiffness of one body at the undeformed state (eq 83), and the position-level map from
+/// mass and stiffness of one body (eq 83; the mass also at a deformed state, from the inertia
+/// invariants), and the position-level map from
 /// the global poses of the interface points to the frame and the local interface DOFs q_IP^{j,j}.
 /// Everything here is dense and replicated (reduced size), except the two collective helpers that
 /// read the pieces off a Reducer. Theory, defaults and tests: docs/cms.md (section "Generalised
 /// superelement").
 
+#include "flexuq/cms/Invariants.hpp"
 #include "flexuq/cms/Reduction.hpp"
 
 #include <Eigen/Dense>
@@ -97,6 +99,15 @@ void frame_at_point(const GsLayout& layout, int p, Eigen::Index n_eta, Eigen::Ma
 Eigen::MatrixXd gs_coefficients(const GsSplit& s, const GsFrame& f, const Eigen::MatrixXd& phi_r);
 /// M_GS^j at the undeformed state (eq 83): Lᵀ M_s L.
 Eigen::MatrixXd gs_mass(const GsSplit& s, const GsFrame& f, const Eigen::MatrixXd& phi_r);
+/// M_GS^j at a deformed state (eq 83 with B = [Φ_R(q) Ψ Υ], Φ_R at the deformed local positions):
+/// A_locᵀ M_FF(ξ) A_loc, M_FF = generalized_mass (cms/FloatingFrame.hpp) of @p split_invariants (those of
+/// [Ψ Υ] = ΦS: transform_invariants(invariants of Φ, S)) at ξ = @p xi = {q_IP^{j,j}; η}, restricted to the
+/// component's rigid motions; Z, Z_int, T, T_int from Φ_r at the deformed interface points X_i + q_IP.
+/// At ξ = 0 it is gs_mass. Exact for solids (consistent mass); beams as their invariants (lumped I5–I7).
+Eigen::MatrixXd gs_mass_at(const Invariants& split_invariants, const GsLayout& layout, const Eigen::MatrixXd& psi_ff,
+                           const Eigen::MatrixXd& ups_ff, const Eigen::VectorXd& xi);
+/// The deformed local positions X_i + u_i of the interface points from the local interface DOFs.
+std::vector<Eigen::Vector3d> deformed_points(const GsLayout& layout, const Eigen::VectorXd& q_ip);
 /// K_GS^j (eq 83): [[Tᵀ, 0], [T_intᵀ, 1]] K_s, acting on the local {q_IP^{j,j}; η}.
 Eigen::MatrixXd gs_stiffness(const GsSplit& s, const GsFrame& f);
 /// The stiffness linearised about the undeformed state: K_GS^j [[T, T_int], [0, 1]] (symmetric).
