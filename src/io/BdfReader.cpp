@@ -734,31 +734,14 @@ private:
   /// CROD EID PID G1 G2 (MSC QRG): axial and torsional stiffness only; a beam2 element of a ROD
   /// section (io::BeamSection), in the material set of its PROD like a CBAR.
   void rod(const Card& c) {
-    ElemDef e;
-    e.beam = true;
-    e.rod = true;
-    e.type = ElementType::beam2;
-    e.id = integer(c, 0, "EID");
-    e.pid = integer(c, 1, "PID", e.id); // PID defaults to EID
-    const long ends[2] = {integer(c, 2, "G1"), integer(c, 3, "G2")};
-    if (ends[0] == ends[1]) fail(c, "element " + std::to_string(e.id) + ": G1 and G2 are the same grid");
-    e.count = 2;
-    e.first = egrids_.append(ends, 2);
-    e.where = c.where;
-    add_element(c, std::move(e));
+    const long eid = integer(c, 0, "EID");
+    add_rod(c, eid, integer(c, 1, "PID", eid), 2); // PID defaults to EID
   }
 
   /// CONROD EID G1 G2 MID A J C NSM (MSC QRG): a CROD with its PROD inline. CONRODs of equal MID, A
   /// and J share one property of their own (pid −k, element set CONROD_k), so they share a section;
   /// C (the stress recovery coefficient) is not used, NSM ≠ 0 is refused as on PROD.
   void conrod(const Card& c) {
-    ElemDef e;
-    e.beam = true;
-    e.rod = true;
-    e.type = ElementType::beam2;
-    e.id = integer(c, 0, "EID");
-    const long ends[2] = {integer(c, 1, "G1"), integer(c, 2, "G2")};
-    if (ends[0] == ends[1]) fail(c, "element " + std::to_string(e.id) + ": G1 and G2 are the same grid");
     PropDef p;
     p.card = "CONROD";
     p.mid = integer(c, 3, "MID");
@@ -771,7 +754,19 @@ private:
     const auto [it, fresh] = conrod_pids_.emplace(std::make_tuple(p.mid, p.A, p.J), -static_cast<long>(conrod_pids_.size() + 1));
     p.pid = it->second;
     if (fresh) props_.emplace(p.pid, p);
-    e.pid = p.pid;
+    add_rod(c, integer(c, 0, "EID"), p.pid, 1);
+  }
+
+  /// A rod element @p eid of property @p pid between the grids in fields @p g1 and g1 + 1.
+  void add_rod(const Card& c, long eid, long pid, std::size_t g1) {
+    ElemDef e;
+    e.beam = true;
+    e.rod = true;
+    e.type = ElementType::beam2;
+    e.id = eid;
+    e.pid = pid;
+    const long ends[2] = {integer(c, g1, "G1"), integer(c, g1 + 1, "G2")};
+    if (ends[0] == ends[1]) fail(c, "element " + std::to_string(e.id) + ": G1 and G2 are the same grid");
     e.count = 2;
     e.first = egrids_.append(ends, 2);
     e.where = c.where;
