@@ -124,10 +124,12 @@ ReduceJob parse_reduce_job(const io::Config& cfg) {
   FLEXUQ_REQUIRE(j.reducer.residual_loads.empty() || j.build.residual_vectors,
                  cfg.source() << ": reduce.residual_loads is given but reduce.residual_vectors is not true");
   j.build.scaling = parse_reduce_scaling(cfg.get<std::string>("reduce.scaling", "none"));
-  j.reducer.solve_block = cfg.get<int>("reduce.solve_block", j.reducer.solve_block);
-  FLEXUQ_REQUIRE(j.reducer.solve_block >= 1, cfg.source() << ": reduce.solve_block must be a positive integer (right-hand "
-                                                             "sides per solve; 1 = one at a time), got "
-                                                          << j.reducer.solve_block);
+  if (cfg.has("reduce.solve_block")) { // absent: automatic (cms::default_solve_block)
+    j.reducer.solve_block = cfg.get<int>("reduce.solve_block");
+    FLEXUQ_REQUIRE(j.reducer.solve_block >= 1, cfg.source() << ": reduce.solve_block must be a positive integer (right-hand "
+                                                               "sides per solve; 1 = one at a time), got "
+                                                            << j.reducer.solve_block);
+  }
   j.free_free = cfg.get<int>("reduce.checkout.free_free", 10);
   j.stress_modes = cfg.get<bool>("reduce.stress_modes", false);
   if (cfg.has("reduce.matrix_market")) {

@@ -112,6 +112,13 @@ VecH get_column(const WorkSpace& ws, Mat X, PetscInt j, IS is) {
   return full;
 }
 
+/// Global row count of @p A.
+PetscInt n_rows(Mat A) {
+  PetscInt n = 0;
+  FLEXUQ_PETSC(MatGetSize(A, &n, nullptr));
+  return n;
+}
+
 /// X ← A⁻¹B with the factorization kept in @p ksp (preonly + MUMPS Cholesky): one multi-RHS solve
 /// (KSPMatSolve → PCMatApply → MatMatSolve on the factor) for a block of several columns, one
 /// KSPSolve per column when @p block is 1 (the one-at-a-time reference of reduce.solve_block).
@@ -342,7 +349,8 @@ void Reducer::statics() {
   const auto& bd = ws_.boundary();
   const PetscInt nb = static_cast<PetscInt>(bd.size()), nr = 6, nl = static_cast<PetscInt>(res_work_.size());
   const PetscInt ntot = nb + nr + nl;
-  const PetscInt kChunk = std::max<PetscInt>(1, opt_.solve_block);
+  const int block = opt_.solve_block > 0 ? opt_.solve_block : default_solve_block(n_rows(in.Kii.get()));
+  const PetscInt kChunk = block;
   std::vector<VecH> MR;
   for (PetscInt j = 0; j < nr; ++j) {
     VecH t = ws_.new_vector();
@@ -390,7 +398,7 @@ void Reducer::statics() {
     FLEXUQ_PETSC(MatDuplicate(B.get(), MAT_DO_NOT_COPY_VALUES, X.out()));
     try {
       const auto scope = in.defaults.apply();
-      solve_columns(in.ksp.get(), B.get(), X.get(), opt_.solve_block);
+      solve_columns(in.ksp.get(), B.get(), X.get(), block);
     } catch (const Error& e) {
       throw Error(std::string("solving with the factorization of K_ii failed (is the boundary restraining every "
                               "part of the component?): ") + e.what());
@@ -646,7 +654,8 @@ const std::vector<VecH>& Reducer::attachment() {
   }
   const auto& bd = ws_.boundary();
   const Eigen::MatrixXd Rb = boundary_rows(R);
-  const std::size_t nb = bd.size(), chunk = static_cast<std::size_t>(std::max(1, opt_.solve_block));
+  const int block = opt_.solve_block > 0 ? opt_.solve_block : default_solve_block(n_rows(attach_->Kff.get()));
+  const std::size_t nb = bd.size(), chunk = static_cast<std::size_t>(block);
   VecH y = ws_.new_vector();
   log::Progress progress(comm, "attachment modes", static_cast<PetscInt>(nb));
   for (std::size_t c0 = 0; c0 < nb; c0 += chunk) { // blocks of reduce.solve_block right-hand sides
@@ -667,7 +676,7 @@ const std::vector<VecH>& Reducer::attachment() {
     FLEXUQ_PETSC(MatDuplicate(B.get(), MAT_DO_NOT_COPY_VALUES, X.out()));
     {
       const auto scope = attach_->defaults.apply();
-      solve_columns(attach_->ksp.get(), B.get(), X.get(), opt_.solve_block);
+      solve_columns(attach_->ksp.get(), B.get(), X.get(), block);
     }
     for (std::size_t k = c0; k < c1; ++k) {
       VecH x = get_column(ws_, X.get(), static_cast<PetscInt>(k - c0), attach_->is_f.get());

@@ -178,8 +178,8 @@ output: )" + out + "\n"));
 }
 
 TEST(ReduceJob, SolveBlockKey) {
-  // reduce.solve_block: right-hand sides per solve of the statics (default 32, 1 = one at a time).
-  EXPECT_EQ(app::parse_reduce_job(io::Config::from_string(kJob)).reducer.solve_block, 32);
+  // reduce.solve_block: right-hand sides per solve of the statics (absent: 0 = automatic, 1 = one at a time).
+  EXPECT_EQ(app::parse_reduce_job(io::Config::from_string(kJob)).reducer.solve_block, 0);
   EXPECT_EQ(app::parse_reduce_job(io::Config::from_string(kJob, "<t>", {"reduce.solve_block=1"})).reducer.solve_block, 1);
   EXPECT_EQ(app::parse_reduce_job(io::Config::from_string(kJob, "<t>", {"reduce.solve_block=96"})).reducer.solve_block, 96);
   for (const char* v : {"0", "-3"}) {

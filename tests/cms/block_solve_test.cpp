@@ -173,3 +173,18 @@ TEST(CmsBlockSolve, OneRankEqualsAllRanksInBlocks) {
                 test::natural_columns(*self.comp, self.red->residual_loads())),
             1e-10);
 }
+
+TEST(CmsBlockSolve, AutomaticBlockSize) {
+  // 128 columns while 16·128·n bytes stay within 1 GiB (n <= 524 288), then 2^30 / (16 n), at least 8.
+  EXPECT_EQ(cms::default_solve_block(1), 128);
+  EXPECT_EQ(cms::default_solve_block(56463), 128);
+  EXPECT_EQ(cms::default_solve_block(524288), 128);
+  EXPECT_EQ(cms::default_solve_block(524289), 127);
+  EXPECT_EQ(cms::default_solve_block(1000000), 67);
+  EXPECT_EQ(cms::default_solve_block(10000000), 8);
+  // The default reduction (solve_block 0) equals the one-at-a-time one: the box's 141 columns in 2 blocks.
+  Box one(MPI_COMM_WORLD, 1), autob(MPI_COMM_WORLD, 0);
+  const auto r1 = one.build(cms::Method::craig_bampton, true), ra = autob.build(cms::Method::craig_bampton, true);
+  EXPECT_LT(report("CB K, automatic vs 1", rel(ra.K, r1.K)), 1e-12);
+  EXPECT_LT(report("CB M, automatic vs 1", rel(ra.M, r1.M)), 1e-12);
+}

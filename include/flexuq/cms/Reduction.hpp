@@ -17,6 +17,7 @@
 
 #include <Eigen/Dense>
 
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <optional>
@@ -96,11 +97,19 @@ struct ReducerOptions {
   std::string prefix = "cms_";           ///< options-database prefix of the solvers
   /// Right-hand sides per solve with a kept factorization (reduce.solve_block): the constraint modes,
   /// inertia relief and residual loads with K_ii, the attachment modes with K_ff go through MUMPS's
-  /// multi-RHS solve (MatMatSolve) b columns at a time; 1 = one KSPSolve per column. The dense blocks
-  /// hold 2b vectors of the interior size, so b bounds the memory as well. Results do not depend on
-  /// b beyond round-off (tests/cms/block_solve_test.cpp).
-  int solve_block = 32;
+  /// multi-RHS solve (MatMatSolve) b columns at a time; 1 = one KSPSolve per column; 0 = automatic
+  /// (default_solve_block). The dense blocks hold 2b vectors of the factored size, so b bounds the
+  /// memory as well. Results do not depend on b beyond round-off (tests/cms/block_solve_test.cpp).
+  int solve_block = 0;
 };
+
+/// The automatic block size for a factored matrix of @p n rows (global): 128 right-hand sides, fewer
+/// where the right-hand sides and solutions (16 b n bytes over all ranks) would pass 1 GiB (n > 524 288),
+/// never under 8. Timings per block size: docs/performance.md.
+inline int default_solve_block(long long n) {
+  const long long fit = (1LL << 30) / (16 * std::max(1LL, n));
+  return static_cast<int>(std::min(128LL, std::max(8LL, fit)));
+}
 
 struct BuildOptions {
   Method method = Method::craig_bampton;
