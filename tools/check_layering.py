@@ -59,7 +59,7 @@ ALLOWED = {
     # workflow runs pct's planar PCT and writes its result file (issue #33's app bound).
     "workflow": {"core", "la", "io", "fe", "cms", "pod", "sg", "mbs", "pct", "rom", "campaign", "uq"},
     # The job file (io::Config, yaml-cpp): only app includes it, so no library sees YAML (issue #33).
-    "config": {"core", "io", "nl"},
+    "config": {"core", "io", "uq", "nl", "pct"},
     "app": {"core", "la", "io", "fe", "nl", "cms", "pod", "sg", "mbs", "pct", "rom", "campaign", "workflow", "config", "uq"},
 }
 

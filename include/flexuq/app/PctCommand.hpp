@@ -5,18 +5,13 @@
 /// polynomial chaos of a planar mechanism (pct, seed 004) → HDF5 (docs/pct.md, docs/hdf5-schema.md).
 
 #include "flexuq/config/Config.hpp"
-#include "flexuq/workflow/Pct.hpp"
 
 #include <mpi.h>
 
 namespace flexuq::app {
 
-using workflow::PctJob;
-
-/// Parse a PCT simulate job. @throws InputError naming the file, key and line.
-PctJob parse_pct_job(const io::Config& cfg);
-
-/// Parse and run it (workflow::run_pct), a library option error named by its job key. @note Collective.
+/// Parse the job (config/PctJob) and run it (workflow::run_pct), a library option error named by its
+/// job key. @note Collective.
 void run_pct_simulate(MPI_Comm comm, const io::Config& cfg);
 
 } // namespace flexuq::app

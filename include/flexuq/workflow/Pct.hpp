@@ -4,9 +4,9 @@
 /// @brief `flexuq simulate` with `uncertainty: {method: galerkin}` as a run (issue #35, docs/pct.md):
 /// the intrusive polynomial chaos of a planar mechanism (module pct, seed 004) integrated by
 /// generalized-α, the output statistics, Sobol' indices and chaos coefficients written to HDF5
-/// (docs/hdf5-schema.md "simulate with uncertainty"). The job struct is built by app/PctCommand.
+/// (docs/hdf5-schema.md "simulate with uncertainty"). The job struct (pct/Job.hpp) is built by config/PctJob.
 
-#include "flexuq/pct/Models.hpp"
+#include "flexuq/pct/Job.hpp"
 
 #include <mpi.h>
 
@@ -15,19 +15,7 @@
 
 namespace flexuq::workflow {
 
-/// A PCT simulate job (every key checked by the parse pass before any work).
-struct PctJob {
-  pct::PlanarMechanism mechanism;
-  std::vector<pct::UncertainInput> inputs;
-  std::vector<std::string> distributions; ///< each input's distribution as written ("normal(1, 0.05)")
-  pct::GalerkinOptions galerkin;
-  pct::AlphaOptions solver;
-  double start = 0;
-  int output_points = 8;
-  std::vector<int> outputs; ///< indices into mechanism.output_names()
-  std::string output_path;
-  std::string source; ///< the job file, which the message about an unassemblable mechanism names
-};
+using pct::PctJob;
 
 /// Sobol' indices of one output from its chaos coefficients in an orthonormal basis (@p coef: one per
 /// term of @p basis, the constant first): the variance share of the terms in parameter i alone
