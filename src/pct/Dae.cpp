@@ -154,8 +154,8 @@ AlphaStats integrate_alpha(const Index3Dae& dae, DaeState& s, const AlphaOptions
     }
     if (!done) {
       std::ostringstream os;
-      os << "pct: Newton did not converge at t = " << t1 << " (step " << h << "); reduce solver.step";
-      throw Error(os.str());
+      os << "pct: Newton did not converge at t = " << t1 << " (step " << h << "); reduce {}";
+      throw OptionError("step", os.str()); // the job's step: app names it (solver.step)
     }
     state();
     aux = a1;
