@@ -29,8 +29,8 @@ reduce:
 output: cb.h5
 YAML
 cd "$wd"
+echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs); load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 export OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1
-echo "machine: $(nproc --all) cores ($(nproc) usable here), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs); load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 for np in $ranks; do
   for b in $blocks; do
     mpirun -n "$np" "$flexuq" reduce cb.yaml --set reduce.solve_block="$b" > "np${np}_b${b}.log" 2>&1
