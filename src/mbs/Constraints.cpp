@@ -188,21 +188,64 @@ double System::joint_angle(const Vec& q, int j) const {
 }
 
 Eigen::Matrix<double, 6, 1> System::joint_reaction(const Vec& q, const Vec& lambda, int j, double t) const {
-  Eigen::Matrix<double, 6, 1> out = Eigen::Matrix<double, 6, 1>::Zero();
-  const int b = joints_[j].body_j;
-  if (b == kGround) return out;
-  const auto [first, count] = joint_rows_[j];
-  const Mat cq = jacobian_all(q, t);
-  Vec qc = Vec::Zero(7); // generalized constraint force on body j's frame coordinates: −C_qᵀ λ
-  for (int k = 0; k < m(); ++k)
-    if (active_[k] >= first && active_[k] < first + count) qc -= cq.row(active_[k]).segment<7>(off_[b]).transpose() * lambda(k);
-  const Vec3 force = qc.head<3>();
-  const Vec4 p = euler(q, b);
-  const Vec3 torque_body = 0.5 * g_matrix(p) * qc.tail<4>(); // Q_p = 2 Gᵀ n' (+ a part along p)
-  const Vec3 torque_origin = rotation(p) * torque_body;
-  const Vec3 at = point_position(q, b, frames_[j].sj, frames_[j].Lsj);
-  out.head<3>() = force;
-  out.tail<3>() = torque_origin + (origin(q, b) - at).cross(force);
+  return reactions_of(q, lambda, t, {j}).front();
+}
+
+std::vector<Eigen::Matrix<double, 6, 1>> System::joint_reactions(const Vec& q, const Vec& lambda, double t) const {
+  return reactions_of(q, lambda, t, {});
+}
+
+std::vector<Eigen::Matrix<double, 6, 1>> System::reactions_of(const Vec& q, const Vec& lambda, double t,
+                                                               const std::vector<int>& which) const {
+  std::vector<ConstraintRows::VecState> s;
+  rows_.vector_states(q, nullptr, off_, s);
+  std::vector<int> active_index(static_cast<std::size_t>(rows_total()), -1);
+  for (int k = 0; k < m(); ++k) active_index[static_cast<std::size_t>(active_[k])] = k;
+  Eigen::RowVectorXd row = Eigen::RowVectorXd::Zero(n()); // one row of C_q at a time
+  std::vector<int> joints = which;
+  if (joints.empty())
+    for (int j = 0; j < static_cast<int>(joints_.size()); ++j) joints.push_back(j);
+  std::vector<Eigen::Matrix<double, 6, 1>> all;
+  for (int j : joints) {
+    Eigen::Matrix<double, 6, 1> out = Eigen::Matrix<double, 6, 1>::Zero();
+    const int b = joints_[j].body_j;
+    if (b == kGround) {
+      all.push_back(out);
+      continue;
+    }
+    const auto [first, count] = joint_rows_[j];
+    Vec qc = Vec::Zero(7); // generalized constraint force on body j's frame coordinates: −C_qᵀ λ
+    for (int r = first; r < first + count; ++r) {
+      const int k = active_index[static_cast<std::size_t>(r)];
+      if (k < 0) continue; // dropped as redundant: no multiplier
+      rows_.add_gradient(r, s, q, t, 1.0, off_, row);
+      qc -= row.segment<7>(off_[b]).transpose() * lambda(k);
+      for (int c : {joints_[j].body_i, b}) // a joint row touches its two bodies only
+        if (c != kGround) row.segment(off_[c], 7 + n_elastic(c)).setZero();
+    }
+    const Vec3 force = qc.head<3>();
+    const Vec4 p = euler(q, b);
+    const Vec3 torque_body = 0.5 * g_matrix(p) * qc.tail<4>(); // Q_p = 2 Gᵀ n' (+ a part along p)
+    const Vec3 torque_origin = rotation(p) * torque_body;
+    const Vec3 at = point_position(q, b, frames_[j].sj, frames_[j].Lsj);
+    out.head<3>() = force;
+    out.tail<3>() = torque_origin + (origin(q, b) - at).cross(force);
+    all.push_back(out);
+  }
+  return all;
+}
+
+Vec System::phi_dot_all(const Vec& q, const Vec& v, double t) const {
+  std::vector<ConstraintRows::VecState> s;
+  rows_.vector_states(q, &v, off_, s);
+  Vec out(rows_total());
+  Eigen::RowVectorXd row = Eigen::RowVectorXd::Zero(n()); // add_gradient's target; scale 0 leaves it zero
+  const int nr = rows_.size();
+  for (int r = 0; r < nr; ++r) rows_.add_gradient(r, s, q, t, 0.0, off_, row, &out(r));
+  for (std::size_t b = 0; b < bodies_.size(); ++b) {
+    const int o = off_[b] + 3;
+    out(nr + static_cast<int>(b)) = 2.0 * q.segment<4>(o).dot(v.segment<4>(o));
+  }
   return out;
 }
 

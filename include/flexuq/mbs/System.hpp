@@ -153,8 +153,17 @@ public:
   double joint_angle(const Vec& q, int j) const;
   /// Reaction on body j of joint @p j at its point, global frame: [force; torque].
   Eigen::Matrix<double, 6, 1> joint_reaction(const Vec& q, const Vec& lambda_active, int j, double t) const;
+  /// joint_reaction of every joint, the body vectors evaluated once: O(rows) per call where one
+  /// joint_reaction per joint built the whole dense C_q each (O(bodies³) per output on a 1,600-body chain).
+  std::vector<Eigen::Matrix<double, 6, 1>> joint_reactions(const Vec& q, const Vec& lambda_active, double t) const;
+  /// dΦ/dt = C_q q̇ + Φ_t of every row (the dropped redundant rows and the Euler-parameter norms
+  /// included), row by row without forming C_q.
+  Vec phi_dot_all(const Vec& q, const Vec& v, double t) const;
 
 private:
+  /// joint_reaction of the joints @p which (all if empty).
+  std::vector<Eigen::Matrix<double, 6, 1>> reactions_of(const Vec& q, const Vec& lambda_active, double t,
+                                                         const std::vector<int>& which) const;
   /// Joint frame axes and points in the body frames of bodies i and j.
   struct Frame {
     Vec3 ai[3], aj[3]; ///< joint frame axes on body i and j (body frames)
