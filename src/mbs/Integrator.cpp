@@ -210,8 +210,12 @@ std::vector<std::string> Integrator::initialise(State& s) {
       break;
     }
     const Mat cq = sys_.jacobian(q, t0);
-    Eigen::CompleteOrthogonalDecomposition<Mat> cod(cq * cq.transpose());
-    q -= cq.transpose() * cod.solve(c);
+    if (choose_sparse(cq, kSparseMinSizeKeptLu)) { // the kept rows are independent: C_q C_qᵀ is regular
+      q += min_norm_correction(cq, c, true);
+    } else {
+      Eigen::CompleteOrthogonalDecomposition<Mat> cod(cq * cq.transpose());
+      q -= cq.transpose() * cod.solve(c);
+    }
   }
   if (!ok)
     throw InputError(FLEXUQ_MSG("the initial configuration cannot be assembled at t = "

@@ -120,7 +120,9 @@ Eigen::VectorXd MinNormProjector::correction(const Eigen::VectorXd& r) const {
 
 Eigen::VectorXd min_norm_correction(const Eigen::MatrixXd& cq, const Eigen::VectorXd& r, bool sparse) {
   MinNormProjector p;
-  p.factor(cq, sparse);
+  // Large and sparse Jacobians go sparse even before the integrator has chosen its mode (the t = 0
+  // projections): the dense C_q C_qᵀ of a 1,600-body chain took 80 s of its set-up (issue #40).
+  p.factor(cq, sparse || choose_sparse(cq, kSparseMinSizeKeptLu));
   return p.correction(r);
 }
 
