@@ -92,8 +92,11 @@ TEST(CmsBlockSolve, ReducedMatricesDoNotDependOnTheBlockSize) {
   const auto a1 = one.build(cms::Method::hintz_attachment, false);
   for (Box* b : {&b32, &b7}) {
     const auto a = b->build(cms::Method::hintz_attachment, false);
-    EXPECT_LT(report("attachment K, b vs 1", rel(a.K, a1.K)), 1e-12);
-    EXPECT_LT(report("attachment M, b vs 1", rel(a.M, a1.M)), 1e-12);
+    // The whole K and M hold the free-interface eigenpairs, which each Box solves for itself: on 2
+    // ranks those agree to the eigensolver's tolerance, not bit for bit (5e-11 … 3e-9 measured under
+    // load), so the whole matrices get 1e-8; the block-solved parts below keep 1e-12.
+    EXPECT_LT(report("attachment K, b vs 1", rel(a.K, a1.K)), 1e-8);
+    EXPECT_LT(report("attachment M, b vs 1", rel(a.M, a1.M)), 1e-8);
     // The attachment block alone (G_bᵀKG_b = G_bb ~ 1e-9 beside Λ ~ 1e10 in the whole K).
     const auto nb = static_cast<Eigen::Index>(one.ws->n_boundary());
     EXPECT_LT(report("attachment G_bb block, b vs 1", rel(a.K.bottomRightCorner(nb, nb), a1.K.bottomRightCorner(nb, nb))), 1e-12);
