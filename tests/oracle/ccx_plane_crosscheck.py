@@ -20,10 +20,10 @@ Exit 77 (ctest SKIP_RETURN_CODE) when ccx is not available.
 """
 import argparse
 import os
-import re
 import shutil
-import subprocess
 import sys
+
+from ccx_modes import ccx_frequencies, flexuq_modes, printed_frequencies
 
 SKIP = 77
 E, NU, RHO, T, LX, LY, NX, NY = 2.1e11, 0.3, 7850.0, 0.01, 0.4, 0.2, 16, 8
@@ -59,29 +59,11 @@ def write_model(work, element):
         f.write(f"model:\n  mesh: plate.inp\n  fixed: [ROOT]\nmodes:\n  count: {COUNT}\noutput: plate.h5\n")
 
 
-def ccx_frequencies(work):
-    with open(os.path.join(work, "ccx.log"), "w") as log:
-        subprocess.run(["ccx", "ccx_run"], cwd=work, stdout=log, stderr=subprocess.STDOUT, check=True,
-                       env=dict(os.environ, OMP_NUM_THREADS="1"))
-    text = open(os.path.join(work, "ccx_run.dat")).read()
-    block = text[text.index("E I G E N V A L U E   O U T P U T"):]
-    rows = re.findall(r"^\s+(\d+)\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)\s*$", block, re.M)
-    return [float(r[3]) for r in rows[:COUNT]]
-
-
 def flexuq_frequencies(work, args, np):
-    cmd = [args.mpiexec, "-n", str(np)] + args.mpiexec_flags.split() + [args.flexuq, "modes", "job.yaml",
-                                                                       "--set", f"output=plate_np{np}.h5"]
-    out = subprocess.run(cmd, cwd=work, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    with open(os.path.join(work, f"flexuq_np{np}.log"), "w") as f:
-        f.write(out.stdout)
-    if out.returncode != 0:
-        print(out.stdout)
-        sys.exit(f"flexuq failed on {np} rank(s)")
-    if "(2 per node)" not in out.stdout:
+    out = flexuq_modes(work, args, np)
+    if "(2 per node)" not in out:
         sys.exit("flexuq did not read the mesh as 2-D (2 DOFs per node)")
-    rows = re.findall(r"^\s+(\d+)\s+([0-9.eE+-]+)\s+([0-9.eE+-]+)\s+([0-9.eE+-]+)\s+(\d+)\s*$", out.stdout, re.M)
-    return [float(r[1]) for r in rows[:COUNT]]
+    return printed_frequencies(out, COUNT)
 
 
 def main():
@@ -98,7 +80,7 @@ def main():
         sys.exit(SKIP)
     os.makedirs(args.workdir, exist_ok=True)
     write_model(args.workdir, args.element)
-    fc = ccx_frequencies(args.workdir)
+    fc = ccx_frequencies(args.workdir, COUNT)
     runs = {int(n): flexuq_frequencies(args.workdir, args, int(n)) for n in args.np.split(",")}
     ok = len(fc) == COUNT
     first = runs[min(runs)]

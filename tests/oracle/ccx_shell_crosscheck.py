@@ -21,10 +21,10 @@ Exit 77 (ctest SKIP_RETURN_CODE) when ccx is not available.
 import argparse
 import math
 import os
-import re
 import shutil
-import subprocess
 import sys
+
+from ccx_modes import ccx_frequencies, flexuq_modes, printed_frequencies
 
 SKIP = 77
 E, NU, RHO, H, A, N = 2.1e11, 0.3, 7850.0, 0.01, 1.0, 40
@@ -60,29 +60,6 @@ def write_model(work):
         f.write("model:\n  mesh: plate.inp\n  fixed: [EDGE]\nmodes:\n  count: 6\noutput: plate.h5\n")
 
 
-def ccx_frequencies(work):
-    with open(os.path.join(work, "ccx.log"), "w") as log:
-        subprocess.run(["ccx", "ccx_run"], cwd=work, stdout=log, stderr=subprocess.STDOUT, check=True,
-                       env=dict(os.environ, OMP_NUM_THREADS="1"))
-    text = open(os.path.join(work, "ccx_run.dat")).read()
-    block = text[text.index("E I G E N V A L U E   O U T P U T"):]
-    rows = re.findall(r"^\s+(\d+)\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)\s*$", block, re.M)
-    return [float(r[3]) for r in rows[:6]]
-
-
-def flexuq_frequencies(work, args, np):
-    cmd = [args.mpiexec, "-n", str(np)] + args.mpiexec_flags.split() + [args.flexuq, "modes", "job.yaml",
-                                                                       "--set", f"output=plate_np{np}.h5"]
-    out = subprocess.run(cmd, cwd=work, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    with open(os.path.join(work, f"flexuq_np{np}.log"), "w") as f:
-        f.write(out.stdout)
-    if out.returncode != 0:
-        print(out.stdout)
-        sys.exit(f"flexuq failed on {np} rank(s)")
-    rows = re.findall(r"^\s+(\d+)\s+([0-9.eE+-]+)\s+([0-9.eE+-]+)\s+([0-9.eE+-]+)\s+(\d+)\s*$", out.stdout, re.M)
-    return [float(r[1]) for r in rows[:6]]
-
-
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--flexuq", required=True)
@@ -96,10 +73,10 @@ def main():
         sys.exit(SKIP)
     os.makedirs(args.workdir, exist_ok=True)
     write_model(args.workdir)
-    fc = ccx_frequencies(args.workdir)
+    fc = ccx_frequencies(args.workdir, 6)
     D = E * H ** 3 / (12 * (1 - NU * NU))
     fl = [l / A ** 2 * math.sqrt(D / (RHO * H)) / (2 * math.pi) for l in LEISSA]
-    runs = {int(n): flexuq_frequencies(args.workdir, args, int(n)) for n in args.np.split(",")}
+    runs = {int(n): printed_frequencies(flexuq_modes(args.workdir, args, int(n)), 6) for n in args.np.split(",")}
     ok = len(fc) == 6
     first = runs[min(runs)]
     print(" mode    flexuq [Hz]       ccx S4 [Hz]    Leissa [Hz]   flexuq/ccx-1  flexuq/Leissa-1")
