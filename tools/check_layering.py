@@ -26,7 +26,7 @@ import os
 import re
 import sys
 
-ORDER = ["core", "la", "uq", "io", "fe", "nl", "cms", "pod", "sg", "mbs", "pct", "rom", "campaign", "workflow", "config", "app"]
+ORDER = ["core", "la", "uq", "io", "fe", "nl", "cms", "pod", "sg", "mbs", "pct", "rom", "ident", "campaign", "workflow", "config", "app"]
 
 ALLOWED = {
     "core": set(),
@@ -54,13 +54,16 @@ ALLOWED = {
     # rom: seed 003's reduced-order multibody models (snapshots -> POD -> V, R0, Γ; the reduced
     # integrator) on mbs's System and pod's SVD (issue #34).
     "rom": {"core", "la", "io", "cms", "pod", "mbs"},
+    # ident: seed 003 ch. 6's parameter identification (discrete adjoint of the index-3 scheme, BFGS) on
+    # mbs's System, full or reduced by rom's basis (issue #34 item 5).
+    "ident": {"core", "la", "io", "mbs", "rom"},
     # The campaign knows models only through core/Model.hpp (campaign/Campaign.hpp): FE-free.
     "campaign": {"core", "la", "io", "uq"},
     # workflow runs pct's planar PCT and writes its result file (issue #33's app bound).
-    "workflow": {"core", "la", "io", "fe", "cms", "pod", "sg", "mbs", "pct", "rom", "campaign", "uq"},
+    "workflow": {"core", "la", "io", "fe", "cms", "pod", "sg", "mbs", "pct", "rom", "ident", "campaign", "uq"},
     # The job file (io::Config, yaml-cpp): only app includes it, so no library sees YAML (issue #33).
     "config": {"core", "io", "uq", "nl", "pct"},
-    "app": {"core", "la", "io", "fe", "nl", "cms", "pod", "sg", "mbs", "pct", "rom", "campaign", "workflow", "config", "uq"},
+    "app": {"core", "la", "io", "fe", "nl", "cms", "pod", "sg", "mbs", "pct", "rom", "ident", "campaign", "workflow", "config", "uq"},
 }
 
 INCLUDE_RE = re.compile(r'^\s*#\s*include\s*"([^"]+)"')

@@ -1,0 +1,407 @@
+// SPDX-License-Identifier: MIT
+// The discrete adjoint of the index-3 generalized-α scheme for the full and the reduced model
+// (ident/Adjoint.hpp; seed 003 ch. 6, digest V17).
+#include "flexuq/ident/Adjoint.hpp"
+
+#include "flexuq/core/Error.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <sstream>
+
+namespace flexuq::ident {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+/// One system in the model's coordinates: the full one (x = q) or the reduced one (q̃ = V x + R0,
+/// residual Vᵀ R, constraints Γᵀ C, multipliers Γ λ_l).
+class Discrete {
+public:
+  Discrete(const mbs::System& sys, const rom::ReducedBasis* b) : sys_(sys), b_(b) {}
+  int size() const { return b_ ? b_->r() : sys_.n(); }
+  int rows() const { return b_ ? b_->l() : sys_.m(); }
+  Vec q(const Vec& x) const { return b_ ? Vec(b_->V * x + b_->R0) : x; }
+  Vec up(const Vec& x) const { return b_ ? Vec(b_->V * x) : x; }           ///< V x (rates)
+  Vec down(const Vec& f) const { return b_ ? Vec(b_->V.transpose() * f) : f; } ///< Vᵀ f
+  Vec lambda(const Vec& l) const { return b_ ? Vec(b_->gamma * l) : l; }
+  Vec rows_down(const Vec& c) const { return b_ ? Vec(b_->gamma.transpose() * c) : c; }
+
+  /// R = M ẍ + Gᵀλ − Q in the model's coordinates.
+  Vec residual(const Vec& x, const Vec& xd, const Vec& xdd, const Vec& lam, double t) const {
+    const Vec qq = q(x), v = up(xd);
+    Vec ctl, ph;
+    sys_.constraint_residual(qq, t, lambda(lam), ctl, ph);
+    return down(sys_.mass_times(qq, up(xdd)) + ctl - sys_.forces(qq, v, t));
+  }
+  Vec constraint(const Vec& x, double t) const { return rows_down(sys_.phi(q(x), t)); }
+  Mat jacobian(const Vec& x, double t) const {
+    const Mat cq = sys_.jacobian(q(x), t);
+    if (!b_) return cq;
+    return b_->gamma.transpose() * cq * b_->V;
+  }
+  Mat mass(const Vec& x) const {
+    const Mat mm = sys_.mass(q(x));
+    if (!b_) return mm;
+    return b_->V.transpose() * mm * b_->V;
+  }
+  Vec gamma(const Vec& x, const Vec& xd, double t) const { return rows_down(sys_.gamma(q(x), up(xd), t)); }
+  /// R_x and R_ẋ by central differences.
+  void partials(const Vec& x, const Vec& xd, const Vec& xdd, const Vec& lam, double t, Mat& rx, Mat& rv) const {
+    const int n = size();
+    rx.resize(n, n);
+    rv.resize(n, n);
+    for (int i = 0; i < n; ++i) {
+      const double e = 1e-6 * std::max(1.0, std::abs(x(i)));
+      Vec xp = x, xm = x;
+      xp(i) += e;
+      xm(i) -= e;
+      rx.col(i) = (residual(xp, xd, xdd, lam, t) - residual(xm, xd, xdd, lam, t)) / (2 * e);
+      const double ev = 1e-6 * std::max(1.0, std::abs(xd(i)));
+      Vec vp = xd, vm = xd;
+      vp(i) += ev;
+      vm(i) -= ev;
+      rv.col(i) = (residual(x, vp, xdd, lam, t) - residual(x, vm, xdd, lam, t)) / (2 * ev);
+    }
+  }
+
+private:
+  const mbs::System& sys_;
+  const rom::ReducedBasis* b_;
+};
+
+/// The state y_k = (x, ẋ, ẍ, a, λ) at one time.
+struct StepState {
+  Vec x, xd, xdd, acc, lam;
+};
+
+/// The consistent initial state of @p sys in the model's coordinates (mbs::Integrator::initialise, then
+/// the reduction and the model's own saddle solve). Sets the system's active rows.
+StepState initial_state(mbs::System& sys, const Problem& pr) {
+  mbs::SolverOptions o = pr.solver;
+  o.stabilized = false;
+  mbs::Integrator integ(sys, o);
+  mbs::State s;
+  integ.initialise(s);
+  if (pr.basis)
+    FLEXUQ_REQUIRE(static_cast<int>(pr.basis->rows.size()) == sys.m() && pr.basis->n() == sys.n(),
+                   "identification: the reduced model was built for " << pr.basis->n() << " coordinates and "
+                   << pr.basis->rows.size() << " active rows; the system at these parameters has " << sys.n()
+                   << " and " << sys.m());
+  const Discrete d(sys, pr.basis);
+  StepState y;
+  y.x = pr.basis ? Vec(pr.basis->V.transpose() * (s.q - pr.basis->R0)) : s.q;
+  y.xd = d.down(s.v);
+  const int n = d.size(), l = d.rows();
+  Mat a = Mat::Zero(n + l, n + l);
+  a.topLeftCorner(n, n) = d.mass(y.x);
+  const Mat g = d.jacobian(y.x, s.t);
+  a.topRightCorner(n, l) = g.transpose();
+  a.bottomLeftCorner(l, n) = g;
+  Vec rhs(n + l);
+  rhs.head(n) = -d.residual(y.x, y.xd, Vec::Zero(n), Vec::Zero(l), s.t);
+  rhs.tail(l) = d.gamma(y.x, y.xd, s.t);
+  Eigen::FullPivLU<Mat> lu(a);
+  FLEXUQ_REQUIRE(lu.isInvertible(), "identification: the " << (pr.basis ? "reduced " : "")
+                                    << "saddle system of the initial accelerations is singular");
+  const Vec z = lu.solve(rhs);
+  y.xdd = z.head(n);
+  y.lam = z.tail(l);
+  y.acc = y.xdd;
+  return y;
+}
+
+/// One run of the scheme on @p sys from @p y0, storing every state.
+Trajectory forward(const mbs::System& sys, const Problem& pr, const StepState& y0, Evaluation& ev) {
+  const Discrete d(sys, pr.basis);
+  const mbs::NewmarkCoefficients k = mbs::newmark_coefficients(pr.solver);
+  const int nsteps = pr.steps(), n = d.size(), l = d.rows();
+  const double h = pr.solver.step, c = k.c(), bq = k.beta * h * h * c, bv = k.gamma * h * c;
+  Trajectory tr;
+  tr.x.resize(n, nsteps + 1);
+  tr.xd.resize(n, nsteps + 1);
+  tr.xdd.resize(n, nsteps + 1);
+  tr.acc.resize(n, nsteps + 1);
+  tr.lambda.resize(l, nsteps + 1);
+  tr.t.resize(static_cast<std::size_t>(nsteps) + 1);
+  StepState y = y0;
+  auto store = [&](int kk, const StepState& s, double t) {
+    tr.x.col(kk) = s.x;
+    tr.xd.col(kk) = s.xd;
+    tr.xdd.col(kk) = s.xdd;
+    tr.acc.col(kk) = s.acc;
+    tr.lambda.col(kk) = s.lam;
+    tr.t[static_cast<std::size_t>(kk)] = t;
+  };
+  store(0, y, pr.solver.start);
+  Eigen::PartialPivLU<Mat> lu;
+  bool have = false;
+  for (int step = 0; step < nsteps; ++step) {
+    const double t1 = pr.solver.start + (step + 1) * h;
+    const Vec qa = y.x + h * y.xd + h * h * (0.5 - k.beta) * y.acc;
+    const Vec va = y.xd + h * (1 - k.gamma) * y.acc;
+    const Vec dd = (k.af * y.xdd - k.am * y.acc) / (1 - k.am);
+    StepState s;
+    s.xdd = y.xdd;
+    s.lam = y.lam;
+    auto update = [&] {
+      s.acc = c * s.xdd + dd;
+      s.x = qa + k.beta * h * h * s.acc;
+      s.xd = va + k.gamma * h * s.acc;
+    };
+    update();
+    auto rebuild = [&] {
+      Mat rx, rv;
+      d.partials(s.x, s.xd, s.xdd, s.lam, t1, rx, rv);
+      Mat a = Mat::Zero(n + l, n + l);
+      a.topLeftCorner(n, n) = d.mass(s.x) + bq * rx + bv * rv;
+      const Mat g = d.jacobian(s.x, t1);
+      a.topRightCorner(n, l) = g.transpose();
+      a.bottomLeftCorner(l, n) = g;
+      lu.compute(a);
+      have = true;
+      ++ev.matrices;
+    };
+    if (!have) rebuild();
+    double prev = -1;
+    bool done = false;
+    for (int it = 0; it < 60 && !done; ++it) {
+      Vec rhs(n + l);
+      rhs.head(n) = -d.residual(s.x, s.xd, s.xdd, s.lam, t1);
+      rhs.tail(l) = -d.constraint(s.x, t1) / bq;
+      const Vec dz = lu.solve(rhs);
+      s.xdd += dz.head(n);
+      s.lam += dz.tail(l);
+      update();
+      ++ev.newton_iterations;
+      const double size = bq * dz.head(n).lpNorm<Eigen::Infinity>();
+      if (size <= pr.newton_tol * std::max(1.0, s.x.lpNorm<Eigen::Infinity>())) done = true;
+      else if (prev >= 0 && size > 0.25 * prev) rebuild(); // slow contraction: a fresh matrix at the iterate
+      prev = size;
+    }
+    if (!done) {
+      std::ostringstream os;
+      os << "identification: Newton did not converge at t = " << t1 << " (" << (pr.basis ? "reduced" : "full")
+         << " model)";
+      throw Error(os.str());
+    }
+    y = s;
+    store(step + 1, y, t1);
+  }
+  return tr;
+}
+
+double cost_of(const mbs::System& sys, const Problem& pr, const Trajectory& tr, std::vector<Vec>* gx,
+               std::vector<Vec>* gv) {
+  const Discrete d(sys, pr.basis);
+  const double h = pr.solver.step;
+  double j = 0;
+  const auto cols = tr.x.cols();
+  if (gx) {
+    gx->assign(static_cast<std::size_t>(cols), Vec::Zero(d.size()));
+    gv->assign(static_cast<std::size_t>(cols), Vec::Zero(d.size()));
+  }
+  for (Eigen::Index kk = 1; kk < cols; ++kk) {
+    const Vec q = d.q(tr.x.col(kk)), v = d.up(tr.xd.col(kk));
+    Vec sq = Vec::Zero(sys.n()), sv = Vec::Zero(sys.n());
+    for (std::size_t i = 0; i < pr.signals.size(); ++i) {
+      Vec dq, dv;
+      const double val = signal_value(sys, pr.signals[i], q, v, gx ? &dq : nullptr, gx ? &dv : nullptr);
+      const double r = val - pr.measured(kk, static_cast<Eigen::Index>(i));
+      const double w = pr.signals[i].weight;
+      j += 0.5 * h * w * r * r;
+      if (gx) {
+        sq += h * w * r * dq;
+        sv += h * w * r * dv;
+      }
+    }
+    if (gx) {
+      (*gx)[static_cast<std::size_t>(kk)] = d.down(sq);
+      (*gv)[static_cast<std::size_t>(kk)] = d.down(sv);
+    }
+  }
+  return j;
+}
+
+} // namespace
+
+double signal_value(const mbs::System& sys, const Signal& s, const Vec& q, const Vec& v, Vec* dq, Vec* dv) {
+  const int o = sys.offset(s.body);
+  if (dq) {
+    *dq = Vec::Zero(sys.n());
+    *dv = Vec::Zero(sys.n());
+  }
+  const int kind = static_cast<int>(s.kind);
+  if (kind <= 2) {
+    if (dq) (*dq)(o + kind) = 1;
+    return q(o + kind);
+  }
+  if (kind <= 5) {
+    if (dv) (*dv)(o + kind - 3) = 1;
+    return v(o + kind - 3);
+  }
+  const mbs::Vec4 p = q.segment<4>(o + 3);
+  if (s.kind == SignalKind::angle) {
+    // θ = 2 atan2(s, e0), s = a·e
+    const double sn = s.axis.dot(p.tail<3>()), e0 = p(0), r2 = sn * sn + e0 * e0;
+    if (dq) {
+      (*dq)(o + 3) = -2 * sn / r2;
+      dq->segment<3>(o + 4) = 2 * e0 / r2 * s.axis;
+    }
+    return 2 * std::atan2(sn, e0);
+  }
+  // a·ω = 2 aᵀE(p)ṗ = −2 aᵀE(ṗ)p
+  const mbs::Vec4 pd = v.segment<4>(o + 3);
+  if (dq) {
+    dv->segment<4>(o + 3) = 2 * (s.axis.transpose() * mbs::e_matrix(p)).transpose();
+    dq->segment<4>(o + 3) = -2 * (s.axis.transpose() * mbs::e_matrix(pd)).transpose();
+  }
+  return 2 * s.axis.dot(mbs::e_matrix(p) * pd);
+}
+
+int Problem::steps() const {
+  const double span = solver.end - solver.start;
+  const double nn = span / solver.step;
+  const long k = std::lround(nn);
+  FLEXUQ_REQUIRE_OPTION(k >= 1 && std::abs(nn - static_cast<double>(k)) <= 1e-9 * nn, "solver.step",
+                        "{} = " << solver.step << " must divide the run's length " << span
+                                << " (the identification runs fixed steps)");
+  return static_cast<int>(k);
+}
+
+void Problem::validate() const {
+  FLEXUQ_REQUIRE_OPTION(solver.scheme == mbs::Scheme::hht || solver.scheme == mbs::Scheme::generalized_alpha,
+                        "solver.type", "{}: the identification's adjoint is that of hht or generalized-alpha");
+  FLEXUQ_REQUIRE_OPTION(!solver.adaptive, "solver.adaptive", "{}: the identification runs fixed steps");
+  FLEXUQ_REQUIRE_OPTION(!signals.empty(), "signals", "{}: at least one signal is needed");
+  const int n = steps();
+  FLEXUQ_REQUIRE_OPTION(measured.rows() == n + 1 && measured.cols() == static_cast<Eigen::Index>(signals.size()),
+                        "measured", "{}: " << measured.rows() << " × " << measured.cols() << " values, expected "
+                                           << n + 1 << " times × " << signals.size() << " signals");
+}
+
+Evaluation cost(const Problem& pr, const Vec& p) {
+  pr.validate();
+  Evaluation ev;
+  const auto t0 = Clock::now();
+  mbs::System sys = pr.make(p);
+  const StepState y0 = initial_state(sys, pr);
+  ev.trajectory = forward(sys, pr, y0, ev);
+  ev.cost = cost_of(sys, pr, ev.trajectory, nullptr, nullptr);
+  ev.forward_seconds = seconds_since(t0);
+  return ev;
+}
+
+Mat simulate_signals(const Problem& pr, const Vec& p) {
+  Problem q = pr;
+  q.signals = pr.signals;
+  const int n = pr.steps();
+  q.measured = Mat::Zero(n + 1, static_cast<Eigen::Index>(pr.signals.size()));
+  const Evaluation ev = cost(q, p);
+  mbs::System sys = pr.make(p);
+  initial_state(sys, pr); // the active rows
+  const Discrete d(sys, pr.basis);
+  Mat out(n + 1, static_cast<Eigen::Index>(pr.signals.size()));
+  for (int kk = 0; kk <= n; ++kk) {
+    const Vec qq = d.q(ev.trajectory.x.col(kk)), v = d.up(ev.trajectory.xd.col(kk));
+    for (std::size_t i = 0; i < pr.signals.size(); ++i)
+      out(kk, static_cast<Eigen::Index>(i)) = signal_value(sys, pr.signals[i], qq, v);
+  }
+  return out;
+}
+
+Evaluation cost_and_gradient(const Problem& pr, const Vec& p) {
+  pr.validate();
+  Evaluation ev;
+  auto t0 = Clock::now();
+  mbs::System sys = pr.make(p);
+  const StepState y0 = initial_state(sys, pr);
+  ev.trajectory = forward(sys, pr, y0, ev);
+  const Trajectory& tr = ev.trajectory;
+  std::vector<Vec> cx, cv;
+  ev.cost = cost_of(sys, pr, tr, &cx, &cv);
+  ev.forward_seconds = seconds_since(t0);
+  t0 = Clock::now();
+
+  // The systems at p ± δ e_i (their residuals give ∂R/∂p, their initial states ∂y_0/∂p).
+  const auto np = p.size();
+  std::vector<mbs::System> plus, minus;
+  std::vector<double> delta;
+  std::vector<StepState> y0p, y0m;
+  for (Eigen::Index i = 0; i < np; ++i) {
+    const double e = pr.fd_step * std::max(std::abs(p(i)), 1e-3);
+    Vec pp = p, pm = p;
+    pp(i) += e;
+    pm(i) -= e;
+    plus.push_back(pr.make(pp));
+    minus.push_back(pr.make(pm));
+    y0p.push_back(initial_state(plus.back(), pr));
+    y0m.push_back(initial_state(minus.back(), pr));
+    delta.push_back(e);
+  }
+
+  const Discrete d(sys, pr.basis);
+  const mbs::NewmarkCoefficients k = mbs::newmark_coefficients(pr.solver);
+  const int nsteps = pr.steps(), n = d.size(), l = d.rows();
+  const double h = pr.solver.step, c = k.c(), bq = k.beta * h * h * c, bv = k.gamma * h * c;
+  const double a1 = k.af / (1 - k.am), a2 = -k.am / (1 - k.am);
+  Vec grad = Vec::Zero(np);
+  // Adjoints of y_{k+1}: x̄, ẋ̄, ā, ẍ̄ (the cost's own terms at k+1 included).
+  Vec xb = cx[static_cast<std::size_t>(nsteps)], vb = cv[static_cast<std::size_t>(nsteps)];
+  Vec ab = Vec::Zero(n), xddb = Vec::Zero(n);
+  for (int kk = nsteps; kk >= 1; --kk) {
+    const double t1 = tr.t[static_cast<std::size_t>(kk)];
+    const Vec x = tr.x.col(kk), xd = tr.xd.col(kk), xdd = tr.xdd.col(kk), lam = tr.lambda.col(kk);
+    Mat rx, rv;
+    d.partials(x, xd, xdd, lam, t1, rx, rv);
+    Mat a = Mat::Zero(n + l, n + l);
+    a.topLeftCorner(n, n) = d.mass(x) + bq * rx + bv * rv;
+    const Mat g = d.jacobian(x, t1);
+    a.topRightCorner(n, l) = g.transpose();
+    a.bottomLeftCorner(l, n) = g;
+    ++ev.matrices;
+    // z = (ẍ_{k+1}, λ_{k+1}); y_{k+1} depends on ẍ_{k+1} through a_{k+1} = c ẍ + d.
+    Vec zb = Vec::Zero(n + l);
+    zb.head(n) = xddb + c * (ab + k.beta * h * h * xb + k.gamma * h * vb);
+    const Vec mu = a.transpose().partialPivLu().solve(zb);
+    const Vec mr = mu.head(n), mg = mu.tail(l);
+    // Parameters: −μᵀ ∂F/∂p, F = (R, g/bq).
+    for (Eigen::Index i = 0; i < np; ++i) {
+      const auto ii = static_cast<std::size_t>(i);
+      const Discrete dp(plus[ii], pr.basis), dm(minus[ii], pr.basis);
+      const Vec rp = (dp.residual(x, xd, xdd, lam, t1) - dm.residual(x, xd, xdd, lam, t1)) / (2 * delta[ii]);
+      const Vec gp = (dp.constraint(x, t1) - dm.constraint(x, t1)) / (2 * delta[ii]);
+      grad(i) -= mr.dot(rp) + mg.dot(gp) / bq;
+    }
+    // −F̃_yᵀ μ enters as the adjoints of x_{k+1}, ẋ_{k+1} at fixed z.
+    const Vec qb = xb - (rx.transpose() * mr + g.transpose() * mg / bq);
+    const Vec vvb = vb - rv.transpose() * mr;
+    const Vec atot = ab + k.beta * h * h * qb + k.gamma * h * vvb; // on a_{k+1} at fixed ẍ_{k+1}
+    Vec xbn = qb, vbn = h * qb + vvb;
+    Vec abn = h * h * (0.5 - k.beta) * qb + h * (1 - k.gamma) * vvb + a2 * atot;
+    Vec xddbn = a1 * atot;
+    const auto km = static_cast<std::size_t>(kk - 1);
+    if (kk - 1 >= 1) {
+      xbn += cx[km];
+      vbn += cv[km];
+    }
+    xb = xbn;
+    vb = vbn;
+    ab = abn;
+    xddb = xddbn;
+  }
+  // The initial state's dependence on p.
+  for (Eigen::Index i = 0; i < np; ++i) {
+    const auto ii = static_cast<std::size_t>(i);
+    const double e2 = 2 * delta[ii];
+    grad(i) += xb.dot((y0p[ii].x - y0m[ii].x) / e2) + vb.dot((y0p[ii].xd - y0m[ii].xd) / e2) +
+               ab.dot((y0p[ii].acc - y0m[ii].acc) / e2) + xddb.dot((y0p[ii].xdd - y0m[ii].xdd) / e2);
+  }
+  ev.gradient = grad;
+  ev.adjoint_seconds = seconds_since(t0);
+  return ev;
+}
+
+} // namespace flexuq::ident
