@@ -21,17 +21,20 @@ std::array<double, 2> pair(const NodeReader& r, const YAML::Node& map, const std
   return {v[0], v[1]};
 }
 
-/// A torque: `value` until the first step, then each `[t1, t2, value]` reached by an Adams STEP.
-std::function<double(double)> torque_schedule(double v0, std::vector<std::array<double, 3>> steps) {
-  return [v0, steps](double t) {
-    double v = v0;
-    for (const auto& s : steps) {
-      if (t <= s[0]) return v;
-      if (t < s[1]) return pct::smooth_step(t, s[0], v, s[1], s[2]);
-      v = s[2];
-    }
-    return v;
-  };
+/// A schedule `[[t1, t2, value], ...]` from @p start (a torque's `steps`, a slot's `motion`): each value
+/// reached by an Adams STEP, the steps in order.
+pct::StepSchedule schedule(const NodeReader& r, const YAML::Node& list, const std::string& key, double start) {
+  pct::StepSchedule out;
+  out.start = start;
+  if (!list.IsSequence()) r.fail(list, key, "must be a list of [t1, t2, value]");
+  for (std::size_t k = 0; k < list.size(); ++k) {
+    const std::string sk = key + "[" + std::to_string(k) + "]";
+    const std::vector<double> s = r.list(list[k], sk);
+    if (s.size() != 3 || !(s[1] > s[0]) || (!out.steps.empty() && s[0] < out.steps.back()[1]))
+      r.fail(list[k], sk, "needs [t1, t2, value] with t1 < t2, after the previous step");
+    out.steps.push_back({s[0], s[1], s[2]});
+  }
+  return out;
 }
 
 uq::Distribution distribution(const NodeReader& r, const YAML::Node& p, const std::string& key) {
@@ -50,7 +53,9 @@ uq::Distribution distribution(const NodeReader& r, const YAML::Node& p, const st
   r.fail(p["dist"], key + ".dist", "'" + d + "' is not one of normal, uniform, beta, gamma, lognormal");
 }
 
-/// The data entry a `moves` key names: bodies.<b>.mass|inertia, joints.<j>.points.<0|1>.<x|y>.
+/// The data entry a `moves` key names: bodies.<b>.mass|inertia, bodies.<b>.position|velocity.<x|y> (an
+/// uncertain initial condition), joints.<j>.points.<0|1>.<x|y>, joints.<j>.length,
+/// springs.<s>.stiffness|damping, contacts.<c>.stiffness|radius|damping.
 int data_entry(const NodeReader& r, const YAML::Node& at, const std::string& key, const pct::PlanarMechanism& m,
                const std::string& path) {
   std::vector<std::string> part;
@@ -61,8 +66,19 @@ int data_entry(const NodeReader& r, const YAML::Node& at, const std::string& key
       const int b = m.body_index(part[1]);
       if (b >= 0) return m.body_data(b, part[2] == "mass" ? 0 : 1);
     }
+    if (part.size() == 4 && part[0] == "bodies" && (part[2] == "position" || part[2] == "velocity") &&
+        (part[3] == "x" || part[3] == "y")) {
+      const int b = m.body_index(part[1]);
+      if (b >= 0) return m.initial_data(b, (part[2] == "velocity" ? 2 : 0) + (part[3] == "y" ? 1 : 0));
+    }
     if (part.size() == 3 && part[0] == "springs" && (part[2] == "stiffness" || part[2] == "damping"))
       return m.spring_data(m.spring_index(part[1]), part[2] == "stiffness" ? 0 : 1);
+    if (part.size() == 3 && part[0] == "contacts" && (part[2] == "stiffness" || part[2] == "radius" || part[2] == "damping"))
+      return m.contact_data(m.contact_index(part[1]), part[2] == "stiffness" ? 0 : part[2] == "radius" ? 1 : 2);
+    if (part.size() == 3 && part[0] == "joints" && part[2] == "length") {
+      const int j = m.joint_index(part[1]);
+      if (m.joints()[static_cast<std::size_t>(j)].type == pct::PlanarJoint::Type::distance) return m.joint_data(j, 4);
+    }
     if (part.size() == 5 && part[0] == "joints" && part[2] == "points" && (part[3] == "0" || part[3] == "1") &&
         (part[4] == "x" || part[4] == "y"))
       return m.joint_data(m.joint_index(part[1]), (part[3] == "1" ? 2 : 0) + (part[4] == "y" ? 1 : 0));
@@ -70,16 +86,18 @@ int data_entry(const NodeReader& r, const YAML::Node& at, const std::string& key
     r.fail(at, key + "." + path, e.what());
   }
   r.fail(at, key + "." + path,
-         "not a datum of the mechanism (bodies.<body>.mass | inertia, joints.<joint>.points.<0|1>.<x|y>, "
-         "springs.<spring>.stiffness | damping)");
+         "not a datum of the mechanism (bodies.<body>.mass | inertia, bodies.<body>.position | velocity.<x|y>, "
+         "joints.<joint>.points.<0|1>.<x|y>, joints.<distance joint>.length, springs.<spring>.stiffness | damping, "
+         "contacts.<contact>.stiffness | radius | damping)");
 }
 
-/// `bodies: [i, j]` and `points: [[x, y] on i, [x, y] on j]` of a joint or spring (points optional when
-/// @p points_required is false: the centres of mass).
+/// `bodies: [i, j]` and `points: [[x, y] on i, [x, y] on j]` in the body frames of a joint or spring, or
+/// `at:` the global point(s) in the initial pose — one `[x, y]` for a joint, `[[x, y] on i, [x, y] on j]`
+/// for a spring (points optional when @p points_required is false: the centres of mass).
 template <class Connector>
 void connector(const NodeReader& r, const YAML::Node& n, const std::string& key, const pct::PlanarMechanism& m,
                Connector& c, bool points_required) {
-  const YAML::Node bs = n["bodies"], ps = n["points"];
+  const YAML::Node bs = n["bodies"], ps = n["points"], at = n["at"];
   if (!bs.IsSequence() || bs.size() != 2 || !bs[0].IsScalar() || !bs[1].IsScalar())
     r.fail(bs, key + ".bodies", "needs [body i, body j]");
   try {
@@ -88,8 +106,27 @@ void connector(const NodeReader& r, const YAML::Node& n, const std::string& key,
   } catch (const InputError& e) {
     r.fail(bs, key + ".bodies", e.what());
   }
+  if (at) {
+    if (ps) r.fail(at, key + ".at", "give either points (body frames) or at (global, initial pose), not both");
+    std::array<std::array<double, 2>, 2> g;
+    if (points_required) { // a joint: one point
+      const std::vector<double> v = r.list(at, key + ".at");
+      if (v.size() != 2) r.fail(at, key + ".at", "needs [x, y] (the joint's point in the initial pose)");
+      g[0] = g[1] = {v[0], v[1]};
+    } else {
+      if (!at.IsSequence() || at.size() != 2) r.fail(at, key + ".at", "needs [[x, y] on body i, [x, y] on body j]");
+      for (int k = 0; k < 2; ++k) {
+        const std::vector<double> v = r.list(at[k], key + ".at[" + std::to_string(k) + "]");
+        if (v.size() != 2) r.fail(at[k], key + ".at[" + std::to_string(k) + "]", "needs 2 numbers (x, y)");
+        g[static_cast<std::size_t>(k)] = {v[0], v[1]};
+      }
+    }
+    c.si = m.body_frame_point(c.body_i, g[0]);
+    c.sj = m.body_frame_point(c.body_j, g[1]);
+    return;
+  }
   if (!ps && !points_required) return;
-  if (!ps.IsSequence() || ps.size() != 2) r.fail(ps, key + ".points", "needs [[x, y] on body i, [x, y] on body j]");
+  if (!ps.IsSequence() || ps.size() != 2) r.fail(ps, key + ".points", "needs [[x, y] on body i, [x, y] on body j] (or at:)");
   for (int k = 0; k < 2; ++k) {
     const std::string pk = key + ".points[" + std::to_string(k) + "]";
     const std::vector<double> v = r.list(ps[k], pk);
@@ -102,7 +139,7 @@ void connector(const NodeReader& r, const YAML::Node& n, const std::string& key,
 pct::PlanarMechanism parse_mechanism(const Config& cfg, const NodeReader& r) {
   pct::PlanarMechanism m;
   const YAML::Node pl = cfg.node("planar");
-  r.keys(pl, "planar", {"bodies", "joints", "torques", "springs", "gravity"});
+  r.keys(pl, "planar", {"bodies", "joints", "torques", "springs", "contacts", "gravity"});
   const auto g = pair(r, pl, "planar", "gravity", {0, 0});
   m.set_gravity(g[0], g[1]);
   const YAML::Node bodies = pl["bodies"];
@@ -110,7 +147,7 @@ pct::PlanarMechanism parse_mechanism(const Config& cfg, const NodeReader& r) {
   for (const auto& kv : bodies) {
     const std::string name = kv.first.as<std::string>(), key = "planar.bodies." + name;
     const YAML::Node b = kv.second;
-    r.keys(b, key, {"mass", "inertia", "position", "angle", "angular_velocity", "specified"});
+    r.keys(b, key, {"mass", "inertia", "position", "velocity", "angle", "angular_velocity", "specified"});
     pct::PlanarBody pb;
     pb.name = name;
     pb.mass = r.required(b, key, "mass");
@@ -119,6 +156,9 @@ pct::PlanarMechanism parse_mechanism(const Config& cfg, const NodeReader& r) {
     const auto p = pair(r, b, key, "position", {0, 0});
     pb.x = p[0];
     pb.y = p[1];
+    const auto v = pair(r, b, key, "velocity", {0, 0});
+    pb.vx = v[0];
+    pb.vy = v[1];
     pb.angle = r.number(b, key, "angle", 0.0);
     pb.angular_velocity = r.number(b, key, "angular_velocity", 0.0);
     pb.specified = r.flag(b, key, "specified", false);
@@ -133,14 +173,26 @@ pct::PlanarMechanism parse_mechanism(const Config& cfg, const NodeReader& r) {
   for (std::size_t i = 0; i < joints.size(); ++i) {
     const YAML::Node j = joints[i];
     const std::string key = "planar.joints[" + std::to_string(i) + "]";
-    r.keys(j, key, {"name", "type", "bodies", "points", "axis"});
+    r.keys(j, key, {"name", "type", "bodies", "points", "at", "axis", "length", "motion"});
     pct::PlanarJoint pj;
     pj.name = r.text(j, key, "name");
     const std::string type = r.text(j, key, "type");
-    if (type != "revolute" && type != "slot") r.fail(j["type"], key + ".type", "'" + type + "' is not revolute or slot");
-    pj.type = type == "slot" ? pct::PlanarJoint::Type::slot : pct::PlanarJoint::Type::revolute;
+    using JT = pct::PlanarJoint::Type;
+    const std::vector<std::pair<std::string, JT>> types{{"revolute", JT::revolute}, {"slot", JT::slot}, {"fixed", JT::fixed},
+                                                        {"prismatic", JT::prismatic}, {"distance", JT::distance}};
+    const auto ti = std::find_if(types.begin(), types.end(), [&](const auto& t) { return t.first == type; });
+    if (ti == types.end())
+      r.fail(j["type"], key + ".type", "'" + type + "' is not revolute, slot, fixed, prismatic or distance");
+    pj.type = ti->second;
     connector(r, j, key, m, pj, true);
     pj.axis = pair(r, j, key, "axis", {1, 0});
+    if (j["length"] && pj.type != JT::distance) r.fail(j["length"], key + ".length", "only a distance joint has a length");
+    pj.length = r.number(j, key, "length", 0.0);
+    if (j["length"] && !(pj.length > 0)) r.fail(j["length"], key + ".length", "must be positive");
+    if (j["motion"]) {
+      if (pj.type != JT::slot) r.fail(j["motion"], key + ".motion", "only a slot takes a motion (a driver)");
+      pj.motion = schedule(r, j["motion"], key + ".motion", 0.0);
+    }
     try {
       m.add_joint(pj);
     } catch (const InputError& e) {
@@ -161,17 +213,9 @@ pct::PlanarMechanism parse_mechanism(const Config& cfg, const NodeReader& r) {
         r.fail(t, key + ".body", e.what());
       }
       if (pt.body < 0) r.fail(t, key + ".body", "a torque needs a body, not the ground");
-      std::vector<std::array<double, 3>> steps;
-      if (t["steps"]) {
-        for (std::size_t k = 0; k < t["steps"].size(); ++k) {
-          const std::string sk = key + ".steps[" + std::to_string(k) + "]";
-          const std::vector<double> s = r.list(t["steps"][k], sk);
-          if (s.size() != 3 || !(s[1] > s[0]) || (!steps.empty() && s[0] < steps.back()[1]))
-            r.fail(t["steps"][k], sk, "needs [t1, t2, value] with t1 < t2, after the previous step");
-          steps.push_back({s[0], s[1], s[2]});
-        }
-      }
-      pt.value = torque_schedule(r.number(t, key, "value", 0.0), steps);
+      const double v0 = r.number(t, key, "value", 0.0);
+      const pct::StepSchedule steps = t["steps"] ? schedule(r, t["steps"], key + ".steps", v0) : pct::StepSchedule{v0, {}};
+      pt.value = [steps](double tt) { return steps(tt); };
       m.add_torque(pt);
     }
   }
@@ -181,7 +225,7 @@ pct::PlanarMechanism parse_mechanism(const Config& cfg, const NodeReader& r) {
     for (std::size_t i = 0; i < ss.size(); ++i) {
       const YAML::Node sp = ss[i];
       const std::string key = "planar.springs[" + std::to_string(i) + "]";
-      r.keys(sp, key, {"name", "bodies", "points", "stiffness", "damping", "length"});
+      r.keys(sp, key, {"name", "bodies", "points", "at", "stiffness", "damping", "length"});
       pct::PlanarSpring ps;
       ps.name = r.text(sp, key, "name");
       connector(r, sp, key, m, ps, false);
@@ -192,6 +236,33 @@ pct::PlanarMechanism parse_mechanism(const Config& cfg, const NodeReader& r) {
         m.add_spring(ps);
       } catch (const InputError& e) {
         r.fail(sp, key, e.what());
+      }
+    }
+  }
+  if (pl["contacts"]) {
+    const YAML::Node cs = pl["contacts"];
+    if (!cs.IsSequence()) r.fail(cs, "planar.contacts", "must be a list");
+    for (std::size_t i = 0; i < cs.size(); ++i) {
+      const YAML::Node c = cs[i];
+      const std::string key = "planar.contacts[" + std::to_string(i) + "]";
+      r.keys(c, key, {"name", "body", "point", "normal", "origin", "radius", "stiffness", "damping"});
+      pct::PlanarContact pc;
+      pc.name = r.text(c, key, "name");
+      try {
+        pc.body = m.body_index(r.text(c, key, "body"));
+      } catch (const InputError& e) {
+        r.fail(c, key + ".body", e.what());
+      }
+      pc.point = pair(r, c, key, "point", {0, 0});
+      pc.normal = pair(r, c, key, "normal", {0, 1});
+      pc.origin = pair(r, c, key, "origin", {0, 0});
+      pc.radius = r.number(c, key, "radius", 0.0);
+      pc.stiffness = r.required(c, key, "stiffness");
+      pc.damping = r.number(c, key, "damping", 0.0);
+      try {
+        m.add_contact(pc);
+      } catch (const InputError& e) {
+        r.fail(c, key, e.what());
       }
     }
   }

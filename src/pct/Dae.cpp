@@ -43,7 +43,7 @@ int assemble(const Index3Dae& dae, DaeState& s, const std::vector<int>& fixed_q,
   const std::vector<int> free_q = complement(n, fixed_q), free_v = complement(n, fixed_v);
   int it = 0;
   for (;; ++it) {
-    const Vec ph = dae.phi(s.q);
+    const Vec ph = dae.phi_at(s.q, s.t);
     Eigen::Index worst = 0;
     const double res = m == 0 ? 0.0 : ph.cwiseAbs().maxCoeff(&worst);
     if (res <= tol) break;
@@ -57,12 +57,13 @@ int assemble(const Index3Dae& dae, DaeState& s, const std::vector<int>& fixed_q,
     for (std::size_t j = 0; j < free_q.size(); ++j) s.q[free_q[j]] -= dx[static_cast<Eigen::Index>(j)];
   }
   const Mat jac = dae.phi_q(s.q);
-  Vec rhs = Vec::Zero(m);
-  for (int k : fixed_v) rhs -= jac.col(k) * s.v[k];
+  // The free velocities move least from their guesses (a pendulum's given speed stays) to satisfy
+  // Φ_q q̇ = −Φ_t.
+  const Vec rhs = -dae.phi_t(s.q, s.t) - jac * s.v;
   const Vec vf = columns(jac, free_v).completeOrthogonalDecomposition().solve(rhs);
-  for (std::size_t j = 0; j < free_v.size(); ++j) s.v[free_v[j]] = vf[static_cast<Eigen::Index>(j)];
+  for (std::size_t j = 0; j < free_v.size(); ++j) s.v[free_v[j]] += vf[static_cast<Eigen::Index>(j)];
   Vec b(n + m);
-  b << dae.force(s.q, s.v, s.t), dae.gamma(s.q, s.v);
+  b << dae.force(s.q, s.v, s.t), dae.gamma_at(s.q, s.v, s.t);
   const Vec x = saddle(dae.mass(s.q), jac).completeOrthogonalDecomposition().solve(b);
   s.a = x.head(n);
   s.lambda = x.tail(m);
@@ -127,7 +128,7 @@ AlphaStats integrate_alpha(const Index3Dae& dae, DaeState& s, const AlphaOptions
     for (int it = 0; it < 2 * o.max_iter; ++it) {
       state();
       Vec e(n + m);
-      e << dae.residual(q, v, acc, lam, t1), dae.phi(q) / bh2;
+      e << dae.residual(q, v, acc, lam, t1), dae.phi_at(q, t1) / bh2;
       const Vec dx = lu.solve(e);
       if (!dx.allFinite()) {
         std::ostringstream os;
@@ -169,7 +170,7 @@ AlphaStats integrate_alpha(const Index3Dae& dae, DaeState& s, const AlphaOptions
     s.v = v;
     s.a = acc;
     s.lambda = lam;
-    if (m > 0) st.max_drift = std::max(st.max_drift, dae.phi(s.q).cwiseAbs().maxCoeff());
+    if (m > 0) st.max_drift = std::max(st.max_drift, dae.phi_at(s.q, s.t).cwiseAbs().maxCoeff());
     if (s.t >= next_out - 1e-9 * h || s.t >= o.end - 1e-12 * o.step) {
       if (output) output(s);
       next_out += out_step;

@@ -325,12 +325,78 @@ std::vector<int> GalerkinSystem::lifted(const std::vector<int>& coordinates) con
   return out;
 }
 
+Vec GalerkinSystem::driver_rows(double t, int derivative) const {
+  const std::vector<double> g = model_.driver_values(t, derivative);
+  const int T = terms();
+  Vec out = Vec::Zero(m());
+  for (std::size_t c = 0; c < g.size(); ++c) out[static_cast<Eigen::Index>(c) * T] = g[c];
+  return out;
+}
+
+Vec GalerkinSystem::phi_at(const Vec& q, double t) const {
+  Vec out = phi(q);
+  if (!model_.driver_values(t, 0).empty()) out -= driver_rows(t, 0);
+  return out;
+}
+
+Vec GalerkinSystem::phi_t(const Vec& /*q*/, double t) const { return -driver_rows(t, 1); }
+
+Vec GalerkinSystem::gamma_at(const Vec& q, const Vec& v, double t) const {
+  Vec out = gamma(q, v);
+  if (!model_.driver_values(t, 2).empty()) out += driver_rows(t, 2);
+  return out;
+}
+
+Vec GalerkinSystem::initial_projection(bool velocities, std::vector<int>& varying) const {
+  const int n = model_.coordinates(), T = terms();
+  const std::vector<double> nominal = velocities ? model_.initial_velocities() : model_.initial_positions();
+  Vec out = lift(nominal);
+  Vec proj = Vec::Zero(n * T);
+  std::vector<char> varies(static_cast<std::size_t>(n), 0);
+  for (const Node& nd : nodes_) {
+    const std::vector<double> x =
+        velocities ? model_.initial_velocities_at(nd.data.data()) : model_.initial_positions_at(nd.data.data());
+    const Eigen::Map<const Vec> psi(nd.psi.data(), T);
+    for (int k = 0; k < n; ++k) {
+      if (x[static_cast<std::size_t>(k)] != nominal[static_cast<std::size_t>(k)]) varies[static_cast<std::size_t>(k)] = 1;
+      proj.segment(k * T, T) += (nd.weight * x[static_cast<std::size_t>(k)]) * psi;
+    }
+  }
+  varying.clear();
+  for (int k = 0; k < n; ++k)
+    if (varies[static_cast<std::size_t>(k)]) {
+      varying.push_back(k);
+      out.segment(k * T, T) = proj.segment(k * T, T); // deterministic ones keep their exact lift
+    }
+  return out;
+}
+
+std::vector<int> GalerkinSystem::uncertain_initial_positions() const {
+  std::vector<int> v;
+  initial_projection(false, v);
+  return v;
+}
+
+std::vector<int> GalerkinSystem::uncertain_initial_velocities() const {
+  std::vector<int> v;
+  initial_projection(true, v);
+  return v;
+}
+
 DaeState GalerkinSystem::initial_state(double t0) const {
   DaeState s;
   s.t = t0;
-  s.q = lift(model_.initial_positions());
-  s.v = lift(model_.initial_velocities());
-  assemble(*this, s, lifted(model_.specified_positions()), lifted(model_.specified_velocities()));
+  std::vector<int> uq_q, uq_v;
+  s.q = initial_projection(false, uq_q);
+  s.v = initial_projection(true, uq_v);
+  auto merged = [](std::vector<int> a, const std::vector<int>& b) {
+    a.insert(a.end(), b.begin(), b.end());
+    std::sort(a.begin(), a.end());
+    a.erase(std::unique(a.begin(), a.end()), a.end());
+    return a;
+  };
+  assemble(*this, s, lifted(merged(model_.specified_positions(), uq_q)),
+           lifted(merged(model_.specified_velocities(), uq_v)));
   return s;
 }
 

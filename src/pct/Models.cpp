@@ -3,6 +3,7 @@
 
 #include "flexuq/core/Error.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -15,10 +16,27 @@ double smooth_step(double t, double t1, double x1, double t2, double x2) {
   return x1 + (x2 - x1) * d * d * (3.0 - 2.0 * d);
 }
 
+double smooth_step(double t, double t1, double x1, double t2, double x2, int derivative) {
+  if (derivative == 0) return smooth_step(t, t1, x1, t2, x2);
+  if (t <= t1 || t >= t2) return 0.0;
+  const double w = t2 - t1, d = (t - t1) / w;
+  return derivative == 1 ? (x2 - x1) * 6.0 * d * (1.0 - d) / w : (x2 - x1) * 6.0 * (1.0 - 2.0 * d) / (w * w);
+}
+
+double StepSchedule::operator()(double t, int derivative) const {
+  double v = start;
+  for (const auto& s : steps) {
+    if (t <= s[0]) return derivative == 0 ? v : 0.0;
+    if (t < s[1]) return smooth_step(t, s[0], v, s[1], s[2], derivative);
+    v = s[2];
+  }
+  return derivative == 0 ? v : 0.0;
+}
+
 // ---- mass–spring–damper ----
 
 std::string MassSpringDamper::data_name(int j) const {
-  static const char* names[] = {"mass", "damping", "gravity", "stiffness"};
+  static const char* names[] = {"mass", "damping", "gravity", "stiffness", "initial_y", "initial_velocity"};
   return names[j];
 }
 
@@ -73,6 +91,47 @@ void point_rate(const HyperDual* q, const HyperDual* r, int b, double sx, double
 }
 } // namespace
 
+namespace {
+const char* joint_type_name(PlanarJoint::Type t) {
+  switch (t) {
+  case PlanarJoint::Type::revolute: return "revolute";
+  case PlanarJoint::Type::slot: return "slot";
+  case PlanarJoint::Type::fixed: return "fixed";
+  case PlanarJoint::Type::prismatic: return "prismatic";
+  case PlanarJoint::Type::distance: return "distance";
+  }
+  return "?";
+}
+int joint_rows(PlanarJoint::Type t) {
+  switch (t) {
+  case PlanarJoint::Type::revolute: return 2;
+  case PlanarJoint::Type::fixed: return 3;
+  case PlanarJoint::Type::prismatic: return 2;
+  default: return 1;
+  }
+}
+// sin((θ_j − θ_i − θ0)/2) from the half-angle quaternions (ground: e = (1, 0)).
+HyperDual relative_rotation(const HyperDual* q, int bi, int bj, double theta0) {
+  const HyperDual e0i = bi < 0 ? HyperDual(1.0) : q[4 * bi + 2], e3i = bi < 0 ? HyperDual(0.0) : q[4 * bi + 3];
+  const HyperDual e0j = bj < 0 ? HyperDual(1.0) : q[4 * bj + 2], e3j = bj < 0 ? HyperDual(0.0) : q[4 * bj + 3];
+  return std::cos(0.5 * theta0) * (e0i * e3j - e3i * e0j) - std::sin(0.5 * theta0) * (e0i * e0j + e3i * e3j);
+}
+} // namespace
+
+std::array<double, 2> PlanarMechanism::initial_point(int b, const std::array<double, 2>& s) const {
+  if (b < 0) return s;
+  const PlanarBody& pb = bodies_[static_cast<std::size_t>(b)];
+  const double c = std::cos(pb.angle), sn = std::sin(pb.angle);
+  return {pb.x + c * s[0] - sn * s[1], pb.y + sn * s[0] + c * s[1]};
+}
+
+std::array<double, 2> PlanarMechanism::body_frame_point(int b, const std::array<double, 2>& x) const {
+  if (b < 0) return x;
+  const PlanarBody& pb = bodies_[static_cast<std::size_t>(b)];
+  const double c = std::cos(pb.angle), sn = std::sin(pb.angle), dx = x[0] - pb.x, dy = x[1] - pb.y;
+  return {c * dx + sn * dy, -sn * dx + c * dy};
+}
+
 void PlanarMechanism::add_spring(const PlanarSpring& s) {
   const int nb = static_cast<int>(bodies_.size());
   if (s.body_i < -1 || s.body_i >= nb || s.body_j < -1 || s.body_j >= nb || s.body_i == s.body_j)
@@ -82,10 +141,30 @@ void PlanarMechanism::add_spring(const PlanarSpring& s) {
   springs_.push_back(s);
 }
 
+void PlanarMechanism::add_contact(const PlanarContact& c) {
+  if (c.body < 0 || c.body >= static_cast<int>(bodies_.size()))
+    throw InputError("pct: contact '" + c.name + "' needs a body (not the ground)");
+  const double nn = std::hypot(c.normal[0], c.normal[1]);
+  if (!(nn > 0)) throw InputError("pct: contact '" + c.name + "' needs a non-zero normal");
+  if (!(c.stiffness > 0) || !(c.damping >= 0) || !(c.radius >= 0))
+    throw InputError("pct: contact '" + c.name + "' needs stiffness > 0, damping >= 0 and radius >= 0");
+  for (const PlanarContact& o : contacts_)
+    if (o.name == c.name) throw InputError("pct: contact '" + c.name + "' is defined twice");
+  PlanarContact k = c;
+  k.normal = {c.normal[0] / nn, c.normal[1] / nn};
+  contacts_.push_back(k);
+}
+
 int PlanarMechanism::spring_index(const std::string& name) const {
   for (std::size_t s = 0; s < springs_.size(); ++s)
     if (springs_[s].name == name) return static_cast<int>(s);
   throw InputError("pct: unknown spring '" + name + "'");
+}
+
+int PlanarMechanism::contact_index(const std::string& name) const {
+  for (std::size_t c = 0; c < contacts_.size(); ++c)
+    if (contacts_[c].name == name) return static_cast<int>(c);
+  throw InputError("pct: unknown contact '" + name + "'");
 }
 
 std::vector<std::string> PlanarMechanism::non_polynomial_terms() const {
@@ -96,7 +175,22 @@ std::vector<std::string> PlanarMechanism::non_polynomial_terms() const {
       os << "spring '" << s.name << "' (free length " << s.length << ": its length sqrt(d.d))";
       out.push_back(os.str());
     }
+  for (const PlanarContact& c : contacts_)
+    out.push_back("contact '" + c.name + "' (a one-sided force: k max(0, -gap), not smooth)");
   return out;
+}
+
+ModelDegrees PlanarMechanism::degrees() const {
+  ModelDegrees d = springs_.empty() ? ModelDegrees{{4, 1}, {1, 1}, {2, 0}, {2, 1}} : ModelDegrees{{4, 1}, {4, 1}, {4, 1}, {2, 1}};
+  for (const PlanarJoint& j : joints_) {
+    if (j.type == PlanarJoint::Type::prismatic) d.constraints = {4, std::max(d.constraints.data, 1)};
+    if (j.type == PlanarJoint::Type::distance) d.constraints = {4, 2};
+  }
+  if (!contacts_.empty()) { // the smooth part (a gap squared); the switch itself is non-polynomial
+    d.potential = {std::max(d.potential.states, 4), std::max(d.potential.data, 3)};
+    d.virtual_work = {std::max(d.virtual_work.states, 4), std::max(d.virtual_work.data, 1)};
+  }
+  return d;
 }
 
 int PlanarMechanism::add_body(const PlanarBody& b) {
@@ -109,11 +203,28 @@ int PlanarMechanism::add_body(const PlanarBody& b) {
 
 void PlanarMechanism::add_joint(const PlanarJoint& j) {
   const int nb = static_cast<int>(bodies_.size());
+  const std::string what = std::string("pct: ") + joint_type_name(j.type) + " joint '" + j.name + "'";
   if (j.body_i < -1 || j.body_i >= nb || j.body_j < -1 || j.body_j >= nb || j.body_i == j.body_j)
-    throw InputError("pct: joint '" + j.name + "' joins unknown bodies or a body to itself");
-  if (j.type == PlanarJoint::Type::slot && (j.body_i != -1 || std::hypot(j.axis[0], j.axis[1]) == 0.0))
-    throw InputError("pct: slot '" + j.name + "' needs the ground as body i and a non-zero axis");
-  joints_.push_back(j);
+    throw InputError(what + " joins unknown bodies or a body to itself");
+  if ((j.type == PlanarJoint::Type::slot || j.type == PlanarJoint::Type::prismatic) &&
+      std::hypot(j.axis[0], j.axis[1]) == 0.0)
+    throw InputError(what + " needs a non-zero axis");
+  if (j.type == PlanarJoint::Type::slot && j.body_i != -1)
+    throw InputError(what + " needs the ground as body i (a line between two bodies is a prismatic joint)");
+  if (j.type != PlanarJoint::Type::slot && (j.motion.start != 0.0 || !j.motion.steps.empty()))
+    throw InputError(what + ": only a slot takes a motion (a driver)");
+  PlanarJoint k = j;
+  const double ai = j.body_i < 0 ? 0.0 : bodies_[static_cast<std::size_t>(j.body_i)].angle;
+  const double aj = j.body_j < 0 ? 0.0 : bodies_[static_cast<std::size_t>(j.body_j)].angle;
+  k.angle = aj - ai;
+  if (j.type == PlanarJoint::Type::distance) {
+    if (!(j.length > 0)) {
+      const auto pi = initial_point(j.body_i, j.si), pj = initial_point(j.body_j, j.sj);
+      k.length = std::hypot(pj[0] - pi[0], pj[1] - pi[1]);
+    }
+    if (!(k.length > 0)) throw InputError(what + " needs a positive length (its points coincide at the initial pose)");
+  }
+  joints_.push_back(k);
 }
 
 int PlanarMechanism::body_index(const std::string& name) const {
@@ -131,7 +242,7 @@ int PlanarMechanism::joint_index(const std::string& name) const {
 
 int PlanarMechanism::constraint_rows() const {
   int m = static_cast<int>(bodies_.size());
-  for (const PlanarJoint& j : joints_) m += j.type == PlanarJoint::Type::revolute ? 2 : 1;
+  for (const PlanarJoint& j : joints_) m += joint_rows(j.type);
   return m;
 }
 
@@ -143,19 +254,28 @@ std::string PlanarMechanism::coordinate_name(int k) const {
 std::vector<double> PlanarMechanism::nominal_data() const {
   std::vector<double> d;
   for (const PlanarBody& b : bodies_) d.insert(d.end(), {b.mass, b.inertia});
-  for (const PlanarJoint& j : joints_) d.insert(d.end(), {j.si[0], j.si[1], j.sj[0], j.sj[1]});
+  for (const PlanarJoint& j : joints_) d.insert(d.end(), {j.si[0], j.si[1], j.sj[0], j.sj[1], j.length});
   for (const PlanarSpring& s : springs_) d.insert(d.end(), {s.stiffness, s.damping});
+  for (const PlanarContact& c : contacts_) d.insert(d.end(), {c.stiffness, c.radius, c.damping});
+  for (const PlanarBody& b : bodies_) d.insert(d.end(), {b.x, b.y, b.vx, b.vy});
   return d;
 }
 
 std::string PlanarMechanism::data_name(int j) const {
-  const int nb = static_cast<int>(bodies_.size());
+  const int nb = static_cast<int>(bodies_.size()), nj = static_cast<int>(joints_.size());
+  const int ns = static_cast<int>(springs_.size()), nc = static_cast<int>(contacts_.size());
   if (j < 2 * nb) return bodies_[static_cast<std::size_t>(j / 2)].name + (j % 2 ? ".inertia" : ".mass");
-  static const char* w[] = {".point_i.x", ".point_i.y", ".point_j.x", ".point_j.y"};
-  const int nj = static_cast<int>(joints_.size());
-  if (j < 2 * nb + 4 * nj) return joints_[static_cast<std::size_t>((j - 2 * nb) / 4)].name + w[(j - 2 * nb) % 4];
-  const int s = j - 2 * nb - 4 * nj;
-  return springs_[static_cast<std::size_t>(s / 2)].name + (s % 2 ? ".damping" : ".stiffness");
+  static const char* w[] = {".point_i.x", ".point_i.y", ".point_j.x", ".point_j.y", ".length"};
+  j -= 2 * nb;
+  if (j < 5 * nj) return joints_[static_cast<std::size_t>(j / 5)].name + w[j % 5];
+  j -= 5 * nj;
+  if (j < 2 * ns) return springs_[static_cast<std::size_t>(j / 2)].name + (j % 2 ? ".damping" : ".stiffness");
+  j -= 2 * ns;
+  static const char* c[] = {".stiffness", ".radius", ".damping"};
+  if (j < 3 * nc) return contacts_[static_cast<std::size_t>(j / 3)].name + c[j % 3];
+  j -= 3 * nc;
+  static const char* i[] = {".initial_x", ".initial_y", ".initial_vx", ".initial_vy"};
+  return bodies_[static_cast<std::size_t>(j / 4)].name + i[j % 4];
 }
 
 HyperDual PlanarMechanism::kinetic_energy(const HyperDual* q, const HyperDual* v, const double* p) const {
@@ -181,6 +301,14 @@ HyperDual PlanarMechanism::potential_energy(const HyperDual* q, const double* p)
     const double kk = p[spring_data(static_cast<int>(k), 0)];
     e += s.length == 0.0 ? 0.5 * kk * dd : 0.5 * kk * square(sqrt(dd) - s.length);
   }
+  for (std::size_t k = 0; k < contacts_.size(); ++k) {
+    const PlanarContact& c = contacts_[k];
+    const double* cd = p + contact_data(static_cast<int>(k), 0);
+    HyperDual x, y;
+    body_point(q, c.body, c.point[0], c.point[1], x, y);
+    const HyperDual gap = c.normal[0] * (x - c.origin[0]) + c.normal[1] * (y - c.origin[1]) - cd[1];
+    if (gap.v < 0.0) e += 0.5 * cd[0] * gap * gap;
+  }
   return e;
 }
 
@@ -198,6 +326,17 @@ HyperDual PlanarMechanism::virtual_work(const HyperDual* q, const HyperDual* v, 
     point_rate(q, dq, s.body_j, s.sj[0], s.sj[1], djx, djy);
     w -= c * ((vjx - vix) * (djx - dix) + (vjy - viy) * (djy - diy));
   }
+  for (std::size_t k = 0; k < contacts_.size(); ++k) {
+    const PlanarContact& c = contacts_[k];
+    const double* cd = p + contact_data(static_cast<int>(k), 0);
+    if (cd[2] == 0.0) continue;
+    HyperDual x, y, vx, vy, dx, dy;
+    body_point(q, c.body, c.point[0], c.point[1], x, y);
+    if ((c.normal[0] * (x.v - c.origin[0]) + c.normal[1] * (y.v - c.origin[1]) - cd[1]) >= 0.0) continue;
+    point_rate(q, v, c.body, c.point[0], c.point[1], vx, vy);
+    point_rate(q, dq, c.body, c.point[0], c.point[1], dx, dy);
+    w -= cd[2] * (c.normal[0] * vx + c.normal[1] * vy) * (c.normal[0] * dx + c.normal[1] * dy);
+  }
   for (const PlanarTorque& tq : torques_) {
     const int o = 4 * tq.body;
     w += (2.0 * tq.value(t)) * (q[o + 2] * dq[o + 3] - q[o + 3] * dq[o + 2]);
@@ -208,35 +347,76 @@ HyperDual PlanarMechanism::virtual_work(const HyperDual* q, const HyperDual* v, 
 void PlanarMechanism::constraints(const HyperDual* q, const double* p, HyperDual* phi) const {
   const int nb = static_cast<int>(bodies_.size());
   int r = 0;
-  auto point = [&](int b, double sx, double sy, HyperDual& x, HyperDual& y) { body_point(q, b, sx, sy, x, y); };
   for (std::size_t j = 0; j < joints_.size(); ++j) {
     const PlanarJoint& jt = joints_[j];
-    const double* s = p + 2 * nb + 4 * static_cast<int>(j);
+    const double* s = p + joint_data(static_cast<int>(j), 0);
     HyperDual xi, yi, xj, yj;
-    point(jt.body_i, s[0], s[1], xi, yi);
-    point(jt.body_j, s[2], s[3], xj, yj);
-    if (jt.type == PlanarJoint::Type::revolute) {
+    body_point(q, jt.body_i, s[0], s[1], xi, yi);
+    body_point(q, jt.body_j, s[2], s[3], xj, yj);
+    const double len = std::hypot(jt.axis[0], jt.axis[1]);
+    switch (jt.type) {
+    case PlanarJoint::Type::revolute:
       phi[r++] = xi - xj;
       phi[r++] = yi - yj;
-    } else {
-      const double len = std::hypot(jt.axis[0], jt.axis[1]);
+      break;
+    case PlanarJoint::Type::fixed:
+      phi[r++] = xi - xj;
+      phi[r++] = yi - yj;
+      phi[r++] = relative_rotation(q, jt.body_i, jt.body_j, jt.angle);
+      break;
+    case PlanarJoint::Type::slot:
       phi[r++] = (-jt.axis[1] / len) * (xj - xi) + (jt.axis[0] / len) * (yj - yi);
+      break;
+    case PlanarJoint::Type::prismatic: {
+      HyperDual nx = -jt.axis[1] / len, ny = jt.axis[0] / len; // R(π/2) axis, then A_i
+      if (jt.body_i >= 0) {
+        const HyperDual ax = nx, ay = ny;
+        rotate(q[4 * jt.body_i + 2], q[4 * jt.body_i + 3], ax, ay, nx, ny);
+      }
+      phi[r++] = nx * (xj - xi) + ny * (yj - yi);
+      phi[r++] = relative_rotation(q, jt.body_i, jt.body_j, jt.angle);
+      break;
+    }
+    case PlanarJoint::Type::distance:
+      phi[r++] = (xj - xi) * (xj - xi) + (yj - yi) * (yj - yi) - s[4] * s[4];
+      break;
     }
   }
   for (int b = 0; b < nb; ++b) phi[r++] = q[4 * b + 2] * q[4 * b + 2] + q[4 * b + 3] * q[4 * b + 3] - 1.0;
 }
 
-std::vector<double> PlanarMechanism::initial_positions() const {
+std::vector<double> PlanarMechanism::driver_values(double t, int derivative) const {
+  bool any = false;
+  for (const PlanarJoint& j : joints_) any = any || !j.motion.steps.empty() || j.motion.start != 0.0;
+  if (!any) return {};
+  std::vector<double> g(static_cast<std::size_t>(constraint_rows()), 0.0);
+  std::size_t r = 0;
+  for (const PlanarJoint& j : joints_) {
+    if (j.type == PlanarJoint::Type::slot) g[r] = j.motion(t, derivative);
+    r += static_cast<std::size_t>(joint_rows(j.type));
+  }
+  return g;
+}
+
+std::vector<double> PlanarMechanism::initial_positions() const { return initial_positions_at(nominal_data().data()); }
+
+std::vector<double> PlanarMechanism::initial_velocities() const { return initial_velocities_at(nominal_data().data()); }
+
+std::vector<double> PlanarMechanism::initial_positions_at(const double* p) const {
   std::vector<double> q;
-  for (const PlanarBody& b : bodies_) q.insert(q.end(), {b.x, b.y, std::cos(0.5 * b.angle), std::sin(0.5 * b.angle)});
+  for (std::size_t b = 0; b < bodies_.size(); ++b) {
+    const double* ic = p + initial_data(static_cast<int>(b), 0);
+    q.insert(q.end(), {ic[0], ic[1], std::cos(0.5 * bodies_[b].angle), std::sin(0.5 * bodies_[b].angle)});
+  }
   return q;
 }
 
-std::vector<double> PlanarMechanism::initial_velocities() const {
+std::vector<double> PlanarMechanism::initial_velocities_at(const double* p) const {
   std::vector<double> v;
-  for (const PlanarBody& b : bodies_) {
-    const double h = 0.5 * b.angle, w = 0.5 * b.angular_velocity;
-    v.insert(v.end(), {0.0, 0.0, -std::sin(h) * w, std::cos(h) * w});
+  for (std::size_t b = 0; b < bodies_.size(); ++b) {
+    const double* ic = p + initial_data(static_cast<int>(b), 0);
+    const double h = 0.5 * bodies_[b].angle, w = 0.5 * bodies_[b].angular_velocity;
+    v.insert(v.end(), {ic[2], ic[3], -std::sin(h) * w, std::cos(h) * w});
   }
   return v;
 }
@@ -252,6 +432,7 @@ std::vector<std::string> PlanarMechanism::output_names() const {
   std::vector<std::string> out;
   for (const PlanarBody& b : bodies_) out.insert(out.end(), {b.name + ".x", b.name + ".y", b.name + ".angle"});
   for (const PlanarJoint& j : joints_) out.insert(out.end(), {j.name + ".x", j.name + ".y"});
+  for (const PlanarSpring& s : springs_) out.push_back(s.name + ".length");
   return out;
 }
 
@@ -259,15 +440,22 @@ std::vector<double> PlanarMechanism::outputs(const double* q, const double* p) c
   std::vector<double> out;
   for (std::size_t b = 0; b < bodies_.size(); ++b)
     out.insert(out.end(), {q[4 * b], q[4 * b + 1], 2.0 * std::atan2(q[4 * b + 3], q[4 * b + 2])});
-  const int nb = static_cast<int>(bodies_.size());
+  auto point = [&](int b, double sx, double sy) -> std::array<double, 2> {
+    if (b < 0) return {sx, sy};
+    const double* qb = q + 4 * b;
+    const double c = 2.0 * qb[2] * qb[2] - 1.0, sn = 2.0 * qb[2] * qb[3];
+    return {qb[0] + c * sx - sn * sy, qb[1] + sn * sx + c * sy};
+  };
   for (std::size_t j = 0; j < joints_.size(); ++j) {
     const PlanarJoint& jt = joints_[j];
     const bool on_j = jt.body_j >= 0;
-    const int b = on_j ? jt.body_j : jt.body_i;
-    const double* s = p + 2 * nb + 4 * static_cast<int>(j) + (on_j ? 2 : 0);
-    const double* qb = q + 4 * b;
-    const double c = 2.0 * qb[2] * qb[2] - 1.0, sn = 2.0 * qb[2] * qb[3];
-    out.insert(out.end(), {qb[0] + c * s[0] - sn * s[1], qb[1] + sn * s[0] + c * s[1]});
+    const double* s = p + joint_data(static_cast<int>(j), on_j ? 2 : 0);
+    const auto x = point(on_j ? jt.body_j : jt.body_i, s[0], s[1]);
+    out.insert(out.end(), {x[0], x[1]});
+  }
+  for (const PlanarSpring& s : springs_) {
+    const auto a = point(s.body_i, s.si[0], s.si[1]), b = point(s.body_j, s.sj[0], s.sj[1]);
+    out.push_back(std::hypot(b[0] - a[0], b[1] - a[1]));
   }
   return out;
 }

@@ -36,6 +36,11 @@ public:
   virtual Mat phi_q(const Vec& q) const = 0;
   /// γ with Φ_q q̈ = γ (scleronomic: γ = −(Φ_q q̇)_q q̇).
   virtual Vec gamma(const Vec& q, const Vec& v) const = 0;
+  /// Rheonomic rows Φ(q, t) = φ(q) − g(t) (drivers): Φ at time t, Φ_t (Φ_q q̇ = −Φ_t) and
+  /// γ(q, q̇, t) = −(Φ_q q̇)_q q̇ − Φ_tt. Defaults: scleronomic (phi(q), 0, gamma(q, q̇)).
+  virtual Vec phi_at(const Vec& q, double /*t*/) const { return phi(q); }
+  virtual Vec phi_t(const Vec& /*q*/, double /*t*/) const { return Vec::Zero(m()); }
+  virtual Vec gamma_at(const Vec& q, const Vec& v, double /*t*/) const { return gamma(q, v); }
   /// r = M q̈ − f − Φ_qᵀλ (what Newton drives to zero); by default from mass(), force(), phi_q().
   virtual Vec residual(const Vec& q, const Vec& v, const Vec& a, const Vec& lambda, double t) const {
     return mass(q) * a - force(q, v, t) - phi_q(q).transpose() * lambda;
@@ -47,8 +52,9 @@ struct DaeState {
   Vec q, v, a, lambda;
 };
 
-/// Three-stage assembly at s.t: Newton (least squares, minimum norm) on Φ(q) = 0 with the coordinates
-/// @p fixed_q held; Φ_q q̇ = 0 with the velocities @p fixed_v held; then [M −Φ_qᵀ; Φ_q 0][q̈; λ] = [f; γ].
+/// Three-stage assembly at s.t: Newton (least squares, minimum norm) on Φ(q, t) = 0 with the coordinates
+/// @p fixed_q held; Φ_q q̇ = −Φ_t with the velocities @p fixed_v held (the free ones corrected least from
+/// their guesses s.v); then [M −Φ_qᵀ; Φ_q 0][q̈; λ] = [f; γ].
 /// @throws Error when the positions do not converge (‖Φ‖∞ > @p tol after 50 iterations).
 /// @return the Newton iterations of the position stage.
 int assemble(const Index3Dae& dae, DaeState& s, const std::vector<int>& fixed_q, const std::vector<int>& fixed_v,

@@ -88,6 +88,11 @@ public:
   Vec phi(const Vec& q) const override;
   Mat phi_q(const Vec& q) const override;
   Vec gamma(const Vec& q, const Vec& v) const override;
+  /// Drivers (LagrangianModel::driver_values): g(t) is deterministic, so only the mean coefficient of a
+  /// driven row moves: Φ̊_{c,0} − g_c(t), Φ̊_t = −ġ, γ̊ gains + g̈ on the mean coefficients.
+  Vec phi_at(const Vec& q, double t) const override;
+  Vec phi_t(const Vec& q, double t) const override;
+  Vec gamma_at(const Vec& q, const Vec& v, double t) const override;
   /// r̊ = M̊ q̊̈ − f̊ − Φ̊_qᵀλ̊ by the route of the options (one pass, no M̊ formed).
   Vec residual(const Vec& q, const Vec& v, const Vec& a, const Vec& lambda, double t) const override {
     return residual(opt_.route, q, v, a, lambda, t);
@@ -101,8 +106,14 @@ public:
   Vec expand(const Vec& coeffs, int count, const double* xi) const;
   /// Model data at germ point @p xi.
   std::vector<double> data_at(const double* xi) const;
-  /// Consistent initial state (assemble() with the model's specified coordinates).
+  /// Consistent initial state (assemble() with the model's specified coordinates). Initial positions and
+  /// velocities that depend on an uncertain input (the model's initial_positions_at / _velocities_at vary
+  /// over the nodes) are projected on the basis by the Galerkin rule (exact for an affine map, as for a
+  /// normal, uniform, beta or gamma input) and held by the assembly like the specified ones.
   DaeState initial_state(double t0 = 0) const;
+  /// The coordinates whose initial position (velocity) varies with the inputs.
+  std::vector<int> uncertain_initial_positions() const;
+  std::vector<int> uncertain_initial_velocities() const;
 
   /// Mean and standard deviation of every quantity of a coefficient vector (count quantities).
   static void moments(const Vec& coeffs, int count, int terms, Vec& mean, Vec& std);
@@ -120,6 +131,10 @@ private:
   Vec residual_traditional(const Vec& q, const Vec& v, const Vec& a, const Vec& lambda, double t) const;
   Vec residual_variational(const Vec& q, const Vec& v, const Vec& a, const Vec& lambda, double t) const;
   std::vector<HyperDual> expand_dual(const std::vector<HyperDual>& coeffs, int count, const Node& nd) const;
+  /// Projection of the model's initial positions (@p velocities false) or velocities on the basis, and the
+  /// coordinates that vary over the nodes.
+  Vec initial_projection(bool velocities, std::vector<int>& varying) const;
+  Vec driver_rows(double t, int derivative) const; ///< g^(derivative)(t) on the mean coefficients (m(P+1))
 
   const LagrangianModel& model_;
   std::vector<UncertainInput> inputs_;

@@ -3,7 +3,8 @@
 /// @file Model.hpp
 /// @brief A deterministic multibody model as seed 004 writes it (Constrained Lagrangian, §2.9):
 /// kinetic energy T(q, q̇; p), potential V(q; p), the virtual work δW(q, q̇, δq, t; p) of the applied
-/// non-conservative forces (linear in δq) and scleronomic constraints Φ(q; p) = 0, every one a
+/// non-conservative forces (linear in δq) and constraints Φ(q; p) − g(t) = 0 (g: prescribed motions of
+/// time alone, zero on the scleronomic rows), every one a
 /// polynomial in the coordinates q, q̇ and the data p (planar quaternions keep rotations polynomial).
 /// The equations of motion follow by Lagrange:
 ///   d/dt ∂T/∂q̇ − ∂T/∂q + ∂V/∂q − Q − Φ_qᵀ λ = 0,  Φ = 0,   Q_k = ∂δW/∂δq_k,
@@ -60,6 +61,15 @@ public:
   virtual std::vector<double> initial_velocities() const = 0;
   virtual std::vector<int> specified_positions() const = 0;
   virtual std::vector<int> specified_velocities() const = 0;
+  /// The initial state at data @p p, for models whose data hold initial conditions (uncertain initial
+  /// positions or velocities: an input moving them makes them vary over ξ; GalerkinSystem projects them
+  /// and holds the coordinates that vary, as it holds the specified ones). Default: the nominal state.
+  virtual std::vector<double> initial_positions_at(const double* /*p*/) const { return initial_positions(); }
+  virtual std::vector<double> initial_velocities_at(const double* /*p*/) const { return initial_velocities(); }
+
+  /// Rheonomic rows: row c reads Φ_c(q; p) − g_c(t) = 0 with a prescribed motion g_c of time alone (a
+  /// driver); @p derivative 0, 1, 2 gives g, ġ, g̈ (Φ_t = −ġ, γ gains + g̈). Empty: all rows scleronomic.
+  virtual std::vector<double> driver_values(double /*t*/, int /*derivative*/) const { return {}; }
 
   /// Outputs y(q; p): derived quantities (angles from quaternions, point coordinates).
   virtual std::vector<std::string> output_names() const { return {}; }
