@@ -4,6 +4,7 @@
 #include "flexuq/cms/FloatingFrame.hpp"
 #include "flexuq/core/Error.hpp"
 #include "flexuq/mbs/GcmsBody.hpp"
+#include "flexuq/mbs/PlanarBody.hpp"
 
 namespace flexuq::mbs {
 
@@ -164,6 +165,7 @@ void FlexibleBodyModel::add_stiffness_damping(const Vec& /*q*/, int o, double ck
 Vec FlexibleBodyModel::strain_amplitudes(const Vec& eta) const { return Vec(body_.flex->V * eta); }
 
 std::unique_ptr<BodyModel> make_body_model(const RigidBody& body) {
+  if (body.planar) return std::make_unique<PlanarBodyModel>(body);
   if (!body.flex) return std::make_unique<RigidBodyModel>(body);
   if (body.flex->gcms) return std::make_unique<GcmsBodyModel>(body);
   return std::make_unique<FlexibleBodyModel>(body);

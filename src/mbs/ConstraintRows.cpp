@@ -14,6 +14,21 @@ std::array<double, 3> ConstraintRows::Coef::eval(double t) const {
   return {-s, -c * th[1], s * th[1] * th[1] - c * th[2]};
 }
 
+void ConstraintRows::set_planar(int b, double z) {
+  if (static_cast<int>(plane_z_.size()) <= b) plane_z_.resize(static_cast<std::size_t>(b) + 1, std::nan(""));
+  plane_z_[static_cast<std::size_t>(b)] = z;
+}
+
+FrameLayout ConstraintRows::layout(int b, const std::vector<int>& off) const {
+  FrameLayout l;
+  l.o = off[static_cast<std::size_t>(b)];
+  if (b < static_cast<int>(plane_z_.size()) && !std::isnan(plane_z_[static_cast<std::size_t>(b)])) {
+    l.planar = true;
+    l.z = plane_z_[static_cast<std::size_t>(b)];
+  }
+  return l;
+}
+
 int ConstraintRows::add_vector(BodyVector bv) {
   vectors_.push_back(std::move(bv));
   return static_cast<int>(vectors_.size()) - 1;
@@ -47,18 +62,19 @@ void ConstraintRows::vector_states(const Vec& q, const Vec* v, const std::vector
         s.w += pt.sign * pt.local;
         continue;
       }
-      const int o = off[static_cast<std::size_t>(pt.body)];
-      const Vec4 p = q.segment<4>(o + 3);
+      const FrameLayout fl = layout(pt.body, off);
+      const int o = fl.o;
+      const Vec4 p = fl.p(q);
       const bool flex = pt.L.size() > 0;
       // x = s + L η (body frame); ẇ = B(p, x) ṗ + A L η̇, convective part B(ṗ, x) ṗ + 2 B(p, L η̇) ṗ.
       const Vec3 x = flex ? Vec3(pt.local + pt.L * q.segment(o + 7, pt.L.cols())) : pt.local;
       const Mat3 a = rotation(p);
       s.w += pt.sign * a * x;
-      if (pt.point) s.w += pt.sign * q.segment<3>(o);
+      if (pt.point) s.w += pt.sign * fl.r(q);
       if (v) {
-        const Vec4 pd = v->segment<4>(o + 3);
+        const Vec4 pd = fl.p(*v);
         s.wd += pt.sign * b_matrix(p, x) * pd;
-        if (pt.point) s.wd += pt.sign * v->segment<3>(o);
+        if (pt.point) s.wd += pt.sign * fl.r_rate(*v);
         s.wc += pt.sign * b_matrix(pd, x) * pd;
         if (flex) {
           const Vec3 lv = pt.L * v->segment(o + 7, pt.L.cols());
@@ -75,11 +91,12 @@ void ConstraintRows::add_vector_jacobian(int vec, const Vec3& coeff, const Vec& 
                                          RowRef row) const {
   for (const auto& pt : vectors_[static_cast<std::size_t>(vec)].parts) {
     if (pt.body == kGround) continue;
-    const int o = off[static_cast<std::size_t>(pt.body)];
-    const Vec4 p = q.segment<4>(o + 3);
-    if (pt.point) row.segment<3>(o) += pt.sign * coeff.transpose();
+    const FrameLayout fl = layout(pt.body, off);
+    const int o = fl.o;
+    const Vec4 p = fl.p(q);
+    if (pt.point) fl.add_r(row, pt.sign * coeff);
     if (pt.L.size() == 0) {
-      row.segment<4>(o + 3) += pt.sign * coeff.transpose() * b_matrix(p, pt.local);
+      fl.add_p(row, pt.sign * (b_matrix(p, pt.local).transpose() * coeff));
       continue;
     }
     const int ne = static_cast<int>(pt.L.cols());

@@ -35,7 +35,7 @@ Vec System::phi_all(const Vec& q, double t) const {
   Vec out(rows_total());
   for (int r = 0; r < rows_.size(); ++r) out(r) = rows_.value(r, s, t);
   for (std::size_t b = 0; b < bodies_.size(); ++b)
-    out(rows_.size() + static_cast<int>(b)) = q.segment<4>(off_[b] + 3).squaredNorm() - 1.0;
+    out(rows_.size() + static_cast<int>(b)) = euler(q, static_cast<int>(b)).squaredNorm() - 1.0;
   return out;
 }
 
@@ -45,7 +45,7 @@ Mat System::jacobian_all(const Vec& q, double t) const {
   Mat cq = Mat::Zero(rows_total(), n());
   for (int r = 0; r < rows_.size(); ++r) rows_.add_gradient(r, s, q, t, 1.0, off_, cq.row(r));
   for (std::size_t b = 0; b < bodies_.size(); ++b)
-    cq.block<1, 4>(rows_.size() + static_cast<int>(b), off_[b] + 3) = 2.0 * q.segment<4>(off_[b] + 3).transpose();
+    layout_[b].add_p(cq.row(rows_.size() + static_cast<int>(b)), Vec4(2.0 * euler(q, static_cast<int>(b))));
   return cq;
 }
 
@@ -62,10 +62,11 @@ void System::constraint_residual(const Vec& q, double t, const Vec& lambda, Vec&
   for (int k = 0; k < m(); ++k) {
     const int r = active_[k];
     if (r >= nr) {
-      const int o = off_[r - nr] + 3;
-      phi(k) = q.segment<4>(o).squaredNorm() - 1.0;
-      acc.segment<4>(o) += 2.0 * lambda(k) * q.segment<4>(o).transpose();
-      if (phi_dot) (*phi_dot)(k) = 2.0 * q.segment<4>(o).dot(v->segment<4>(o));
+      const int b = r - nr;
+      const Vec4 p = euler(q, b);
+      phi(k) = p.squaredNorm() - 1.0;
+      layout_[static_cast<std::size_t>(b)].add_p(acc, Vec4(2.0 * lambda(k) * p));
+      if (phi_dot) (*phi_dot)(k) = 2.0 * p.dot(euler_rate(*v, b));
       continue;
     }
     phi(k) = rows_.value(r, s, t);
@@ -91,8 +92,8 @@ Mat System::jacobian(const Vec& q, double t) const {
   for (int k = 0; k < m(); ++k) {
     const int r = active_[k];
     if (r >= nr) {
-      const int o = off_[r - nr] + 3;
-      out.block<1, 4>(k, o) = 2.0 * q.segment<4>(o).transpose();
+      const int b = r - nr;
+      layout_[static_cast<std::size_t>(b)].add_p(out.row(k), Vec4(2.0 * euler(q, b)));
       continue;
     }
     rows_.add_gradient(r, s, q, t, 1.0, off_, out.row(k));
@@ -120,7 +121,7 @@ Vec System::gamma(const Vec& q, const Vec& v, double t) const {
   for (int k = 0; k < m(); ++k) {
     if (active_[k] >= nr) {
       const int b = active_[k] - nr;
-      out(k) = -2.0 * v.segment<4>(off_[b] + 3).squaredNorm();
+      out(k) = -2.0 * euler_rate(v, b).squaredNorm();
       continue;
     }
     out(k) = rows_.gamma(active_[k], s, t);
@@ -214,14 +215,14 @@ std::vector<Eigen::Matrix<double, 6, 1>> System::reactions_of(const Vec& q, cons
       continue;
     }
     const auto [first, count] = joint_rows_[j];
-    Vec qc = Vec::Zero(7); // generalized constraint force on body j's frame coordinates: −C_qᵀ λ
+    Eigen::Matrix<double, 7, 1> qc = Eigen::Matrix<double, 7, 1>::Zero(); // −C_qᵀ λ on body j's [r, p]
     for (int r = first; r < first + count; ++r) {
       const int k = active_index[static_cast<std::size_t>(r)];
       if (k < 0) continue; // dropped as redundant: no multiplier
       rows_.add_gradient(r, s, q, t, 1.0, off_, row);
-      qc -= row.segment<7>(off_[b]).transpose() * lambda(k);
+      qc -= layout_[static_cast<std::size_t>(b)].pose_part(row) * lambda(k);
       for (int c : {joints_[j].body_i, b}) // a joint row touches its two bodies only
-        if (c != kGround) row.segment(off_[c], 7 + n_elastic(c)).setZero();
+        if (c != kGround) row.segment(off_[c], models_[static_cast<std::size_t>(c)]->n_coordinates()).setZero();
     }
     const Vec3 force = qc.head<3>();
     const Vec4 p = euler(q, b);
@@ -242,10 +243,8 @@ Vec System::phi_dot_all(const Vec& q, const Vec& v, double t) const {
   Eigen::RowVectorXd row = Eigen::RowVectorXd::Zero(n()); // add_gradient's target; scale 0 leaves it zero
   const int nr = rows_.size();
   for (int r = 0; r < nr; ++r) rows_.add_gradient(r, s, q, t, 0.0, off_, row, &out(r));
-  for (std::size_t b = 0; b < bodies_.size(); ++b) {
-    const int o = off_[b] + 3;
-    out(nr + static_cast<int>(b)) = 2.0 * q.segment<4>(o).dot(v.segment<4>(o));
-  }
+  for (std::size_t b = 0; b < bodies_.size(); ++b)
+    out(nr + static_cast<int>(b)) = 2.0 * euler(q, static_cast<int>(b)).dot(euler_rate(v, static_cast<int>(b)));
   return out;
 }
 

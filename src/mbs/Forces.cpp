@@ -70,8 +70,8 @@ void System::add_stiffness_damping(const Vec& q, double ck, double cd, Eigen::Re
     if (s.type != ForceType::rotational_damper || cd * s.damping == 0) continue;
     const Vec3 a = damper_axis(s, q);
     Eigen::RowVectorXd g = Eigen::RowVectorXd::Zero(n());
-    if (s.body != kGround) g.segment<4>(off_[s.body] + 3) += 2.0 * a.transpose() * e_matrix(euler(q, s.body));
-    if (s.body2 != kGround) g.segment<4>(off_[s.body2] + 3) -= 2.0 * a.transpose() * e_matrix(euler(q, s.body2));
+    if (s.body != kGround) layout_[s.body].add_p(g, Vec4(2.0 * e_matrix(euler(q, s.body)).transpose() * a));
+    if (s.body2 != kGround) layout_[s.body2].add_p(g, Vec4(-2.0 * e_matrix(euler(q, s.body2)).transpose() * a));
     out += (cd * s.damping) * g.transpose() * g;
   }
   for (std::size_t k = 0; k < forces_.size(); ++k) {
@@ -86,8 +86,8 @@ void System::add_stiffness_damping(const Vec& q, double ck, double cd, Eigen::Re
     Eigen::RowVectorXd g = Eigen::RowVectorXd::Zero(n()); // ∂l/∂q = uᵀ (J_2 − J_1)
     auto add_end = [&](int b, const Vec3& local, double sign) {
       if (b == kGround) return;
-      g.segment<3>(off_[b]) += sign * u.transpose();
-      g.segment<4>(off_[b] + 3) += sign * u.transpose() * b_matrix(q.segment<4>(off_[b] + 3), local);
+      layout_[b].add_r(g, Vec3(sign * u));
+      layout_[b].add_p(g, Vec4(sign * b_matrix(euler(q, b), local).transpose() * u));
     };
     add_end(s.body2, force_local2_[k], 1.0);
     add_end(s.body, force_local_[k], -1.0);
@@ -105,10 +105,10 @@ Vec System::forces(const Vec& q, const Vec& v, double t) const {
   for (std::size_t b = 0; b < bodies_.size(); ++b) models_[b]->add_body_forces(q, v, off_[b], g_sum, qv_terms_, f);
   auto apply_force = [&](int b, const Vec3& local, const Vec3& force, const Mat& L = Mat()) {
     if (b == kGround) return;
-    const Vec4 p = q.segment<4>(off_[b] + 3);
-    f.segment<3>(off_[b]) += force;
+    const Vec4 p = euler(q, b);
+    layout_[b].add_r(f, force);
     if (L.size() == 0) {
-      f.segment<4>(off_[b] + 3) += b_matrix(p, local).transpose() * force;
+      layout_[b].add_p(f, Vec4(b_matrix(p, local).transpose() * force));
       return;
     }
     // A point that follows the interface: x = s + L η, velocity ṙ + B(p, x) ṗ + A L η̇.
@@ -118,7 +118,7 @@ Vec System::forces(const Vec& q, const Vec& v, double t) const {
   };
   auto apply_torque = [&](int b, const Vec3& torque) { // global torque: Q_p = 2 Eᵀ n
     if (b == kGround) return;
-    f.segment<4>(off_[b] + 3) += 2.0 * e_matrix(q.segment<4>(off_[b] + 3)).transpose() * torque;
+    layout_[b].add_p(f, Vec4(2.0 * e_matrix(euler(q, b)).transpose() * torque));
   };
   for (std::size_t k = 0; k < forces_.size(); ++k) {
     const ForceSpec& s = forces_[k];

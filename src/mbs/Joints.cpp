@@ -51,6 +51,32 @@ int System::separation(int bi, const Vec3& pi, int bj, const Vec3& pj, const Att
   return rows_.add_vector(std::move(bv));
 }
 
+void System::check_planar_joint(const JointSpec& spec, const std::string& who) const {
+  const int pb = planar(spec.body_i) ? spec.body_i : planar(spec.body_j) ? spec.body_j : kGround;
+  if (pb == kGround) return;
+  const std::string on = who + ": body '" + bodies_[pb].name + "' has planar coordinates (it moves in the xy plane)";
+  const Vec3 h = spec.axis.normalized();
+  const auto along_z = [](const Vec3& a) { return std::abs(std::abs(a.normalized().z()) - 1.0) < 1e-9; };
+  switch (spec.type) {
+  case JointType::revolute_2d:
+  case JointType::angle_driver:
+    FLEXUQ_REQUIRE(along_z(h), on << ": the axis must be [0, 0, 1]");
+    break;
+  case JointType::prismatic_2d:
+  case JointType::point_on_line_2d:
+    FLEXUQ_REQUIRE(!spec.has_axis2 || along_z(spec.axis2), on << ": axis2 (the plane's normal) must be [0, 0, 1]");
+    break;
+  case JointType::translation_driver:
+    FLEXUQ_REQUIRE(std::abs(h.z()) < 1e-9, on << ": the axis must lie in the xy plane");
+    break;
+  case JointType::distance:
+    break;
+  default:
+    throw InputError(on + ": its joints are revolute-2d, prismatic-2d, point-on-line-2d, distance, angle-driver "
+                          "(about z) and translation-driver (in the plane)");
+  }
+}
+
 void System::add_joint(const JointSpec& spec) {
   const std::string who = "joint '" + spec.name + "' (" + joint_type_name(spec.type) + ")";
   who_ = who;
@@ -59,6 +85,7 @@ void System::add_joint(const JointSpec& spec) {
                                                  << (spec.body_i == kGround ? "ground" : bodies_[spec.body_i].name)
                                                  << "' to itself");
   FLEXUQ_REQUIRE(spec.axis.norm() > 1e-12, who << ": the axis is zero");
+  check_planar_joint(spec, who);
   using Row = ConstraintRows::Row;
   using Term = ConstraintRows::Term;
   using Coef = ConstraintRows::Coef;

@@ -92,7 +92,8 @@ std::function<void(const State&, double)> make_recorder(const SimulationJob& job
       r.reactions[j].insert(r.reactions[j].end(), reactions[j].data(), reactions[j].data() + 6);
     for (std::size_t b = 0; b < sys.bodies().size(); ++b) {
       const int bi = static_cast<int>(b);
-      for (int k = 0; k < 7; ++k) r.coordinates[b].push_back(st.q(sys.offset(bi) + k));
+      const auto pose = sys.pose(st.q, bi); // [r, p] (a planar body's too: [x, y, z0, e0, 0, 0, e3])
+      r.coordinates[b].insert(r.coordinates[b].end(), pose.data(), pose.data() + 7);
       for (int k = 0; k < sys.n_elastic(bi); ++k) r.elastic[b].push_back(st.q(sys.offset(bi) + 7 + k));
     }
     for (std::size_t o = 0; o < job.outputs.size(); ++o) {
@@ -117,11 +118,11 @@ std::function<void(const State&, double)> make_recorder(const SimulationJob& job
         out.insert(out.end(), w.data(), w.data() + 3);
         break;
       case Quantity::coordinates:
-        for (int k = 0; k < 7; ++k) out.push_back(st.q(sys.offset(os.body) + k));
+      case Quantity::coordinate_rates: {
+        const auto pose = os.quantity == Quantity::coordinates ? sys.pose(st.q, os.body) : sys.pose(st.v, os.body, true);
+        out.insert(out.end(), pose.data(), pose.data() + 7);
         break;
-      case Quantity::coordinate_rates:
-        for (int k = 0; k < 7; ++k) out.push_back(st.v(sys.offset(os.body) + k));
-        break;
+      }
       case Quantity::angle: {
         const double a = sys.joint_angle(st.q, os.joint);
         if (!first) {

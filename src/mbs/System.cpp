@@ -24,6 +24,12 @@ int System::add_body(const RigidBody& b) {
   kept.orientation.normalize();
   auto model = make_body_model(kept); // checks a flexible body's data
   off_.push_back(n_);
+  FrameLayout fl;
+  fl.o = n_;
+  fl.planar = kept.planar;
+  fl.z = kept.position.z();
+  layout_.push_back(fl);
+  if (fl.planar) rows_.set_planar(static_cast<int>(bodies_.size()), fl.z);
   n_ += model->n_coordinates();
   bodies_.push_back(std::move(kept));
   models_.push_back(std::move(model));
@@ -130,7 +136,23 @@ void System::mass_into(const Vec& q, double scale, Eigen::Ref<Mat> mm) const {
 }
 
 void System::normalise(Vec& q) const {
-  for (std::size_t b = 0; b < bodies_.size(); ++b) q.segment<4>(off_[b] + 3).normalize();
+  for (std::size_t b = 0; b < bodies_.size(); ++b) {
+    const FrameLayout& fl = layout_[b];
+    if (!fl.planar) {
+      q.segment<4>(off_[b] + 3).normalize();
+      continue;
+    }
+    const double s = std::hypot(q(fl.o + 2), q(fl.o + 3));
+    q(fl.o + 2) /= s;
+    q(fl.o + 3) /= s;
+  }
+}
+
+Eigen::Matrix<double, 7, 1> System::pose(const Vec& q, int b, bool rate) const {
+  Eigen::Matrix<double, 7, 1> out;
+  out.head<3>() = rate ? origin_rate(q, b) : origin(q, b);
+  out.tail<4>() = euler(q, b);
+  return out;
 }
 
 Vec3 System::point_position(const Vec& q, int b, const Vec3& s, const Mat& L) const {
@@ -157,13 +179,13 @@ Vec3 System::point_position(const Vec& q, int b, const Vec3& s) const {
 
 Vec3 System::point_velocity(const Vec& q, const Vec& v, int b, const Vec3& s) const {
   if (b == kGround) return Vec3::Zero();
-  return v.segment<3>(off_[b]) + b_matrix(euler(q, b), s) * v.segment<4>(off_[b] + 3);
+  return origin_rate(v, b) + b_matrix(euler(q, b), s) * euler_rate(v, b);
 }
 
 Vec3 System::point_acceleration(const Vec& q, const Vec& v, const Vec& a, int b, const Vec3& s) const {
   if (b == kGround) return Vec3::Zero();
-  const Vec4 pd = v.segment<4>(off_[b] + 3);
-  return a.segment<3>(off_[b]) + b_matrix(euler(q, b), s) * a.segment<4>(off_[b] + 3) + b_matrix(pd, s) * pd;
+  const Vec4 pd = euler_rate(v, b);
+  return origin_rate(a, b) + b_matrix(euler(q, b), s) * euler_rate(a, b) + b_matrix(pd, s) * pd;
 }
 
 } // namespace flexuq::mbs

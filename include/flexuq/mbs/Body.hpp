@@ -96,6 +96,48 @@ struct RigidBody {
   Vec4 orientation = Vec4(1, 0, 0, 0);
   Vec3 velocity = Vec3::Zero();         ///< of the centre of mass, global
   Vec3 angular_velocity = Vec3::Zero(); ///< global
+  /// Planar coordinates (mbs/PlanarBody.hpp): q_b = [x, y, e0, e3], the body moving in the plane
+  /// z = position.z with its body z axis along the global z (4 coordinates, one norm row).
+  bool planar = false;
+};
+
+/// Where a body's frame coordinates sit in q and how its 3-D pose (r, p) reads from them: a 3-D
+/// body has r at o and p at o + 3; a planar body [x, y, e0, e3] at o, r = (x, y, z), p = (e0, 0, 0,
+/// e3) with z fixed. The 3-D formulas then hold for both: gather the pose, scatter a gradient with
+/// respect to (r, p) onto the body's own coordinates (for a planar body: drop z, e1, e2).
+struct FrameLayout {
+  int o = 0;
+  bool planar = false;
+  double z = 0.0; ///< a planar body's fixed z
+  Vec3 r(const Vec& q) const { return planar ? Vec3(q(o), q(o + 1), z) : Vec3(q.segment<3>(o)); }
+  /// ṙ, r̈ (no fixed part).
+  Vec3 r_rate(const Vec& v) const { return planar ? Vec3(v(o), v(o + 1), 0.0) : Vec3(v.segment<3>(o)); }
+  /// p, ṗ or p̈.
+  Vec4 p(const Vec& q) const { return planar ? Vec4(q(o + 2), 0.0, 0.0, q(o + 3)) : Vec4(q.segment<4>(o + 3)); }
+  /// row(r's coordinates) += g (@p row: any vector or row with operator()).
+  template <class Row> void add_r(Row&& row, const Vec3& g) const {
+    for (int k = 0; k < (planar ? 2 : 3); ++k) row(o + k) += g(k);
+  }
+  /// row(p's coordinates) += g.
+  template <class Row> void add_p(Row&& row, const Vec4& g) const {
+    if (planar) {
+      row(o + 2) += g(0);
+      row(o + 3) += g(3);
+    } else {
+      for (int k = 0; k < 4; ++k) row(o + 3 + k) += g(k);
+    }
+  }
+  /// The gradient with respect to the 7 pose coordinates [r, p] read back from a row over q
+  /// (a planar body: zero in z, e1, e2).
+  template <class Row> Eigen::Matrix<double, 7, 1> pose_part(const Row& row) const {
+    Eigen::Matrix<double, 7, 1> g = Eigen::Matrix<double, 7, 1>::Zero();
+    if (planar) {
+      g(0) = row(o), g(1) = row(o + 1), g(3) = row(o + 2), g(6) = row(o + 3);
+    } else {
+      for (int k = 0; k < 7; ++k) g(k) = row(o + k);
+    }
+    return g;
+  }
 };
 
 /// One body type in the equations of motion. Every call works on the system's vectors at the body's
@@ -112,7 +154,8 @@ public:
   const RigidBody& body() const { return body_; }
   /// Number of the body's own coordinates after r and p (elastic coordinates η).
   virtual int n_elastic() const { return 0; }
-  int n_coordinates() const { return 7 + n_elastic(); }
+  /// 7 + n_elastic() (a planar body: 4, mbs/PlanarBody.hpp).
+  virtual int n_coordinates() const { return 7 + n_elastic(); }
 
   // ---- coordinates ----
   /// The body's block of q (zero on entry) at t = 0 from the pose given.
@@ -202,7 +245,7 @@ private:
   mutable cms::FrameContractions contractions_;
 };
 
-/// The model of @p body: rigid, flexible, or GCMS (flex->gcms).
+/// The model of @p body: rigid, planar (body.planar, mbs/PlanarBody.hpp), flexible, or GCMS (flex->gcms).
 std::unique_ptr<BodyModel> make_body_model(const RigidBody& body);
 
 } // namespace flexuq::mbs

@@ -70,6 +70,9 @@ public:
   ConstraintRows(ConstraintRows&&) = default;
   ConstraintRows& operator=(ConstraintRows&&) = default;
 
+  /// Body @p b has planar coordinates [x, y, e0, e3] at z = @p z (mbs/PlanarBody.hpp); bodies not
+  /// named here have r at off[b] and p at off[b] + 3.
+  void set_planar(int b, double z);
   /// Add a body vector; returns its index.
   int add_vector(BodyVector bv);
   /// A constant (ground) vector @p w.
@@ -105,8 +108,12 @@ private:
   /// Add coeffᵀ ∂w/∂q of body vector @p vec to @p row.
   void add_vector_jacobian(int vec, const Vec3& coeff, const Vec& q, const std::vector<int>& off, RowRef row) const;
 
+  /// Where body @p b's frame coordinates are (its first coordinate from @p off).
+  FrameLayout layout(int b, const std::vector<int>& off) const;
+
   std::vector<BodyVector> vectors_;
   std::vector<Row> rows_;
+  std::vector<double> plane_z_; ///< per body: z of a planar body, NaN for a 3-D one (absent: 3-D)
   std::deque<TimeFunction> motions_; ///< stable addresses for Coef/Row
 };
 

@@ -19,6 +19,7 @@
 #include "flexuq/mbs/Force.hpp"
 #include "flexuq/mbs/GcmsBody.hpp"
 #include "flexuq/mbs/Joint.hpp"
+#include "flexuq/mbs/PlanarBody.hpp"
 #include "flexuq/mbs/TimeFunction.hpp"
 
 #include <Eigen/Dense>
@@ -61,8 +62,12 @@ public:
   System with_flexible(const std::vector<std::shared_ptr<const FlexibleData>>& flex) const;
 
   int n() const { return n_; }
-  /// First coordinate of body @p b (r, then p, then η for flexible bodies).
+  /// First coordinate of body @p b (r, then p, then η for flexible bodies; [x, y, e0, e3] for a planar body).
   int offset(int b) const { return off_[b]; }
+  /// Where body @p b's frame coordinates are and how its pose (r, p) reads from them (mbs/Body.hpp).
+  const FrameLayout& frame_layout(int b) const { return layout_[static_cast<std::size_t>(b)]; }
+  /// Whether body @p b has planar coordinates (mbs/PlanarBody.hpp).
+  bool planar(int b) const { return b != kGround && layout_[static_cast<std::size_t>(b)].planar; }
   /// Number of elastic coordinates of body @p b (0 for rigid bodies).
   int n_elastic(int b) const { return bodies_[b].flex ? bodies_[b].flex->n_elastic() : 0; }
   /// Whether body @p b is a GCMS body (seed 001; its frame is held, η = q).
@@ -127,11 +132,16 @@ public:
   void normalise(Vec& q) const;
 
   // Helpers for outputs.
-  Vec4 euler(const Vec& q, int b) const { return b == kGround ? Vec4(1, 0, 0, 0) : Vec4(q.segment<4>(off_[b] + 3)); }
-  Vec4 euler_rate(const Vec& v, int b) const { return b == kGround ? Vec4::Zero() : Vec4(v.segment<4>(off_[b] + 3)); }
+  Vec4 euler(const Vec& q, int b) const { return b == kGround ? Vec4(1, 0, 0, 0) : layout_[b].p(q); }
+  Vec4 euler_rate(const Vec& v, int b) const { return b == kGround ? Vec4::Zero() : layout_[b].p(v); }
   /// Global angular velocity ω = 2 E(p) ṗ of body @p b (zero for the ground).
   Vec3 angular_velocity(const Vec& q, const Vec& v, int b) const { return 2.0 * e_matrix(euler(q, b)) * euler_rate(v, b); }
-  Vec3 origin(const Vec& q, int b) const { return b == kGround ? Vec3::Zero() : Vec3(q.segment<3>(off_[b])); }
+  Vec3 origin(const Vec& q, int b) const { return b == kGround ? Vec3::Zero() : layout_[b].r(q); }
+  /// ṙ (or r̈ from accelerations) of body @p b's frame origin.
+  Vec3 origin_rate(const Vec& v, int b) const { return b == kGround ? Vec3::Zero() : layout_[b].r_rate(v); }
+  /// The 7 frame coordinates [r, p] of body @p b (a planar body: [x, y, z0, e0, 0, 0, e3]); with
+  /// @p rate, their rates from @p q = q̇.
+  Eigen::Matrix<double, 7, 1> pose(const Vec& q, int b, bool rate = false) const;
   /// Elastic coordinates η of body @p b (empty for rigid bodies).
   Vec elastic(const Vec& q, int b) const { return q.segment(off_[b] + 7, n_elastic(b)); }
   /// Global position / velocity / acceleration of body point @p s (body frame).
@@ -177,12 +187,16 @@ private:
                  const Attachment* aj = nullptr);
   Vec3 to_local_point(int b, const Vec3& global) const;
   Vec3 to_local_axis(int b, const Vec3& global) const;
+  /// A joint on a planar body: one of the planar joint types with its axes in or normal to the plane
+  /// (InputError naming the joint @p who otherwise).
+  void check_planar_joint(const JointSpec& spec, const std::string& who) const;
   /// The model's check of a point @p s of body @p b (none on the ground or a frame being held).
   void check_point(int b, const Vec3& s, const Attachment* at, const std::string& who) const;
 
   std::vector<RigidBody> bodies_;
   std::vector<std::unique_ptr<BodyModel>> models_; ///< per body: its type's mass, forces, energies
   std::vector<int> off_; ///< first coordinate per body
+  std::vector<FrameLayout> layout_; ///< per body: its frame coordinates (off_ and the planar map)
   int n_ = 0;
   std::vector<JointSpec> joints_;
   std::vector<Frame> frames_;
