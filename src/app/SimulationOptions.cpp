@@ -133,15 +133,15 @@ private:
         grounds_.insert(name);
         continue;
       }
-      if (type != "rigid" && type != "flexible" && type != "gcms")
-        rd_.fail(b["type"], key + ".type", "unknown body type '" + type + "' (rigid, ground, flexible, gcms)");
+      if (type != "rigid" && type != "flexible" && type != "gcms" && type != "gs")
+        rd_.fail(b["type"], key + ".type", "unknown body type '" + type + "' (rigid, ground, flexible, gcms, gs)");
       workflow::BodySpec bs;
       bs.body.name = name;
       bs.key = rd_.job_key(b, key);
-      if (type == "flexible" || type == "gcms") bs.flexible = flexible_body(b, key, type);
+      if (type == "flexible" || type == "gcms" || type == "gs") bs.flexible = flexible_body(b, key, type);
       else rigid_body(b, key, bs.body);
       pose(b, key, bs.body);
-      if (bs.flexible && bs.flexible->options.gcms) // System::add_body holds its frame by this joint
+      if (bs.flexible && (bs.flexible->options.gcms || bs.flexible->options.gs)) // System::add_body holds its frame by this joint
         joint_names_.push_back({name + ".frame", JointType::fixed, kGround, static_cast<int>(spec_.bodies.size())});
       spec_.bodies.push_back(std::move(bs));
     }
@@ -168,6 +168,10 @@ private:
     fs.key = rd_.job_key(b["body"], key + ".body");
     fs.type_key = rd_.job_key(b["type"], key + ".type");
     fo.gcms = type == "gcms";
+    fo.gs = type == "gs";
+    if (fo.gs && (b["damping"] || b["parameters"] || !b["frame"]))
+      rd_.fail(b, key, "a gs body needs frame: {interface: <SET>} (the interface point that carries its frame) and takes "
+                       "no damping or parameters");
     if (fo.gcms && (b["damping"] || b["frame"] || b["parameters"]))
       rd_.fail(b, key, "a gcms body takes no damping, frame or parameters (seed 001's formulation has none)");
     if (b["parameters"]) { // a stochastic body evaluated at these parameters (the others at their means)

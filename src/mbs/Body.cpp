@@ -4,6 +4,7 @@
 #include "flexuq/cms/FloatingFrame.hpp"
 #include "flexuq/core/Error.hpp"
 #include "flexuq/mbs/GcmsBody.hpp"
+#include "flexuq/mbs/GsBody.hpp"
 #include "flexuq/mbs/PlanarBody.hpp"
 
 namespace flexuq::mbs {
@@ -168,6 +169,7 @@ std::unique_ptr<BodyModel> make_body_model(const RigidBody& body) {
   if (body.planar) return std::make_unique<PlanarBodyModel>(body);
   if (!body.flex) return std::make_unique<RigidBodyModel>(body);
   if (body.flex->gcms) return std::make_unique<GcmsBodyModel>(body);
+  if (body.flex->gs) return std::make_unique<GsBodyModel>(body);
   return std::make_unique<FlexibleBodyModel>(body);
 }
 

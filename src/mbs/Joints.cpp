@@ -91,6 +91,17 @@ void System::add_joint(const JointSpec& spec) {
   using Coef = ConstraintRows::Coef;
   const int jid = static_cast<int>(joints_.size());
   const int bi = spec.body_i, bj = spec.body_j;
+  // A gs body (mbs/GsBody.hpp) turns an axis a at an interface point as a + θ ẑ × a: exact for the plane's
+  // normal and for the relative turn of two gs interface points (in-plane axes, perpendicular at t = 0).
+  if ((gs(bi) || gs(bj)) && bi != holding_frame_ && bj != holding_frame_) {
+    const bool z_axis = std::abs(std::abs(spec.axis.normalized().z()) - 1.0) < 1e-9;
+    const auto t = spec.type;
+    FLEXUQ_REQUIRE(t == JointType::spherical || ((t == JointType::revolute || t == JointType::revolute_2d) && z_axis) ||
+                       (t == JointType::fixed && z_axis && gs(bi) && gs(bj)),
+                   who << ": a gs body moves in the plane z = 0 with its interface points' coordinates; it takes spherical "
+                          "joints, revolute and revolute-2d joints about z (axis [0, 0, 1]), and fixed joints about z "
+                          "between two gs bodies");
+  }
   // Flexible bodies: the joint sits on one of their interfaces and moves with the deformation.
   auto attachment = [&](int b, const std::string& iface) -> const Attachment* {
     const bool flexible = b != kGround && bodies_[b].flex && b != holding_frame_; // a held GCMS frame is rigid

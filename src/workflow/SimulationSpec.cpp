@@ -98,6 +98,10 @@ mbs::OutputSpec build_output(const OutputEntry& oe, const mbs::SimulationJob& jo
                    "output '" << os.name << "': body " << os.body << " is not flexible");
     return *sys.bodies()[static_cast<std::size_t>(os.body)].flex;
   };
+  if ((stress || oe.node) && sys.gs(os.body))
+    (stress ? oe.key : oe.node_key)
+        .fail("body '" + sys.bodies()[static_cast<std::size_t>(os.body)].name +
+              "' is a gs body: its nodes move nonlinearly with its coordinates; give a point at an interface point");
   if (stress) {
     stress_nodes(oe, flex(), os);
   } else if (oe.node) {

@@ -47,6 +47,7 @@ using Mat = Eigen::MatrixXd;
 constexpr int kGround = -1;
 
 struct GcmsData;  // mbs/GcmsBody.hpp
+struct GsData;    // mbs/GsBody.hpp
 struct ForceSpec; // mbs/Force.hpp
 
 /// How a named interface of a flexible body moves with η (body frame): its reference point and
@@ -79,6 +80,9 @@ struct FlexibleData {
   /// (V = 1, K = K̂), the body frame is held at the global frame by a fixed joint `<body>.frame`, and
   /// the elastic force is the co-rotated Â K̂ Âᵀ q_flx + f̂_nl instead of K η.
   std::shared_ptr<const GcmsData> gcms;
+  /// Set for a generalised-superelement body (seed 002, mbs/GsBody.hpp): η are the global coordinates of
+  /// its interface points and its internal coordinates, the frame is held like a GCMS body's.
+  std::shared_ptr<const GsData> gs;
   int n_elastic() const { return static_cast<int>(K.rows()); }
   /// The interface @p name; throws InputError naming @p who and listing the interfaces.
   const Attachment& interface(const std::string& name, const std::string& who) const;

@@ -52,6 +52,9 @@ struct FlexibleOptions {
   /// FlexibleData::gcms). False: the floating frame of any body, GCMS bodies included (their
   /// free-free modes span the same displacements).
   bool gcms = false;
+  /// Seed 002's generalised superelement (`type: gs`, mbs/GsBody.hpp): the global coordinates of the
+  /// interface points and the internal ones, the frame at frame_interface (required).
+  bool gs = false;
 };
 
 /// Rows of a body's basis at the nodes of node sets: per set name, per node its index in the

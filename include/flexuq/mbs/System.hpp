@@ -72,6 +72,8 @@ public:
   int n_elastic(int b) const { return bodies_[b].flex ? bodies_[b].flex->n_elastic() : 0; }
   /// Whether body @p b is a GCMS body (seed 001; its frame is held, η = q).
   bool gcms(int b) const { return b != kGround && bodies_[b].flex && bodies_[b].flex->gcms; }
+  /// A generalised-superelement body (flex->gs, mbs/GsBody.hpp).
+  bool gs(int b) const { return b != kGround && bodies_[b].flex && bodies_[b].flex->gs; }
   /// The model of body @p b (its type's mass, forces, energies; mbs/Body.hpp).
   const BodyModel& body_model(int b) const { return *models_[static_cast<std::size_t>(b)]; }
   /// The body that coordinate @p k belongs to.

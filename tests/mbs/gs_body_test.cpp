@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: MIT
+// Seed 002's generalised superelement in motion (mbs/GsBody.hpp) on a synthetic body of point masses,
+// whose kinetic energy is a sum over the particles (the oracle, independent of J, M(ξ) and κ):
+// * M_GS: ½ ġᵀ M_GS ġ = Σ ½ m_p |ẋ_p|², the particle velocities by differences of their positions along ġ;
+// * C_GS (eq 84): the fictitious forces are Lagrange's Ṁ ġ − ∂T/∂g, T from the particles (so C_GS
+//   derives from the kinetic energy: Aᵀ M_FF Ȧ and the floating frame's quadratic velocity together),
+//   and ġᵀ C_GS ġ = ½ ġᵀ Ṁ_GS ġ (its power is that of the changing mass);
+// * S7: a rigid pose (any position and turn) gives ξ = 0, zero elastic force and energy.
+// The particle positions use the digest's definitions (§3.3, frame at interface point k):
+// R_j = R_z(θ_k), r_j = x_k − R_j X_k, q_i = [R_jᵀ(x_i − r_j) − X_i; θ_i − θ_k], x_p = r_j + R_j(X_p + Φ_p ξ).
+#include "flexuq/mbs/GsBody.hpp"
+
+#include "flexuq/core/Error.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <random>
+
+using namespace flexuq;
+using namespace flexuq::mbs;
+
+namespace {
+
+struct Synthetic {
+  std::vector<double> m;
+  std::vector<Vec3> x;
+  Mat phi; ///< 3N × n: columns REF A ux … rz, REF B ux … rz, then 3 internal
+  cms::ReducedBody body;
+  static constexpr int n_internal = 3;
+
+  static Synthetic make(std::uint32_t seed) {
+    Synthetic s;
+    std::mt19937 gen(seed);
+    std::uniform_real_distribution<double> u(-1, 1);
+    const int N = 7, n = 12 + n_internal;
+    for (int i = 0; i < N; ++i) {
+      s.m.push_back(0.5 + 0.25 * (u(gen) + 1));
+      s.x.push_back(Vec3(0.6 * i / (N - 1) - 0.2, 0.04 * u(gen), 0.02 * u(gen)));
+    }
+    s.phi = Mat(3 * N, n);
+    for (int r = 0; r < s.phi.rows(); ++r)
+      for (int c = 0; c < n; ++c) s.phi(r, c) = 0.2 * u(gen);
+    auto& b = s.body;
+    const char* comp[6] = {"ux", "uy", "uz", "rx", "ry", "rz"};
+    for (const char* p : {"A", "B"})
+      for (const char* c : comp) {
+        b.dof_labels.push_back(std::string("REF ") + p + " " + c);
+        b.column_kinds.push_back("boundary_dof");
+      }
+    for (int k = 0; k < n_internal; ++k) {
+      b.dof_labels.push_back("mode " + std::to_string(k + 1));
+      b.column_kinds.push_back("fixed_interface_mode");
+    }
+    b.column_scale = Vec::Ones(n);
+    b.column_scale(7) = 2.0; // REF B uy: the physical DOF is 2 ξ
+    b.interface_points["A"] = {s.x[0].x(), s.x[0].y(), s.x[0].z()};
+    b.interface_points["B"] = {s.x[N - 1].x(), s.x[N - 1].y(), s.x[N - 1].z()};
+    Mat mm = Mat::Zero(3 * N, 3 * N);
+    for (int i = 0; i < N; ++i) mm.block<3, 3>(3 * i, 3 * i) = s.m[i] * Mat3::Identity();
+    b.M = s.phi.transpose() * mm * s.phi;
+    Mat a(n, n);
+    for (int r = 0; r < n; ++r)
+      for (int c = 0; c < n; ++c) a(r, c) = u(gen);
+    b.K = 50.0 * (a.transpose() * a + Mat::Identity(n, n));
+    auto& inv = b.invariants;
+    inv.S = Mat::Zero(3, n);
+    inv.Sr = Mat::Zero(3, n);
+    inv.Sbar = Mat::Zero(9, n);
+    inv.Mff = b.M;
+    for (auto& t : inv.Skl) t = Mat::Zero(n, n);
+    for (int i = 0; i < N; ++i) {
+      const Mat f = s.phi.middleRows(3 * i, 3);
+      inv.mass += s.m[i];
+      inv.com += s.m[i] * s.x[i];
+      inv.inertia_origin += s.m[i] * (s.x[i].squaredNorm() * Mat3::Identity() - s.x[i] * s.x[i].transpose());
+      inv.S += s.m[i] * f;
+      inv.Sr += s.m[i] * skew(s.x[i]) * f;
+      inv.Ikl += s.m[i] * s.x[i] * s.x[i].transpose();
+      for (int p = 0; p < 3; ++p)
+        for (int q = 0; q < 3; ++q) {
+          inv.Skl[3 * p + q] += s.m[i] * f.row(p).transpose() * f.row(q);
+          inv.Sbar.row(3 * p + q) += s.m[i] * s.x[i](p) * f.row(q);
+        }
+    }
+    inv.com /= inv.mass;
+    return s;
+  }
+
+  /// The particle positions at g (frame at point k = "A" or "B"), by the digest's definitions.
+  std::vector<Vec3> positions(const Vec& g, int k) const {
+    const Vec3 XA = x.front(), XB = x.back();
+    const Vec3 X[2] = {XA, XB};
+    auto xi_ = [&](int i) { return Vec3(X[i] + Vec3(g(3 * i), g(3 * i + 1), 0.0)); };
+    const double th = g(3 * k + 2);
+    Mat3 R = Mat3::Identity();
+    R(0, 0) = R(1, 1) = std::cos(th);
+    R(1, 0) = std::sin(th);
+    R(0, 1) = -std::sin(th);
+    const Vec3 r = xi_(k) - R * X[k];
+    Vec xi = Vec::Zero(phi.cols());
+    const int o = 1 - k; // the other point
+    const Vec3 q = R.transpose() * (xi_(o) - r) - X[o];
+    for (int c = 0; c < 3; ++c) xi(6 * o + c) = q(c) / body.column_scale(6 * o + c);
+    xi(6 * o + 5) = g(3 * o + 2) - th;
+    for (int c = 0; c < n_internal; ++c) xi(12 + c) = g(6 + c);
+    std::vector<Vec3> out;
+    for (std::size_t p = 0; p < x.size(); ++p)
+      out.push_back(r + R * (x[p] + phi.middleRows(3 * static_cast<Eigen::Index>(p), 3) * xi));
+    return out;
+  }
+
+  /// T = Σ ½ m_p |ẋ_p|², ẋ_p by 4th-order differences of the positions along ġ.
+  double kinetic(const Vec& g, const Vec& gd, int k) const {
+    const double e = 1e-3;
+    const auto p1 = positions(g + e * gd, k), m1 = positions(g - e * gd, k);
+    const auto p2 = positions(g + 2 * e * gd, k), m2 = positions(g - 2 * e * gd, k);
+    double t = 0;
+    for (std::size_t p = 0; p < x.size(); ++p) {
+      const Vec3 v = (8.0 * (p1[p] - m1[p]) - (p2[p] - m2[p])) / (12.0 * e);
+      t += 0.5 * m[p] * v.squaredNorm();
+    }
+    return t;
+  }
+};
+
+Vec random_vec(int n, std::mt19937& gen, double scale) {
+  std::uniform_real_distribution<double> u(-1, 1);
+  Vec v(n);
+  for (int i = 0; i < n; ++i) v(i) = scale * u(gen);
+  return v;
+}
+
+/// A deformed, turned state: g of a rigid pose plus a deformation.
+Vec state(const GsData& d, std::mt19937& gen) {
+  std::uniform_real_distribution<double> u(-1, 1);
+  Vec g = gs_pose(d, Vec3(0.3 * u(gen), 0.2 * u(gen), 0.0), 2.0 * u(gen));
+  return g + random_vec(d.n(), gen, 0.02);
+}
+
+} // namespace
+
+TEST(MbsGs, LayoutFromTheLabels) {
+  const auto s = Synthetic::make(3);
+  const auto d = make_gs_data(s.body, "A", "synthetic");
+  ASSERT_EQ(d->n_points(), 2);
+  EXPECT_EQ(d->points[1], "B");
+  EXPECT_EQ(d->frame, 0);
+  EXPECT_EQ(d->n(), 6 + Synthetic::n_internal);
+  EXPECT_EQ(d->n_kept(), 6 + Synthetic::n_internal); // A's six columns dropped
+  EXPECT_EQ(d->columns[1], 7);
+  EXPECT_DOUBLE_EQ(d->scale(1), 0.5); // REF B uy: ξ = (physical DOF) / 2
+  EXPECT_THROW(make_gs_data(s.body, "C", "synthetic"), InputError);
+  auto bad = s.body;
+  bad.column_kinds[2] = "constraint_mode";
+  EXPECT_THROW(make_gs_data(bad, "A", "synthetic"), InputError);
+}
+
+TEST(MbsGs, MassMatrixGivesTheParticlesKineticEnergy) {
+  const auto s = Synthetic::make(5);
+  for (int k = 0; k < 2; ++k) {
+    const auto d = make_gs_data(s.body, k == 0 ? "A" : "B", "synthetic");
+    std::mt19937 gen(17 + k);
+    for (int trial = 0; trial < 3; ++trial) {
+      const Vec g = state(*d, gen), gd = random_vec(d->n(), gen, 1.0);
+      const double t = 0.5 * gd.dot(gs_body_mass(*d, g) * gd), t_ref = s.kinetic(g, gd, k);
+      std::printf("frame %d trial %d: |T_GS - T_particles| / T = %.2e\n", k, trial, std::abs(t - t_ref) / t_ref);
+      EXPECT_NEAR(t, t_ref, 1e-11 * t_ref) << "frame " << k << ", trial " << trial;
+    }
+  }
+}
+
+TEST(MbsGs, FictitiousForcesAreLagrangesOfTheParticles) {
+  const auto s = Synthetic::make(7);
+  for (int k = 0; k < 2; ++k) {
+    const auto d = make_gs_data(s.body, k == 0 ? "A" : "B", "synthetic");
+    std::mt19937 gen(29 + k);
+    for (int trial = 0; trial < 3; ++trial) {
+      const Vec g = state(*d, gen), gd = random_vec(d->n(), gen, 3.0);
+      const int n = d->n();
+      const double e = 1e-4;
+      // ∂T/∂g (4th-order differences of the particles' T) and Ṁ ġ along ġ.
+      Vec dtdg(n);
+      for (int c = 0; c < n; ++c) {
+        Vec h = Vec::Zero(n);
+        h(c) = e;
+        dtdg(c) = (8.0 * (s.kinetic(g + h, gd, k) - s.kinetic(g - h, gd, k)) -
+                   (s.kinetic(g + 2 * h, gd, k) - s.kinetic(g - 2 * h, gd, k))) / (12.0 * e);
+      }
+      const Mat mdot = (8.0 * (gs_body_mass(*d, g + e * gd) - gs_body_mass(*d, g - e * gd)) -
+                        (gs_body_mass(*d, g + 2 * e * gd) - gs_body_mass(*d, g - 2 * e * gd))) / (12.0 * e);
+      const Vec lagrange = mdot * gd - dtdg;
+      const Vec c_gs = gs_quadratic_velocity(*d, g, gd);
+      const double scale = (mdot * gd).norm() + dtdg.norm();
+      EXPECT_LT((c_gs - lagrange).norm(), 1e-8 * scale) << "frame " << k << ", trial " << trial << ": "
+                                                        << (c_gs - lagrange).transpose();
+      // Its power is half the rate of the mass: ġᵀ C_GS ġ = ½ ġᵀ Ṁ ġ.
+      EXPECT_NEAR(gd.dot(c_gs), 0.5 * gd.dot(mdot * gd), 1e-7 * std::abs(gd.dot(mdot * gd)) + 1e-12);
+      // Without Aᵀ M_FF Ȧ ġ (κ) the forces are wrong: the test can fail.
+      const auto kin = gs_kinematics(*d, g, gd);
+      const Vec qv_only = -kin.J.transpose() * cms::quadratic_velocity(d->invariants, kin.xi, kin.xi_dot,
+                                                                        Vec3(0, 0, kin.omega));
+      EXPECT_GT((qv_only - lagrange).norm(), 1e-3 * scale);
+      std::printf("frame %d trial %d: |C_GS - Lagrange| / scale = %.2e; without kappa %.2e\n", k, trial,
+                  (c_gs - lagrange).norm() / scale, (qv_only - lagrange).norm() / scale);
+    }
+  }
+}
+
+TEST(MbsGs, RigidPoseIsUnstrained) { // S7 in the plane
+  const auto s = Synthetic::make(9);
+  const auto d = make_gs_data(s.body, "A", "synthetic");
+  for (double angle : {0.0, 1.1, -2.9, 7.0}) {
+    const Vec g = gs_pose(*d, Vec3(0.7, -1.3, 0.0), angle);
+    const auto kin = gs_kinematics(*d, g, Vec());
+    EXPECT_LT(kin.xi.norm(), 1e-14) << angle;
+    EXPECT_LT(gs_elastic_force(*d, g).norm(), 1e-12 * d->K.norm()) << angle;
+    EXPECT_LT(gs_strain_energy(*d, g), 1e-24 * d->K.norm());
+    // A deformation is strained.
+    Vec gg = g;
+    gg(0) += 1e-3;
+    EXPECT_GT(gs_strain_energy(*d, gg), 1e-8 * d->K.norm() * 1e-6);
+  }
+}
