@@ -269,7 +269,7 @@ struct DenseBlock {
   std::vector<double> v; ///< row-major idx.size()²
 };
 
-/// The constant stiffness (springs) or mass (concentrated masses) blocks of @p mesh. Made on rank 0
+/// The constant stiffness (springs) or mass (scalar and concentrated masses) blocks of @p mesh. Made on rank 0
 /// only: PETSc sends entries of rows other ranks own to them at assembly.
 std::vector<DenseBlock> constant_blocks(const io::Mesh& mesh, const DofMap& d, bool stiffness) {
   std::vector<DenseBlock> out;
@@ -281,9 +281,10 @@ std::vector<DenseBlock> constant_blocks(const io::Mesh& mesh, const DofMap& d, b
     const PetscInt b = d.node_dof(node);
     return b < 0 ? PetscInt(-1) : b + c;
   };
-  if (stiffness) {
+  {
     // ½ k (e_aᵀ u_a − e_bᵀ u_b)², e the component's axis of the node's displacement frame (CD) in
-    // basic axes: K += k g gᵀ with g = (e_a, −e_b) on the three DOFs of each end.
+    // basic axes: K += k g gᵀ with g = (e_a, −e_b) on the three DOFs of each end. A scalar mass
+    // (CMASS1/CMASS2, ½ m (e_aᵀ u̇_a − e_bᵀ u̇_b)²) adds m g gᵀ to M the same way.
     auto axis = [&](int node, int comp) {
       const int k = (comp - 1) % 3;
       std::array<double, 3> e{0, 0, 0};
@@ -291,7 +292,7 @@ std::vector<DenseBlock> constant_blocks(const io::Mesh& mesh, const DofMap& d, b
       else e = mesh.node_frames[static_cast<std::size_t>(node)].axes[static_cast<std::size_t>(k)];
       return e;
     };
-    for (const auto& sp : mesh.springs) {
+    for (const auto& sp : stiffness ? mesh.springs : mesh.scalar_masses) {
       DenseBlock b;
       std::vector<double> g;
       for (int end = 0; end < 2; ++end) {
@@ -307,7 +308,7 @@ std::vector<DenseBlock> constant_blocks(const io::Mesh& mesh, const DofMap& d, b
         for (double gj : g) b.v.push_back(sp.k * gi * gj);
       out.push_back(std::move(b));
     }
-    return out;
+    if (stiffness) return out;
   }
   for (const auto& pm : mesh.point_masses) {
     DenseBlock b;
@@ -378,8 +379,9 @@ void Component::assemble(bool keep_affine) {
   constant_k_ = keep_affine && !mesh_.springs.empty(); // direct assembly: no terms at all
   // Shells' nonstructural mass joins the concentrated masses' constant term.
   bool nsm = false;
-  for (const auto& sec : mesh_.sections) nsm = nsm || (sec.shell && sec.shell_section.nsm > 0);
-  constant_m_ = keep_affine && (!mesh_.point_masses.empty() || nsm);
+  for (const auto& sec : mesh_.sections)
+    nsm = nsm || (sec.shell && sec.shell_section.nsm > 0) || (sec.beam && sec.beam_section.nsm > 0);
+  constant_m_ = keep_affine && (!mesh_.point_masses.empty() || !mesh_.scalar_masses.empty() || nsm);
   MatH pattern;
   if (keep_affine) {
     // Pattern pass: zeros for every element, so all term matrices share one nonzero structure
@@ -477,8 +479,16 @@ void Component::assemble(bool keep_affine) {
       T1 = ElemMat::Zero(T0.rows(), T0.cols()); // no shear term
       TM = std::move(t.M1);
     } else {
-      auto t = beam_terms(mesh_.coords[mesh_.element(ue)[0]], mesh_.coords[mesh_.element(ue)[1]],
-                          mesh_.sections[elem_section_[ue]].beam_section, mesh_.elem_ids[ue]);
+      const io::BeamSection& sec = mesh_.sections[elem_section_[ue]].beam_section;
+      auto t = with_source([&] {
+        return beam_terms(mesh_.coords[mesh_.element(ue)[0]], mesh_.coords[mesh_.element(ue)[1]], sec,
+                          mesh_.elem_ids[ue]);
+      });
+      if (sec.nsm > 0) { // a beam's nonstructural mass joins the shells' (constant term)
+        const ElemMat B = sec.nsm * t.M_nsm;
+        FLEXUQ_PETSC(MatSetValues(targets[nsm_target].get(), static_cast<PetscInt>(idx.size()), idx.data(),
+                                  static_cast<PetscInt>(idx.size()), idx.data(), B.data(), ADD_VALUES));
+      }
       T0 = std::move(t.K_E);
       T1 = std::move(t.K_G);
       TM = std::move(t.M1);
@@ -519,7 +529,8 @@ void Component::assemble(bool keep_affine) {
     std::size_t t = 3 * ng;
     if (constant_k_) K_terms_.add_term("constant:springs", std::move(targets[t++]));
     if (constant_m_)
-      M_terms_.add_term(mesh_.point_masses.empty() ? "constant:nonstructural mass" : "constant:point masses",
+      M_terms_.add_term(mesh_.point_masses.empty() && mesh_.scalar_masses.empty() ? "constant:nonstructural mass"
+                                                                                   : "constant:point masses",
                         std::move(targets[t]));
     K_ = K_terms_.evaluate(stiffness_theta());
     M_ = M_terms_.evaluate(mass_theta());

@@ -58,11 +58,12 @@ DofMap::DofMap(MPI_Comm comm, const io::Mesh& mesh, int dpn, const std::vector<i
   int stamp = 0;
   // Two-node springs couple their nodes like an element does (partition and preallocation).
   std::map<int, std::vector<int>> partners;
-  for (const auto& sp : mesh.springs)
-    if (sp.node_b >= 0 && sp.node_b != sp.node_a) {
-      partners[sp.node_a].push_back(sp.node_b);
-      partners[sp.node_b].push_back(sp.node_a);
-    }
+  for (const auto* list : {&mesh.springs, &mesh.scalar_masses}) // and scalar masses (CMASS1/CMASS2)
+    for (const auto& sp : *list)
+      if (sp.node_b >= 0 && sp.node_b != sp.node_a) {
+        partners[sp.node_a].push_back(sp.node_b);
+        partners[sp.node_b].push_back(sp.node_a);
+      }
   const auto new_number = build(
       n,
       [&](int v, std::vector<int>& out) {

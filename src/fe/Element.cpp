@@ -382,9 +382,111 @@ SolidTerms solid_terms(ElementType type, const double* X, long label) {
   return t;
 }
 
+namespace {
+
+using Mat12 = Eigen::Matrix<double, 12, 12>;
+
+void symset(Mat12& m, int i, int j, double v) {
+  m(i, j) = v;
+  m(j, i) = v;
+}
+
+/// Local beam mass (element axes, ρ = 1) of a section of area @p A and polar moment @p Ix in the
+/// section's mass convention (fe::beam_terms); A = 1, Ix = 0 gives the nonstructural mass per length.
+Mat12 beam_local_mass(const io::BeamSection& s, double A, double Ix, double L) {
+  Mat12 M = Mat12::Zero();
+  const bool rod = s.shape == "ROD";
+  if (s.lumped_mass) {
+    // Lumped mass (Nastran's default, PARAM,COUPMASS,-1; MSC Nastran Reference Manual, "Mass
+    // matrix formulations": the lumped CBAR/CBEAM/CROD mass puts half the element mass on each
+    // end's translations and no rotary inertia). Isotropic per node, so invariant under rotation.
+    for (int i : {0, 1, 2, 6, 7, 8}) M(i, i) = 0.5 * A * L;
+    return M;
+  }
+  if (rod) {
+    // Nastran CROD coupled mass (PARAM,COUPMASS,1; MSC Nastran Reference Manual, "Mass matrix
+    // formulations"): the linear consistent mass ρAL/6 [2 1; 1 2] on each translation, no torsional
+    // inertia. Isotropic per node pair, so invariant under rotation.
+    for (int i = 0; i < 3; ++i) {
+      symset(M, i, i, A * L / 3.0);
+      symset(M, i + 6, i + 6, A * L / 3.0);
+      symset(M, i, i + 6, A * L / 6.0);
+    }
+    return M;
+  }
+  // Consistent mass, factor ρ A L / 420 (ρ = 1).
+  const double f = A * L / 420.0, r = A > 0 ? Ix / A : 0.0;
+  symset(M, 0, 0, 140 * f); symset(M, 0, 6, 70 * f); symset(M, 6, 6, 140 * f);
+  symset(M, 3, 3, 140 * r * f); symset(M, 3, 9, 70 * r * f); symset(M, 9, 9, 140 * r * f);
+  symset(M, 1, 1, 156 * f); symset(M, 1, 5, 22 * L * f); symset(M, 1, 7, 54 * f); symset(M, 1, 11, -13 * L * f);
+  symset(M, 5, 5, 4 * L * L * f); symset(M, 5, 7, 13 * L * f); symset(M, 5, 11, -3 * L * L * f);
+  symset(M, 7, 7, 156 * f); symset(M, 7, 11, -22 * L * f); symset(M, 11, 11, 4 * L * L * f);
+  symset(M, 2, 2, 156 * f); symset(M, 2, 4, -22 * L * f); symset(M, 2, 8, 54 * f); symset(M, 2, 10, 13 * L * f);
+  symset(M, 4, 4, 4 * L * L * f); symset(M, 4, 8, -13 * L * f); symset(M, 4, 10, -3 * L * L * f);
+  symset(M, 8, 8, 156 * f); symset(M, 8, 10, 22 * L * f); symset(M, 10, 10, 4 * L * L * f);
+  if (s.coupled_mass == io::BeamSection::CoupledMass::nastran_cbar) {
+    // Nastran's coupled CBAR mass (PARAM,COUPMASS,1). As measured against NX Nastran SOL 103
+    // output (issue 39, item 2: a CBAR deck's fixed-interface frequencies reproduced to 1e-7 only
+    // with this mass) and as MSC's training notes put it ("coupled mass ... rotations for BAR
+    // (though no torsion)"): the bending part is the consistent Hermite mass above, without rotary
+    // inertia; the axial part is ρAL/12 [5 1; 1 5], the mean of the lumped ρAL/2 [1 0; 0 1] and
+    // the consistent ρAL/6 [2 1; 1 2]; there is no torsional inertia (the twist DOFs are massless,
+    // as every rotation is with the lumped mass). CBEAM keeps the consistent mass.
+    symset(M, 0, 0, 5.0 / 12.0 * A * L);
+    symset(M, 0, 6, 1.0 / 12.0 * A * L);
+    symset(M, 6, 6, 5.0 / 12.0 * A * L);
+    symset(M, 3, 3, 0.0);
+    symset(M, 3, 9, 0.0);
+    symset(M, 9, 9, 0.0);
+  }
+  return M;
+}
+
+/// The static condensation of the released local DOFs (pin flags): C maps the 12 end DOFs the
+/// beam keeps to all 12, released rows −K_cc⁻¹ K_cr, released columns zero (fe::beam_terms).
+Mat12 release_map(const io::BeamSection& s, const Mat12& K, long label) {
+  std::vector<int> c, r;
+  for (int i = 0; i < 12; ++i) ((((i < 6 ? s.release_a : s.release_b) >> (i % 6)) & 1) ? c : r).push_back(i);
+  Mat12 C = Mat12::Identity();
+  if (c.empty()) return C;
+  const auto nc = static_cast<Eigen::Index>(c.size());
+  Eigen::MatrixXd Kcc(nc, nc), Kcr(nc, 12);
+  for (Eigen::Index i = 0; i < nc; ++i) {
+    for (Eigen::Index j = 0; j < nc; ++j) Kcc(i, j) = K(c[static_cast<std::size_t>(i)], c[static_cast<std::size_t>(j)]);
+    for (int j = 0; j < 12; ++j) Kcr(i, j) = K(c[static_cast<std::size_t>(i)], j);
+  }
+  for (int j : c) Kcr.col(j).setZero();
+  // Diagonally scaled (the entries mix units of length): singular when a rigid motion is left free.
+  Eigen::VectorXd d = Kcc.diagonal();
+  bool ok = (d.array() > 0).all();
+  if (ok) {
+    d = d.cwiseSqrt().cwiseInverse();
+    const Eigen::MatrixXd S = d.asDiagonal() * Kcc * d.asDiagonal();
+    ok = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(S, Eigen::EigenvaluesOnly).eigenvalues().minCoeff() > 1e-10;
+  }
+  FLEXUQ_REQUIRE(ok, "beam element " << label
+                                     << ": its released components (pin flags) leave it free to move as a rigid body "
+                                        "(e.g. the same component released at both ends)");
+  const Eigen::MatrixXd X = -Kcc.ldlt().solve(Kcr);
+  for (Eigen::Index i = 0; i < nc; ++i) {
+    C.row(c[static_cast<std::size_t>(i)]) = X.row(i);
+  }
+  return C;
+}
+
+Eigen::Matrix3d skew(const std::array<double, 3>& a) {
+  Eigen::Matrix3d S;
+  S << 0, -a[2], a[1], a[2], 0, -a[0], -a[1], a[0], 0;
+  return S;
+}
+
+} // namespace
+
 BeamTerms beam_terms(const std::array<double, 3>& x1, const std::array<double, 3>& x2, const io::BeamSection& s,
                      long label) {
-  Eigen::Vector3d t(x2[0] - x1[0], x2[1] - x1[1], x2[2] - x1[2]);
+  // The beam runs between the offset points (rigid offsets, Nastran CBAR/CBEAM WA/WB).
+  Eigen::Vector3d t(x2[0] + s.offset_b[0] - x1[0] - s.offset_a[0], x2[1] + s.offset_b[1] - x1[1] - s.offset_a[1],
+                    x2[2] + s.offset_b[2] - x1[2] - s.offset_a[2]);
   const double L = t.norm();
   FLEXUQ_REQUIRE(L > 0, "beam element " << label << " has zero length");
   t /= L;
@@ -401,11 +503,7 @@ BeamTerms beam_terms(const std::array<double, 3>& x1, const std::array<double, 3
   // Local y = n1, local z = n2. Bending in the local xy-plane (v, θz) uses I_z = ∫ y² dA = I22;
   // bending in xz (w, θy) uses I_y = ∫ z² dA = I11 (Abaqus: I11 = ∫ x2² dA).
   const double A = s.A, Iy = s.I11, Iz = s.I22, J = s.J, Ix = s.I11 + s.I22;
-  Eigen::Matrix<double, 12, 12> KE = Eigen::Matrix<double, 12, 12>::Zero(), KG = KE, M = KE;
-  auto symset = [](Eigen::Matrix<double, 12, 12>& m, int i, int j, double v) {
-    m(i, j) = v;
-    m(j, i) = v;
-  };
+  Mat12 KE = Mat12::Zero(), KG = KE;
   const double a = A / L, by = Iy / (L * L * L), bz = Iz / (L * L * L), c = J / L;
   // Axial.
   symset(KE, 0, 0, a); symset(KE, 0, 6, -a); symset(KE, 6, 6, a);
@@ -419,61 +517,28 @@ BeamTerms beam_terms(const std::array<double, 3>& x1, const std::array<double, 3
   symset(KE, 2, 2, 12 * by); symset(KE, 2, 4, -6 * L * by); symset(KE, 2, 8, -12 * by); symset(KE, 2, 10, -6 * L * by);
   symset(KE, 4, 4, 4 * L * L * by); symset(KE, 4, 8, 6 * L * by); symset(KE, 4, 10, 2 * L * L * by);
   symset(KE, 8, 8, 12 * by); symset(KE, 8, 10, 6 * L * by); symset(KE, 10, 10, 4 * L * L * by);
-  // Consistent mass, factor ρ A L / 420 (ρ = 1).
-  const double f = A * L / 420.0, r = Ix / A;
-  symset(M, 0, 0, 140 * f); symset(M, 0, 6, 70 * f); symset(M, 6, 6, 140 * f);
-  symset(M, 3, 3, 140 * r * f); symset(M, 3, 9, 70 * r * f); symset(M, 9, 9, 140 * r * f);
-  symset(M, 1, 1, 156 * f); symset(M, 1, 5, 22 * L * f); symset(M, 1, 7, 54 * f); symset(M, 1, 11, -13 * L * f);
-  symset(M, 5, 5, 4 * L * L * f); symset(M, 5, 7, 13 * L * f); symset(M, 5, 11, -3 * L * L * f);
-  symset(M, 7, 7, 156 * f); symset(M, 7, 11, -22 * L * f); symset(M, 11, 11, 4 * L * L * f);
-  symset(M, 2, 2, 156 * f); symset(M, 2, 4, -22 * L * f); symset(M, 2, 8, 54 * f); symset(M, 2, 10, 13 * L * f);
-  symset(M, 4, 4, 4 * L * L * f); symset(M, 4, 8, -13 * L * f); symset(M, 4, 10, -3 * L * L * f);
-  symset(M, 8, 8, 156 * f); symset(M, 8, 10, 22 * L * f); symset(M, 10, 10, 4 * L * L * f);
-  const bool rod = s.shape == "ROD";
-  if (!rod && !s.lumped_mass && s.coupled_mass == io::BeamSection::CoupledMass::nastran_cbar) {
-    // Nastran's coupled CBAR mass (PARAM,COUPMASS,1). As measured against NX Nastran SOL 103
-    // output (issue 39, item 2: a CBAR deck's fixed-interface frequencies reproduced to 1e-7 only
-    // with this mass) and as MSC's training notes put it ("coupled mass ... rotations for BAR
-    // (though no torsion)"): the bending part is the consistent Hermite mass above, without rotary
-    // inertia; the axial part is ρAL/12 [5 1; 1 5], the mean of the lumped ρAL/2 [1 0; 0 1] and
-    // the consistent ρAL/6 [2 1; 1 2]; there is no torsional inertia (the twist DOFs are massless,
-    // as every rotation is with the lumped mass). CBEAM keeps the consistent mass.
-    symset(M, 0, 0, 5.0 / 12.0 * A * L);
-    symset(M, 0, 6, 1.0 / 12.0 * A * L);
-    symset(M, 6, 6, 5.0 / 12.0 * A * L);
-    symset(M, 3, 3, 0.0);
-    symset(M, 3, 9, 0.0);
-    symset(M, 9, 9, 0.0);
-  }
-  if (rod && !s.lumped_mass) {
-    // Nastran CROD coupled mass (PARAM,COUPMASS,1; MSC Nastran Reference Manual, "Mass matrix
-    // formulations"): the linear consistent mass ρAL/6 [2 1; 1 2] on each translation, no torsional
-    // inertia. Isotropic per node pair, so invariant under rotation.
-    M.setZero();
-    for (int i = 0; i < 3; ++i) {
-      symset(M, i, i, A * L / 3.0);
-      symset(M, i + 6, i + 6, A * L / 3.0);
-      symset(M, i, i + 6, A * L / 6.0);
-    }
-  }
-  if (s.lumped_mass) {
-    // Lumped mass (Nastran's default, PARAM,COUPMASS,-1; MSC Nastran Reference Manual, "Mass
-    // matrix formulations": the lumped CBAR/CBEAM/CROD mass puts half the element mass on each
-    // end's translations and no rotary inertia). Isotropic per node, so invariant under rotation.
-    M.setZero();
-    for (int i : {0, 1, 2, 6, 7, 8}) M(i, i) = 0.5 * A * L;
-  }
-  // Global = Tᵀ K_local T with T = diag(R, R, R, R), R rows = local axes in global coordinates.
+  const Mat12 M = beam_local_mass(s, A, Ix, L);
+  // Global = Cᵀ... : T rotates the end DOFs to the local axes, C condenses the released ones, W
+  // carries the grids' motion rigidly to the offset points: K = Wᵀ Tᵀ Cᵀ K_local C T W.
   Eigen::Matrix3d R;
   R.row(0) = t.transpose();
   R.row(1) = n1.transpose();
   R.row(2) = n2.transpose();
-  Eigen::Matrix<double, 12, 12> T = Eigen::Matrix<double, 12, 12>::Zero();
+  Mat12 T = Mat12::Zero();
   for (int b = 0; b < 4; ++b) T.block<3, 3>(3 * b, 3 * b) = R;
+  Mat12 W = Mat12::Identity();
+  W.block<3, 3>(0, 3) = -skew(s.offset_a);
+  W.block<3, 3>(6, 9) = -skew(s.offset_b);
+  const Mat12 G = release_map(s, KE + KG, label) * T * W;
+  auto global = [&G](const Mat12& m) -> ElemMat {
+    const Mat12 g = G.transpose() * m * G;
+    return 0.5 * (g + g.transpose());
+  };
   BeamTerms out;
-  out.K_E = T.transpose() * KE * T;
-  out.K_G = T.transpose() * KG * T;
-  out.M1 = T.transpose() * M * T;
+  out.K_E = global(KE);
+  out.K_G = global(KG);
+  out.M1 = global(M);
+  if (s.nsm > 0) out.M_nsm = global(beam_local_mass(s, 1.0, 0.0, L));
   return out;
 }
 

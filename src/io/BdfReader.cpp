@@ -107,8 +107,9 @@ struct CoordDef {
 
 /// CELAS1/CELAS2 as read (grids resolved in build_springs_and_masses).
 struct SpringDef {
-  long id = 0, pid = 0;      ///< pid: CELAS1 (0 for CELAS2)
-  double k = 0;              ///< CELAS2
+  long id = 0, pid = 0;      ///< pid: CELAS1/CMASS1 (0 for CELAS2/CMASS2)
+  double k = 0;              ///< CELAS2 K, CMASS2 M
+  bool mass = false;         ///< CMASS1/CMASS2: a scalar mass
   std::array<long, 2> grid{}; ///< grid[1] = 0: grounded
   std::array<int, 2> comp{1, 1};
   Loc where;
@@ -126,6 +127,33 @@ struct MassDef {
 using Vec3 = std::array<double, 3>;
 
 Vec3 sub(const Vec3& a, const Vec3& b) { return {a[0] - b[0], a[1] - b[1], a[2] - b[2]}; }
+Vec3 add(const Vec3& a, const Vec3& b) { return {a[0] + b[0], a[1] + b[1], a[2] + b[2]}; }
+
+/// True when pin flags @p pa, @p pb (bit k−1: component k, element axes) leave a rigid motion of a
+/// beam free: a motion (t, ω) of the element that vanishes at every end component it keeps. In the
+/// element axes (L = 1) end A moves (t, ω), end B (t1, t2 + ω3, t3 − ω2, ω); the kept components
+/// must have rank 6 in (t, ω).
+bool pins_leave_rigid_motion(int pa, int pb) {
+  static const double kRows[12][6] = {{1, 0, 0, 0, 0, 0}, {0, 1, 0, 0, 0, 0}, {0, 0, 1, 0, 0, 0},  {0, 0, 0, 1, 0, 0},
+                                      {0, 0, 0, 0, 1, 0}, {0, 0, 0, 0, 0, 1}, {1, 0, 0, 0, 0, 0},  {0, 1, 0, 0, 0, 1},
+                                      {0, 0, 1, 0, -1, 0}, {0, 0, 0, 1, 0, 0}, {0, 0, 0, 0, 1, 0}, {0, 0, 0, 0, 0, 1}};
+  std::vector<std::array<double, 6>> a;
+  for (int i = 0; i < 12; ++i)
+    if (!(((i < 6 ? pa : pb) >> (i % 6)) & 1)) a.push_back({kRows[i][0], kRows[i][1], kRows[i][2], kRows[i][3], kRows[i][4], kRows[i][5]});
+  std::size_t rank = 0;
+  for (std::size_t col = 0; col < 6 && rank < a.size(); ++col) { // Gaussian elimination (entries 0, ±1, ±2)
+    std::size_t piv = rank;
+    while (piv < a.size() && a[piv][col] == 0) ++piv;
+    if (piv == a.size()) continue;
+    std::swap(a[piv], a[rank]);
+    for (std::size_t r = rank + 1; r < a.size(); ++r) {
+      const double f = a[r][col] / a[rank][col];
+      for (std::size_t k = col; k < 6; ++k) a[r][k] -= f * a[rank][k];
+    }
+    ++rank;
+  }
+  return rank < 6;
+}
 Vec3 cross(const Vec3& a, const Vec3& b) {
   return {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
 }
@@ -280,6 +308,8 @@ struct ElemDef {
   std::optional<long> g0;
   Vec3 v{};
   bool v_basic = false;
+  Vec3 wa{}, wb{};          ///< CBAR/CBEAM offsets WA, WB as written (in GA's/GB's displacement system)
+  int pa = 0, pb = 0;       ///< pin flags PA, PB as bit masks (bit k−1: component k)
   // shells
   bool shell = false;
   double t = 0;            ///< corner thickness T1 = … = Tn given on the element (0: the PSHELL's T)
@@ -290,6 +320,7 @@ struct PropDef {
   std::string card; ///< PSOLID, PBAR, PBARL, PBEAM, PROD, PSHELL
   long pid = 0, mid = 0;
   double A = 0, I1 = 0, I2 = 0, J = 0;
+  double nsm = 0;     ///< PBAR/PBARL/PBEAM/PROD/CONROD NSM (mass per length, before WTMASS)
   ShellSection shell; ///< PSHELL: T, 12I/T³, TS/T, NSM
   Loc where;
 };
@@ -592,14 +623,13 @@ private:
       fail(c, "composite (layered) shell properties are not supported; give the shells an isotropic PSHELL");
     if (n == "CQUAD8" || n == "CTRIA6" || n == "CQUADR" || n == "CTRIAR" || n == "CSHEAR")
       fail(c, "is not supported (shells: CQUAD4 and CTRIA3 with PSHELL)");
-    if (n == "CELAS1" || n == "CELAS2") return celas(c);
-    if (n == "PELAS") return pelas(c);
+    if (n == "CELAS1" || n == "CELAS2" || n == "CMASS1" || n == "CMASS2") return celas(c);
+    if (n == "PELAS" || n == "PMASS") return pelas(c);
     if (n == "CONM2") return conm2(c);
     if (n == "CONROD") return conrod(c);
-    if (n == "CONM1" || n == "CMASS1" || n == "CMASS2" || n == "CELAS3" || n == "CELAS4" || n == "CMASS3" ||
-        n == "CMASS4")
-      fail(c, "is not supported (springs: CELAS1/CELAS2 between grid components; concentrated masses: CONM2; "
-              "rods: CROD with PROD, or CONROD)");
+    if (n == "CONM1" || n == "CELAS3" || n == "CELAS4" || n == "CMASS3" || n == "CMASS4")
+      fail(c, "is not supported (scalar points are no DOFs in flexuq; springs: CELAS1/CELAS2, scalar masses: "
+              "CMASS1/CMASS2 between grid components; concentrated masses: CONM2; rods: CROD with PROD, or CONROD)");
     for (const char* const* h = kHarmlessBdfCards; *h; ++h)
       if (n == *h) {
         if (ignored_seen_.insert(n).second) ignored_.push_back(n + " (" + at(c.where) + ")");
@@ -709,23 +739,39 @@ private:
     } else {
       for (std::size_t k = 0; k < 3; ++k) e.v[k] = real(c, 4 + k, "orientation vector X", 0.0);
     }
-    const std::string offt(c.at(7));
-    if (!offt.empty()) {
-      if (c.name == "CBEAM" && !std::isalpha(static_cast<unsigned char>(offt[0])))
-        fail(c, "element " + std::to_string(e.id) + ": BIT (warping) is not supported");
-      if (offt != "GGG" && offt != "BGG")
-        fail(c, "element " + std::to_string(e.id) + ": OFFT=" + offt + " is not supported (GGG or BGG without offsets)");
-      e.v_basic = offt[0] == 'B';
+    const std::string offt(c.at(7).empty() ? std::string_view("GGG") : c.at(7));
+    if (c.name == "CBEAM" && !std::isalpha(static_cast<unsigned char>(offt[0])))
+      fail(c, "element " + std::to_string(e.id) + ": BIT (warping) is not supported");
+    if (offt.size() != 3 || (offt[0] != 'G' && offt[0] != 'B') || (offt[1] != 'G' && offt[1] != 'O') ||
+        (offt[2] != 'G' && offt[2] != 'O'))
+      fail(c, "element " + std::to_string(e.id) + ": OFFT=" + offt + " is not one of GGG, BGG, GGO, BGO, GOG, BOG, GOO, BOO");
+    e.v_basic = offt[0] == 'B';
+    // Pin flags PA, PB: up to five distinct components 1–6 in the element system.
+    int* const pins[2] = {&e.pa, &e.pb};
+    for (std::size_t k = 0; k < 2; ++k) {
+      const auto f = c.at(8 + k);
+      long v = 0;
+      if (f.empty() || (parse_long(f, v) && v == 0)) continue;
+      for (char ch : f) {
+        const int bit = ch >= '1' && ch <= '6' ? 1 << (ch - '1') : 0;
+        if (bit == 0 || (*pins[k] & bit))
+          fail(c, "element " + std::to_string(e.id) + ": " + (k ? "PB" : "PA") + "=" + std::string(f) +
+                      " is not a pin flag (distinct components 1-6)");
+        *pins[k] |= bit;
+      }
     }
-    for (std::size_t k = 8; k < std::min<std::size_t>(c.size(), 16); ++k) {
-      const auto s = c.at(k);
-      if (s.empty()) continue;
-      double v = 0;
-      if (k < 10 && parse_long(s, g0) && g0 == 0) continue;
-      if (k >= 10 && parse_nastran_real(s, v) && v == 0) continue;
-      fail(c, "element " + std::to_string(e.id) + (k < 10 ? ": pin flags (PA/PB)" : ": offsets (W1A..W3B)") +
-                  " are not supported yet");
+    if (pins_leave_rigid_motion(e.pa, e.pb))
+      fail(c, "element " + std::to_string(e.id) + ": pin flags PA=" + std::string(c.at(8)) + ", PB=" + std::string(c.at(9)) +
+                  " leave the bar free to move as a rigid body (e.g. the same component released at both ends)");
+    // Offsets WA, WB in the grids' displacement systems (OFFT G); in the element system (O) refused.
+    for (std::size_t k = 0; k < 3; ++k) {
+      e.wa[k] = real(c, 10 + k, "W1A..W3A", 0.0);
+      e.wb[k] = real(c, 13 + k, "W1B..W3B", 0.0);
     }
+    for (int end = 0; end < 2; ++end)
+      if (offt[static_cast<std::size_t>(1 + end)] == 'O' && norm(end ? e.wb : e.wa) != 0)
+        fail(c, "element " + std::to_string(e.id) + ": offsets in the element system (OFFT=" + offt +
+                    ") are not supported (give them in the grids' displacement systems, OFFT=GGG)");
     if (c.name == "CBEAM" && (!c.at(16).empty() || !c.at(17).empty()))
       fail(c, "element " + std::to_string(e.id) + ": warping scalar points SA/SB are not supported");
     add_element(c, std::move(e));
@@ -748,10 +794,11 @@ private:
     p.A = real(c, 4, "A", 0.0);
     p.J = real(c, 5, "J", 0.0);
     p.where = c.where;
-    no_nsm(c, 7);
+    p.nsm = nsm(c, 7);
     if (!(p.A > 0)) fail(c, "A must be positive");
     if (p.J < 0) fail(c, "J must not be negative");
-    const auto [it, fresh] = conrod_pids_.emplace(std::make_tuple(p.mid, p.A, p.J), -static_cast<long>(conrod_pids_.size() + 1));
+    const auto [it, fresh] =
+        conrod_pids_.emplace(std::make_tuple(p.mid, p.A, p.J, p.nsm), -static_cast<long>(conrod_pids_.size() + 1));
     p.pid = it->second;
     if (fresh) props_.emplace(p.pid, p);
     add_rod(c, integer(c, 0, "EID"), p.pid, 1);
@@ -827,6 +874,8 @@ private:
     if (p.pid <= 0) fail(c, "property id must be positive");
     if (const auto pe = pelas_.find(p.pid); pe != pelas_.end())
       fail(c, "duplicate property id " + std::to_string(p.pid) + " (first PELAS at " + at(pe->second.second) + ")");
+    if (const auto pm = pmass_.find(p.pid); pm != pmass_.end())
+      fail(c, "duplicate property id " + std::to_string(p.pid) + " (first PMASS at " + at(pm->second.second) + ")");
     const auto [it, fresh] = props_.emplace(p.pid, p);
     if (!fresh) fail(c, "duplicate property id " + std::to_string(p.pid) + " (first " + it->second.card + " at " +
                             at(it->second.where) + ")");
@@ -888,8 +937,11 @@ private:
     add_prop(c, std::move(p));
   }
 
-  void no_nsm(const Card& c, std::size_t i) const {
-    if (real(c, i, "NSM", 0.0) != 0.0) fail(c, "nonstructural mass (NSM) is not supported yet");
+  /// NSM in field @p i: a nonstructural mass per length, not negative (× WTMASS when the sections are built).
+  double nsm(const Card& c, std::size_t i) const {
+    const double v = physical(c, i, "NSM", real(c, i, "NSM", 0.0));
+    if (v < 0) fail(c, "NSM must not be negative");
+    return v;
   }
 
   void pbar(const Card& c) {
@@ -898,18 +950,18 @@ private:
     p.I1 = real(c, 3, "I1", 0.0);
     p.I2 = real(c, 4, "I2", 0.0);
     p.J = real(c, 5, "J", 0.0);
-    no_nsm(c, 6);
+    p.nsm = nsm(c, 6);
     if (real(c, 18, "I12", 0.0) != 0.0) fail(c, "I12 != 0 (non-principal axes) is not supported");
     add_prop(c, std::move(p));
   }
 
   /// PROD PID MID A J C NSM (MSC QRG). C (stress recovery) is ignored; NSM is a constant mass term
-  /// (not supported yet, like on PBAR).
+  /// (io::BeamSection::nsm, like on PBAR).
   void prod(const Card& c) {
     PropDef p = prop_head(c);
     p.A = real(c, 2, "A", 0.0);
     p.J = real(c, 3, "J", 0.0);
-    no_nsm(c, 5);
+    p.nsm = nsm(c, 5);
     if (!(p.A > 0)) fail(c, "A must be positive");
     if (p.J < 0) fail(c, "J must not be negative");
     add_prop(c, std::move(p));
@@ -922,16 +974,16 @@ private:
     p.I2 = real(c, 4, "I2(A)", 0.0);
     if (real(c, 5, "I12(A)", 0.0) != 0.0) fail(c, "I12 != 0 (non-principal axes) is not supported");
     p.J = real(c, 6, "J(A)", 0.0);
-    no_nsm(c, 7);
+    p.nsm = nsm(c, 7);
     // Stations: lines 3.. start with SO = YES/YESA/NO. A constant section repeats end A's values.
     for (std::size_t i = 16; i + 7 < c.size() + 8; i += 8) {
       const auto so = c.at(i);
       if (so != "YES" && so != "YESA" && so != "NO") break;
       if (so == "YESA") continue;
-      const double v[5] = {real(c, i + 2, "A", p.A), real(c, i + 3, "I1", p.I1), real(c, i + 4, "I2", p.I2),
-                           real(c, i + 5, "I12", 0.0), real(c, i + 6, "J", p.J)};
-      const double ref[5] = {p.A, p.I1, p.I2, 0.0, p.J};
-      for (int k = 0; k < 5; ++k)
+      const double v[6] = {real(c, i + 2, "A", p.A),    real(c, i + 3, "I1", p.I1), real(c, i + 4, "I2", p.I2),
+                           real(c, i + 5, "I12", 0.0), real(c, i + 6, "J", p.J),   real(c, i + 7, "NSM", p.nsm)};
+      const double ref[6] = {p.A, p.I1, p.I2, 0.0, p.J, p.nsm};
+      for (int k = 0; k < 6; ++k)
         if (std::abs(v[k] - ref[k]) > 1e-12 * std::max(std::abs(ref[k]), 1e-300))
           fail(c, "a tapered PBEAM (section at a station differs from end A) is not supported");
     }
@@ -947,7 +999,7 @@ private:
       if (d.size() < n) fail(c, "TYPE=" + type + " needs " + std::to_string(n) + " dimensions, found " + std::to_string(d.size()));
       for (std::size_t k = 0; k < n; ++k)
         if (!(d[k] > 0)) fail(c, "TYPE=" + type + ": DIM" + std::to_string(k + 1) + " must be positive");
-      if (d.size() > n && d[n] != 0.0) fail(c, "nonstructural mass (NSM) is not supported yet");
+      if (d.size() > n) p.nsm = nsm(c, 8 + n);
     };
     // Section properties in the element's (y, z) axes: I1 = ∫ y² dA... no: Nastran I1 is the
     // moment of inertia for bending in plane 1 (x-y), i.e. about z: I1 = ∫ y² dA; I2 = ∫ z² dA.
@@ -1020,6 +1072,48 @@ private:
     if (!fresh) fail(c, "duplicate material id " + std::to_string(m.mid) + " (first at " + at(it->second.where) + ")");
   }
 
+  /// RBE3 UM GM1 CM1 GM2 CM2 … (from field @p i to ALPHA or the end): the DOFs made dependent instead
+  /// of REFGRID's. The constraint equations (REFGRID's motion = the weighted fit of the weighted
+  /// grids') do not change with the choice, and flexuq's RBE3 (an rbe3 interface at REFGRID, or a
+  /// node set) uses only them; what changes is which grids count as dependent for Nastran's rules.
+  /// Accepted: as many DOFs as REFC has, each a REFGRID component in REFC or a weighted component
+  /// of one of this element's weighted grids, none twice. Returns the UM grids other than REFGRID.
+  std::vector<long> rbe3_um(const Card& c, std::size_t i, const BdfDeck::Rigid& r, const std::map<long, int>& weighted) const {
+    const std::string head = "element " + std::to_string(r.eid) + ": UM ";
+    int refc = 0;
+    for (char ch : r.components) refc |= 1 << (ch - '1');
+    std::map<long, int> um;
+    int count = 0;
+    for (; i < c.size(); i += 2) {
+      if (c.at(i).empty()) {
+        --i; // blank fields between pairs (continuation padding)
+        continue;
+      }
+      if (c.at(i) == "ALPHA") break;
+      const long g = integer(c, i, "GMi");
+      const int comp = components(c, i + 1);
+      const int allowed = g == r.ref_grid ? refc : weighted.count(g) ? weighted.at(g) : -1;
+      if (allowed < 0)
+        fail(c, head + "grid " + std::to_string(g) + " is neither REFGRID nor a weighted grid of the element (flexuq "
+                       "supports UM sets that move the dependency to the weighted grids' components)");
+      for (char ch : std::to_string(comp)) {
+        const int bit = 1 << (ch - '1');
+        if (!(allowed & bit))
+          fail(c, head + "component " + std::string(1, ch) + " of grid " + std::to_string(g) + " is not " +
+                      (g == r.ref_grid ? "in REFC" : "one of its weighted components"));
+        if (um[g] & bit) fail(c, head + "lists component " + std::string(1, ch) + " of grid " + std::to_string(g) + " twice");
+        um[g] |= bit;
+        ++count;
+      }
+    }
+    if (count != static_cast<int>(r.components.size()))
+      fail(c, head + "has " + std::to_string(count) + " DOFs; it must list as many as REFC (" + r.components + ")");
+    std::vector<long> out;
+    for (const auto& [g, bits] : um)
+      if (g != r.ref_grid) out.push_back(g);
+    return out;
+  }
+
   void rbe(const Card& c) {
     BdfDeck::Rigid r;
     r.eid = integer(c, 0, "EID");
@@ -1027,6 +1121,7 @@ private:
     r.where = src(c.where);
     std::vector<long> nodes;
     std::vector<double> w;
+    std::vector<long> um; // RBE3 UM grids other than REFGRID
     if (r.rbe2) {
       r.ref_grid = integer(c, 1, "GN");
       r.components = std::to_string(components(c, 2));
@@ -1051,11 +1146,16 @@ private:
       r.components = std::to_string(components(c, 3));
       std::size_t i = 4;
       double wt = 0;
+      int wcomp = 0;
       bool have_w = false;
+      std::map<long, int> weighted; // grid → its weighted components (bits)
       for (; i < c.size(); ++i) {
         const auto s = c.at(i);
         if (s.empty()) continue;
-        if (s == "UM") fail(c, "element " + std::to_string(r.eid) + ": UM (user-chosen dependent DOFs) is not supported");
+        if (s == "UM") {
+          um = rbe3_um(c, i + 1, r, weighted);
+          break;
+        }
         if (s == "ALPHA") break;
         long v = 0;
         if (!parse_long(s, v)) { // a weight, then its components
@@ -1065,10 +1165,12 @@ private:
           if (comp != 123 && comp != 123456)
             fail(c, "element " + std::to_string(r.eid) + ": weighted components " + std::to_string(comp) +
                         " are not supported (123 or 123456)");
+          wcomp = comp == 123 ? 7 : 63;
           have_w = true;
           continue;
         }
         if (!have_w) fail(c, "element " + std::to_string(r.eid) + ": grid " + std::to_string(v) + " before any weight");
+        weighted[v] |= wcomp;
         nodes.push_back(v);
         w.push_back(wt);
       }
@@ -1077,6 +1179,7 @@ private:
     if (!rigid_ids_.insert(r.eid).second) fail(c, "duplicate rigid element id " + std::to_string(r.eid));
     rigid_nodes_.push_back(std::move(nodes));
     rigid_weights_.push_back(std::move(w));
+    rigid_um_.push_back(std::move(um));
     rigid_loc_.push_back(c.where);
     deck_.rigids.push_back(std::move(r));
   }
@@ -1153,12 +1256,17 @@ private:
 
   /// CELAS1 EID PID G1 C1 G2 C2 / CELAS2 EID K G1 C1 G2 C2 GE S (MSC QRG). A blank or zero G2
   /// grounds the spring. Scalar points (C = 0) are not supported; GE (damping) is ignored.
+  /// CMASS1 EID PID G1 C1 G2 C2 / CMASS2 EID M G1 C1 G2 C2: the same layout, a scalar mass.
   void celas(const Card& c) {
     SpringDef d;
     d.id = integer(c, 0, "EID");
     if (d.id <= 0) fail(c, "element id must be positive");
-    if (c.name == "CELAS1") {
+    d.mass = c.name == "CMASS1" || c.name == "CMASS2";
+    if (c.name == "CELAS1" || c.name == "CMASS1") {
       d.pid = integer(c, 1, "PID", d.id); // PID defaults to EID
+    } else if (d.mass) {
+      d.k = physical(c, 1, "M", real(c, 1, "M"));
+      if (d.k < 0) fail(c, "element " + std::to_string(d.id) + ": mass must not be negative");
     } else {
       d.k = real(c, 1, "K");
       if (real(c, 6, "GE", 0.0) != 0.0 && ge_warned_.insert(c.name).second)
@@ -1180,16 +1288,26 @@ private:
   }
 
   /// PELAS PID1 K1 GE1 S1 PID2 K2 GE2 S2 (two properties per card).
+  /// PELAS PID K GE S PID K GE S; PMASS PID M PID M PID M PID M (MSC QRG).
   void pelas(const Card& c) {
-    for (std::size_t base : {std::size_t(0), std::size_t(4)}) {
-      if (base == 4 && c.at(4).empty()) break;
+    const bool pmass = c.name == "PMASS";
+    for (std::size_t base = 0; base < (pmass ? 8u : 5u); base += pmass ? 2 : 4) {
+      if (base > 0 && c.at(base).empty()) continue;
       const long pid = integer(c, base, "PID");
       if (pid <= 0) fail(c, "property id must be positive");
+      if (pmass) {
+        const double m = physical(c, base + 1, "M", real(c, base + 1, "M"));
+        if (m < 0) fail(c, "property " + std::to_string(pid) + ": mass must not be negative");
+        const auto [it, fresh] = pmass_.emplace(pid, std::make_pair(m, c.where));
+        if (!fresh || props_.count(pid) || pelas_.count(pid))
+          fail(c, "duplicate property id " + std::to_string(pid) + (fresh ? std::string() : " (first at " + at(it->second.second) + ")"));
+        continue;
+      }
       const double k = real(c, base + 1, "K");
       if (real(c, base + 2, "GE", 0.0) != 0.0 && ge_warned_.insert(c.name).second)
         mesh_.warnings.push_back(at(c.where) + ": PELAS GE (structural damping) is ignored: flexuq's K and M are undamped");
       const auto [it, fresh] = pelas_.emplace(pid, std::make_pair(k, c.where));
-      if (!fresh || props_.count(pid))
+      if (!fresh || props_.count(pid) || pmass_.count(pid))
         fail(c, "duplicate property id " + std::to_string(pid) +
                     (fresh ? std::string(" (a ") + props_.at(pid).card + " at " + at(props_.at(pid).where) + ")"
                            : " (first at " + at(it->second.second) + ")"));
@@ -1250,16 +1368,18 @@ private:
   std::map<long, CoordDef> cords_;
   Chunked<ElemDef> elems_;
   std::map<long, PropDef> props_;
-  std::map<std::tuple<long, double, double>, long> conrod_pids_; ///< (MID, A, J) → the CONRODs' own pid, −k
+  std::map<std::tuple<long, double, double, double>, long> conrod_pids_; ///< (MID, A, J, NSM) → the CONRODs' own pid, −k
   std::map<long, MatDef> mats_;
   std::vector<SetRef> set_refs_;
   std::set<long> rigid_ids_;
   std::vector<std::vector<long>> rigid_nodes_;
   std::vector<std::vector<double>> rigid_weights_;
+  std::vector<std::vector<long>> rigid_um_; ///< RBE3: grids of its UM set other than REFGRID
   std::vector<Loc> rigid_loc_;
   std::vector<SpringDef> springs_;
   std::vector<MassDef> masses_;
   std::map<long, std::pair<double, Loc>> pelas_; ///< PELAS pid → (K, where)
+  std::map<long, std::pair<double, Loc>> pmass_; ///< PMASS pid → (M, where)
   std::set<std::string> ge_warned_;
   bool mid3_warned_ = false;
   std::set<std::string> ignored_seen_, params_seen_;
@@ -1400,7 +1520,8 @@ void BdfParser::build_elements() {
 
   // Materials and sections. Beam sections are split by orientation (io::Section holds one n1).
   std::set<long> used_mats;
-  std::map<std::tuple<long, double, double, double>, std::string> beam_groups;
+  // (pid, orientation, offsets in basic, pin flags) → element set of its section
+  std::map<std::tuple<long, Vec3, Vec3, Vec3, int, int>, std::string> beam_groups;
   std::set<long> solid_props;
   std::map<std::pair<long, double>, std::string> shell_groups; // (PSHELL, thickness) → element set of its section
   bool solids = false, shells = false;
@@ -1476,7 +1597,7 @@ void BdfParser::build_elements() {
       continue;
     }
     if (e.rod) { // one section per PROD: no orientation (axial and torsion are invariant under it)
-      auto [git, fresh] = beam_groups.emplace(std::make_tuple(p.pid, 0.0, 0.0, 0.0), "");
+      auto [git, fresh] = beam_groups.emplace(std::make_tuple(p.pid, Vec3{}, Vec3{}, Vec3{}, 0, 0), "");
       if (fresh) {
         git->second = pset_name + "_ROD";
         Section s;
@@ -1487,6 +1608,7 @@ void BdfParser::build_elements() {
         s.beam_section.shape = "ROD";
         s.beam_section.dims = {p.A, p.J};
         s.beam_section.lumped_mass = deck_.coupmass <= 0;
+        s.beam_section.nsm = p.nsm * deck_.wtmass;
         s.beam_section.compute_properties(s.where);
         mesh_.sections.push_back(s);
       }
@@ -1507,8 +1629,22 @@ void BdfParser::build_elements() {
         for (int d = 0; d < 3; ++d) b[d] += e.v[k] * f.axes[k][d];
       v = b;
     }
+    // Offsets WA, WB in basic (OFFT G: in GA's and GB's displacement systems); the element axis runs
+    // between the offset points.
+    const GridDef& gb = grids_[static_cast<std::size_t>(gidx_.find(grids_of(e)[1]))];
+    auto to_basic = [&](const GridDef& g, const Vec3& w) {
+      if (g.cd == 0 || norm(w) == 0) return w;
+      const NodeFrame f = frame_at(cords_.at(g.cd), g.basic);
+      Vec3 b{};
+      for (int k = 0; k < 3; ++k)
+        for (int d = 0; d < 3; ++d) b[d] += w[k] * f.axes[k][d];
+      return b;
+    };
+    const Vec3 wa = to_basic(ga, e.wa), wb = to_basic(gb, e.wb);
     const double nv = norm(v);
-    const Vec3 axis = sub(grids_[static_cast<std::size_t>(gidx_.find(grids_of(e)[1]))].basic, ga.basic);
+    const Vec3 axis = sub(add(gb.basic, wb), add(ga.basic, wa));
+    if (!(norm(axis) > 0))
+      fail(e.where, std::string(e.card) + " " + std::to_string(e.id) + ": its offset ends A and B coincide (zero length)");
     if (!(nv > 0) || norm(cross(v, axis)) <= 1e-8 * nv * norm(axis))
       fail(e.where, std::string(e.card) + " " + std::to_string(e.id) + ": orientation vector is zero or parallel to the element axis");
     // Element y axis: v without its component along x (plane 1 = the (x, v) plane).
@@ -1516,7 +1652,7 @@ void BdfParser::build_elements() {
     for (int d = 0; d < 3; ++d) v[d] -= ax * axis[d];
     const double ny = norm(v);
     for (auto& x : v) x /= ny;
-    const auto key = std::make_tuple(p.pid, v[0], v[1], v[2]);
+    const auto key = std::make_tuple(p.pid, v, wa, wb, e.pa, e.pb);
     auto [git, fresh] = beam_groups.emplace(key, "");
     if (fresh) {
       git->second = pset_name + "_O" + std::to_string(beam_groups.size());
@@ -1534,6 +1670,11 @@ void BdfParser::build_elements() {
       // CBAR's coupled mass is Nastran's own (no torsional inertia, axial ρAL/12 [5 1; 1 5]);
       // CBEAM's is the consistent beam mass (fe::beam_terms, docs/nastran.md).
       if (ecard == "CBAR") b.coupled_mass = BeamSection::CoupledMass::nastran_cbar;
+      b.offset_a = wa;
+      b.offset_b = wb;
+      b.release_a = e.pa;
+      b.release_b = e.pb;
+      b.nsm = p.nsm * deck_.wtmass;
       b.compute_properties(s.where);
       mesh_.sections.push_back(s);
     }
@@ -1640,7 +1781,15 @@ void BdfParser::build_sets() {
   };
   for (std::size_t i = 0; i < deck_.rigids.size(); ++i) {
     const auto& r = deck_.rigids[i];
-    const std::vector<long> dep = r.rbe2 ? rigid_nodes_[i] : std::vector<long>{r.ref_grid};
+    std::vector<long> dep = r.rbe2 ? rigid_nodes_[i] : std::vector<long>{r.ref_grid};
+    dep.insert(dep.end(), rigid_um_[i].begin(), rigid_um_[i].end()); // RBE3 UM grids are dependent too
+    // A dependent DOF cannot be a boundary DOF (Nastran: the m-set is not in the a-set).
+    for (const long g : rigid_um_[i])
+      for (const auto* set : {&deck_.bset, &deck_.aset})
+        for (const auto& e : *set)
+          if (e.grid == g)
+            fail(rigid_loc_[i], label(i) + ": grid " + std::to_string(g) + " of its UM set is in the " +
+                                    (set == &deck_.bset ? "b-set" : "a-set") + "; a dependent grid cannot be a boundary grid");
     for (const long g : dep) {
       const auto [it, fresh] = dependent_in.emplace(g, i);
       if (!fresh)
@@ -1682,18 +1831,24 @@ void BdfParser::build_springs_and_masses() {
     if (!fresh) fail(where, std::string(card) + ": duplicate element id " + std::to_string(id) + " (first at " + at(it->second) + ")");
   };
   for (const auto& d : springs_) {
-    const char* card = d.pid ? "CELAS1" : "CELAS2";
+    const char* card = d.mass ? (d.pid ? "CMASS1" : "CMASS2") : d.pid ? "CELAS1" : "CELAS2";
     claim(d.id, d.where, card);
     ScalarSpring sp;
     sp.id = d.id;
     sp.k = d.k;
     if (d.pid) {
-      const auto it = pelas_.find(d.pid);
-      if (it == pelas_.end())
-        fail(d.where, "CELAS1 " + std::to_string(d.id) + " references property " + std::to_string(d.pid) +
-                          (props_.count(d.pid) ? ", a " + props_.at(d.pid).card + " (a PELAS is needed)" : ", which is not defined"));
+      const auto& table = d.mass ? pmass_ : pelas_;
+      const char* need = d.mass ? "PMASS" : "PELAS";
+      const auto it = table.find(d.pid);
+      if (it == table.end())
+        fail(d.where, std::string(card) + " " + std::to_string(d.id) + " references property " + std::to_string(d.pid) +
+                          (props_.count(d.pid)    ? ", a " + props_.at(d.pid).card + " (a " + need + " is needed)"
+                           : (d.mass ? pelas_ : pmass_).count(d.pid) ? std::string(", a ") + (d.mass ? "PELAS" : "PMASS") +
+                                                                             " (a " + need + " is needed)"
+                                                                       : ", which is not defined"));
       sp.k = it->second.first;
     }
+    if (d.mass) sp.k *= deck_.wtmass; // PARAM,WTMASS scales every mass input
     sp.node_a = spring_node(d.grid[0], d.id, d.where, card);
     sp.comp_a = d.comp[0];
     if (d.grid[1] != 0) {
@@ -1701,7 +1856,7 @@ void BdfParser::build_springs_and_masses() {
       sp.comp_b = d.comp[1];
     }
     sp.where = src(d.where);
-    mesh_.springs.push_back(sp);
+    (d.mass ? mesh_.scalar_masses : mesh_.springs).push_back(sp);
   }
   const bool solid = mesh_.dofs_per_node() == 3;
   bool dropped = false;

@@ -184,19 +184,25 @@ void Mesh::validate() const {
       FLEXUQ_REQUIRE(std::abs(coords[v][2]) <= 1e-12 * scale,
                      source << ": node " << node_ids[v] << " has z = " << coords[v][2]
                             << "; a 2-D mesh (2 DOFs per node) lies in the x-y plane (z = 0)");
-    FLEXUQ_REQUIRE(springs.empty(), source << ": springs are not supported in a 2-D mesh");
+    FLEXUQ_REQUIRE(springs.empty() && scalar_masses.empty(), source << ": springs and scalar masses are not supported in a 2-D mesh");
   }
-  if (springs.empty() && point_masses.empty()) return;
+  if (springs.empty() && point_masses.empty() && scalar_masses.empty()) return;
   const int dpn = dofs_per_node();
-  for (const auto& s : springs) {
-    const std::string what = s.where.str() + ": spring " + std::to_string(s.id);
-    FLEXUQ_REQUIRE(s.node_a >= 0 && s.node_a < n && s.node_b >= -1 && s.node_b < n, what << " references a missing node");
-    FLEXUQ_REQUIRE(s.node_a != s.node_b || s.comp_a != s.comp_b, what << " connects a DOF to itself");
-    for (int c : {s.comp_a, s.comp_b})
-      FLEXUQ_REQUIRE(c >= 1 && c <= dpn, what << ": component " << c << " does not exist on this mesh ("
-                                              << (dpn == 3 ? "solid elements: translations 1-3 only" : "components 1-6")
-                                              << ")");
-    FLEXUQ_REQUIRE(std::isfinite(s.k), what << ": stiffness is not a finite number");
+  for (const auto* list : {&springs, &scalar_masses}) {
+    const bool mass = list == &scalar_masses;
+    for (const auto& s : *list) {
+      const std::string what = s.where.str() + (mass ? ": scalar mass " : ": spring ") + std::to_string(s.id);
+      FLEXUQ_REQUIRE(s.node_a >= 0 && s.node_a < n && s.node_b >= -1 && s.node_b < n, what << " references a missing node");
+      FLEXUQ_REQUIRE(s.node_a != s.node_b || s.comp_a != s.comp_b, what << " connects a DOF to itself");
+      for (int c : {s.comp_a, s.comp_b})
+        FLEXUQ_REQUIRE(c >= 1 && c <= dpn, what << ": component " << c << " does not exist on this mesh ("
+                                                << (dpn == 3 ? "solid elements: translations 1-3 only" : "components 1-6")
+                                                << ")");
+      if (mass)
+        FLEXUQ_REQUIRE(std::isfinite(s.k) && s.k >= 0, what << ": mass must be a finite non-negative number, got " << s.k);
+      else
+        FLEXUQ_REQUIRE(std::isfinite(s.k), what << ": stiffness is not a finite number");
+    }
   }
   for (const auto& m : point_masses) {
     const std::string what = m.where.str() + ": concentrated mass " + std::to_string(m.id);

@@ -365,7 +365,7 @@ TEST(BdfSprings, BadInput) {
   expect_error(write_deck("duppelas.bdf", frame + "PELAS,1,1.\n"), {"duppelas.bdf:12:", "duplicate property id 1"});
   expect_error(write_deck("nocid.bdf", frame + "CONM2,31,2,8,1.\n"), {"nocid.bdf:12:", "coordinate system 8"});
   expect_error(write_deck("negmass.bdf", frame + "CONM2,31,2,,-1.\n"), {"negmass.bdf:12:", "must not be negative"});
-  expect_error(write_deck("cmass.bdf", frame + "CMASS2,31,1.,2,1\n"), {"cmass.bdf:12:", "CMASS2", "not supported"});
+  expect_error(write_deck("cmass.bdf", frame + "CMASS4,31,1.,101\n"), {"cmass.bdf:12:", "CMASS4", "scalar points"});
   expect_error(write_deck("conm1.bdf", frame + "CONM1,31,2\n"), {"conm1.bdf:12:", "CONM1", "not supported"});
   // Solid meshes: no rotations, so no rotational spring; CONM2 offsets and inertia are dropped
   // with a warning (only the mass acts at the grid).

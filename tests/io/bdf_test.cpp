@@ -332,9 +332,9 @@ TEST(Bdf, BadInput) {
   expect_error(write_deck("real.bdf", "GRID,1,,0.,abc,0.\n"), {"real.bdf:1:", "GRID", "'ABC' is not a number"});
   expect_error(write_deck("cycle.bdf", grids + tet + prop + "CORD2R,5,6,0.,0.,0.,0.,0.,1.\n,1.,0.,0.\nCORD2R,6,5,0.,0.,0.,0.,0.,1.\n,1.,0.,0.\n"),
                {"cycle.bdf:", "cannot be resolved"});
-  expect_error(write_deck("pin.bdf", "GRID,1,,0.,0.,0.\nGRID,2,,1.,0.,0.\nCBAR,1,1,1,2,0.,1.,0.\n,456\nPBAR,1,1,1.,1.,1.,1.\nMAT1,1,1.,,0.3,1.\n"),
+  expect_error(write_deck("pin.bdf", "GRID,1,,0.,0.,0.\nGRID,2,,1.,0.,0.\nCBAR,1,1,1,2,0.,1.,0.\n,456,456\nPBAR,1,1,1.,1.,1.,1.\nMAT1,1,1.,,0.3,1.\n"),
                {"pin.bdf:3:", "pin flags"});
-  expect_error(write_deck("offset.bdf", "GRID,1,,0.,0.,0.\nGRID,2,,1.,0.,0.\nCBAR,1,1,1,2,0.,1.,0.\n,,,0.,0.,0.1\nPBAR,1,1,1.,1.,1.,1.\nMAT1,1,1.,,0.3,1.\n"),
+  expect_error(write_deck("offset.bdf", "GRID,1,,0.,0.,0.\nGRID,2,,1.,0.,0.\nCBAR,1,1,1,2,0.,1.,0.,GOG\n,,,0.,0.,0.1\nPBAR,1,1,1.,1.,1.,1.\nMAT1,1,1.,,0.3,1.\n"),
                {"offset.bdf:3:", "offsets"});
   expect_error(write_deck("partial_spc.bdf", grids + tet + prop + "SPC1,1,12,1\n"), {"partial_spc.bdf:8:", "components 12"});
   expect_error(write_deck("method.bdf", "CEND\nMETHOD = 3\nBEGIN BULK\n" + grids + tet + prop + "EIGRL,1,,,5\n"),
@@ -457,7 +457,7 @@ TEST(Bdf, ConrodIsACrodWithItsPropInline) {
   EXPECT_EQ(two.sections.size(), 2u);
   const std::string mat = "MAT1,3,2.E11,,0.3,7800.\n";
   expect_error(write_deck("conrod_area.bdf", grids + "CONROD,1,1,2,3,0.\n" + mat), {"conrod_area.bdf:4:", "CONROD", "A must be positive"});
-  expect_error(write_deck("conrod_nsm.bdf", grids + "CONROD,1,1,2,3,1.E-2,,,0.5\n" + mat), {"conrod_nsm.bdf:4:", "CONROD"});
+  expect_error(write_deck("conrod_nsm.bdf", grids + "CONROD,1,1,2,3,1.E-2,,,-0.5\n" + mat), {"conrod_nsm.bdf:4:", "CONROD", "NSM"});
   expect_error(write_deck("conrod_mat.bdf", grids + "CONROD,1,1,2,9,1.E-2\n" + mat),
                {"conrod_mat.bdf:4:", "CONROD references material 9, which is not defined"});
 }
@@ -493,14 +493,14 @@ TEST(Bdf, CrodBadInput) {
                {"rod_pbar.bdf:3:", "CROD 1 references property 7, a PBAR"});
   expect_error(write_deck("bar_prod.bdf", grids + "CBAR,1,7,1,2,0.,1.,0.\nPROD,7,3,1.\n" + mat),
                {"bar_prod.bdf:3:", "CBAR 1 references property 7, a PROD"});
-  expect_error(write_deck("rod_nsm.bdf", grids + "CROD,1,7,1,2\nPROD,7,3,1.,0.,,0.5\n" + mat),
+  expect_error(write_deck("rod_nsm.bdf", grids + "CROD,1,7,1,2\nPROD,7,3,1.,0.,,-0.5\n" + mat),
                {"rod_nsm.bdf:4:", "PROD", "NSM"});
   expect_error(write_deck("rod_area.bdf", grids + "CROD,1,7,1,2\nPROD,7,3,0.\n" + mat),
                {"rod_area.bdf:4:", "PROD", "A must be positive"});
   expect_error(write_deck("rod_grid.bdf", grids + "CROD,1,7,1,9\nPROD,7,3,1.\n" + mat), {"rod_grid.bdf:3:", "9"});
   expect_error(write_deck("rod_same.bdf", grids + "CROD,1,7,1,1\nPROD,7,3,1.\n" + mat),
                {"rod_same.bdf:3:", "G1 and G2 are the same grid"});
-  expect_error(write_deck("cmass2.bdf", grids + "CMASS2,1,1.,1,1\n"), {"cmass2.bdf:3:", "CMASS2", "not supported"});
+  expect_error(write_deck("cmass2.bdf", grids + "CMASS3,1,1,101\n"), {"cmass2.bdf:3:", "CMASS3", "not supported"});
 }
 
 // A CBAR cantilever with a CROD of another material on every segment, through fe::Component and

@@ -42,8 +42,18 @@ Eigen::Matrix3d solid_jacobian(io::ElementType type, const double* dN, const dou
 ///   (Nastran's default CBAR/CBEAM/CROD mass, PARAM,COUPMASS,-1). A "ROD" section (CROD)
 /// has I11 = I22 = 0 (axial and torsion only) and as consistent mass the linear ρAL/6 [2 1; 1 2] on
 /// each translation without torsional inertia (Nastran's coupled CROD mass).
+///
+/// Offsets (io::BeamSection::offset_a/b): the matrices above at the offset points, then
+/// K ← Wᵀ K W with the rigid link W = diag(W_a, W_b), W_x = [[I, −skew(offset_x)], [0, I]].
+/// Releases (release_a/b): the released local DOFs c are condensed out, u_c = −K_cc⁻¹ K_cr u_r
+/// with K = K_E + K_G (block-diagonal between axial/bending and torsion, so the condensation is
+/// the same for any E and G and the terms stay affine): K_E ← Cᵀ K_E C, K_G ← Cᵀ K_G C and
+/// M_1 ← Cᵀ M_1 C (the mass of the condensed shape); a release that leaves a rigid motion of the
+/// beam free (K_cc singular) throws InputError naming @p label.
+/// M_nsm: the mass of a nonstructural mass of 1 per length (io::BeamSection::nsm), translations
+/// only, lumped or coupled like M_1, with the same offsets and condensation; empty when nsm == 0.
 struct BeamTerms {
-  ElemMat K_E, K_G, M1;
+  ElemMat K_E, K_G, M1, M_nsm;
 };
 BeamTerms beam_terms(const std::array<double, 3>& x1, const std::array<double, 3>& x2, const io::BeamSection& sec,
                      long label);

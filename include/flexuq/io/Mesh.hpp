@@ -39,6 +39,9 @@ struct Mesh {
   std::vector<NodeFrame> node_frames;
   std::vector<ScalarSpring> springs;           ///< constant stiffness (CELAS1/CELAS2)
   std::vector<PointMass> point_masses;         ///< constant mass (CONM2)
+  /// Scalar masses (CMASS1/CMASS2) between two DOFs, kinetic energy ½ m (u̇_a − u̇_b)², in the
+  /// fields of a spring (k = the mass m): constant mass, with the point masses.
+  std::vector<ScalarSpring> scalar_masses;
   /// Constrain the DOFs without stiffness at each node, as Nastran's PARAM,AUTOSPC,YES does
   /// (fe::Component, "AUTOSPC"). Set by the Nastran reader (its default); false for other formats.
   bool autospc = false;

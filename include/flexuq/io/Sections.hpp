@@ -45,6 +45,18 @@ struct BeamSection {
   ///   no torsional inertia. Not used for "ROD" sections (CROD has its own coupled mass).
   enum class CoupledMass { consistent, nastran_cbar };
   CoupledMass coupled_mass = CoupledMass::consistent;
+  /// Rigid end offsets in global axes (Nastran CBAR/CBEAM WA, WB): the beam runs between the offset
+  /// points x_1 + offset_a and x_2 + offset_b, joined rigidly to its nodes (u_end = u + θ × offset).
+  /// Zero for every other beam. The element axis t and n1 are those of the offset points.
+  std::array<double, 3> offset_a{0.0, 0.0, 0.0}, offset_b{0.0, 0.0, 0.0};
+  /// Released end components (Nastran pin flags PA, PB): bit k−1 set releases component k (1–3
+  /// translations, 4–6 rotations along the element axes t, n1, t × n1) at that end of the beam
+  /// (between the beam and its offset point); fe::beam_terms condenses them out statically.
+  int release_a = 0, release_b = 0;
+  /// Nonstructural mass per unit length (Nastran PBAR/PBEAM/PROD/CONROD NSM, × WTMASS): mass on the
+  /// translations only, distributed like the section's own (lumped or coupled), a constant term of
+  /// M (it does not scale with ρ).
+  double nsm = 0;
   /// Fill A, I11, I22, I12, J from shape and dims; throws InputError naming @p where on bad data.
   void compute_properties(const SourceLocation& where);
 };
