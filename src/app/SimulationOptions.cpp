@@ -133,14 +133,15 @@ private:
         grounds_.insert(name);
         continue;
       }
-      if (type != "rigid" && type != "flexible" && type != "gcms" && type != "gs")
-        rd_.fail(b["type"], key + ".type", "unknown body type '" + type + "' (rigid, ground, flexible, gcms, gs)");
+      if (type != "rigid" && type != "planar" && type != "flexible" && type != "gcms" && type != "gs")
+        rd_.fail(b["type"], key + ".type", "unknown body type '" + type + "' (rigid, planar, ground, flexible, gcms, gs)");
       workflow::BodySpec bs;
       bs.body.name = name;
       bs.key = rd_.job_key(b, key);
       if (type == "flexible" || type == "gcms" || type == "gs") bs.flexible = flexible_body(b, key, type);
       else rigid_body(b, key, bs.body);
       pose(b, key, bs.body);
+      if (type == "planar") planar_body(b, key, bs.body);
       if (bs.flexible && (bs.flexible->options.gcms || bs.flexible->options.gs)) // System::add_body holds its frame by this joint
         joint_names_.push_back({name + ".frame", JointType::fixed, kGround, static_cast<int>(spec_.bodies.size())});
       spec_.bodies.push_back(std::move(bs));
@@ -204,6 +205,17 @@ private:
     }
   }
 
+  /// type: planar (mbs/PlanarBody.hpp): a rigid body in planar coordinates [x, y, e0, e3], moving in
+  /// the plane z = position.z: its pose and velocities must keep it there.
+  void planar_body(const YAML::Node& b, const std::string& key, RigidBody& body) const {
+    body.planar = true;
+    if (std::abs(body.orientation(1)) > 1e-12 || std::abs(body.orientation(2)) > 1e-12)
+      rd_.fail(b["orientation"], key + ".orientation", "a planar body turns about z only (axis [0, 0, 1])");
+    if (body.velocity.z() != 0.0) rd_.fail(b["velocity"], key + ".velocity", "a planar body moves in the xy plane (z part must be 0)");
+    if (body.angular_velocity.x() != 0.0 || body.angular_velocity.y() != 0.0)
+      rd_.fail(b["angular_velocity"], key + ".angular_velocity", "a planar body turns about z only ([0, 0, w])");
+  }
+
   void pose(const YAML::Node& b, const std::string& key, RigidBody& body) const {
     body.position = rd_.vec3(b, key, "position", Vec3::Zero());
     if (b["orientation"]) {
@@ -240,6 +252,11 @@ private:
     if (!(normal.norm() > 1e-12)) rd_.fail(pl, "plane.normal", "must not be zero");
     for (std::size_t b = 0; b < spec_.bodies.size(); ++b) {
       const auto& body = spec_.bodies[b].body;
+      if (body.planar) { // held in z = const by its coordinates
+        if (std::abs(std::abs(normal.normalized().z()) - 1.0) > 1e-12)
+          rd_.fail(pl, "plane.normal", "body '" + body.name + "' is planar (it moves in the xy plane): the normal must be [0, 0, 1]");
+        continue;
+      }
       if (spec_.bodies[b].flexible)
         rd_.fail(pl, "plane", "body '" + body.name + "' is flexible: hold it with a planar joint on one of its interfaces");
       const double off = normal.normalized().dot(body.position - origin);

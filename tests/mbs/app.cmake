@@ -20,6 +20,9 @@ endfunction()
 # Ryan's (2018) slider-crank checked against an independent reference integration and the plot script.
 flexuq_mbs_script_test(test_mbs_simulate_seed004 simulate_seed004_test.sh PROCESSORS 2 TIMEOUT 240 LABELS mbs np2)
 
+# Planar-coordinate bodies: seed 004's slider-crank = its 3-D twin held in the plane, 1 rank = 2 ranks, refusals.
+flexuq_mbs_script_test(test_mbs_simulate_planar simulate_planar_test.sh PROCESSORS 2 TIMEOUT 120 LABELS mbs np2)
+
 # Seed 000's flexible slider-crank: reduce the two CB bars, simulate (T16 QVT, T17 RK45 vs HHT), bad interface.
 flexuq_mbs_script_test(test_mbs_simulate_flexible simulate_flexible_test.sh PROCESSORS 2 TIMEOUT 300 LABELS mbs np2
                        COST 16)
