@@ -6,6 +6,9 @@
 #include "flexuq/config/ConfigCounts.hpp"
 #include "flexuq/io/Limits.hpp"
 #include "flexuq/io/MeshReader.hpp"
+#include "flexuq/config/NodeReader.hpp"
+
+#include <cmath>
 
 namespace flexuq::app {
 
@@ -28,6 +31,35 @@ template <class F> io::Mesh with_source(const io::Config& c, F&& generate) {
   }
 }
 } // namespace
+
+void parse_fixed(const io::Config& c, const std::string& key, fe::ComponentOptions& o) {
+  const YAML::Node list = c.node(key);
+  const io::NodeReader rd(c.source());
+  if (!list.IsSequence()) rd.fail(list, key, "give a list of node sets or {set: S, dofs: [1, 2, 3]} entries");
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const YAML::Node e = list[i];
+    const std::string at = key + "[" + std::to_string(i) + "]";
+    if (e.IsScalar()) {
+      o.fixed_sets.push_back(e.as<std::string>());
+      continue;
+    }
+    if (!e.IsMap()) rd.fail(e, at, "give a node set name or {set: S, dofs: [1, 2, 3]}");
+    rd.keys(e, at, {"set", "dofs"});
+    fe::FixedComponents fc;
+    fc.set = rd.text(e, at, "set");
+    fc.key = c.source() + ": " + at + rd.at(e);
+    const YAML::Node d = e["dofs"];
+    if (!d) rd.fail(e, at, "'dofs' is missing (the fixed components, e.g. [1, 2, 3])");
+    if (!d.IsSequence() || d.size() == 0) rd.fail(d, at + ".dofs", "give a non-empty list of components 1-6");
+    for (std::size_t k = 0; k < d.size(); ++k) {
+      const double v = rd.number(d[k], at + ".dofs");
+      if (v != std::floor(v) || v < 1 || v > 6)
+        rd.fail(d[k], at + ".dofs", "component " + d[k].Scalar() + " is not one of 1-6 (1-3 translations, 4-6 rotations)");
+      fc.dofs.push_back(static_cast<int>(v));
+    }
+    o.fixed_components.push_back(std::move(fc));
+  }
+}
 
 io::Mesh load_mesh(const io::Config& c) {
   const bool has_mesh = c.has("model.mesh"), has_gen = c.has("model.generator");
@@ -86,12 +118,10 @@ fe::ComponentOptions component_options(const io::Config& c) {
       o.set_materials[set].name = "model.materials." + set;
     }
   }
-  // model.fixed and modes.fixed are the same key placed by different issues: accept both.
+  // model.fixed and modes.fixed are the same key placed by different issues: accept both. Each
+  // entry is a node set (all its DOFs) or {set: S, dofs: [1, 2, 3]} (those components only).
   for (const char* key : {"model.fixed", "modes.fixed"})
-    if (c.has(key)) {
-      const auto v = c.get<std::vector<std::string>>(key);
-      o.fixed_sets.insert(o.fixed_sets.end(), v.begin(), v.end());
-    }
+    if (c.has(key)) parse_fixed(c, key, o);
   o.partitioner = c.get<std::string>("model.partitioner", "");
   // model.shell {thickness, [shear_ratio, bending_ratio, nsm]}: the shell section of the shell
   // elements no mesh section covers (a gmsh mesh's triangles and quadrangles); model.shells

@@ -96,8 +96,7 @@ void write_reduced_op4(const std::string& path, const WorkSpace& ws, const Reduc
     int r = 0;
     for (const auto& [label, v] : nodes)
       for (int k = 0; k < dpn; ++k, ++r) {
-        const PetscInt first = comp.dofs().node_dof(v);
-        gdof.push_back(first < 0 ? -1 : first + k);
+        gdof.push_back(comp.dofs().dof(v, k));
         map(r, 0) = static_cast<double>(label);
         map(r, 1) = k + 1;
       }

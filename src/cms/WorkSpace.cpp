@@ -116,6 +116,13 @@ WorkSpace::WorkSpace(const fe::Component& c, const std::vector<InterfaceSpec>& i
       FLEXUQ_REQUIRE_OPTION(!d.is_fixed(n), "interfaces",
                             "{}: node " << mesh.node_ids[n] << " of set " << spec.set
                                         << " is fixed; interfaces replace supports");
+      // A node with single fixed components (a symmetry plane) joins an all-dofs interface with
+      // its free DOFs; an RBE2/RBE3 interface constrains all its DOFs, fixed ones included.
+      FLEXUQ_REQUIRE_OPTION(spec.kind == InterfaceKind::all_dofs || d.fixed_mask(n) == 0, "interfaces",
+                            "{}: node " << mesh.node_ids[n] << " of " << (rbe3 ? "rbe3" : "rbe2") << " interface "
+                                        << spec.set
+                                        << " has fixed components: a DOF both fixed and interface (an "
+                                           "all-dofs interface takes a partly fixed node's free DOFs)");
       auto [it, fresh] = taken.emplace(n, static_cast<int>(s));
       FLEXUQ_REQUIRE_OPTION(fresh, "interfaces",
                             "{}: node " << mesh.node_ids[n] << " belongs to both " << interfaces[it->second].set
@@ -155,7 +162,7 @@ WorkSpace::WorkSpace(const fe::Component& c, const std::vector<InterfaceSpec>& i
     if (interfaces[s].kind == InterfaceKind::rbe2) {
       for (int n : nodes[s]) {
         removed_node_[n] = 1;
-        for (int k = 0; k < dpn_; ++k) removed_dofs_.push_back(d.node_dof(n) + k);
+        for (int k = 0; k < dpn_; ++k) removed_dofs_.push_back(d.dof(n, k));
       }
     } else if (interfaces[s].kind == InterfaceKind::rbe3) {
       const Eigen::MatrixXd& W = rbe3_W_[s];
@@ -171,7 +178,7 @@ WorkSpace::WorkSpace(const fe::Component& c, const std::vector<InterfaceSpec>& i
         const int col = perm(j);
         is_m[static_cast<std::size_t>(col)] = 1;
         Wm.col(j) = W.col(col);
-        const PetscInt g = d.node_dof(nodes[s][static_cast<std::size_t>(col / 3)]) + col % 3;
+        const PetscInt g = d.dof(nodes[s][static_cast<std::size_t>(col / 3)], col % 3);
         rbe3_m[s].push_back(g);
         removed_dofs_.push_back(g);
       }
@@ -198,7 +205,7 @@ WorkSpace::WorkSpace(const fe::Component& c, const std::vector<InterfaceSpec>& i
 
   for (int n : d.owned_nodes())
     for (int k = 0; k < dpn_; ++k) {
-      if (d.is_fixed(n) || removed(d.node_dof(n) + k)) continue;
+      if (d.dof(n, k) < 0 || removed(d.dof(n, k))) continue;
       pos_.push_back(mesh.coords[n]);
       comp_of_.push_back(k);
     }
@@ -224,7 +231,8 @@ WorkSpace::WorkSpace(const fe::Component& c, const std::vector<InterfaceSpec>& i
     } else {
       for (int n : nodes[s])
         for (int k = 0; k < dpn_; ++k) {
-          bdofs_.push_back({static_cast<int>(s), n, k, work_of(d.node_dof(n) + k),
+          if (d.dof(n, k) < 0) continue; // a fixed component of a partly fixed node
+          bdofs_.push_back({static_cast<int>(s), n, k, work_of(d.dof(n, k)),
                             io::upper(interfaces[s].set) + " node " + std::to_string(ids[n]) + " " + component_name(k)});
           bpos_.push_back(mesh.coords[n]);
         }
@@ -276,7 +284,7 @@ WorkSpace::WorkSpace(const fe::Component& c, const std::vector<InterfaceSpec>& i
       }
       for (std::size_t r = 0; r < rbe3_rest[s].size(); ++r) {
         const int col = rbe3_rest[s][r];
-        cols.push_back(work_of(d.node_dof(nodes[s][static_cast<std::size_t>(col / 3)]) + col % 3));
+        cols.push_back(work_of(d.dof(nodes[s][static_cast<std::size_t>(col / 3)], col % 3)));
         vals.push_back(rbe3_T[s](static_cast<Eigen::Index>(j), 6 + static_cast<Eigen::Index>(r)));
       }
     }
@@ -286,7 +294,7 @@ WorkSpace::WorkSpace(const fe::Component& c, const std::vector<InterfaceSpec>& i
   for (int n : d.owned_nodes()) {
     if (!removed_node_[n]) continue;
     for (int k = 0; k < dpn_; ++k) {
-      const auto r = static_cast<std::size_t>(d.node_dof(n) + k - d.begin());
+      const auto r = static_cast<std::size_t>(d.dof(n, k) - d.begin());
       dnz[r] = last ? 6 : 0;
       onz[r] = last ? 0 : 6;
     }
@@ -302,7 +310,8 @@ WorkSpace::WorkSpace(const fe::Component& c, const std::vector<InterfaceSpec>& i
     const PetscInt g0 = d.node_dof(n);
     if (!removed_node_[n]) {
       for (int k = 0; k < dpn_; ++k) {
-        const PetscInt g = g0 + k;
+        const PetscInt g = d.dof(n, k);
+        if (g < 0) continue;
         if (auto it = rbe3_rows.find(g); it != rbe3_rows.end()) {
           const auto& [cols, vals] = it->second;
           FLEXUQ_PETSC(MatSetValues(T_.get(), 1, &g, static_cast<PetscInt>(cols.size()), cols.data(), vals.data(), INSERT_VALUES));
@@ -423,8 +432,9 @@ std::vector<BoundaryDof> WorkSpace::determinate_set(bool boundary_only, double* 
     for (std::size_t v = 0; v < n; v += stride) {
       if (removed_node_[v] || comp_->dofs().is_fixed(static_cast<int>(v))) continue;
       for (int k = 0; k < dpn_; ++k) {
-        if (removed(comp_->dofs().node_dof(static_cast<int>(v)) + k)) continue;
-        cand.push_back({-1, static_cast<int>(v), k, work_of(comp_->dofs().node_dof(static_cast<int>(v)) + k), ""});
+        const PetscInt g = comp_->dofs().dof(static_cast<int>(v), k);
+        if (g < 0 || removed(g)) continue;
+        cand.push_back({-1, static_cast<int>(v), k, work_of(g), ""});
         where.push_back(mesh.coords[v]);
       }
     }

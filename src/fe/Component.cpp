@@ -242,17 +242,49 @@ Component::Component(MPI_Comm comm, io::Mesh mesh, const ComponentOptions& opt) 
     elem_group_[e] = it->second;
   }
 
-  // --- fixed nodes ---
-  std::vector<int> fixed;
+  // --- fixed DOFs: whole nodes, the mesh's single-component supports, the options' components ---
+  FixedDofs fixed;
+  const unsigned all = (1u << dpn) - 1u;
+  auto fix = [&](int v, unsigned m) {
+    if (fixed.mask.empty()) fixed.mask.assign(mesh_.num_nodes(), 0);
+    fixed.mask[static_cast<std::size_t>(v)] |= static_cast<std::uint8_t>(m);
+  };
+  const auto dof_range = dpn == 2 ? "1-2 (ux, uy) on a 2-D component" : dpn == 3 ? "1-3 (translations) on solid nodes"
+                                                                              : "1-6 (translations 1-3, rotations 4-6)";
   for (const auto& name : opt.fixed_sets) {
     const auto& nodes = mesh_.node_set(name);
     FLEXUQ_REQUIRE(!nodes.empty(), mesh_.source << ": fixed node set '" << name << "' is empty");
-    fixed.insert(fixed.end(), nodes.begin(), nodes.end());
+    const auto it = mesh_.set_components.find(io::upper(name));
+    if (it == mesh_.set_components.end()) {
+      for (int v : nodes) fix(v, all);
+    } else {
+      for (const auto& [v, m] : it->second) {
+        FLEXUQ_REQUIRE((m >> dpn) == 0, mesh_.source << ": support set " << io::upper(name) << " fixes a component above "
+                                                     << dpn << " at node " << mesh_.node_ids[static_cast<std::size_t>(v)]
+                                                     << "; components are " << dof_range);
+        fix(v, m);
+      }
+    }
     fixed_sets_.push_back(io::upper(name));
   }
-  std::sort(fixed.begin(), fixed.end());
-  fixed.erase(std::unique(fixed.begin(), fixed.end()), fixed.end());
-  n_fixed_nodes_ = fixed.size();
+  for (const auto& fc : opt.fixed_components) {
+    const auto& nodes = mesh_.node_set(fc.set);
+    FLEXUQ_REQUIRE(!nodes.empty(), fc.key << ": fixed node set '" << fc.set << "' is empty");
+    FLEXUQ_REQUIRE(!fc.dofs.empty(), fc.key << ": dofs of set " << fc.set << " is empty; list components " << dof_range);
+    unsigned m = 0;
+    for (int c : fc.dofs) {
+      FLEXUQ_REQUIRE(c >= 1 && c <= dpn, fc.key << ": dofs of set " << fc.set << " has component " << c
+                                                << ", outside the nodes' DOFs: components are " << dof_range);
+      m |= 1u << (c - 1);
+    }
+    for (int v : nodes) fix(v, m);
+    std::string name = io::upper(fc.set) + "[";
+    for (int c = 0; c < dpn; ++c)
+      if ((m >> c) & 1u) name += std::to_string(c + 1);
+    fixed_sets_.push_back(name + "]");
+  }
+  n_fixed_nodes_ = 0;
+  for (auto m : fixed.mask) n_fixed_nodes_ += m != 0 ? 1 : 0;
 
   dofs_ = std::make_unique<DofMap>(comm, mesh_, dpn, fixed, opt.partitioner);
   const auto t0 = std::chrono::steady_clock::now();
@@ -277,10 +309,7 @@ std::vector<DenseBlock> constant_blocks(const io::Mesh& mesh, const DofMap& d, b
   FLEXUQ_MPI(MPI_Comm_rank(d.comm(), &rank));
   if (rank != 0) return out;
   const int dpn = d.dofs_per_node();
-  auto dof = [&](int node, int c) { // c: 0-based component
-    const PetscInt b = d.node_dof(node);
-    return b < 0 ? PetscInt(-1) : b + c;
-  };
+  auto dof = [&](int node, int c) { return d.dof(node, c); }; // c: 0-based component
   {
     // ½ k (e_aᵀ u_a − e_bᵀ u_b)², e the component's axis of the node's displacement frame (CD) in
     // basic axes: K += k g gᵀ with g = (e_a, −e_b) on the three DOFs of each end. A scalar mass
@@ -346,7 +375,8 @@ MatH create_pattern(const DofMap& d) {
   FLEXUQ_PETSC(MatCreate(d.comm(), A.out()));
   FLEXUQ_PETSC(MatSetSizes(A.get(), d.local_size(), d.local_size(), d.global_size(), d.global_size()));
   FLEXUQ_PETSC(MatSetType(A.get(), MATAIJ));
-  FLEXUQ_PETSC(MatSetBlockSize(A.get(), d.dofs_per_node()));
+  // Nodes with single fixed components carry fewer DOFs: no block structure then.
+  if (!d.has_partly_fixed()) FLEXUQ_PETSC(MatSetBlockSize(A.get(), d.dofs_per_node()));
   FLEXUQ_PETSC(MatSeqAIJSetPreallocation(A.get(), 0, d.d_nnz().data()));
   FLEXUQ_PETSC(MatMPIAIJSetPreallocation(A.get(), 0, d.d_nnz().data(), 0, d.o_nnz().data()));
   FLEXUQ_PETSC(MatSetOption(A.get(), MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_TRUE));
@@ -370,8 +400,8 @@ void Component::assemble(bool keep_affine) {
     const int n = mesh_.element_size(e);
     idx.resize(static_cast<std::size_t>(n * dpn));
     for (int a = 0; a < n; ++a) {
-      const PetscInt base = d.node_dof(mesh_.element(e)[a]);
-      for (int c = 0; c < dpn; ++c) idx[static_cast<std::size_t>(a * dpn + c)] = base < 0 ? -1 : base + c;
+      const int v = mesh_.element(e)[a];
+      for (int c = 0; c < dpn; ++c) idx[static_cast<std::size_t>(a * dpn + c)] = d.dof(v, c);
     }
   };
   const std::vector<DenseBlock> spring_blocks = constant_blocks(mesh_, d, true);
@@ -562,10 +592,12 @@ void Component::apply_autospc() {
   const int dpn = d.dofs_per_node();
   autospc_.clear();
   for (int v : d.owned_nodes()) {
-    const PetscInt base = d.node_dof(v);
-    if (base < 0) continue;
+    if (d.is_fixed(v)) continue;
     for (int first = 0; first < dpn; first += 3) {
-      const PetscInt rows[3] = {base + first, base + first + 1, base + first + 2};
+      // A block with a fixed component is left alone (its free directions are the support's).
+      if (d.dof(v, first) < 0 || d.dof(v, first + 1) < 0 || d.dof(v, first + 2) < 0) continue;
+      const PetscInt base = d.dof(v, first);
+      const PetscInt rows[3] = {base, base + 1, base + 2};
       double b[9];
       FLEXUQ_PETSC(MatGetValues(K_.get(), 3, rows, 3, rows, b));
       Eigen::Matrix3d B;
@@ -647,7 +679,7 @@ void Component::apply_autospc() {
   std::map<PetscInt, Eigen::Matrix3d> proj; // first row of a 3×3 block → I − Σ n nᵀ
   for (const auto& a : autospc_) {
     const Eigen::Vector3d n(a.n[0], a.n[1], a.n[2]);
-    const PetscInt r0 = d.node_dof(a.node) + a.first_component;
+    const PetscInt r0 = d.dof(a.node, a.first_component); // the block's 3 DOFs are free, hence consecutive
     const PetscInt rows[3] = {r0, r0 + 1, r0 + 2};
     double mb[9];
     FLEXUQ_PETSC(MatGetValues(M_.get(), 3, rows, 3, rows, mb));
@@ -668,8 +700,11 @@ void Component::apply_autospc() {
     it->second -= n * n.transpose();
   }
   for (PetscInt r = d.begin(); r < d.end(); ++r) {
-    const auto it = proj.find(r - r % 3); // blocks start at multiples of 3 (node DOFs at multiples of dpn)
-    if (it == proj.end()) {
+    // The block holding row r starts at r0 ≤ r < r0 + 3 (single fixed components shift the blocks
+    // off multiples of 3).
+    auto it = proj.upper_bound(r);
+    if (it != proj.begin()) --it;
+    if (it == proj.end() || r < it->first || r >= it->first + 3) {
       FLEXUQ_PETSC(MatSetValue(P.get(), r, r, 1.0, INSERT_VALUES));
       continue;
     }

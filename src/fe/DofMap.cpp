@@ -52,6 +52,30 @@ void neighbours(const io::Mesh& mesh, const NodeElements& ne, int v, std::vector
 DofMap::DofMap(MPI_Comm comm, const io::Mesh& mesh, int dpn, const std::vector<int>& fixed_nodes,
                const std::string& partitioner)
     : comm_(comm), dpn_(dpn) {
+  init(mesh, whole_nodes(mesh.num_nodes(), fixed_nodes), partitioner);
+}
+
+DofMap::DofMap(MPI_Comm comm, const io::Mesh& mesh, int dpn, const FixedDofs& fixed, const std::string& partitioner)
+    : comm_(comm), dpn_(dpn) {
+  init(mesh, fixed, partitioner);
+}
+
+FixedDofs DofMap::whole_nodes(std::size_t n, const std::vector<int>& fixed_nodes) const {
+  FixedDofs f;
+  if (fixed_nodes.empty()) return f;
+  f.mask.assign(n, 0);
+  for (int v : fixed_nodes) f.mask.at(static_cast<std::size_t>(v)) = static_cast<std::uint8_t>((1u << dpn_) - 1u);
+  return f;
+}
+
+int DofMap::free_dofs(int n) const {
+  const unsigned m = fixed_mask(n);
+  int k = 0;
+  for (int c = 0; c < dpn_; ++c) k += ((m >> c) & 1u) ? 0 : 1;
+  return k;
+}
+
+void DofMap::init(const io::Mesh& mesh, const FixedDofs& fixed, const std::string& partitioner) {
   const int n = static_cast<int>(mesh.num_nodes());
   const NodeElements ne(mesh);
   std::vector<int> mark(static_cast<std::size_t>(n), -1);
@@ -78,7 +102,7 @@ DofMap::DofMap(MPI_Comm comm, const io::Mesh& mesh, int dpn, const std::vector<i
             out.push_back(u);
           }
       },
-      fixed_nodes, partitioner, mesh.source);
+      fixed, partitioner, mesh.source);
 
   // Elements: assembled by the owner of their lowest-numbered node.
   const int rank = comm_.rank();
@@ -100,10 +124,10 @@ DofMap::DofMap(MPI_Comm comm, const std::vector<std::int64_t>& offsets, const st
       [&](int v, std::vector<int>& out) {
         out.assign(nbrs.begin() + offsets[static_cast<std::size_t>(v)], nbrs.begin() + offsets[static_cast<std::size_t>(v) + 1]);
       },
-      fixed_nodes, partitioner, source);
+      whole_nodes(offsets.size() - 1, fixed_nodes), partitioner, source);
 }
 
-std::vector<PetscInt> DofMap::build(int n, const NeighbourFn& neighbours_of, const std::vector<int>& fixed_nodes,
+std::vector<PetscInt> DofMap::build(int n, const NeighbourFn& neighbours_of, const FixedDofs& fixed_dofs,
                                     const std::string& partitioner, const std::string& source) {
   const int size = comm_.size(), rank = comm_.rank();
   std::vector<int> nb;
@@ -192,15 +216,33 @@ std::vector<PetscInt> DofMap::build(int n, const NeighbourFn& neighbours_of, con
   // 2. Number free DOFs: nodes in new order; each rank's nodes are contiguous in that order.
   std::vector<int> order(static_cast<std::size_t>(n));
   for (int v = 0; v < n; ++v) order[static_cast<std::size_t>(new_number[static_cast<std::size_t>(v)])] = v;
+  // fixed[v]: the whole node; mask_[v]: single components (kept only when some node has them, so
+  // the whole-node form numbers exactly as before). count[v]: the node's free DOFs.
+  const unsigned all = (1u << dpn_) - 1u;
   std::vector<char> fixed(static_cast<std::size_t>(n), 0);
-  for (int v : fixed_nodes) fixed.at(static_cast<std::size_t>(v)) = 1;
+  std::vector<int> count(static_cast<std::size_t>(n), dpn_);
+  FLEXUQ_REQUIRE(fixed_dofs.mask.empty() || fixed_dofs.mask.size() == static_cast<std::size_t>(n),
+                 source << ": fixed DOF masks for " << fixed_dofs.mask.size() << " nodes, the mesh has " << n);
+  mask_.clear();
+  for (std::size_t v = 0; v < fixed_dofs.mask.size(); ++v) {
+    const unsigned m = fixed_dofs.mask[v];
+    FLEXUQ_REQUIRE((m & ~all) == 0, source << ": a fixed component above " << dpn_ << " (nodes have " << dpn_ << " DOFs)");
+    if (m == all) {
+      fixed[v] = 1;
+      count[v] = 0;
+    } else if (m != 0) {
+      if (mask_.empty()) mask_.assign(static_cast<std::size_t>(n), 0);
+      mask_[v] = static_cast<std::uint8_t>(m);
+      for (int c = 0; c < dpn_; ++c) count[v] -= static_cast<int>((m >> c) & 1u);
+    }
+  }
   node_dof_.assign(static_cast<std::size_t>(n), -1);
   PetscInt next = 0;
   for (int v : order) {
     if (owner_[v] == rank) owned_nodes_.push_back(v);
     if (!fixed[v]) {
       node_dof_[v] = next;
-      next += dpn_;
+      next += count[v];
     }
   }
   n_global_ = next;
@@ -209,8 +251,7 @@ std::vector<PetscInt> DofMap::build(int n, const NeighbourFn& neighbours_of, con
   end_ = 0;
   {
     PetscInt local = 0;
-    for (int v : owned_nodes_)
-      if (!fixed[v]) local += dpn_;
+    for (int v : owned_nodes_) local += count[v];
     PetscInt before = 0;
     FLEXUQ_MPI(MPI_Exscan(&local, &before, 1, MPIU_INT, MPI_SUM, comm_.get()));
     if (rank == 0) before = 0;
@@ -226,17 +267,17 @@ std::vector<PetscInt> DofMap::build(int n, const NeighbourFn& neighbours_of, con
   for (int v : owned_nodes_) {
     if (fixed[v]) continue;
     neighbours_of(v, nb);
-    PetscInt d = dpn_, o = 0; // itself
+    PetscInt d = count[v], o = 0; // itself
     for (int u : nb) {
       if (fixed[u]) continue;
       if (owner_[u] == rank)
-        d += dpn_;
+        d += count[u];
       else {
-        o += dpn_;
+        o += count[u];
         ++cut;
       }
     }
-    for (int c = 0; c < dpn_; ++c) {
+    for (int c = 0; c < count[v]; ++c) {
       d_nnz_.push_back(d);
       o_nnz_.push_back(o);
     }

@@ -21,9 +21,9 @@ NaturalLayout::NaturalLayout(const Component& c) : dpn_(c.dofs().dofs_per_node()
                             static_cast<PetscInt>(n * dpn_), natural_.out()));
   std::vector<PetscInt> from, to;
   for (int v : d.owned_nodes()) {
-    if (d.is_fixed(v)) continue;
-    for (int k = 0; k < dpn_; ++k) {
-      from.push_back(d.node_dof(v) + k);
+    for (int k = 0; k < dpn_; ++k) { // fixed components stay zero in the natural layout
+      if (d.dof(v, k) < 0) continue;
+      from.push_back(d.dof(v, k));
       to.push_back(static_cast<PetscInt>(v) * dpn_ + k);
     }
   }

@@ -1717,7 +1717,29 @@ void BdfParser::build_sets() {
   const std::set<long> spoints(deck_.spoints.begin(), deck_.spoints.end());
   bool beams = false;
   for (auto t : mesh_.elem_type) beams = beams || !is_solid(t); // beams and shells: 6 DOFs per node
-  const std::string need = beams ? "123456" : "123";
+  // SPC/SPC1 and GRID PS components → Mesh::set_components (bit c = component c + 1). Solid grids
+  // have no rotations: 4-6 on them are dropped (Nastran's AUTOSPC would hold them). Components are
+  // in the grid's CD system: a CD whose axes are not the basic ones takes whole triples only
+  // (123 and/or 456), which are the same in any frame.
+  const unsigned node_bits = beams ? 63u : 7u;
+  auto spc_mask = [&](std::size_t k, int comp, Loc where, const std::string& what) {
+    unsigned m = 0;
+    for (char ch : std::to_string(comp)) m |= 1u << (ch - '1');
+    const long cd = grids_[k].cd;
+    if (cd != 0) {
+      const auto ax = frame_at(cords_.at(cd), grids_[k].basic).axes; // at the grid (CORD*C, CORD*S)
+      bool basic = true;
+      for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) basic = basic && std::abs(ax[i][j] - (i == j ? 1.0 : 0.0)) < 1e-12;
+      const unsigned t = m & 7u, r = (m >> 3) & 7u;
+      if (!basic && ((t != 0 && t != 7u) || (beams && r != 0 && r != 7u)))
+        fail(where, what + ": grid " + std::to_string(grids_[k].id) + " components " + std::to_string(comp) +
+                        " are in its displacement system CD = " + std::to_string(cd) +
+                        ", whose axes are not the basic ones; flexuq fixes single components in basic axes only "
+                        "(give all of 123 and/or 456, or a grid with CD = 0)");
+    }
+    return m & node_bits;
+  };
   for (const SetRef& r : set_refs_) {
     const int k = gidx_.find(r.grid);
     if (k < 0) {
@@ -1731,17 +1753,19 @@ void BdfParser::build_sets() {
     const int node = node_of_grid_[static_cast<std::size_t>(k)];
     if (node < 0) continue; // a reference grid: BdfDeck keeps the entry
     if (r.set.rfind("SPC", 0) == 0) {
-      const std::string comp = std::to_string(r.comp);
-      for (char ch : need)
-        if (comp.find(ch) == std::string::npos)
-          fail(r.where, r.set + ": grid " + std::to_string(r.grid) + " components " + comp +
-                            " leave some of its DOFs (" + need +
-                            ") free; flexuq fixes whole nodes, constraints of single components are not supported yet");
+      const unsigned m = spc_mask(static_cast<std::size_t>(k), r.comp, r.where, "SPC set " + r.set.substr(3));
+      if (m == 0) continue; // rotations of a solid grid only
+      mesh_.set_components[r.set].emplace_back(node, m);
     }
     mesh_.node_sets[r.set].push_back(node);
   }
   for (std::size_t k = 0; k < grids_.size(); ++k)
-    if (grids_[k].ps != 0 && node_of_grid_[k] >= 0) mesh_.node_sets["PS"].push_back(node_of_grid_[k]);
+    if (grids_[k].ps != 0 && node_of_grid_[k] >= 0) {
+      const unsigned m = spc_mask(k, grids_[k].ps, grids_[k].where, "GRID PS");
+      if (m == 0) continue;
+      mesh_.node_sets["PS"].push_back(node_of_grid_[k]);
+      mesh_.set_components["PS"].emplace_back(node_of_grid_[k], m);
+    }
   for (std::size_t i = 0; i < deck_.rigids.size(); ++i) {
     auto& r = deck_.rigids[i];
     const int ref = gidx_.find(r.ref_grid);

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
+#include <initializer_list>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -98,7 +99,36 @@ bool is_material_option(const std::string& kw) {
   return opts.count(kw) > 0;
 }
 
-enum class Block { none, node, element, set, elastic, density, beam, shell, solid, ignored };
+enum class Block { none, node, element, set, elastic, density, beam, shell, solid, boundary, ignored };
+
+/// One *BOUNDARY data line: a node label or a node set, the components it fixes (bit c = component
+/// c + 1); resolved once the whole deck is read.
+struct BoundaryItem {
+  std::string target; ///< the node label or set name as written (upper case)
+  unsigned mask = 0;
+  bool named = false; ///< a named type (ENCASTRE, XSYMM, …): components a node lacks are dropped
+  Loc where;
+};
+
+/// Abaqus's named boundary types → components (bit c = component c + 1): ENCASTRE 1–6, PINNED 1–3,
+/// XSYMM u1 = ur2 = ur3 = 0, YSYMM u2 = ur1 = ur3 = 0, ZSYMM u3 = ur1 = ur2 = 0, XASYMM u2 = u3 = ur1
+/// = 0, YASYMM u1 = u3 = ur2 = 0, ZASYMM u1 = u2 = ur3 = 0. 0 for an unknown name.
+unsigned boundary_type_mask(const std::string& t) {
+  auto bits = [](std::initializer_list<int> cs) {
+    unsigned m = 0;
+    for (int c : cs) m |= 1u << (c - 1);
+    return m;
+  };
+  if (t == "ENCASTRE") return bits({1, 2, 3, 4, 5, 6});
+  if (t == "PINNED") return bits({1, 2, 3});
+  if (t == "XSYMM") return bits({1, 5, 6});
+  if (t == "YSYMM") return bits({2, 4, 6});
+  if (t == "ZSYMM") return bits({3, 4, 5});
+  if (t == "XASYMM") return bits({2, 3, 4});
+  if (t == "YASYMM") return bits({1, 3, 5});
+  if (t == "ZASYMM") return bits({1, 2, 6});
+  return 0;
+}
 
 /// One member of a set definition; resolved once the whole deck is read (Abaqus allows any order).
 struct SetItem {
@@ -241,6 +271,13 @@ private:
       s.where = source_location(where);
       mesh_.sections.push_back(std::move(s));
       block_ = Block::shell;
+    } else if (n == "*BOUNDARY") {
+      // Zero-valued supports: node set BOUNDARY with its components (Mesh::set_components).
+      if (const std::string* t = k.get("TYPE"); t && upper(*t) != "DISPLACEMENT")
+        fail(where, "*BOUNDARY, TYPE=" + *t + " is not supported (zero displacements only)");
+      for (const char* key : {"AMPLITUDE", "USER", "FIXED", "LOAD CASE", "SUBMODEL"})
+        if (k.has(key)) fail(where, std::string("*BOUNDARY, ") + key + " is not supported (zero displacements only)");
+      block_ = Block::boundary;
     } else if (n == "*SHELL GENERAL SECTION" || n == "*MEMBRANE SECTION") {
       fail(where, n + " is not supported (shells: *SHELL SECTION with a thickness)");
     } else if (n == "*BEAM SECTION" || n == "*BEAM GENERAL SECTION") {
@@ -348,6 +385,7 @@ private:
       return;
     }
     case Block::beam: return beam_data(where);
+    case Block::boundary: return boundary_data(where);
     case Block::solid: {
       if (block_lines_++ > 0) fail(where, "too many data lines for *SOLID SECTION (one: thickness or area)");
       if (!fields_.empty() && !fields_[0].empty())
@@ -413,6 +451,73 @@ private:
         it.ref = ref_name(upper(std::string(f)));
       }
       op.items.push_back(it);
+    }
+  }
+
+  /// "node or set, first[, last[, magnitude]]" or "node or set, TYPE".
+  void boundary_data(Loc where) {
+    need_fields(2, where, "a *BOUNDARY line (node or node set, first component[, last[, value]] or a type)");
+    BoundaryItem b;
+    b.where = where;
+    b.target = upper(std::string(fields_[0]));
+    const std::string second = upper(std::string(fields_[1]));
+    long first = 0;
+    if (!parse_long(fields_[1], first)) {
+      b.mask = boundary_type_mask(second);
+      if (b.mask == 0)
+        fail(where, "*BOUNDARY: unknown type '" + std::string(fields_[1]) +
+                        "' (ENCASTRE, PINNED, XSYMM, YSYMM, ZSYMM, XASYMM, YASYMM, ZASYMM, or first, last components)");
+      if (fields_.size() > 2) fail(where, "*BOUNDARY: a line with type " + second + " takes no more fields");
+      b.named = true;
+    } else {
+      long last = first;
+      if (fields_.size() > 2 && !fields_[2].empty()) last = integer(fields_[2], where, "*BOUNDARY data (last component)");
+      if (first < 1 || first > 6 || last < 1 || last > 6)
+        fail(where, "*BOUNDARY: components " + std::to_string(first) + " to " + std::to_string(last) +
+                        " are outside 1-6 (1-3 translations, 4-6 rotations)");
+      if (last < first) fail(where, "*BOUNDARY: last component " + std::to_string(last) + " is below the first, " + std::to_string(first));
+      if (fields_.size() > 3 && !fields_[3].empty() && number(fields_[3], where, "*BOUNDARY data (magnitude)") != 0.0)
+        fail(where, "*BOUNDARY: a nonzero displacement (" + std::string(fields_[3]) + ") is not supported (zero displacements only)");
+      if (fields_.size() > 4) fail(where, "*BOUNDARY: too many fields (node or set, first, last, magnitude)");
+      for (long c = first; c <= last; ++c) b.mask |= 1u << (c - 1);
+    }
+    boundary_.push_back(std::move(b));
+  }
+
+  /// The *BOUNDARY lines → node set BOUNDARY and Mesh::set_components["BOUNDARY"]. Components a node
+  /// does not have are an error naming the line, except those of a named type (Abaqus's meaning:
+  /// XSYMM on a solid node fixes u1 only).
+  void resolve_boundary() {
+    if (boundary_.empty()) return;
+    if (mesh_.node_sets.count("BOUNDARY"))
+      fail(boundary_.front().where, "*BOUNDARY: the deck defines a node set named BOUNDARY, the name its supports are given");
+    const int dpn = mesh_.dofs_per_node();
+    const unsigned all = (1u << dpn) - 1u;
+    auto& nodes = mesh_.node_sets["BOUNDARY"];
+    auto& comps = mesh_.set_components["BOUNDARY"];
+    const std::string kinds = dpn == 2 ? "a 2-D component's nodes have components 1-2"
+                              : dpn == 3 ? "solid nodes have components 1-3"
+                                         : "nodes have components 1-6";
+    for (const BoundaryItem& b : boundary_) {
+      std::vector<int> targets;
+      long label = 0;
+      if (parse_long(b.target, label)) {
+        const int v = nodes_.find(label);
+        if (v < 0) fail(b.where, "*BOUNDARY: node " + b.target + " is not defined");
+        targets.push_back(v);
+      } else {
+        const auto it = mesh_.node_sets.find(b.target);
+        if (it == mesh_.node_sets.end() || b.target == "BOUNDARY") fail(b.where, "*BOUNDARY: node set " + b.target + " is not defined");
+        targets = it->second;
+      }
+      const unsigned m = b.mask & all;
+      if (m != b.mask && !b.named)
+        fail(b.where, "*BOUNDARY: a component above " + std::to_string(dpn) + " on " + b.target + " (" + kinds + ")");
+      if (m == 0) fail(b.where, "*BOUNDARY: the type fixes no component of " + b.target + " (" + kinds + ")");
+      for (int v : targets) {
+        nodes.push_back(v);
+        comps.emplace_back(v, m);
+      }
     }
   }
 
@@ -510,6 +615,7 @@ private:
            "duplicate element label " + std::to_string(mesh_.elem_ids[static_cast<std::size_t>(dup_elem)]));
 
     for (const SetOp& op : ops_) apply(op);
+    resolve_boundary();
 
     for (const Section& s : mesh_.sections) {
       if (!mesh_.element_sets.count(s.elset))
@@ -696,6 +802,7 @@ private:
   std::vector<long> elem_labels_; ///< node labels of all elements, CSR like Mesh::elem_nodes
   std::vector<Loc> node_loc_, elem_loc_;
   std::vector<SetOp> ops_;
+  std::vector<BoundaryItem> boundary_;
   std::vector<std::string> ref_names_;
   LabelIndex nodes_, elems_;
   std::set<std::string> ignored_seen_;

@@ -156,10 +156,10 @@ public:
     FLEXUQ_PETSC(MatCreateVecs(c.K(), x_.out(), nullptr));
     std::vector<PetscInt> from, to;
     for (int v : d.owned_nodes()) {
-      if (d.is_fixed(v)) continue;
       for (int k = 0; k < dpn; ++k) {
+        if (d.dof(v, k) < 0) continue; // a fixed component
         from.push_back(static_cast<PetscInt>(v) * dpn + k);
-        to.push_back(d.node_dof(v) + k);
+        to.push_back(d.dof(v, k));
       }
     }
     IsH a, b;

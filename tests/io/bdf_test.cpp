@@ -336,7 +336,9 @@ TEST(Bdf, BadInput) {
                {"pin.bdf:3:", "pin flags"});
   expect_error(write_deck("offset.bdf", "GRID,1,,0.,0.,0.\nGRID,2,,1.,0.,0.\nCBAR,1,1,1,2,0.,1.,0.,GOG\n,,,0.,0.,0.1\nPBAR,1,1,1.,1.,1.,1.\nMAT1,1,1.,,0.3,1.\n"),
                {"offset.bdf:3:", "offsets"});
-  expect_error(write_deck("partial_spc.bdf", grids + tet + prop + "SPC1,1,12,1\n"), {"partial_spc.bdf:8:", "components 12"});
+  expect_error(write_deck("spc_cd.bdf", "CORD2R,5,,0.,0.,0.,0.,0.,1.\n,0.,1.,0.\nGRID,1,,0.,0.,0.,5\n" + grids.substr(17) + tet +
+                                           prop + "SPC1,1,12,1\n"),
+               {"spc_cd.bdf:10:", "components 12", "CD = 5"}); // single components in a rotated CD
   expect_error(write_deck("method.bdf", "CEND\nMETHOD = 3\nBEGIN BULK\n" + grids + tet + prop + "EIGRL,1,,,5\n"),
                {"METHOD = 3 selects no EIGRL"});
 }

@@ -22,6 +22,15 @@ inline std::unique_ptr<fe::Component> component_from_yaml(MPI_Comm comm, const s
   return std::make_unique<fe::Component>(comm, app::load_mesh(cfg), opts);
 }
 
+/// The first @p count frequencies (Hz) of a component with supports (a zero-energy mode is an error).
+inline std::vector<double> constrained_frequencies(const fe::Component& c, int count) {
+  fe::ModeOptions mo;
+  mo.count = count;
+  mo.constrained = true;
+  mo.progress = false;
+  return fe::solve_modes(c.K(), c.M(), mo).frequencies_hz();
+}
+
 /// An isotropic material record for tests.
 inline io::Material material(const std::string& name, double E, double nu, double rho) {
   io::Material m;

@@ -5,8 +5,8 @@
 /// verb). Part of the app layer's job parsing (library `flexuq_job`): `fe` itself reads no YAML.
 ///
 /// Keys: model.mesh (path, .inp/.msh) or model.generator {type: box|beam, …}; model.material
-/// {E, nu, rho} or {G, C, rho}; model.materials {ELSET: {…}}; model.fixed (node sets; also accepted
-/// as modes.fixed); model.partitioner; model.shell {thickness, shear_ratio, bending_ratio, nsm} and
+/// {E, nu, rho} or {G, C, rho}; model.materials {ELSET: {…}}; model.fixed (node sets, or {set, dofs}
+/// entries fixing single components; also accepted as modes.fixed); model.partitioner; model.shell {thickness, shear_ratio, bending_ratio, nsm} and
 /// model.shells {ELSET: {…}} (shell sections for shell elements no mesh section covers);
 /// model.plane {state: stress|strain, thickness} (the section of 2-D elements no mesh section
 /// covers; a .msh mesh is then read as a 2-D component).
@@ -24,5 +24,9 @@ io::Mesh load_mesh(const io::Config& cfg);
 io::Material parse_material(const io::Config& cfg, const std::string& key);
 /// Component options from model.* (and the modes.fixed alias).
 fe::ComponentOptions component_options(const io::Config& cfg);
+/// The supports at @p key (model.fixed or modes.fixed) into @p o: each entry a node set name (all its
+/// DOFs, o.fixed_sets) or {set: S, dofs: [c, …]} with components 1–6 (o.fixed_components).
+/// Throws InputError naming the file, the entry and its line.
+void parse_fixed(const io::Config& cfg, const std::string& key, fe::ComponentOptions& o);
 
 } // namespace flexuq::app

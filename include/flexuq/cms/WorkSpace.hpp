@@ -96,11 +96,11 @@ public:
   /// The columns of the 6 rigid modes (tx ty tz rx ry rz) that are motions of the component, as a
   /// 6 × rigid_count() selection: the identity, or e_tx, e_ty, e_rz in 2-D.
   Eigen::MatrixXd rigid_selection() const;
-  /// Working index of DOF @p k of node @p n (−1 for a DOF eliminated by an RBE2/RBE3 constraint).
-  /// Not collective.
+  /// Working index of DOF @p k of node @p n (−1 for a fixed DOF or one eliminated by an RBE2/RBE3
+  /// constraint). Not collective.
   PetscInt work_index(int n, int k) const {
-    const PetscInt g = comp_->dofs().node_dof(n) + k;
-    return removed(g) ? -1 : work_of(g);
+    const PetscInt g = comp_->dofs().dof(n, k);
+    return g < 0 || removed(g) ? -1 : work_of(g);
   }
   /// The RBE3 averaging matrix of interface @p s (6 × 3n, columns: the set's nodes in ascending
   /// internal order, components x, y, z), empty for other kinds. Replicated.

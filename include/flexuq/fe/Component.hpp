@@ -36,8 +36,17 @@ struct MaterialGroup {
   std::array<double, 2> stiffness_coefficients() const;
 };
 
+/// Single components of a node set held fixed (the YAML form `fixed: [{set: S, dofs: [1, 2, 3]}]`).
+struct FixedComponents {
+  std::string set;
+  std::vector<int> dofs; ///< 1-based: 1–3 translations, 4–6 rotations (beams, shells); 1–2 in 2-D
+  std::string key;       ///< where it was given, for messages ("job.yaml: model.fixed[0]")
+};
+
 struct ComponentOptions {
-  std::vector<std::string> fixed_sets;             ///< node sets held fixed (all DOFs eliminated)
+  std::vector<std::string> fixed_sets;             ///< node sets held fixed (all DOFs eliminated, or the
+                                                   ///< components the mesh's set_components give)
+  std::vector<FixedComponents> fixed_components;   ///< single components of node sets held fixed
   std::optional<io::Material> default_material;    ///< for elements without a section / DEFAULT
   std::map<std::string, io::Material> set_materials; ///< element set → material (overrides the mesh)
   /// Shell section of the shell elements no mesh section covers (a gmsh mesh's 2-D elements):
@@ -83,6 +92,7 @@ public:
   const DofMap& dofs() const { return *dofs_; }
   const std::vector<MaterialGroup>& groups() const { return groups_; }
   const std::vector<int>& element_group() const { return elem_group_; }
+  /// True when some DOF is fixed (a whole node or single components).
   bool has_fixed_nodes() const { return n_fixed_nodes_ > 0; }
   const std::vector<std::string>& fixed_sets() const { return fixed_sets_; }
 

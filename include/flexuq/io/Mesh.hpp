@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace flexuq::io {
@@ -32,6 +33,11 @@ struct Mesh {
   std::vector<long> elem_ids;                  ///< label of each element in the input file
   std::map<std::string, std::vector<int>> node_sets;    ///< upper-case name → internal node indices
   std::map<std::string, std::vector<int>> element_sets; ///< upper-case name → element indices
+  /// Supports of single components read from the input (Nastran SPC/SPC1, Abaqus *BOUNDARY): node
+  /// set name (also in node_sets) → (node, fixed components: bit c = component c + 1) pairs, a node
+  /// listed more than once fixing the union. Fixing a node set without an entry here fixes its
+  /// nodes whole (fe::Component).
+  std::map<std::string, std::vector<std::pair<int, unsigned>>> set_components;
   std::map<std::string, Material> materials;            ///< upper-case name → material
   std::vector<Section> sections;
   std::vector<std::string> warnings;           ///< e.g. unknown keywords, reported once on rank 0
