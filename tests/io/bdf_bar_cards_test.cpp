@@ -334,7 +334,8 @@ TEST(BdfBarPins, PinnedEndGivesClampedPinnedFrequencies) {
 
 // A clamped CBAR chain (Nastran's coupled CBAR mass: no torsional inertia, so ρA + NSM scales the
 // whole mass): with NSM = 1.5 ρA every frequency is √(1/2.5) of the chain's without; PROD/CONROD
-// rods the same on their axial modes. WTMASS scales the NSM like the density.
+// rods the same on their axial modes. Re-evaluated at 2ρ the NSM stays (constant term). WTMASS
+// scales the NSM like the density.
 TEST(BdfNsm, FrequenciesScaleWithTheAddedMassPerLength) {
   const double A = 2e-4;
   auto chain = [&](const std::string& elem, const std::string& prop, bool rod) {
@@ -369,6 +370,26 @@ TEST(BdfNsm, FrequenciesScaleWithTheAddedMassPerLength) {
     ASSERT_GE(p.size(), 4u);
     ASSERT_GE(h.size(), 4u);
     for (std::size_t j = 0; j < 4; ++j) EXPECT_NEAR(std::sqrt(h[j] / p[j]), ratio, 1e-8) << "mode " << j + 1;
+  }
+  // The NSM is the constant mass term: doubling ρ by re-evaluation (as a campaign does) leaves it,
+  // so every frequency² goes from ∝ 1/(ρA + NSM) = 1/2.5 to 1/(2ρA + NSM) = 1/3.5 (CBAR coupled mass).
+  {
+    fe::ComponentOptions o;
+    o.fixed_sets = {"SPC1"};
+    fe::Component comp(MPI_COMM_WORLD, io::read_bdf(write_deck("nsm_affine.bdf", chain("CBAR", cases[0].heavy, false))), o);
+    ASSERT_EQ(comp.mass_terms().names().back(), "constant:nonstructural mass");
+    fe::ModeOptions mo;
+    mo.count = 4;
+    mo.constrained = true;
+    mo.progress = false;
+    const auto before = fe::solve_modes(comp.K(), comp.M(), mo).eigenvalues;
+    std::vector<fe::IsoMaterial> mats{comp.groups()[0].material};
+    mats[0].rho *= 2;
+    comp.set_materials(mats);
+    const auto after = fe::solve_modes(comp.K(), comp.M(), mo).eigenvalues;
+    ASSERT_GE(before.size(), 4u);
+    ASSERT_GE(after.size(), 4u);
+    for (std::size_t j = 0; j < 4; ++j) EXPECT_NEAR(after[j] / before[j], 2.5 / 3.5, 1e-8) << "mode " << j + 1;
   }
   const io::Mesh m = io::read_bdf(write_deck("nsm_wtmass.bdf", "PARAM,WTMASS,0.5\n" + chain("CBAR", cases[0].heavy, false)));
   ASSERT_FALSE(m.sections.empty());
