@@ -228,6 +228,10 @@ std::unique_ptr<Component> make_matrix_component(MPI_Comm comm, const MatrixMode
   // --- fixed nodes, DOF map ---
   ExternalOperators ops;
   std::vector<int> fixed;
+  if (!options.fixed_components.empty())
+    throw InputError(options.fixed_components.front().key + ": supports of single components ({set, dofs}) are not "
+                     "supported on a component given by matrices; fix whole node sets (model.fixed: [" +
+                     options.fixed_components.front().set + "])");
   for (const auto& name : options.fixed_sets) {
     const auto& nodes = mesh.node_set(name);
     FLEXUQ_REQUIRE(!nodes.empty(), mesh.source << ": fixed node set '" << name << "' is empty");

@@ -10,3 +10,7 @@ flexuq_add_mpi_test(test_cms_plane_reduce SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/pl
 # reduce.solve_block: the statics in blocks of right-hand sides = one at a time (1e-12), K_ii Ψ = −K_ib.
 flexuq_add_mpi_test(test_cms_block_solve SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/block_solve_test.cpp
                     LIBS flexuq_cms flexuq_job NP 1 2 LABELS cms TIMEOUT 120)
+# Craig-Bampton next to a symmetry plane (issue #37 item 3): fixed-interface modes = the component with the interface and
+# u_y = 0 on y = 0 fixed, 3 rigid motions left in the reduced pencil, 1 rank = 2 ranks, rbe2 on a fixed component refused.
+flexuq_add_mpi_test(test_cms_supports SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/supports_cb_test.cpp
+                    LIBS flexuq_cms flexuq_job NP 1 2 LABELS cms TIMEOUT 60)
