@@ -42,26 +42,39 @@ BfgsResult bfgs(const std::function<double(const Eigen::VectorXd&, bool, Eigen::
       first = true;
       dir = -g;
     }
-    double alpha = 1.0, jt = 0;
+    // Weak Wolfe line search by bracketing (Lewis & Overton): Armijo fails → the step is too long;
+    // the slope still below c2 times the start's → too short; double until bracketed, then bisect.
+    const double slope = g.dot(dir);
+    double alpha = 1.0, lo = 0.0, hi = -1.0, jt = 0;
     Vec pt, gpt;
     bool ok = false;
-    for (int b = 0; b < o.max_backtracks; ++b, alpha *= 0.5) {
+    for (int b = 0; b < o.max_backtracks; ++b) {
       pt = p + scale.cwiseProduct(alpha * dir);
-      if (admissible && !admissible(pt)) continue;
-      Vec dummy;
-      jt = f(pt, false, dummy);
-      ++evals;
-      if (std::isfinite(jt) && jt <= j + 1e-4 * alpha * g.dot(dir)) {
+      bool too_long = admissible && !admissible(pt);
+      if (!too_long) {
+        jt = f(pt, true, gpt);
+        ++evals;
+        too_long = !std::isfinite(jt) || jt > j + 1e-4 * alpha * slope;
+      }
+      if (too_long) hi = alpha;
+      else if (gpt.cwiseProduct(scale).dot(dir) < 0.9 * slope) lo = alpha;
+      else {
         ok = true;
         break;
       }
+      alpha = hi > 0 ? 0.5 * (lo + hi) : 2 * alpha;
+    }
+    if (!ok && lo > 0) { // the longest step that met Armijo
+      alpha = lo;
+      pt = p + scale.cwiseProduct(alpha * dir);
+      jt = f(pt, true, gpt);
+      ++evals;
+      ok = true;
     }
     if (!ok) {
       res.reason = "line search";
       return res;
     }
-    f(pt, true, gpt);
-    ++evals;
     const Vec gt = gpt.cwiseProduct(scale);
     const Vec s = alpha * dir, y = gt - g;
     const double sy = s.dot(y);

@@ -93,7 +93,7 @@ struct Evaluation {
   Vec gradient;          ///< dJ/dp (empty from cost())
   Trajectory trajectory;
   long newton_iterations = 0, matrices = 0;
-  double forward_seconds = 0, adjoint_seconds = 0;
+  double forward_seconds = 0, adjoint_seconds = 0; ///< processor time
 };
 
 /// Forward run at @p p: the cost and the trajectory.
