@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 
 using namespace flexuq;
@@ -85,6 +86,63 @@ System double_pendulum(bool planar) {
   return s;
 }
 
+/// The other planar joints and loads: a slider S on an inclined prismatic-2d held by a spring, a pendulum L
+/// on S (revolute-2d) with a rotational damper between them, a bob D hung from L's tip by a distance joint;
+/// a crank K turned by an angle-driver about its revolute-2d and a block P moved along x by a
+/// translation-driver on its prismatic-2d, joined to K's tip by a spring; gravity −y; a force on D with a z
+/// part and a torque on D with x, y parts (which the plane takes). 3-D bodies are held by planar joints.
+System joint_library(bool planar) {
+  System s;
+  const double z = -0.5;
+  const Vec3 a(std::cos(M_PI / 6), std::sin(M_PI / 6), 0);
+  const int sl = s.add_body(bar("S", 1.0, 0.4, Vec3(0, 0, z), M_PI / 6, planar));
+  const int pe = s.add_body(bar("L", 0.5, 0.8, Vec3(0.4, 0, z), 0.0, planar));
+  const int bob = s.add_body(bar("D", 0.3, 0.2, Vec3(1.2, -0.5, z), 0.3, planar));
+  const int kr = s.add_body(bar("K", 0.7, 0.6, Vec3(-1.0, 1.3, z), 0.0, planar));
+  const int bl = s.add_body(bar("P", 0.9, 0.3, Vec3(-0.4, 2.0, z), 0.0, planar));
+  if (!planar)
+    for (int b = 0; b < 5; ++b) s.add_joint(joint(s.bodies()[b].name + ".plane", JointType::planar, kGround, b, s.bodies()[b].position));
+  s.add_joint(joint("slide", JointType::prismatic_2d, kGround, sl, Vec3(0, 0, z), a));
+  s.add_joint(joint("hinge", JointType::revolute_2d, sl, pe, Vec3(0, 0, z)));
+  JointSpec rod = joint("rod", JointType::distance, pe, bob, Vec3(0.8, 0, z));
+  rod.point2 = Vec3(1.2, -0.4, z);
+  rod.has_point2 = true;
+  s.add_joint(rod);
+  s.add_joint(joint("crank", JointType::revolute_2d, kGround, kr, Vec3(-1.3, 1.3, z)));
+  JointSpec drive = joint("drive", JointType::angle_driver, kGround, kr, Vec3(-1.3, 1.3, z));
+  drive.motion = TimeFunction::polynomial({0.0, 2.0, -0.5});
+  s.add_joint(drive);
+  s.add_joint(joint("guide", JointType::prismatic_2d, kGround, bl, Vec3(-0.4, 2.0, z), Vec3::UnitX()));
+  JointSpec push = joint("push", JointType::translation_driver, kGround, bl, Vec3(-0.4, 2.0, z), Vec3::UnitX());
+  push.motion = TimeFunction::harmonic(0.2, 1.5);
+  s.add_joint(push);
+  auto spring = [&](int b1, const Vec3& p1, int b2, const Vec3& p2, double k, double c, double len) {
+    ForceSpec f;
+    f.type = ForceType::spring;
+    f.body = b1, f.body2 = b2, f.point = p1, f.point2 = p2, f.stiffness = k, f.damping = c, f.length = len;
+    s.add_force(f);
+  };
+  spring(kGround, Vec3(-0.5, -0.3, z), sl, Vec3(0, 0, z), 30.0, 0.5, 0.2);
+  spring(kr, Vec3(-0.7, 1.3, z), bl, Vec3(-0.4, 2.0, z), 20.0, 0.3, 0.5);
+  ForceSpec damper;
+  damper.type = ForceType::rotational_damper;
+  damper.body = pe, damper.body2 = sl, damper.direction = Vec3::UnitZ(), damper.damping = 0.05;
+  s.add_force(damper);
+  ForceSpec push_d;
+  push_d.type = ForceType::force;
+  push_d.body = bob, push_d.point = Vec3(1.25, -0.5, z), push_d.direction = Vec3(1, 0.5, 2);
+  push_d.value = TimeFunction::harmonic(0.8, 2.0);
+  s.add_force(push_d);
+  ForceSpec twist;
+  twist.type = ForceType::torque;
+  twist.body = bob, twist.direction = Vec3(0.5, -1, 1), twist.value = TimeFunction::constant(0.05);
+  s.add_force(twist);
+  ForceSpec g;
+  g.direction = Vec3(0, -9.81, 0);
+  s.add_force(g);
+  return s;
+}
+
 /// Largest difference over the run of every body's x, y and angle θ (from its Euler parameters),
 /// relative to the largest magnitude of that quantity in the 3-D run.
 double max_relative_difference(const System& s3, const test::Run& r3, const System& s2, const test::Run& r2) {
@@ -109,23 +167,32 @@ double max_relative_difference(const System& s3, const test::Run& r3, const Syst
   return worst;
 }
 
+/// Both systems integrated by HHT (h = 1e-3) to @p end; checks their coordinates and active rows against
+/// @p counts = {n 3-D, n planar, m 3-D, m planar}; prints and returns their largest relative difference.
+double run_both(System& s3, System& s2, double end, const char* what, test::Run& r3, test::Run& r2,
+                const std::array<int, 4>& counts) {
+  const auto o = test::hht(1e-3, end);
+  r3 = test::simulate(s3, o);
+  r2 = test::simulate(s2, o);
+  EXPECT_EQ(s3.n(), counts[0]);
+  EXPECT_EQ(s2.n(), counts[1]);
+  EXPECT_EQ(s3.m(), counts[2]);
+  EXPECT_EQ(s2.m(), counts[3]);
+  const double d = max_relative_difference(s3, r3, s2, r2);
+  std::printf("%s, planar vs 3-D bodies: max relative difference %.3g over %g s\n", what, d, end);
+  return d;
+}
+
 } // namespace
 
 TEST(MbsPlanar, SliderCrankEqualsThreeDBodiesHeldInThePlane) {
   System s3 = slider_crank(false), s2 = slider_crank(true);
   // 2 bodies: 14 coordinates and 2 norm + 6 plane + 2 + 2 + 1 joint rows against 8 and 2 + 5.
-  EXPECT_EQ(s3.n(), 14);
-  EXPECT_EQ(s2.n(), 8);
-  EXPECT_EQ(s3.rows_total(), 13);
-  EXPECT_EQ(s2.rows_total(), 7);
-  const auto o = test::hht(1e-3, 1.5);
-  const test::Run r3 = test::simulate(s3, o), r2 = test::simulate(s2, o);
+  test::Run r3, r2;
+  EXPECT_LE(run_both(s3, s2, 1.5, "slider-crank", r3, r2, {14, 8, 13, 7}), 1e-10);
   EXPECT_TRUE(r3.dropped.empty());
   EXPECT_TRUE(r2.dropped.empty());
   EXPECT_EQ(r2.states.size(), 1501u);
-  const double d = max_relative_difference(s3, r3, s2, r2);
-  std::printf("slider-crank, planar vs 3-D bodies in the plane: max relative difference %.3g over 1.5 s\n", d);
-  EXPECT_LE(d, 1e-10);
   // The crank turns (the torque schedule swings it by 0.44 rad), so the comparison is not vacuous.
   const Vec4 p0 = s2.euler(r2.states.front().q, 0);
   double swing = 0;
@@ -140,19 +207,24 @@ TEST(MbsPlanar, SliderCrankEqualsThreeDBodiesHeldInThePlane) {
 
 TEST(MbsPlanar, DoublePendulumEqualsThreeDRevolutes) {
   System s3 = double_pendulum(false), s2 = double_pendulum(true);
-  EXPECT_EQ(s3.n(), 14);
-  EXPECT_EQ(s2.n(), 8);
-  const auto o = test::hht(1e-3, 1.0);
-  const test::Run r3 = test::simulate(s3, o), r2 = test::simulate(s2, o);
-  EXPECT_EQ(s3.m(), 12); // 10 revolute rows (5 each, none redundant) + 2 norms
-  EXPECT_EQ(s2.m(), 6);  // 4 + 2
-  const double d = max_relative_difference(s3, r3, s2, r2);
-  std::printf("double pendulum, planar vs 3-D revolutes: max relative difference %.3g over 1 s\n", d);
-  EXPECT_LE(d, 1e-10);
+  test::Run r3, r2; // 10 revolute rows (5 each, none redundant) + 2 norms against 4 + 2
+  EXPECT_LE(run_both(s3, s2, 1.0, "double pendulum (3-D revolutes)", r3, r2, {14, 8, 12, 6}), 1e-10);
   // Energy is conserved to the integrator's accuracy by the planar run alone (HHT α = −0.05 dissipates a little).
   const double e0 = s2.kinetic_energy(r2.states.front().q, r2.states.front().v) + s2.potential_energy(r2.states.front().q);
   const double e1 = s2.kinetic_energy(r2.states.back().q, r2.states.back().v) + s2.potential_energy(r2.states.back().q);
   EXPECT_LT(std::abs(e1 - e0), 1e-3 * std::abs(e0));
+}
+
+TEST(MbsPlanar, JointLibraryAndLoadsEqualThreeDBodiesHeldInThePlane) {
+  System s3 = joint_library(false), s2 = joint_library(true);
+  test::Run r3, r2; // 5 norms + 2 + 2 + 1 + 2 + 1 + 2 + 1 joint rows (+ 15 plane rows in 3-D), none redundant
+  EXPECT_LE(run_both(s3, s2, 1.0, "joint library", r3, r2, {35, 20, 31, 16}), 1e-10);
+  EXPECT_LT(r2.stats.max_drift, 1e-10);
+  // The drivers hold: K's angle is 2t − 0.5t², P's x is −0.4 + 0.2 sin(3πt).
+  const State& last = r2.states.back();
+  const Vec4 pk = s2.euler(last.q, 3);
+  EXPECT_NEAR(2 * std::atan2(pk(3), pk(0)), 2.0 - 0.5, 1e-9);
+  EXPECT_NEAR(s2.origin(last.q, 4).x(), -0.4 + 0.2 * std::sin(3 * M_PI * 1.0), 1e-9);
 }
 
 TEST(MbsPlanar, KinematicsAgainstTheAngleAndFiniteDifferences) {
