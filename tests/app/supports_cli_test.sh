@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Supports of single components through the CLI (issue #37 item 3): a 0.2 x 0.04 x 0.03 m steel box
+# (generator, 10 x 2 x 2 hex8) clamped at XMIN with u_x = 0 on XMAX (`model.fixed: [XMIN, {set: XMAX,
+# dofs: [1]}]`, the symmetry plane of a 0.4 m clamped-clamped bar).
+#  1. `flexuq modes` on 2 ranks: /modes/vectors is 0 at the fixed components (u_x on XMAX, all of
+#     XMIN) and not elsewhere on XMAX (u_y, u_z move); /modes attribute fixed_sets names XMAX[1].
+#  2. The 0.4 m clamped-clamped bar (whole-node form) has every frequency of 1. among its own (1e-8):
+#     the half with its symmetry plane gives the full bar's symmetric modes.
+#  3. `flexuq campaign` over E (3 Monte-Carlo samples) keeps the supports: f = f0 √(E/E0) (1e-7).
+#  4. dofs: [1, 7] is refused with exit 2 naming the file, the entry and its line.
+# Usage: supports_cli_test.sh FLEXUQ MPIEXEC WORKDIR EXPECT_ERROR
+set -euo pipefail
+flexuq=$1; mpiexec=$2; work=$3; expect_error=$4
+py=/usr/bin/python3
+rm -rf "$work"; mkdir -p "$work"; cd "$work"
+run() { local n=$1; shift; "$mpiexec" -n "$n" --allow-run-as-root --oversubscribe "$flexuq" "$@"; }
+box() { echo "model:
+  generator: {type: box, size: [$1, 0.04, 0.03], cells: [$2, 2, 2], order: 1}
+  material: {E: 2.1e11, nu: 0.3, rho: 7850}
+  fixed: $3"; }
+{ box 0.2 10 "[XMIN, {set: XMAX, dofs: [1]}]"; printf 'modes:\n  count: 6\noutput: half.h5\n'; } > half.yaml
+{ box 0.4 20 "[XMIN, XMAX]"; printf 'modes:\n  count: 16\noutput: full.h5\n'; } > full.yaml
+{ box 0.2 10 "[XMIN, {set: XMAX, dofs: [1]}]"; printf 'parameters:\n  E: {dist: lognormal, mean: 2.1e11, std: 1.0e10}\n'
+  printf 'outputs: {frequencies: 3}\nmethod:\n  type: monte-carlo\n  samples: 3\ncampaign: {ranks_per_sample: 1, seed: 3}\noutput: uq.h5\n'; } > campaign.yaml
+{ box 0.2 4 "[XMIN, {set: XMAX, dofs: [1, 7]}]"; printf 'modes:\n  count: 2\noutput: bad.h5\n'; } > bad.yaml
+run 2 modes half.yaml > half.log 2>&1 || { echo "modes (half) failed"; cat half.log; exit 1; }
+run 2 modes full.yaml > full.log 2>&1 || { echo "modes (full) failed"; cat full.log; exit 1; }
+run 2 campaign campaign.yaml > campaign.log 2>&1 || { echo "campaign failed"; cat campaign.log; exit 1; }
+"$expect_error" --exit-code 2 "bad.yaml" "model.fixed[1].dofs" "line 4" "component 7" -- "$mpiexec" -n 2 --allow-run-as-root --oversubscribe "$flexuq" modes bad.yaml
+$py - <<'PY'
+import h5py, numpy as np
+h = h5py.File("half.h5", "r")
+x = h["mesh/geometry"][()]
+V = h["modes/vectors"][()]                       # (nodes, 3, modes)
+assert V.shape[1:] == (3, 6), V.shape
+xmin, xmax = np.abs(x[:, 0]) < 1e-12, np.abs(x[:, 0] - 0.2) < 1e-12
+assert xmin.sum() == 9 and xmax.sum() == 9
+assert np.all(V[xmin] == 0), "XMIN is clamped"
+assert np.all(V[xmax, 0, :] == 0), "u_x = 0 on the symmetry plane"
+assert np.abs(V[xmax, 1:, :]).max() > 1e-3 * np.abs(V).max(), "u_y, u_z move on the symmetry plane"
+fixed = h["modes"].attrs["fixed_sets"]
+fixed = fixed.decode() if isinstance(fixed, bytes) else str(fixed)
+assert "XMAX[1]" in fixed and "XMIN" in fixed, fixed
+fh = h["modes/frequencies_hz"][()]
+ff = h5py.File("full.h5", "r")["modes/frequencies_hz"][()]
+err = max(np.min(np.abs(ff / f - 1)) for f in fh)
+print("half-bar frequencies among the full bar's: max relative distance %.2e" % err)
+assert err < 1e-8, (fh, ff)
+u = h5py.File("uq.h5", "r")
+theta = u["samples/parameters"][()][:, 0]
+freq = u["outputs/frequencies"][()]
+pred = fh[None, :3] * np.sqrt(theta[:, None] / 2.1e11)
+e = np.max(np.abs(freq / pred - 1))
+print("campaign with a symmetry plane: max |f / (f0 sqrt(E/E0)) - 1| = %.2e" % e)
+assert len(freq) == 3 and e < 1e-7, (freq, pred)
+print("supports CLI: OK")
+PY
