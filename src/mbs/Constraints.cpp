@@ -131,7 +131,7 @@ Vec System::gamma(const Vec& q, const Vec& v, double t) const {
 
 std::vector<std::string> System::select_independent_rows(const Vec& q, double t, double tol) {
   reset_active();
-  const Mat cq = jacobian_all(q, t);
+  const Eigen::SparseMatrix<double, Eigen::RowMajor> cq = jacobian_sparse(q, t, true);
   const int nr = rows_.size();
   std::vector<int> order;
   for (std::size_t b = 0; b < bodies_.size(); ++b) order.push_back(nr + static_cast<int>(b));
@@ -141,21 +141,42 @@ std::vector<std::string> System::select_independent_rows(const Vec& q, double t,
   // rows are scaled to unit length (tol is then an absolute threshold on what is left) and factored
   // as the columns of a sparse Householder QR in their natural order: Eigen's SparseQR sets a column
   // whose remaining norm is below the pivot threshold aside and goes on, which is this in-order test.
-  // Each row touches one or two bodies, so a chain costs O(bodies) where the dense Gram–Schmidt
-  // this replaces cost O(rows² · coordinates) (issue #40: 400 bodies took a minute to set up).
+  // Each row touches one or two bodies; the dense Gram–Schmidt this replaces cost O(rows² ·
+  // coordinates) (issue #40: 400 bodies took a minute to set up). Eigen's QR keeps its reflections'
+  // patterns, which grow along a chain: about 2.3 (rows)² bytes (Integrator::initialise checks it).
+  // The coordinates (the factorization's rows) are numbered in the order the columns take them as
+  // pivots: the in-order test compares spans, the same for any order of the coordinates, but
+  // Householder QR pivots its k-th column on row k, and with the coordinates in their own order a
+  // joint row's reflection reached coordinates of far bodies, a fill that grew with the chain (1,600
+  // bodies: a minute here). Each column takes its largest coordinate not taken before; the rest follow.
   const int nall = static_cast<int>(order.size());
   std::vector<Eigen::Triplet<double>> entries;
   std::vector<char> zero(static_cast<std::size_t>(nall), 0);
+  std::vector<int> position(static_cast<std::size_t>(n()), -1);
+  int next = 0;
   for (int c = 0; c < nall; ++c) {
-    const auto row = cq.row(order[static_cast<std::size_t>(c)]);
-    const double norm = row.norm();
+    const int r = order[static_cast<std::size_t>(c)];
+    double norm = 0, largest = 0;
+    int pivot = -1;
+    for (Eigen::SparseMatrix<double, Eigen::RowMajor>::InnerIterator it(cq, r); it; ++it) {
+      norm += it.value() * it.value();
+      if (position[static_cast<std::size_t>(it.col())] < 0 && std::abs(it.value()) > largest) {
+        largest = std::abs(it.value());
+        pivot = static_cast<int>(it.col());
+      }
+    }
+    norm = std::sqrt(norm);
     if (norm == 0.0) {
       zero[static_cast<std::size_t>(c)] = 1; // an empty row: redundant (left out of the factorization)
       continue;
     }
-    for (Eigen::Index k = 0; k < row.size(); ++k)
-      if (row(k) != 0.0) entries.emplace_back(static_cast<int>(k), c, row(k) / norm);
+    if (pivot >= 0) position[static_cast<std::size_t>(pivot)] = next++;
+    for (Eigen::SparseMatrix<double, Eigen::RowMajor>::InnerIterator it(cq, r); it; ++it)
+      entries.emplace_back(static_cast<int>(it.col()), c, it.value() / norm);
   }
+  for (auto& p : position)
+    if (p < 0) p = next++;
+  for (auto& e : entries) e = Eigen::Triplet<double>(position[static_cast<std::size_t>(e.row())], e.col(), e.value());
   Eigen::SparseMatrix<double> rows_as_columns(n(), nall);
   rows_as_columns.setFromTriplets(entries.begin(), entries.end());
   rows_as_columns.makeCompressed();

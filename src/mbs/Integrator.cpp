@@ -14,6 +14,12 @@
 
 namespace flexuq::mbs {
 
+namespace {
+/// Above this many coordinates a sparse run does not fall back to the finite-difference iteration
+/// matrix when Newton contracts badly (it is dense: 16 n² bytes, 256 MB here, and 2n residuals).
+constexpr int kFdMaxCoordinatesSparse = 4000;
+} // namespace
+
 void SolverOptions::validate() const {
   FLEXUQ_REQUIRE_OPTION(alpha >= -1.0 / 3.0 - 1e-15 && alpha <= 0.0, "solver.alpha",
                         "{} must be in [-1/3, 0], got " << alpha);
@@ -92,9 +98,17 @@ Mat equilibrated(const Mat& k, Vec* scale = nullptr) {
 /// coordinate that neither M nor the constraints determine. A chain of 400 bodies (4,400 unknowns)
 /// took a minute in the dense full-pivoting LU of the whole saddle matrix (issue #40); this follows
 /// the mechanism's sparsity. Returns −1 when regular, else the coordinate of the first such pivot.
-Eigen::Index singular_coordinate(const Mat& k, int n) {
-  const Eigen::SparseMatrix<double> M = k.topLeftCorner(n, n).sparseView(1.0, 0.0);
-  const Eigen::SparseMatrix<double> C = k.bottomLeftCorner(k.rows() - n, n).sparseView(1.0, 0.0);
+Eigen::Index singular_coordinate(const SpMat& k, int n) {
+  Triplets mt, ct; // the blocks M (n × n) and C (m × n) of k's first n columns
+  for (int c = 0; c < n; ++c)
+    for (SpMat::InnerIterator it(k, c); it; ++it) {
+      if (it.value() == 0.0) continue;
+      if (it.row() < n) mt.emplace_back(static_cast<int>(it.row()), c, it.value());
+      else ct.emplace_back(static_cast<int>(it.row()) - n, c, it.value());
+    }
+  SpMat M(n, n), C(k.rows() - n, n);
+  M.setFromTriplets(mt.begin(), mt.end());
+  C.setFromTriplets(ct.begin(), ct.end());
   Eigen::SparseMatrix<double> CtC = C.transpose() * C;
   const double cmax = CtC.nonZeros() ? CtC.diagonal().maxCoeff() : 0.0;
   const double mmax = M.nonZeros() ? M.diagonal().cwiseAbs().maxCoeff() : 0.0;
@@ -115,12 +129,15 @@ Eigen::Index singular_coordinate(const Mat& k, int n) {
 }
 } // namespace
 
+std::string Integrator::singular_body(const SpMat& saddle) const {
+  // The first coordinate that neither M nor the constraints determine.
+  const Eigen::Index c = singular_coordinate(saddle, sys_.n());
+  if (c < 0) return {};
+  return sys_.bodies()[sys_.body_of_coordinate(static_cast<int>(c))].name;
+}
+
 std::string Integrator::singular_body(const Mat& saddle) const {
-  if (sparse_) { // the first coordinate that neither M nor the constraints determine
-    const Eigen::Index c = singular_coordinate(saddle, sys_.n());
-    if (c < 0) return {};
-    return sys_.bodies()[sys_.body_of_coordinate(static_cast<int>(c))].name;
-  }
+  if (sparse_) return singular_body(SpMat(saddle.sparseView(1.0, 0.0)));
   Vec d;
   Eigen::FullPivLU<Mat> lu(equilibrated(saddle, &d));
   lu.setThreshold(1e-10);
@@ -141,15 +158,95 @@ Mat Integrator::saddle(double t, const Vec& q) const {
   return k;
 }
 
+namespace {
+/// [A C_qᵀ; C_q 0] from A's triplets @p a (n × n, consumed) and C_q, exact zeros left out (the
+/// pattern of the dense matrix's non-zeros, so the sparse LU orders it alike).
+SpMat saddle_from(Triplets& a, const SpMat& cq) {
+  const int n = static_cast<int>(cq.cols()), m = static_cast<int>(cq.rows());
+  a.reserve(a.size() + 2 * static_cast<std::size_t>(cq.nonZeros()));
+  for (int c = 0; c < n; ++c)
+    for (SpMat::InnerIterator it(cq, c); it; ++it) {
+      a.emplace_back(n + static_cast<int>(it.row()), c, it.value());
+      a.emplace_back(c, n + static_cast<int>(it.row()), it.value());
+    }
+  SpMat k(n + m, n + m);
+  k.setFromTriplets(a.begin(), a.end());
+  k.prune([](Eigen::Index, Eigen::Index, double v) { return v != 0.0; });
+  return k;
+}
+} // namespace
+
+SpMat Integrator::saddle_sparse(double t, const Vec& q) const {
+  Triplets a;
+  sys_.mass_triplets(q, 1.0, a);
+  return saddle_from(a, sys_.jacobian_sparse(q, t));
+}
+
+SpMat Integrator::iteration_sparse(const Vec& q, double t, double bq, double bv, bool stab) {
+  Triplets a;
+  sys_.mass_triplets(q, 1.0, a);
+  sys_.stiffness_damping_triplets(q, bq, bv, a);
+  if (stab) { // kq_ as set_stiffness of the dense K: its exact non-zeros
+    Triplets kt;
+    sys_.stiffness_damping_triplets(q, 1.0, 0.0, kt);
+    kq_.resize(sys_.n(), sys_.n());
+    kq_.setFromTriplets(kt.begin(), kt.end());
+    kq_.prune([](Eigen::Index, Eigen::Index, double v) { return v != 0.0; });
+  }
+  return saddle_from(a, sys_.jacobian_sparse(q, t));
+}
+
+bool Integrator::projection_jacobian(double t, const Vec& q, Mat& cd, SpMat& cs) const {
+  if (!sparse_ && sys_.m() < kSparseMinSizeKeptLu) { // small: the dense C_q as always (no sparse rule applies)
+    cd = sys_.jacobian(q, t);
+    return false;
+  }
+  cs = sys_.jacobian_sparse(q, t);
+  if (sparse_ || choose_sparse(cs, kSparseMinSizeKeptLu)) return true;
+  cd = Mat(cs);
+  return false;
+}
+
+void Integrator::require_memory(bool sparse, double nnz) const {
+  const double n = sys_.n(), nm = n + static_cast<double>(sys_.rows_total());
+  std::ostringstream what;
+  what << "the mechanism (" << sys_.bodies().size() << " bodies, " << sys_.n() << " coordinates, " << sys_.rows_total()
+       << " constraint rows: ";
+  if (!sparse) {
+    // The dense iteration matrices ((n + m)² entries; a chain of 800 bodies, 8,800 unknowns, peaked
+    // at 1.1 GB, about 1.75 × 8(n + m)² bytes).
+    what << "dense iteration matrices of (n + m)² entries)";
+    io::limits::require_memory(16.0 * nm * nm, what.str());
+    return;
+  }
+  what << "sparse iteration matrices of " << static_cast<long long>(nnz) << " non-zeros and their LU factors";
+  double bytes = kSparseBytesPerNonZero * nnz;
+  if (o_.fd_matrix) { // solver.matrix: finite-difference differences the forces densely (n × n, twice)
+    what << ", and the dense n × n derivatives of solver.matrix: finite-difference";
+    bytes += 16.0 * n * n;
+  }
+  what << ")";
+  io::limits::require_memory(bytes, what.str());
+}
+
 void Integrator::accelerations(double t, const Vec& q, const Vec& v, Vec& a, Vec& lambda) const {
   const int n = sys_.n(), m = sys_.m();
-  const Mat k = saddle(t, q);
   Vec rhs(n + m);
   rhs.head(n) = sys_.forces(q, v, t);
   rhs.tail(m) = sys_.gamma(q, v, t);
   Vec x;
-  if (!acc_lu_.compute(k) || !acc_lu_.solve_checked(k, rhs, x)) {
-    const std::string b = singular_body(k);
+  std::string b;
+  bool singular = false;
+  if (sparse_) {
+    const SpMat k = saddle_sparse(t, q);
+    singular = !acc_lu_.compute(k) || !acc_lu_.solve_checked(k, rhs, x);
+    if (singular) b = singular_body(k);
+  } else {
+    const Mat k = saddle(t, q);
+    singular = !acc_lu_.compute(k) || !acc_lu_.solve_checked(k, rhs, x);
+    if (singular) b = singular_body(k);
+  }
+  if (singular) {
     throw InputError(FLEXUQ_MSG("the mass matrix is singular at t = " << t << (b.empty() ? "" : " on body '" + b + "'")
                                 << ": M + constraints do not determine the accelerations (a massless or inertia-free body "
                                    "that the joints do not hold?)"));
@@ -169,7 +266,9 @@ int Integrator::project_positions(double t, Vec& q) const {
   for (int it = 0; it < 50; ++it) {
     const Vec c = sys_.phi(q, t);
     if (c.lpNorm<Eigen::Infinity>() <= std::max(o_.tol, position_roundoff(q))) return it;
-    q += min_norm_correction(sys_.jacobian(q, t), c, sparse_);
+    Mat cd;
+    SpMat cs;
+    q += projection_jacobian(t, q, cd, cs) ? min_norm_correction(cs, c) : min_norm_correction(cd, c, false);
     if (!q.allFinite()) break;
   }
   const Vec c = sys_.phi(q, t);
@@ -178,23 +277,32 @@ int Integrator::project_positions(double t, Vec& q) const {
 }
 
 void Integrator::project_velocities(double t, const Vec& q, Vec& v) const {
-  const Mat cq = sys_.jacobian(q, t);
-  const Vec r = cq * v + sys_.phi_t(q, t);
-  v += min_norm_correction(cq, r, sparse_);
+  Mat cd;
+  SpMat cs;
+  if (projection_jacobian(t, q, cd, cs)) {
+    const Vec r = cs * v + sys_.phi_t(q, t);
+    v += min_norm_correction(cs, r);
+  } else {
+    const Vec r = cd * v + sys_.phi_t(q, t);
+    v += min_norm_correction(cd, r, false);
+  }
 }
 
 std::vector<std::string> Integrator::initialise(State& s) {
   const double t0 = o_.start;
+  // Memory: a dense run's (n + m)² matrices are checked before anything is allocated, so a mechanism
+  // that cannot fit says so at once (issue #40); `auto` decides below, on the sparse saddle matrix,
+  // and checks the path it chose before its first factorisation (the set-up before is sparse).
+  if (o_.linear_algebra == LinearAlgebra::dense) require_memory(false, 0);
   {
-    // The iteration matrix is assembled dense ((n + m)² entries; a sparse copy is factored): a chain
-    // of 800 bodies (8,800 unknowns) peaks at 1.1 GB, about 1.75 × 8(n + m)² bytes. Checked before
-    // anything is allocated, so a mechanism that cannot fit says so at once (issue #40).
-    const double nm = static_cast<double>(sys_.n()) + static_cast<double>(sys_.rows_total());
-    io::limits::require_memory(16.0 * nm * nm,
-                               FLEXUQ_MSG("the mechanism (" << sys_.bodies().size() << " bodies, " << sys_.n() << " coordinates, "
-                                                            << sys_.rows_total()
-                                                            << " constraint rows: dense iteration matrices of (n + m)² "
-                                                               "entries)"));
+    // The rank test's sparse Householder QR keeps its reflections' patterns, which grow along a
+    // chain's elimination tree: about 2.3 (rows)² bytes measured on chains of 1,600-5,000 links
+    // (0.93 GB at 20,000 rows); 3 (rows)² with a margin (docs/performance.md "Large mechanisms").
+    const double rows = static_cast<double>(sys_.rows_total());
+    io::limits::require_memory(3.0 * rows * rows,
+                               FLEXUQ_MSG("the mechanism (" << sys_.bodies().size() << " bodies, " << sys_.rows_total()
+                                                            << " constraint rows: the rows' rank test, a sparse QR "
+                                                               "of about 3 (rows)² bytes)"));
   }
   Vec q = sys_.initial_q();
   auto dropped = sys_.select_independent_rows(q, t0);
@@ -209,10 +317,12 @@ std::vector<std::string> Integrator::initialise(State& s) {
       ok = true;
       break;
     }
-    const Mat cq = sys_.jacobian(q, t0);
-    if (choose_sparse(cq, kSparseMinSizeKeptLu)) { // the kept rows are independent: C_q C_qᵀ is regular
-      q += min_norm_correction(cq, c, true);
+    const bool large = sys_.m() >= kSparseMinSizeKeptLu;
+    const SpMat cs = large ? sys_.jacobian_sparse(q, t0) : SpMat();
+    if (large && choose_sparse(cs, kSparseMinSizeKeptLu)) { // the kept rows are independent: C_q C_qᵀ is regular
+      q += min_norm_correction(cs, c);
     } else {
+      const Mat cq = large ? Mat(cs) : sys_.jacobian(q, t0);
       Eigen::CompleteOrthogonalDecomposition<Mat> cod(cq * cq.transpose());
       q -= cq.transpose() * cod.solve(c);
     }
@@ -235,25 +345,31 @@ std::vector<std::string> Integrator::initialise(State& s) {
   {
     // The saddle matrix must be regular (a massless body must be held by its joints); a rank
     // check once here, the steps then rely on the LU and a finite solution.
+    // `auto`: sparse by size and fill of the saddle matrix at t0 (choose_sparse), assembled sparse
+    // (a 5,000-body chain's dense one would be 24 GB); small mechanisms stay dense as they were.
     const int n = sys_.n(), m = sys_.m();
-    const Mat k = saddle(t0, q);
-    if (o_.linear_algebra == LinearAlgebra::automatic) {
-      const bool every_stage = o_.scheme == Scheme::rk45 || o_.scheme == Scheme::euler;
-      sparse_ = choose_sparse(k, every_stage ? kSparseMinSizeFactorEveryStage : kSparseMinSizeKeptLu);
-    }
+    const bool every_stage = o_.scheme == Scheme::rk45 || o_.scheme == Scheme::euler;
+    const int min_size = every_stage ? kSparseMinSizeFactorEveryStage : kSparseMinSizeKeptLu;
+    SpMat ks;
+    if (sparse_ || (o_.linear_algebra == LinearAlgebra::automatic && n + m >= min_size)) ks = saddle_sparse(t0, q);
+    if (o_.linear_algebra == LinearAlgebra::automatic) sparse_ = ks.size() > 0 && choose_sparse(ks, min_size);
+    if (o_.linear_algebra != LinearAlgebra::dense) require_memory(sparse_, static_cast<double>(ks.nonZeros()));
     lu_.set_sparse(sparse_);
     acc_lu_.set_sparse(sparse_);
     jac_h_ = -1;
     bool regular = false;
+    std::string b;
     if (sparse_) {
-      regular = singular_coordinate(k, n) < 0;
+      regular = singular_coordinate(ks, n) < 0;
+      if (!regular) b = singular_body(ks);
     } else {
+      const Mat k = ks.size() > 0 ? Mat(ks) : saddle(t0, q);
       Eigen::FullPivLU<Mat> lu(equilibrated(k));
       lu.setThreshold(1e-10);
       regular = lu.rank() == n + m;
+      if (!regular) b = singular_body(k);
     }
     if (!regular) {
-      const std::string b = singular_body(k);
       throw InputError(FLEXUQ_MSG("the mass matrix is singular at t = " << t0 << (b.empty() ? "" : " on body '" + b + "'")
                                   << ": M and the constraints do not determine the accelerations (a massless or "
                                      "inertia-free body that the joints do not hold?)"));
@@ -299,6 +415,21 @@ void Integrator::correction_metric() {
     // W = L Lᵀ ⇒ S = L⁻ᵀ gives S Sᵀ = W⁻¹.
     metric_.push_back({sys_.offset(static_cast<int>(b)) + 7, Mat(llt.matrixU().solve(Mat::Identity(ne, ne)))});
   }
+  metric_sparse_.resize(0, 0);
+  if (metric_.empty() || !sparse_) return;
+  // S for the sparse run's C_q S: the identity with the elastic blocks.
+  Triplets t;
+  std::vector<char> in_block(static_cast<std::size_t>(sys_.n()), 0);
+  for (const auto& [o, sm] : metric_)
+    for (int j = 0; j < sm.cols(); ++j) {
+      in_block[static_cast<std::size_t>(o + j)] = 1;
+      for (int i = 0; i < sm.rows(); ++i)
+        if (sm(i, j) != 0.0) t.emplace_back(o + i, o + j, sm(i, j));
+    }
+  for (int k = 0; k < sys_.n(); ++k)
+    if (!in_block[static_cast<std::size_t>(k)]) t.emplace_back(k, k, 1.0);
+  metric_sparse_.resize(sys_.n(), sys_.n());
+  metric_sparse_.setFromTriplets(t.begin(), t.end());
 }
 
 void Integrator::set_stiffness(const Mat& k) {
@@ -308,6 +439,11 @@ void Integrator::set_stiffness(const Mat& k) {
 Mat Integrator::weighted(Mat cq) const {
   for (const auto& [o, sm] : metric_) cq.middleCols(o, sm.rows()) = cq.middleCols(o, sm.rows()) * sm;
   return cq;
+}
+
+SpMat Integrator::weighted(const SpMat& cq) const {
+  if (metric_.empty()) return cq;
+  return SpMat(cq * metric_sparse_);
 }
 
 Vec Integrator::scaled(Vec x) const {
@@ -344,7 +480,8 @@ bool Integrator::newmark_step(State& s, double h, State& out, double& err, RunSt
   // where matrices were rebuilt: seed 002 G2 5e-7 instead of 3e-13.)
   Vec dq = Vec::Zero(n);
   const bool stab = o_.stabilized;
-  if (stab) projector_.factor(weighted(sys_.jacobian(s.q, s.t)), sparse_);
+  if (stab && sparse_) projector_.factor(weighted(sys_.jacobian_sparse(s.q, s.t)));
+  else if (stab) projector_.factor(weighted(sys_.jacobian(s.q, s.t)), false);
   auto state_of = [&](const Vec& xx, Vec& q1, Vec& v1) {
     const Vec an = c * xx + d;
     q1 = qa + k.beta * h * h * an + dq;
@@ -374,11 +511,16 @@ bool Integrator::newmark_step(State& s, double h, State& out, double& err, RunSt
     j.topLeftCorner(n, n) = sys_.mass(q1) + dqm * bq + dvm * bv;
     j.topRightCorner(n, m) = cq.transpose();
     j.bottomLeftCorner(m, n) = cq;
-    jac_ = j;
+    if (sparse_) jac_sparse_ = j.sparseView(1.0, 0.0);
+    else jac_ = j;
     set_stiffness(dqm);
   };
   // Iteration matrix from analytic blocks: M(q) + βh²c K + γhc D, C_q (see the header).
   auto build_blocks = [&](const Vec& q1) {
+    if (sparse_) {
+      jac_sparse_ = iteration_sparse(q1, t1, bq, bv, stab);
+      return;
+    }
     jac_.resize(n + m, n + m);
     sys_.mass_into(q1, 1.0, jac_.topLeftCorner(n, n));
     sys_.add_stiffness_damping(q1, bq, bv, jac_.topLeftCorner(n, n));
@@ -395,7 +537,8 @@ bool Integrator::newmark_step(State& s, double h, State& out, double& err, RunSt
   auto refresh = [&](const Vec& q1, const Vec& v1, bool fd) {
     if (fd) build_fd(q1, v1);
     else build_blocks(q1);
-    lu_.compute(jac_);
+    if (sparse_) lu_.compute(jac_sparse_);
+    else lu_.compute(jac_);
     jac_h_ = h;
     ++st.jacobians;
   };
@@ -414,7 +557,8 @@ bool Integrator::newmark_step(State& s, double h, State& out, double& err, RunSt
     if (!r.allFinite()) break;
     // A step shortened by round-off to land on an output time keeps the matrix (modified
     // Newton does not need it exact; rebuilding it there dominated runs with many outputs).
-    if (std::abs(jac_h_ - h) > 1e-9 * h || jac_.rows() != n + m) refresh(q1, v1, o_.fd_matrix);
+    if (std::abs(jac_h_ - h) > 1e-9 * h || (sparse_ ? jac_sparse_.rows() : jac_.rows()) != n + m)
+      refresh(q1, v1, o_.fd_matrix);
     // Stabilised: the Newton system in (Δx, Δλ, Δμ) is block triangular. The velocity rows fix
     // C_q Δx = −r_v, so x's update changes φ by ≈ −βh²c r_v and the correction removes what is left,
     // φ − βh²c r_v, along W⁻¹Pᵀ, independently of Δx; its force ∂r/∂q · Δdq (the stiffness: stiff
@@ -454,10 +598,13 @@ bool Integrator::newmark_step(State& s, double h, State& out, double& err, RunSt
     // (a blocks matrix first; if a fresh one still contracts badly, the full finite-difference
     // matrix). On seed 000's flexible slider-crank 0.1 took 12 152 iterations and 150 matrices,
     // 0.25 took 14 168 and 81, 0.03 took 11 183 and 410: 0.1 was the fastest.
+    // A large sparse run refreshes from blocks only: the differenced matrix is dense (16 n² bytes,
+    // 2n residuals of O(n) each: 2 GB and minutes at 1,600 bodies).
     if (it > 0 && corr > 0.1 * prev && rebuilds < 3) {
       state_of(x, q1, v1);
-      refresh(q1, v1, used_fd || rebuilds > 0);
-      used_fd = used_fd || rebuilds > 0;
+      const bool escalate = rebuilds > 0 && (!sparse_ || n <= kFdMaxCoordinatesSparse);
+      refresh(q1, v1, used_fd || escalate);
+      used_fd = used_fd || escalate;
       ++rebuilds;
     }
     prev = corr;
@@ -608,12 +755,20 @@ RunStats Integrator::run(State& s, const std::function<void(const State&, double
       ++st.steps;
       if (o_.scheme == Scheme::hht || o_.scheme == Scheme::generalized_alpha) {
         if (o_.project_velocities) { // the smallest change in kinetic energy: [M C_qᵀ; C_q 0][Δv; μ] = [0; −(C_q v + C_t)]
-          const Mat a = saddle(next.t, next.q);
           Vec rhs = Vec::Zero(n + m);
-          rhs.tail(m) = -(a.bottomLeftCorner(m, n) * next.v + sys_.phi_t(next.q, next.t));
           // The accelerations' factors object: the same saddle pattern, so a sparse LU keeps its
           // ordering instead of analysing it again every step. Regular: initialise() checked the rank.
-          acc_lu_.compute(a);
+          if (sparse_) {
+            const SpMat cq = sys_.jacobian_sparse(next.q, next.t);
+            Triplets mass;
+            sys_.mass_triplets(next.q, 1.0, mass);
+            rhs.tail(m) = -(cq * next.v + sys_.phi_t(next.q, next.t));
+            acc_lu_.compute(saddle_from(mass, cq));
+          } else {
+            const Mat a = saddle(next.t, next.q);
+            rhs.tail(m) = -(a.bottomLeftCorner(m, n) * next.v + sys_.phi_t(next.q, next.t));
+            acc_lu_.compute(a);
+          }
           next.v += acc_lu_.solve(rhs).head(n);
         }
         aux_ = aux_next_;

@@ -14,6 +14,14 @@ bool choose_sparse(const Eigen::MatrixXd& k, int min_size) {
   return nnz <= kSparseMaxFill * static_cast<double>(k.rows()) * static_cast<double>(k.cols());
 }
 
+bool choose_sparse(const Eigen::SparseMatrix<double>& k, int min_size) {
+  if (k.rows() < min_size) return false;
+  double nnz = 0;
+  for (Eigen::Index c = 0; c < k.outerSize(); ++c)
+    for (Eigen::SparseMatrix<double>::InnerIterator it(k, c); it; ++it) nnz += it.value() != 0.0 ? 1.0 : 0.0;
+  return nnz <= kSparseMaxFill * static_cast<double>(k.rows()) * static_cast<double>(k.cols());
+}
+
 void SaddleLu::set_sparse(bool sparse) {
   sparse_ = sparse;
   pattern_outer_.clear();
@@ -43,12 +51,27 @@ bool SaddleLu::compute(const Eigen::MatrixXd& k) {
   }
   s_ = Eigen::Map<const Eigen::SparseMatrix<double>>(n, n, static_cast<Eigen::Index>(inner_.size()), outer_.data(),
                                                      inner_.data(), values_.data());
+  return factor_sparse();
+}
+
+bool SaddleLu::compute(const Eigen::SparseMatrix<double>& k) {
+  FLEXUQ_REQUIRE(sparse_, "SaddleLu: a sparse matrix given to the dense factorisation");
+  s_ = k;
+  s_.makeCompressed();
+  return factor_sparse();
+}
+
+bool SaddleLu::factor_sparse() {
   // The ordering depends on the pattern only; a configuration where an entry happens to vanish
   // (sin θ = 0) changes it, and is analysed again.
-  if (pattern_outer_ != outer_ || pattern_inner_ != inner_) {
+  const auto outer = s_.outerIndexPtr(), inner = s_.innerIndexPtr();
+  const std::size_t nouter = static_cast<std::size_t>(s_.outerSize()) + 1, nnz = static_cast<std::size_t>(s_.nonZeros());
+  if (pattern_outer_.size() != nouter || pattern_inner_.size() != nnz ||
+      !std::equal(pattern_outer_.begin(), pattern_outer_.end(), outer) ||
+      !std::equal(pattern_inner_.begin(), pattern_inner_.end(), inner)) {
     lu_.analyzePattern(s_);
-    pattern_outer_ = outer_;
-    pattern_inner_ = inner_;
+    pattern_outer_.assign(outer, outer + nouter);
+    pattern_inner_.assign(inner, inner + nnz);
   }
   lu_.factorize(s_);
   return lu_.info() == Eigen::Success;
@@ -59,13 +82,25 @@ Eigen::VectorXd SaddleLu::solve(const Eigen::VectorXd& b) const {
   return lu_.solve(b);
 }
 
+namespace {
+/// The backward-error test of solve_checked: ‖k x − b‖∞ ≤ 1e-8 (‖k‖∞‖x‖∞ + ‖b‖∞).
+template <class M> bool small_residual(const M& k, const Eigen::VectorXd& b, const Eigen::VectorXd& x) {
+  const double r = (k * x - b).template lpNorm<Eigen::Infinity>();
+  const double knorm = (k.cwiseAbs() * Eigen::VectorXd::Ones(k.cols())).maxCoeff();
+  return r <= 1e-8 * (knorm * x.lpNorm<Eigen::Infinity>() + b.lpNorm<Eigen::Infinity>());
+}
+} // namespace
+
 bool SaddleLu::solve_checked(const Eigen::MatrixXd& k, const Eigen::VectorXd& b, Eigen::VectorXd& x) const {
   x = solve(b);
   if (!x.allFinite()) return false;
   if (!sparse_) return true; // compute() checked rcond
-  const double r = (k * x - b).lpNorm<Eigen::Infinity>();
-  const double knorm = k.cwiseAbs().rowwise().sum().maxCoeff();
-  return r <= 1e-8 * (knorm * x.lpNorm<Eigen::Infinity>() + b.lpNorm<Eigen::Infinity>());
+  return small_residual(k, b, x);
+}
+
+bool SaddleLu::solve_checked(const Eigen::SparseMatrix<double>& k, const Eigen::VectorXd& b, Eigen::VectorXd& x) const {
+  x = solve(b);
+  return x.allFinite() && small_residual(k, b, x);
 }
 
 void MinNormProjector::factor(const Eigen::MatrixXd& p, bool sparse) {
@@ -76,7 +111,13 @@ void MinNormProjector::factor(const Eigen::MatrixXd& p, bool sparse) {
     dense_.compute(p * p.transpose());
     return;
   }
-  ps_ = p.sparseView(1.0, 0.0);
+  factor(Eigen::SparseMatrix<double>(p.sparseView(1.0, 0.0)));
+}
+
+void MinNormProjector::factor(const Eigen::SparseMatrix<double>& p) {
+  sparse_ = true;
+  dense_fallback_ = false;
+  ps_ = p;
   // P Pᵀ from the columns: rows that share a column meet there (a joint row touches two bodies), so
   // the sum over columns of (rows in it)² is small; Eigen's general sparse product cost the V8 drive
   // a fifth of its run time when formed every step.
@@ -116,6 +157,12 @@ Eigen::VectorXd MinNormProjector::gram_solve(const Eigen::VectorXd& r) const {
 Eigen::VectorXd MinNormProjector::correction(const Eigen::VectorXd& r) const {
   if (!sparse_) return -(p_.transpose() * gram_solve(r));
   return -(ps_.transpose() * gram_solve(r));
+}
+
+Eigen::VectorXd min_norm_correction(const Eigen::SparseMatrix<double>& cq, const Eigen::VectorXd& r) {
+  MinNormProjector p;
+  p.factor(cq);
+  return p.correction(r);
 }
 
 Eigen::VectorXd min_norm_correction(const Eigen::MatrixXd& cq, const Eigen::VectorXd& r, bool sparse) {

@@ -145,6 +145,7 @@ public:
   void project_velocities(double t, const Vec& q, Vec& v) const;
   const SolverOptions& options() const { return o_; }
   /// Whether the saddle solves are sparse (decided by initialise(); before it, by the option only).
+  /// Sparse runs also assemble their matrices sparse (no (n + m)² or m × n dense matrix).
   bool sparse() const { return sparse_; }
 
 private:
@@ -153,6 +154,18 @@ private:
   void euler_step(const State& s, double h, State& out);
   std::string worst_row(const Vec& q, double t) const;
   std::string singular_body(const Mat& saddle) const;
+  std::string singular_body(const SpMat& saddle) const;
+  /// The saddle matrix [M C_qᵀ; C_q 0] assembled sparse.
+  SpMat saddle_sparse(double t, const Vec& q) const;
+  /// The Newton iteration matrix of the blocks (M + bq K + bv D, C_q) assembled sparse; with
+  /// @p stab also kq_ (the stiffness part).
+  SpMat iteration_sparse(const Vec& q, double t, double bq, double bv, bool stab);
+  /// C_q for a minimum-norm projection: sparse (true, in @p cs) when the run is sparse or C_q is
+  /// large and sparse (min_norm_correction's rule), else dense in @p cd.
+  bool projection_jacobian(double t, const Vec& q, Mat& cd, SpMat& cs) const;
+  /// The memory the chosen path needs, checked against the machine (InputError with the estimate):
+  /// dense 16 (n + m)² bytes; sparse kSparseBytesPerNonZero per non-zero (@p nnz) of the saddle matrix.
+  void require_memory(bool sparse, double nnz) const;
 
   System& sys_;
   SolverOptions o_;
@@ -171,6 +184,9 @@ private:
   std::vector<std::pair<int, Mat>> metric_;
   void correction_metric();
   Mat weighted(Mat cq) const; ///< C_q S
+  SpMat weighted(const SpMat& cq) const;
+  SpMat metric_sparse_; ///< S as a sparse n × n matrix (set when metric_ is not empty)
+  SpMat jac_sparse_;    ///< the sparse run's Newton iteration matrix (jac_ of a dense run)
   Vec scaled(Vec x) const;    ///< S x
   mutable SaddleLu acc_lu_; ///< accelerations() and the velocity projection: its sparse ordering is kept across calls
   bool sparse_ = false;

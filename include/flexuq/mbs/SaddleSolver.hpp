@@ -12,7 +12,10 @@
 /// 11.6 s per run). A flexible body's mass block is dense (7 + modes), so a mechanism of few large
 /// flexible bodies stays dense. `solver.linear_algebra: auto` chooses by size and fill at the
 /// initial configuration (choose_sparse); both give the same solution to round-off (tests/mbs: a
-/// mechanism run both ways).
+/// mechanism run both ways). On the sparse path the matrices are also assembled sparse
+/// (System::jacobian_sparse, mass_triplets, stiffness_damping_triplets): no (n + m)² or m × n dense
+/// matrix is formed, so a chain of thousands of bodies runs in memory proportional to its joints
+/// (issue #40; docs/performance.md "Large mechanisms").
 
 #include "flexuq/core/EnumNames.hpp"
 
@@ -41,6 +44,14 @@ constexpr int kSparseMinSizeFactorEveryStage = 64;
 constexpr int kSparseMinSizeKeptLu = 200;
 constexpr double kSparseMaxFill = 0.15;
 bool choose_sparse(const Eigen::MatrixXd& k, int min_size);
+/// The same rule on a sparse matrix (its stored non-zeros; exact zeros are not counted).
+bool choose_sparse(const Eigen::SparseMatrix<double>& k, int min_size);
+
+/// Bytes the sparse path needs per non-zero of the saddle matrix at t = 0 (the estimate checked
+/// against the machine's memory before a sparse run's first factorisation): the assembled iteration
+/// and saddle matrices, their triplets, two sparse LU factors (docs/performance.md "Large
+/// mechanisms": chains of 400-5,000 spherical links, 0.2-0.5 kB per non-zero past the rank test).
+constexpr double kSparseBytesPerNonZero = 1000.0;
 
 class SaddleLu {
 public:
@@ -51,12 +62,16 @@ public:
   /// Factorises @p k. False when it is numerically singular: dense, rcond ≤ 1e-14; sparse, a zero
   /// pivot (a nearly singular sparse matrix is caught by solve_checked's residual instead).
   bool compute(const Eigen::MatrixXd& k);
+  /// The same from a sparse matrix (sparse mode only; a throwing logic error otherwise).
+  bool compute(const Eigen::SparseMatrix<double>& k);
   Eigen::VectorXd solve(const Eigen::VectorXd& b) const;
   /// solve() plus the backward-error check ‖k x − b‖∞ ≤ 1e-8 (‖k‖∞‖x‖∞ + ‖b‖∞) on the matrix of the
   /// last compute(); false (x unspecified) when it fails or x is not finite.
   bool solve_checked(const Eigen::MatrixXd& k, const Eigen::VectorXd& b, Eigen::VectorXd& x) const;
+  bool solve_checked(const Eigen::SparseMatrix<double>& k, const Eigen::VectorXd& b, Eigen::VectorXd& x) const;
 
 private:
+  bool factor_sparse(); ///< LU of s_ (its pattern analysed again when it changed)
   bool sparse_;
   Eigen::PartialPivLU<Eigen::MatrixXd> dense_;
   Eigen::SparseMatrix<double> s_;
@@ -72,6 +87,7 @@ private:
 class MinNormProjector {
 public:
   void factor(const Eigen::MatrixXd& p, bool sparse);
+  void factor(const Eigen::SparseMatrix<double>& p); ///< sparse LDLᵀ of a sparse P (no dense copy)
   /// −Pᵀ (P Pᵀ)⁻¹ r.
   Eigen::VectorXd correction(const Eigen::VectorXd& r) const;
 private:
@@ -86,5 +102,6 @@ private:
 /// Minimum-norm correction −C_qᵀ (C_q C_qᵀ)⁻¹ r of the constraint Newton–Raphson projections;
 /// C_q has full row rank (redundant rows were dropped). Dense LDLᵀ or sparse simplicial LDLᵀ.
 Eigen::VectorXd min_norm_correction(const Eigen::MatrixXd& cq, const Eigen::VectorXd& r, bool sparse);
+Eigen::VectorXd min_norm_correction(const Eigen::SparseMatrix<double>& cq, const Eigen::VectorXd& r);
 
 } // namespace flexuq::mbs

@@ -23,13 +23,18 @@
 #include "flexuq/mbs/TimeFunction.hpp"
 
 #include <Eigen/Dense>
+#include <Eigen/SparseCore>
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
 namespace flexuq::mbs {
+
+using SpMat = Eigen::SparseMatrix<double>;
+using Triplets = std::vector<Eigen::Triplet<double>>;
 
 class System {
 public:
@@ -113,6 +118,16 @@ public:
   Vec phi_t(const Vec& q, double t) const;
   Vec gamma(const Vec& q, const Vec& v, double t) const;
 
+  // ---- sparse forms (SparseAssembly.cpp): the entries of jacobian(), mass_into() and
+  // add_stiffness_damping() without an m × n or n × n dense matrix (large mechanisms, issue #40);
+  // exact zeros are left out, so their patterns are those of the dense matrices' non-zeros ----
+  /// C_q on the active rows (m × n), or on all rows (@p all: rows_total() × n, the rank test).
+  SpMat jacobian_sparse(const Vec& q, double t, bool all = false) const;
+  /// Append scale · M(q) (its n × n entries) to @p out, at row and column offset 0.
+  void mass_triplets(const Vec& q, double scale, Triplets& out) const;
+  /// Append what add_stiffness_damping(q, ck, cd, ·) adds (the same terms) to @p out.
+  void stiffness_damping_triplets(const Vec& q, double ck, double cd, Triplets& out) const;
+
   Mat mass(const Vec& q) const;
   /// M(q) a without forming M: Tᵀ (M(η) (T a)) per flexible body (the Newton residual's inertia).
   Vec mass_times(const Vec& q, const Vec& a) const;
@@ -173,6 +188,10 @@ public:
   Vec phi_dot_all(const Vec& q, const Vec& v, double t) const;
 
 private:
+  /// The springs' and rotational dampers' terms w gᵀg of add_stiffness_damping, one call each: g
+  /// (length n) is non-zero on the coordinates of the force's bodies @p b1, @p b2 only (kGround: none).
+  using RankOneSink = std::function<void(double w, const Eigen::RowVectorXd& g, int b1, int b2)>;
+  void force_rank_ones(const Vec& q, double ck, double cd, const RankOneSink& add) const;
   /// joint_reaction of the joints @p which (all if empty).
   std::vector<Eigen::Matrix<double, 6, 1>> reactions_of(const Vec& q, const Vec& lambda_active, double t,
                                                          const std::vector<int>& which) const;
