@@ -62,12 +62,23 @@ cms::InterfaceSpec parse_interface(const io::Config& cfg, const YAML::Node& n, s
 
 ReduceJob parse_reduce_job(const io::Config& cfg) {
   ReduceJob j;
-  for (const char* k : {"model.fixed", "modes.fixed"})
-    FLEXUQ_REQUIRE(!cfg.has(k), cfg.source() << ": '" << k
-                                             << "' is not allowed in a reduce job: the interfaces replace supports "
-                                                "(a grounded component has no free-interface modes); list the set "
-                                                "under reduce.interfaces");
   j.build.method = parse_reduce_method(cfg.get<std::string>("reduce.method"));
+  // Supports of single components ({set, dofs}: a symmetry plane, a roller) may stay beside the
+  // interfaces of a fixed-interface basis; whole-node supports are interfaces' business.
+  for (const char* k : {"model.fixed", "modes.fixed"}) {
+    if (!cfg.has(k)) continue;
+    fe::ComponentOptions o;
+    app::parse_fixed(cfg, k, o);
+    FLEXUQ_REQUIRE(o.fixed_sets.empty(), cfg.source() << ": '" << k << "' lists node set " << o.fixed_sets.front()
+                                                      << ", which a reduce job does not take: the interfaces replace "
+                                                         "supports (a grounded component has no free-interface modes); "
+                                                         "list the set under reduce.interfaces (supports of single "
+                                                         "components, {set, dofs}, are accepted with craig-bampton and guyan)");
+    FLEXUQ_REQUIRE(j.build.method == cms::Method::craig_bampton || j.build.method == cms::Method::guyan,
+                   cfg.source() << ": '" << k << "' with {set, dofs} supports needs reduce.method craig-bampton or guyan "
+                                << "(the other methods use free-interface or rigid-body modes of an unsupported component), got "
+                                << cms::method_name(j.build.method));
+  }
   if (j.build.method == cms::Method::gcms) parse_gcms_options(cfg, "reduce.gcms", j.build.gcms);
   const YAML::Node list = cfg.node("reduce.interfaces");
   FLEXUQ_REQUIRE(list.IsSequence() && list.size() > 0,
@@ -100,6 +111,14 @@ ReduceJob parse_reduce_job(const io::Config& cfg) {
                              : s == "fixed" ? cms::ModeInterface::fixed
                                             : cms::ModeInterface::mixed;
   }
+  // reduce.modes.recycle (issue #38 item 2): auto = a stochastic-CB point (and a campaign sample that
+  // reduces a body again) starts its fixed-interface modes from the reference's; off = a full solve.
+  if (cfg.has("reduce.modes.recycle")) {
+    const auto s = cfg.get<std::string>("reduce.modes.recycle");
+    FLEXUQ_REQUIRE(s == "auto" || s == "off",
+                   cfg.source() << ": reduce.modes.recycle is 'auto' or 'off', got '" << s << "'");
+    mo.recycle = s == "auto";
+  }
   // Mixed-interface modes: the interfaces (set names) held fixed for the eigenproblem.
   const bool mixed = j.build.mode_interface == cms::ModeInterface::mixed;
   FLEXUQ_REQUIRE(mixed == cfg.has("reduce.modes.fixed_interfaces"),
@@ -131,6 +150,12 @@ ReduceJob parse_reduce_job(const io::Config& cfg) {
                                                             << j.reducer.solve_block);
   }
   j.free_free = cfg.get<int>("reduce.checkout.free_free", 10);
+  // A component on single-component supports has no free-free modes of one rigid body (a symmetry
+  // plane leaves 3 rigid motions): the check-out's full free-free comparison is not made.
+  const bool supported = cfg.has("model.fixed") || cfg.has("modes.fixed");
+  FLEXUQ_REQUIRE(!supported || !cfg.has("reduce.checkout.free_free") || j.free_free == 0,
+                 cfg.source() << ": reduce.checkout.free_free needs a free component; with supports in model.fixed give 0 or omit it");
+  if (supported) j.free_free = 0;
   j.stress_modes = cfg.get<bool>("reduce.stress_modes", false);
   if (cfg.has("reduce.matrix_market")) {
     const YAML::Node mm = cfg.node("reduce.matrix_market");

@@ -453,6 +453,7 @@ const fe::ModeSet& Reducer::fixed_modes() {
       // EPS and ST) is kept for update_operators; it borrows the factorization, refactored by statics().
       if (!fixed_solver_)
         fixed_solver_ = std::make_unique<fe::ModeSolver>(o, fe::Factorization{in.ksp.get(), in.defaults});
+      if (std::exchange(record_reference_, false)) fixed_solver_->keep_reference();
       ms = fixed_solver_->solve(in.Kii.get(), in.Mii.get(), ws_.component().K(), ws_.component().M());
     }
   }

@@ -168,6 +168,9 @@ StochasticBodyModel::Point StochasticBodyModel::reduce_at(const std::vector<doub
   else
     reducer_ = std::make_unique<Reducer>(*ws_, opt_.reducer);
   Reducer& r = *reducer_;
+  // The reference's fixed-interface modes seed every later point's recycled solve (reduce.modes.recycle):
+  // always the reference's, never the previous point's, so a point stays a function of θ alone.
+  if (reference && !scaled_) r.record_mode_reference();
   ReducedBasis rb = r.build(opt_.build);
   Point p;
   const std::size_t n = rb.n_columns();

@@ -4,6 +4,7 @@
 #include "flexuq/core/Assert.hpp"
 #include "flexuq/core/Error.hpp"
 #include "flexuq/core/Log.hpp"
+#include "flexuq/fe/RecycledModes.hpp"
 #include "flexuq/la/Solvers.hpp"
 
 #include <algorithm>
@@ -361,6 +362,12 @@ ModeSolver::~ModeSolver() {
   }
 }
 
+namespace {
+/// Block solves of a recycled solve at most (RecycleSettings::max_steps): each costs ~0.3 single
+/// solves per column, Krylov–Schur ~3 single solves per pair (docs/performance.md).
+constexpr int kRecycleSteps = 8;
+} // namespace
+
 ModeSet ModeSolver::solve(Mat K, Mat M, Mat K_scale, Mat M_scale) {
   const ModeOptions& opt = opt_;
   ModeSet out;
@@ -371,6 +378,40 @@ ModeSet ModeSolver::solve(Mat K, Mat M, Mat K_scale, Mat M_scale) {
   out.shift = sigma;
   const double zero_tol = rigid_tolerance(Ks, opt) * s;
 
+  // The recycled solve (keep_reference): true when its pairs passed and are in raw.
+  auto try_recycled = [&](RawSolve& raw_out) {
+    recycle_ = RecycleReport{};
+    if (!factor_ || !opt_.recycle || reference_.empty() || keep_reference_) return false;
+    recycle_.tried = true;
+    RecycleSettings rs;
+    rs.count = opt_.count;
+    rs.tol = opt_.tol;
+    rs.cluster_tol = opt_.cluster_tol;
+    rs.max_steps = kRecycleSteps;
+    RecycledPairs p;
+    {
+      const auto scope = defaults_.apply();
+      p = recycled_eigenpairs(K, M, factor_, reference_, rs);
+    }
+    recycle_.steps = p.steps;
+    recycle_.subspace = p.subspace;
+    recycle_.max_residual = p.max_residual;
+    recycle_.max_error = p.max_error;
+    recycle_.reason = p.reason;
+    if (!p.ok()) {
+      log::info(PetscObjectComm(reinterpret_cast<PetscObject>(K)),
+                opt_.key + ": the recycled subspace of the reference modes did not pass (" + p.reason +
+                    "); full Krylov-Schur solve");
+      return false;
+    }
+    recycle_.used = true;
+    raw_out.values = std::move(p.values);
+    raw_out.vectors = std::move(p.vectors);
+    raw_out.converged = static_cast<int>(raw_out.values.size());
+    raw_out.iterations = 0;
+    return true;
+  };
+  recycle_ = RecycleReport{};
   RawSolve raw;
   if (opt.band_hz) {
     const double f0 = opt.band_hz->first, f1 = opt.band_hz->second; // checked by validate()
@@ -409,9 +450,23 @@ ModeSet ModeSolver::solve(Mat K, Mat M, Mat K_scale, Mat M_scale) {
       return r;
     };
     const int guard = std::max(4, opt.count / 10);
-    raw = solve_count(guard);
-    if (std::any_of(raw.values.begin(), raw.values.end(), [&](double l) { return l < -zero_tol; })) raw = solve_count(0);
-    complete_edge_multiplet(K, opt, zero_tol, n_dof, raw, eps_, defaults_);
+    if (!try_recycled(raw)) {
+      raw = solve_count(guard);
+      if (std::any_of(raw.values.begin(), raw.values.end(), [&](double l) { return l < -zero_tol; })) raw = solve_count(0);
+      complete_edge_multiplet(K, opt, zero_tol, n_dof, raw, eps_, defaults_);
+      if (keep_reference_) {
+        // Φ_ref: every converged elastic pair, the guard pairs beyond the count included.
+        reference_.clear();
+        for (std::size_t i = 0; i < raw.values.size(); ++i) {
+          if (raw.values[i] <= zero_tol) continue;
+          VecH v;
+          FLEXUQ_PETSC(VecDuplicate(raw.vectors[i].get(), v.out()));
+          FLEXUQ_PETSC(VecCopy(raw.vectors[i].get(), v.get()));
+          reference_.push_back(std::move(v));
+        }
+        keep_reference_ = false;
+      }
+    }
   }
   out.iterations = raw.iterations;
   out.n_converged = raw.converged;

@@ -208,6 +208,14 @@ public:
   /// free_modes() sets the solver up again. @note Not collective (frees local memory only).
   void release_free_modes();
 
+  /// The next fixed-interface count solve keeps its modes (guard pairs included) as the reference
+  /// basis of later solves after update_operators (fe::ModeSolver::keep_reference; with
+  /// modes.recycle only): a stochastic-CB point then starts with the Rayleigh–Ritz on
+  /// [Φ_ref, K_ii⁻¹M_iiΦ_ref] and falls back to Krylov–Schur. @note Not collective.
+  void record_mode_reference() { record_reference_ = opt_.modes.recycle; }
+  /// What the last fixed-interface solve did with that reference (null before the first solve).
+  const fe::RecycleReport* fixed_mode_recycle() const { return fixed_solver_ ? &fixed_solver_->last_recycle() : nullptr; }
+
   log::PhaseTimes& times() { return times_; }
 
 private:
@@ -229,6 +237,7 @@ private:
   std::map<std::vector<int>, fe::ModeSet> mixed_; ///< per selection of held interfaces
   bool statics_done_ = false;
   bool in_build_ = false, build_used_free_ = false;
+  bool record_reference_ = false; ///< see record_mode_reference
   /// Eigensolvers kept across update_operators (declared last: destroyed before the factorization
   /// the fixed-interface one borrows). Mixed: per selection, its submatrices and solver.
   struct MixedProblem;

@@ -48,6 +48,22 @@ struct ModeOptions {
   std::string key = "modes";          ///< the job file's section of these options, for messages ("reduce.modes")
   double cluster_tol = 1e-6;          ///< relative gap below which eigenvalues form one multiplet
   bool progress = true;               ///< progress line on rank 0 during the solve
+  /// `reduce.modes.recycle: auto` (true) | `off` (false, the default): a ModeSolver holding a
+  /// reference basis (ModeSolver::keep_reference) tries the recycled solve of fe/RecycledModes.hpp
+  /// first and falls back to the full Krylov–Schur solve when a wanted pair fails its test. Off by
+  /// default: at the default tol (1e-12) it measured no faster than Krylov–Schur (docs/performance.md).
+  bool recycle = false;
+};
+
+/// What the last ModeSolver::solve did with its reference basis (tests, logs, benches).
+struct RecycleReport {
+  bool tried = false;      ///< a reference basis was there and the options allowed it
+  bool used = false;       ///< the recycled pairs were accepted (no Krylov–Schur solve)
+  int steps = 0;           ///< block solves K⁻¹M·(block) made
+  int subspace = 0;        ///< dimension of the Rayleigh–Ritz subspace at the end
+  double max_error = 0;    ///< largest ‖K⁻¹(Kφ − λMφ)‖_M (the test against tol) of the wanted pairs at the end
+  double max_residual = 0; ///< largest ‖Kφ − λMφ‖/‖Kφ‖ of the wanted Ritz pairs at the end
+  std::string reason;      ///< why it fell back (empty when used)
 };
 
 /// s = max K_ii/M_ii, over the translations (i mod 6 < 3) when K's block size is 6. Collective.
@@ -111,9 +127,21 @@ public:
   ModeSet solve(Mat K, Mat M, Mat K_scale = nullptr, Mat M_scale = nullptr);
   const ModeOptions& options() const { return opt_; }
   ModeOptions& options() { return opt_; }
+  /// The next full count solve keeps its converged elastic vectors (the guard pairs included) as
+  /// this solver's reference basis Φ_ref; later solves (options().recycle, an existing
+  /// factorization) start with the Rayleigh–Ritz on [Φ_ref, K⁻¹MΦ_ref] and fall back to
+  /// Krylov–Schur. The reference is fixed (never the previous solve's vectors), so a result
+  /// depends on the matrices and the reference only, not on what was solved in between.
+  void keep_reference() { keep_reference_ = true; }
+  bool has_reference() const { return !reference_.empty(); }
+  /// What the last solve did with the reference basis.
+  const RecycleReport& last_recycle() const { return recycle_; }
 
 private:
   ModeOptions opt_;
+  std::vector<VecH> reference_; ///< Φ_ref (see keep_reference); empty: none
+  bool keep_reference_ = false;
+  RecycleReport recycle_;
   EpsH eps_;
   KSP factor_ = nullptr; ///< an existing factorization of K (σ = 0), or nullptr
   la::SolverDefaults defaults_; ///< MUMPS defaults of this solver, in PETSc's database only during its calls
