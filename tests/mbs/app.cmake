@@ -47,6 +47,9 @@ flexuq_mbs_script_test(test_mbs_simulate_stress simulate_stress_test.sh PROCESSO
 # Seed 002's 2-D flexible slider-crank: every compared basis, one and two connector bodies (G1-G4),
 # node outputs, postproc/plot_deflection.py.
 flexuq_mbs_script_test(test_mbs_simulate_seed002 simulate_seed002_test.sh TIMEOUT 300 LABELS mbs np1 COST 24)
+# Seed 002's generalised superelement bodies (type: gs): S8 against the floating frame held at the same
+# interface point, G6's scaled modes and rk45 step counts, refusals.
+flexuq_mbs_script_test(test_mbs_simulate_gs simulate_gs_test.sh TIMEOUT 400 LABELS mbs np1 COST 60)
 
 # Seed 000's flexible slider-crank against an independent SciPy model of the same floating-frame
 # equations (tests/oracle/ffrf_slider_crank.py): convergence in h from rest, and a turning loop
