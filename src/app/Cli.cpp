@@ -14,6 +14,7 @@ std::string usage() {
          "  reduce    reduced flexible body: Craig-Bampton and the other CMS bases, GCMS -> HDF5\n"
          "  simulate  multibody simulation (rigid bodies, joints, HHT / generalized-alpha / RK45) -> HDF5\n"
          "  rom       reduced-order multibody model (type-sensitive POD, constraint reduction) from snapshots -> HDF5\n"
+         "  identify  model parameters from measured signals: adjoint gradient + BFGS, full model or ROM -> HDF5\n"
          "  static    nonlinear static solver: SVK continuum in NFE / NFF / LFF, load steps with SNES -> HDF5\n"
          "  campaign  sampling / polynomial-chaos campaign over groups of ranks (--resume continues one)\n"
          "  body-at   a deterministic body from a stochastic body file: body-at F.h5 --set E=2.05e11 -o at.h5\n"

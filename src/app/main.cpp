@@ -48,7 +48,7 @@ int main(int argc, char** argv) {
     flexuq::log::direct(flexuq::log::Stream::out, std::string("flexuq ") + kVersion + "\n");
     return 0;
   }
-  static const char* kVerbs[] = {"run", "modes", "reduce", "campaign", "simulate", "rom", "static", "body-at"};
+  static const char* kVerbs[] = {"run", "modes", "reduce", "campaign", "simulate", "rom", "identify", "static", "body-at"};
   if (std::find(std::begin(kVerbs), std::end(kVerbs), args.verb) == std::end(kVerbs)) {
     flexuq::log::direct(flexuq::log::Stream::err,
                         "flexuq: error: unknown command '" + args.verb + "'\n" + flexuq::app::usage());
@@ -111,6 +111,8 @@ int main(int argc, char** argv) {
       });
     } else if (verb == "rom") {
       flexuq::app::run_rom(world, cfg);
+    } else if (verb == "identify") {
+      flexuq::app::run_identify(world, cfg); // seed 003 ch. 6, docs/rom.md
     } else if (verb == "static") {
       flexuq::app::run_static(world, cfg); // seed 002's nonlinear static solver, docs/nff.md
     } else {

@@ -21,5 +21,8 @@ void run_simulate(MPI_Comm comm, const io::Config& cfg);
 /// `flexuq rom`: seed 003's reduced-order model (V, R0, Γ) from simulate snapshots (issue #34) → HDF5.
 /// Serial on rank 0. @note Collective.
 void run_rom(MPI_Comm comm, const io::Config& cfg);
+/// `flexuq identify`: seed 003 ch. 6's parameter identification (adjoint gradient + BFGS, issue #34
+/// item 5) → HDF5. Serial on rank 0. @note Collective.
+void run_identify(MPI_Comm comm, const io::Config& cfg);
 
 } // namespace flexuq::app
