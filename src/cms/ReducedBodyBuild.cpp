@@ -74,14 +74,66 @@ std::vector<int> free_owned_nodes(const fe::Component& comp) {
   return out;
 }
 
+/// The space the invariants are taken in: mass matrix M whose local rows are dpn per node of
+/// @p owned (in that order), the nodes' coordinates X.
+struct PhysicalSpace {
+  Mat M = nullptr;
+  std::vector<int> owned;
+  const std::vector<std::array<double, 3>>* X = nullptr;
+  int dpn = 3;
+  MPI_Comm comm = MPI_COMM_NULL;
+};
+
+/// The component's physical space, and the columns in it. A component with single fixed components
+/// (fe::DofMap::partly_fixed) has fewer rows at those nodes: M and the columns are padded to dpn
+/// rows per node with zeros at the fixed components, M_p = Sᵀ M S and Φ_p = Sᵀ Φ with S the 0/1
+/// selection of the component's rows; the fixed components' mass drops out, as a fixed node's does.
+/// Otherwise the component's M and the columns themselves.
+struct PaddedSpace {
+  PhysicalSpace space;
+  const std::vector<VecH>* Phi; ///< @p columns, or the padded ones
+  std::vector<VecH> padded;
+  MatH S, Mp;
+  /// @p columns must outlive this object.
+  PaddedSpace(const fe::Component& comp, const std::vector<VecH>& columns) : Phi(&columns) {
+    const auto& d = comp.dofs();
+    space = {comp.M(), free_owned_nodes(comp), &comp.mesh().coords, d.dofs_per_node(), comp.comm()};
+    if (!d.has_partly_fixed()) return;
+    const int dpn = space.dpn;
+    const auto nloc = static_cast<PetscInt>(space.owned.size()) * dpn;
+    PetscInt first = 0;
+    FLEXUQ_MPI(MPI_Exscan(&nloc, &first, 1, MPIU_INT, MPI_SUM, space.comm));
+    int rank = 0;
+    FLEXUQ_MPI(MPI_Comm_rank(space.comm, &rank));
+    if (rank == 0) first = 0;
+    FLEXUQ_PETSC(MatCreateAIJ(space.comm, d.local_size(), nloc, d.global_size(), PETSC_DETERMINE, 1, nullptr, 0, nullptr,
+                              S.out()));
+    PetscInt col = first;
+    for (int v : space.owned)
+      for (int k = 0; k < dpn; ++k, ++col)
+        if (d.dof(v, k) >= 0) FLEXUQ_PETSC(MatSetValue(S.get(), d.dof(v, k), col, 1.0, INSERT_VALUES));
+    FLEXUQ_PETSC(MatAssemblyBegin(S.get(), MAT_FINAL_ASSEMBLY));
+    FLEXUQ_PETSC(MatAssemblyEnd(S.get(), MAT_FINAL_ASSEMBLY));
+    FLEXUQ_PETSC(MatPtAP(comp.M(), S.get(), MAT_INITIAL_MATRIX, PETSC_DEFAULT, Mp.out()));
+    space.M = Mp.get();
+    for (const auto& c : columns) {
+      VecH v;
+      FLEXUQ_PETSC(MatCreateVecs(S.get(), v.out(), nullptr));
+      FLEXUQ_PETSC(MatMultTranspose(S.get(), c.get(), v.get()));
+      padded.push_back(std::move(v));
+    }
+    Phi = &padded;
+  }
+};
+
 } // namespace
 
 /// Beams (6 DOFs per node): I5–I7 from the lumped translational masses, by lifting component k of
 /// every column into slot 0 (general, but 3n mass applications and 9n VecMDots).
 namespace {
-Invariants invariants_lifting(const fe::Component& comp, const std::vector<VecH>& Phi, Eigen::MatrixXd Mff) {
-  const int dpn = comp.dofs().dofs_per_node();
-  Mat M = comp.M();
+Invariants invariants_lifting(const PhysicalSpace& sp, const std::vector<VecH>& Phi, Eigen::MatrixXd Mff) {
+  const int dpn = sp.dpn;
+  Mat M = sp.M;
   Invariants inv;
   const auto n = static_cast<Eigen::Index>(Phi.size());
   inv.Mff = std::move(Mff);
@@ -90,8 +142,8 @@ Invariants invariants_lifting(const fe::Component& comp, const std::vector<VecH>
   {
     VecH x;
     FLEXUQ_PETSC(MatCreateVecs(M, x.out(), nullptr));
-    const auto& X = comp.mesh().coords;
-    const auto owned = free_owned_nodes(comp);
+    const auto& X = *sp.X;
+    const auto& owned = sp.owned;
     for (int j = 0; j < 6; ++j) {
       R.push_back(lift(x.get(), 1, 0, [&](PetscInt r) {
         return rigid_row(X[owned[static_cast<std::size_t>(r / dpn)]], static_cast<int>(r % dpn), {0, 0, 0})(j);
@@ -138,8 +190,8 @@ Invariants invariants_lifting(const fe::Component& comp, const std::vector<VecH>
     if (inv.lumped) FLEXUQ_PETSC(VecPointwiseMult(out, lumped.get(), in));
     else FLEXUQ_PETSC(MatMult(M, in, out));
   };
-  const auto& X = comp.mesh().coords;
-  const auto owned = free_owned_nodes(comp);
+  const auto& X = *sp.X;
+  const auto& owned = sp.owned;
   std::array<std::vector<VecH>, 3> L; // L[k][j]: component k of column j, in slot 0
   std::array<VecH, 3> Xk;             // x₀_k in slot 0
   for (int k = 0; k < 3; ++k) {
@@ -183,17 +235,17 @@ Invariants invariants_lifting(const fe::Component& comp, const std::vector<VecH>
 ///   I5_kl = Φ_kᵀ Y_l (= Σ_ab φ_k(a) m_ab φ_l(b)),  I3 = Σ_b Y(b),  I4 = Σ_b x(b) × Y(b),
 ///   I6_kl = x_kᵀ Y_l,  I7_kl = x_kᵀ (M_s x_l),  I1 = Σ_b (M_s 1)(b),  I2 = x_kᵀ (M_s 1),
 ///   J_O = tr(I7) 1 − I7 (exact, as M_θθ of the rigid modes).
-Invariants invariants_solid(const fe::Component& comp, const std::vector<VecH>& Phi, Eigen::MatrixXd Mff) {
-  Mat M = comp.M();
-  const int dpn = comp.dofs().dofs_per_node(); // 3, or 2 (z components zero)
-  MPI_Comm comm = comp.comm();
+Invariants invariants_solid(const PhysicalSpace& sp, const std::vector<VecH>& Phi, Eigen::MatrixXd Mff) {
+  Mat M = sp.M;
+  const int dpn = sp.dpn; // 3, or 2 (z components zero)
+  MPI_Comm comm = sp.comm;
   Invariants inv;
   inv.lumped = false;
   inv.Mff = std::move(Mff);
   const auto n = static_cast<Eigen::Index>(Phi.size());
-  const auto owned = free_owned_nodes(comp);
+  const auto& owned = sp.owned;
   const auto nn = static_cast<Eigen::Index>(owned.size());
-  const auto& X = comp.mesh().coords;
+  const auto& X = *sp.X;
   // Local blocks: P = [Φ_x Φ_y Φ_z], Q = [Y_x Y_y Y_z] (nn × 3n), and the coordinate fields.
   Eigen::MatrixXd P = Eigen::MatrixXd::Zero(nn, 3 * n), Q = Eigen::MatrixXd::Zero(nn, 3 * n), Xl(nn, 3),
                   Z = Eigen::MatrixXd::Zero(nn, 3);
@@ -314,12 +366,14 @@ Eigen::MatrixXd invariant_mass(const WorkSpace& ws, const ReducedBasis& rb) {
 } // namespace
 
 Invariants compute_invariants_by_lifting(const WorkSpace& ws, const ReducedBasis& rb) {
-  return invariants_lifting(ws.component(), physical_columns(ws, rb), invariant_mass(ws, rb));
+  const auto physical = physical_columns(ws, rb);
+  const PaddedSpace p(ws.component(), physical);
+  return invariants_lifting(p.space, *p.Phi, invariant_mass(ws, rb));
 }
 
 Invariants compute_invariants(const fe::Component& comp, const std::vector<VecH>& physical, const Eigen::MatrixXd& Mff) {
-  const int dpn = comp.dofs().dofs_per_node();
-  return dpn <= 3 ? invariants_solid(comp, physical, Mff) : invariants_lifting(comp, physical, Mff);
+  const PaddedSpace p(comp, physical);
+  return p.space.dpn <= 3 ? invariants_solid(p.space, *p.Phi, Mff) : invariants_lifting(p.space, *p.Phi, Mff);
 }
 
 Invariants compute_invariants(const WorkSpace& ws, const ReducedBasis& rb) {

@@ -9,6 +9,10 @@
 #     the half with its symmetry plane gives the full bar's symmetric modes.
 #  3. `flexuq campaign` over E (3 Monte-Carlo samples) keeps the supports: f = f0 √(E/E0) (1e-7).
 #  4. dofs: [1, 7] is refused with exit 2 naming the file, the entry and its line.
+#  5. `flexuq reduce` (Craig–Bampton, all-dofs interface XMIN) beside the symmetry plane u_y = 0 on
+#     YMIN, whose edge with XMIN is partly fixed, partly boundary: the modal diagonal of K̄ equals the
+#     modes of the box with XMIN and YMIN[2] fixed (1e-7); 24 boundary columns (3 x 9 less 3); a
+#     free-interface method (herting) with {set, dofs} supports exits 2 naming the key.
 # Usage: supports_cli_test.sh FLEXUQ MPIEXEC WORKDIR EXPECT_ERROR
 set -euo pipefail
 flexuq=$1; mpiexec=$2; work=$3; expect_error=$4
@@ -24,8 +28,15 @@ box() { echo "model:
 { box 0.2 10 "[XMIN, {set: XMAX, dofs: [1]}]"; printf 'parameters:\n  E: {dist: lognormal, mean: 2.1e11, std: 1.0e10}\n'
   printf 'outputs: {frequencies: 3}\nmethod:\n  type: monte-carlo\n  samples: 3\ncampaign: {ranks_per_sample: 1, seed: 3}\noutput: uq.h5\n'; } > campaign.yaml
 { box 0.2 4 "[XMIN, {set: XMAX, dofs: [1, 7]}]"; printf 'modes:\n  count: 2\noutput: bad.h5\n'; } > bad.yaml
+{ box 0.2 8 "[XMIN, {set: YMIN, dofs: [2]}]"; printf 'modes:\n  count: 4\noutput: held.h5\n'; } > held.yaml
+{ box 0.2 8 "[{set: YMIN, dofs: [2]}]"; printf 'reduce:\n  method: craig-bampton\n  interfaces: [{set: XMIN, kind: all-dofs}]\n'
+  printf '  modes: {count: 4}\noutput: cb.h5\n'; } > reduce.yaml
+sed 's/craig-bampton/herting/' reduce.yaml > herting.yaml
 run 2 modes half.yaml > half.log 2>&1 || { echo "modes (half) failed"; cat half.log; exit 1; }
 run 2 modes full.yaml > full.log 2>&1 || { echo "modes (full) failed"; cat full.log; exit 1; }
+run 2 modes held.yaml > held.log 2>&1 || { echo "modes (held) failed"; cat held.log; exit 1; }
+run 2 reduce reduce.yaml > reduce.log 2>&1 || { echo "reduce failed"; cat reduce.log; exit 1; }
+"$expect_error" --exit-code 2 "herting.yaml" "model.fixed" "craig-bampton or guyan" -- "$mpiexec" -n 2 --allow-run-as-root --oversubscribe "$flexuq" reduce herting.yaml
 run 2 campaign campaign.yaml > campaign.log 2>&1 || { echo "campaign failed"; cat campaign.log; exit 1; }
 "$expect_error" --exit-code 2 "bad.yaml" "model.fixed[1].dofs" "line 4" "component 7" -- "$mpiexec" -n 2 --allow-run-as-root --oversubscribe "$flexuq" modes bad.yaml
 $py - <<'PY'
@@ -54,5 +65,14 @@ pred = fh[None, :3] * np.sqrt(theta[:, None] / 2.1e11)
 e = np.max(np.abs(freq / pred - 1))
 print("campaign with a symmetry plane: max |f / (f0 sqrt(E/E0)) - 1| = %.2e" % e)
 assert len(freq) == 3 and e < 1e-7, (freq, pred)
+lam = h5py.File("held.h5", "r")["modes/eigenvalues"][()]
+cb = h5py.File("cb.h5", "r")["reduced"]
+kinds = [k.decode() for k in cb["column_kinds"][()]]
+K = cb["K"][()]
+modal = np.array([K[i, i] for i, k in enumerate(kinds) if k == "fixed_interface_mode"])
+nb = sum(k == "boundary_dof" for k in kinds)
+print("CB beside YSYMM: %d boundary columns, fixed-interface eigenvalues" % nb, modal, "vs modes", lam[:4])
+assert nb == 24, kinds
+assert len(modal) == 4 and np.allclose(modal, lam[:4], rtol=1e-7, atol=0), (modal, lam[:4])
 print("supports CLI: OK")
 PY
