@@ -124,8 +124,9 @@ WorkSpace::WorkSpace(const fe::Component& c, const std::vector<InterfaceSpec>& i
                                         << " has fixed components: a DOF both fixed and interface (an "
                                            "all-dofs interface takes a partly fixed node's free DOFs)");
       auto [it, fresh] = taken.emplace(n, static_cast<int>(s));
+      const int owner = it->second; // a plain copy: clang cannot capture a structured binding in FLEXUQ_MSG's lambda
       FLEXUQ_REQUIRE_OPTION(fresh, "interfaces",
-                            "{}: node " << mesh.node_ids[n] << " belongs to both " << interfaces[it->second].set
+                            "{}: node " << mesh.node_ids[n] << " belongs to both " << interfaces[owner].set
                                         << " and " << spec.set << "; interfaces must not overlap");
       weights[s].push_back(weight_of.at(n));
     }

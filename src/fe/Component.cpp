@@ -259,8 +259,9 @@ Component::Component(MPI_Comm comm, io::Mesh mesh, const ComponentOptions& opt) 
       for (int v : nodes) fix(v, all);
     } else {
       for (const auto& [v, m] : it->second) {
+        const auto node = mesh_.node_ids[static_cast<std::size_t>(v)]; // clang cannot capture a structured binding in FLEXUQ_MSG's lambda
         FLEXUQ_REQUIRE((m >> dpn) == 0, mesh_.source << ": support set " << io::upper(name) << " fixes a component above "
-                                                     << dpn << " at node " << mesh_.node_ids[static_cast<std::size_t>(v)]
+                                                     << dpn << " at node " << node
                                                      << "; components are " << dof_range);
         fix(v, m);
       }

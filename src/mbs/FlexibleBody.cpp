@@ -249,8 +249,9 @@ std::shared_ptr<FlexibleData> make_flexible_data(const cms::ReducedBody& body, c
         at.ref = Vec3(pt->second[0], pt->second[1], pt->second[2]);
       } else {
         const auto it = sets.find(name);
+        const std::string& set = name; // a plain reference: clang cannot capture a structured binding in FLEXUQ_MSG's lambda
         FLEXUQ_REQUIRE(it != sets.end() && !it->second.empty(),
-                       source << ": /mesh/node_sets/" << name << " (the nodes of reference node REF " << name
+                       source << ": /mesh/node_sets/" << set << " (the nodes of reference node REF " << set
                               << ") is missing or empty");
         for (auto n : it->second) at.ref += coords.row(n).transpose();
         at.ref /= static_cast<double>(it->second.size());
@@ -278,9 +279,10 @@ std::shared_ptr<FlexibleData> make_flexible_data(const cms::ReducedBody& body, c
     for (const auto& [name, rows] : *set_rows) {
       if (d->interfaces.count(name) || rows.empty()) continue;
       std::vector<NodeMotion> nodes;
+      const std::string& set = name; // a plain reference: clang cannot capture a structured binding in FLEXUQ_MSG's lambda
       for (const auto& [index, R] : rows) {
         FLEXUQ_REQUIRE(index >= 0 && index < coords.rows() && R.cols() == V.rows() && R.rows() >= 3,
-                       source << ": the basis rows of node set " << name << " do not match the body");
+                       source << ": the basis rows of node set " << set << " do not match the body");
         NodeMotion nm{coords.row(index).transpose(), R.topRows(3) * V, Mat::Zero(3, V.cols()), R.rows() >= 6};
         if (nm.has_rot) nm.r = R.middleRows(3, 3) * V;
         nodes.push_back(std::move(nm));

@@ -60,7 +60,9 @@ std::shared_ptr<GsData> make_gs_data(const cms::ReducedBody& body, const std::st
   auto d = std::make_shared<GsData>();
   std::vector<int> point_col(static_cast<std::size_t>(n), -1), comp_col(static_cast<std::size_t>(n), -1);
   std::string list;
-  for (const auto& [name, c] : cols) {
+  for (const auto& [name_, c_] : cols) {
+    const std::string& name = name_; // plain references: clang cannot capture a structured binding in FLEXUQ_MSG's lambda
+    const auto& c = c_;
     list += (list.empty() ? "" : ", ") + name;
     static const char* comp[6] = {"ux", "uy", "uz", "rx", "ry", "rz"};
     for (int k = 0; k < 6; ++k)

@@ -72,8 +72,7 @@ PodBasisSummary pod_basis(MPI_Comm comm, const std::vector<campaign::Journal::Lo
   for (std::size_t j = 0; j < n; ++j) (family[j] ? cols_i : cols_b).push_back(static_cast<Eigen::Index>(j));
 
   const auto rows = static_cast<PetscInt>(nodes * static_cast<std::uint64_t>(dofs_per_node));
-  const auto [begin, local] = pod::split_rows(c, rows);
-  (void)begin;
+  const PetscInt local = pod::split_rows(c, rows).second; // not a structured binding: the lambdas below use it
   std::vector<int> counts, displs;
   layout(c, local, n, counts, displs);
   // Seed 000 Algorithm 4 takes one POD per column index over the samples (its bar has one boundary

@@ -103,9 +103,11 @@ public:
     mbs::SimulationModel model(build_simulation(at_sample_(theta)), args_.stiffness, args_.outputs, args_.times,
                                args_.names, providers_);
     auto out = model.evaluate(theta);
-    for (const auto& [name, size] : sizes_) // a job whose edited numbers change an output's columns
-      FLEXUQ_REQUIRE(out.count(name) && out.at(name).size() == size,
+    for (const auto& entry : sizes_) { // a job whose edited numbers change an output's columns
+      const std::string& name = entry.first; // not a structured binding: clang cannot capture a structured binding in FLEXUQ_MSG's lambda
+      FLEXUQ_REQUIRE(out.count(name) && out.at(name).size() == entry.second,
                      "output '" << name << "' has another size at this sample than at the parameter means");
+    }
     return out;
   }
 

@@ -57,7 +57,8 @@ cms::StochasticSamples collect(const campaign::Plan& plan, const std::vector<cam
     s.index.push_back(ok[static_cast<std::size_t>(i)]->index);
     if (!plan.weights.empty()) s.weights.push_back(plan.weights[ok[static_cast<std::size_t>(i)]->index]);
   }
-  for (const auto& [name, d] : dims) {
+  for (const auto& [name_, d] : dims) {
+    const std::string& name = name_; // a plain reference: clang cannot capture a structured binding in FLEXUQ_MSG's lambda
     std::size_t entries = 1;
     for (auto x : d) entries *= static_cast<std::size_t>(x);
     Eigen::MatrixXd Y(N, static_cast<Eigen::Index>(entries));
