@@ -13,6 +13,8 @@
 #     YMIN, whose edge with XMIN is partly fixed, partly boundary: the modal diagonal of K̄ equals the
 #     modes of the box with XMIN and YMIN[2] fixed (1e-7); 24 boundary columns (3 x 9 less 3); a
 #     free-interface method (herting) with {set, dofs} supports exits 2 naming the key.
+#  6. The same reduction with reduce.stochastic (collocation over a lognormal E): the stochastic
+#     body's mode eigenvalues expand λ(E) = λ₀ E/E₀, so their mean is λ₀ (1e-6).
 # Usage: supports_cli_test.sh FLEXUQ MPIEXEC WORKDIR EXPECT_ERROR
 set -euo pipefail
 flexuq=$1; mpiexec=$2; work=$3; expect_error=$4
@@ -32,10 +34,14 @@ box() { echo "model:
 { box 0.2 8 "[{set: YMIN, dofs: [2]}]"; printf 'reduce:\n  method: craig-bampton\n  interfaces: [{set: XMIN, kind: all-dofs}]\n'
   printf '  modes: {count: 4}\noutput: cb.h5\n'; } > reduce.yaml
 sed 's/craig-bampton/herting/' reduce.yaml > herting.yaml
+{ box 0.2 8 "[{set: YMIN, dofs: [2]}]"; printf 'parameters:\n  E: {dist: lognormal, mean: 2.1e11, std: 1.0e10}\n'
+  printf 'reduce:\n  method: craig-bampton\n  interfaces: [{set: XMIN, kind: all-dofs}]\n  modes: {count: 4}\n'
+  printf '  stochastic: {method: collocation, pce: {order: auto, max_order: 3}}\ncampaign: {ranks_per_sample: 1, seed: 7}\noutput: scb.h5\n'; } > scb.yaml
 run 2 modes half.yaml > half.log 2>&1 || { echo "modes (half) failed"; cat half.log; exit 1; }
 run 2 modes full.yaml > full.log 2>&1 || { echo "modes (full) failed"; cat full.log; exit 1; }
 run 2 modes held.yaml > held.log 2>&1 || { echo "modes (held) failed"; cat held.log; exit 1; }
 run 2 reduce reduce.yaml > reduce.log 2>&1 || { echo "reduce failed"; cat reduce.log; exit 1; }
+run 2 reduce scb.yaml > scb.log 2>&1 || { echo "stochastic reduce failed"; cat scb.log; exit 1; }
 "$expect_error" --exit-code 2 "herting.yaml" "model.fixed" "craig-bampton or guyan" -- "$mpiexec" -n 2 --allow-run-as-root --oversubscribe "$flexuq" reduce herting.yaml
 run 2 campaign campaign.yaml > campaign.log 2>&1 || { echo "campaign failed"; cat campaign.log; exit 1; }
 "$expect_error" --exit-code 2 "bad.yaml" "model.fixed[1].dofs" "line 4" "component 7" -- "$mpiexec" -n 2 --allow-run-as-root --oversubscribe "$flexuq" modes bad.yaml
@@ -74,5 +80,12 @@ nb = sum(k == "boundary_dof" for k in kinds)
 print("CB beside YSYMM: %d boundary columns, fixed-interface eigenvalues" % nb, modal, "vs modes", lam[:4])
 assert nb == 24, kinds
 assert len(modal) == 4 and np.allclose(modal, lam[:4], rtol=1e-7, atol=0), (modal, lam[:4])
+s = h5py.File("scb.h5", "r")
+names = []
+s.visit(names.append)
+assert any(n.startswith("stochastic_body/pce/") for n in names), names
+mean = s["statistics/mode_eigenvalues/mean"][()][:4]
+print("stochastic CB beside YSYMM: mean mode eigenvalues", mean, "relative to the nominal", mean / modal - 1)
+assert np.allclose(mean, modal, rtol=1e-6, atol=0), (mean, modal)
 print("supports CLI: OK")
 PY
