@@ -13,22 +13,11 @@
 set -euo pipefail
 flexuq=$1; mpiexec=$2; work=$3
 py=/usr/bin/python3
+here=$(cd "$(dirname "$0")" && pwd)
 rm -rf "$work"; mkdir -p "$work"; cd "$work"
 run() { local n=$1; shift; "$mpiexec" -n "$n" --allow-run-as-root --oversubscribe "$flexuq" "$@"; }
+$py "$here/shell_plate.py" 30 1.0 1e-3 LEFT plate.inp
 $py - <<'PY'
-N, a, H = 30, 1.0, 1e-3
-lab = lambda i, j: j * (N + 1) + i + 1
-L = ["*NODE"] + [f"{lab(i, j)}, {a * i / N}, {a * j / N}, 0" for j in range(N + 1) for i in range(N + 1)]
-L.append("*ELEMENT, TYPE=S4, ELSET=PLATE")
-e = 1
-for j in range(N):
-    for i in range(N):
-        L.append(f"{e}, {lab(i, j)}, {lab(i + 1, j)}, {lab(i + 1, j + 1)}, {lab(i, j + 1)}")
-        e += 1
-L += ["*NSET, NSET=LEFT"] + [str(lab(0, j)) for j in range(N + 1)]
-L += ["*MATERIAL, NAME=STEEL", "*ELASTIC", "2.1e11, 0.3", "*DENSITY", "7850",
-      "*SHELL SECTION, ELSET=PLATE, MATERIAL=STEEL", str(H)]
-open("plate.inp", "w").write("\n".join(L) + "\n")
 open("modes.yaml", "w").write("model:\n  mesh: plate.inp\n  fixed: [LEFT]\nmodes:\n  count: 3\noutput: cant.h5\n")
 open("free.yaml", "w").write("model:\n  mesh: plate.inp\nmodes:\n  count: 1\noutput: free.h5\n")
 open("reduce.yaml", "w").write("model:\n  mesh: plate.inp\nreduce:\n  method: craig-bampton\n"

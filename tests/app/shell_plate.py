@@ -1,0 +1,22 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+# Writes a square steel plate of N x N S4 shells as an Abaqus .inp (for the shell CLI tests):
+#   shell_plate.py N SIDE THICKNESS EDGE_SET OUT.inp
+# Nodes j (N + 1) + i + 1 at (SIDE i/N, SIDE j/N, 0), elements PLATE, node set EDGE_SET = the edge
+# x = 0, steel (E 2.1e11, nu 0.3, rho 7850), *SHELL SECTION of the given thickness.
+import sys
+
+n, side, h, edge, out = int(sys.argv[1]), float(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5]
+lab = lambda i, j: j * (n + 1) + i + 1
+lines = ["*NODE"] + [f"{lab(i, j)}, {side * i / n}, {side * j / n}, 0" for j in range(n + 1) for i in range(n + 1)]
+lines.append("*ELEMENT, TYPE=S4, ELSET=PLATE")
+e = 1
+for j in range(n):
+    for i in range(n):
+        lines.append(f"{e}, {lab(i, j)}, {lab(i + 1, j)}, {lab(i + 1, j + 1)}, {lab(i, j + 1)}")
+        e += 1
+lines += [f"*NSET, NSET={edge}"] + [str(lab(0, j)) for j in range(n + 1)]
+lines += ["*MATERIAL, NAME=STEEL", "*ELASTIC", "2.1e11, 0.3", "*DENSITY", "7850",
+          "*SHELL SECTION, ELSET=PLATE, MATERIAL=STEEL", h]
+with open(out, "w") as f:
+    f.write("\n".join(lines) + "\n")
