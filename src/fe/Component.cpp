@@ -576,8 +576,8 @@ void Component::assemble(bool keep_affine) {
 // n whose eigenvalue is at most 1e-8 times the block's largest diagonal term (any direction of an
 // all-zero block) has no stiffness of its own and is constrained.
 //
-// flexuq keeps the DOF numbering (fe::DofMap fixes whole nodes, and n need not be a coordinate
-// axis) and instead gives n a mode of its own far above the structure's spectrum:
+// flexuq keeps the DOF numbering (n need not be a coordinate axis, which fe::DofMap's elimination
+// of single components needs) and instead gives n a mode of its own far above the structure's spectrum:
 //   M ← P M P + Σ μ_n n nᵀ,   K ← K + Σ c μ_n n nᵀ,   P = I − Σ n nᵀ,
 // with μ_n = max(nᵀ M n, 1e-8 max_i M_ii) the direction's mass (floored: lumped rotations have
 // none) and c = 10 max_i K_ii/M_ii, the diagonal estimate of the top of the spectrum (the scale

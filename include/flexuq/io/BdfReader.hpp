@@ -57,8 +57,10 @@
 ///   (Nastran's AUTOSPC would constrain them all); BdfDeck keeps them.
 ///
 /// Named sets for YAML: node sets `BSET`, `ASET`, `QSET` (grids of those cards that are mesh
-/// nodes), `SPC<sid>`, `RBE2_<eid>` (dependent grids GM), `RBE3_<eid>` (weighted grids), `PS`
-/// (grids with a permanent constraint); element sets `PSOLID_<pid>`, `PBAR_<pid>`, `PBARL_<pid>`,
+/// nodes), `SPC<sid>` and `PS` (grids with a constraint, their components in Mesh::set_components:
+/// any subset of 123456, 4-6 dropped on solid grids, a subset other than whole triples refused in a
+/// CD system whose axes are not the basic ones), `RBE2_<eid>` (dependent grids GM), `RBE3_<eid>`
+/// (weighted grids); element sets `PSOLID_<pid>`, `PBAR_<pid>`, `PBARL_<pid>`,
 /// `PBEAM_<pid>`, `PSHELL_<pid>` (shells with the PSHELL's T; those whose corner thicknesses
 /// override it in `PSHELL_<pid>_T<k>`) (materials `MAT1_<mid>`).
 

@@ -20,8 +20,11 @@ namespace flexuq::io {
 /// section covers one kind of element and one plane state), *BEAM SECTION (RECT, CIRC),
 /// *BEAM GENERAL SECTION (GENERAL), *SHELL SECTION ELSET= MATERIAL= with its thickness line (a
 /// homogeneous shell about its mid-surface; COMPOSITE, NODAL THICKNESS and a non-zero OFFSET are
-/// refused, as are *SHELL GENERAL SECTION and *MEMBRANE SECTION) and *INCLUDE INPUT= (relative to
-/// the including file). S4R and S3R get the same fully integrated MITC elements as S4 and S3, the
+/// refused, as are *SHELL GENERAL SECTION and *MEMBRANE SECTION), *BOUNDARY (zero supports, model or
+/// step data: "node or set, first[, last[, 0]]" or "node or set, TYPE" with ENCASTRE, PINNED, XSYMM,
+/// YSYMM, ZSYMM, XASYMM, YASYMM, ZASYMM in Abaqus's meaning, a named type keeping the components a
+/// node has → node set BOUNDARY with Mesh::set_components; components a node lacks, nonzero values,
+/// AMPLITUDE/USER/FIXED are refused naming the line) and *INCLUDE INPUT= (relative to the including file). S4R and S3R get the same fully integrated MITC elements as S4 and S3, the
 /// CP*R elements the fully integrated 2-D elements (a warning). T2D2 makes the mesh 2-D
 /// (Mesh::planar); the nodes of a 2-D mesh may omit z (label, x, y). Other keywords are skipped with one
 /// summary warning in Mesh::warnings. Keywords and parameter names are case-insensitive; set and
