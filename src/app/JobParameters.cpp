@@ -33,6 +33,7 @@ std::function<workflow::SimulationSpec(const std::vector<double>&)> job_at_sampl
     const io::Config c = io::Config::from_string(*shared_text, path);
     shared_edits->apply(c.root(), theta);
     auto spec = parse_simulation_job(c);
+    spec.rom = simulation_rom(c);
     c.mark_used("command");
     c.check_all_used();
     return spec;

@@ -118,6 +118,7 @@ workflow::SimulationCampaignSpec simulation_campaign(const io::Config& cfg, cons
   }
   try {
     spec.simulation = parse_simulation_job(sim_cfg);
+    spec.simulation.rom = simulation_rom(sim_cfg);
     sim_cfg.mark_used("command");
     sim_cfg.check_all_used();
   } catch (const InputError& e) { // the simulate job's own keys (its solver section)

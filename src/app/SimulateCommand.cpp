@@ -13,7 +13,7 @@ void run_simulate(MPI_Comm comm, const io::Config& cfg) {
   // Every rank parses (and checks) the job, so bad input fails the same way everywhere.
   auto spec = parse_simulation_job(cfg);
   spec.snapshots = cfg.get<bool>("snapshots", false);
-  if (cfg.has("rom")) spec.rom = cfg.resolve_path(cfg.get<std::string>("rom"));
+  spec.rom = simulation_rom(cfg);
   cfg.check_all_used();
   check_job_output(comm, cfg, spec.output_path, "output"); // before the run; renamed onto at the end
   workflow::simulate(comm, spec);

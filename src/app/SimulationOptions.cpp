@@ -570,4 +570,8 @@ private:
 
 workflow::SimulationSpec parse_simulation_job(const io::Config& cfg) { return Parser(cfg).parse(); }
 
+std::string simulation_rom(const io::Config& cfg) {
+  return cfg.has("rom") ? cfg.resolve_path(cfg.get<std::string>("rom")) : std::string();
+}
+
 } // namespace flexuq::app

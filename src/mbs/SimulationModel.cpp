@@ -132,7 +132,7 @@ Outputs SimulationModel::evaluate(const std::vector<double>& theta) {
     }
     rebuild_with(job_, flex); // from the joints and forces as given: nothing of the last sample remains
   }
-  const SimulationResult r = run_simulation(job_);
+  const SimulationResult r = runner_ ? runner_(job_) : run_simulation(job_);
   Outputs out;
   for (std::size_t k : outputs_) {
     const std::size_t cols = job_.outputs[k].columns().size();

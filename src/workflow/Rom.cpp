@@ -60,12 +60,19 @@ rom::ReducedBasis build_rom(MPI_Comm comm, const RomJobSpec& spec) {
 mbs::SimulationResult run_reduced_simulation(mbs::SimulationJob& job, const std::string& rom_path,
                                              rom::ReducedStats& stats, rom::ReducedBasis& basis,
                                              const std::function<void(double)>& progress) {
-  const auto t_start = std::chrono::steady_clock::now();
   basis = rom::read_basis(rom_path);
+  return run_reduced_simulation(job, basis, stats, progress);
+}
+
+mbs::SimulationResult run_reduced_simulation(mbs::SimulationJob& job, const rom::ReducedBasis& basis,
+                                             rom::ReducedStats& stats, const std::function<void(double)>& progress,
+                                             const std::function<void(const mbs::State&)>& on_start) {
+  const auto t_start = std::chrono::steady_clock::now();
   mbs::SimulationResult r;
   mbs::Integrator full(job.system, job.solver);
   mbs::State s;
   r.redundant_rows = full.initialise(s); // the full model's consistent start and its active rows
+  if (on_start) on_start(s);
   rom::ReducedIntegrator reduced(job.system, job.solver, basis);
   reduced.initialise(s);
   stats = reduced.run(mbs::make_recorder(job, r), progress);

@@ -8,7 +8,9 @@
 #include "flexuq/core/Error.hpp"
 #include "flexuq/fe/MaterialParametrisation.hpp"
 #include "flexuq/mbs/FlexibleBody.hpp"
+#include "flexuq/workflow/Rom.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <map>
@@ -85,7 +87,28 @@ struct ModelArgs {
   std::vector<std::string> outputs;
   std::vector<double> times;
   std::vector<std::string> names;
+  mbs::SimulationModel::Runner runner; ///< empty: the full model; set: the ROM of the job's `rom:`
 };
+
+/// A ROM (`rom:` of the simulate job) holds a sample when its consistent initial state lies on the
+/// ROM's affine space: q0 − R0 and q̇0 in span V (docs/rom.md "Campaigns"). A parameter that moves
+/// the start off it (a body's position, a joint's point, a velocity across the trained motion)
+/// would be projected silently: refused, naming the offsets. Throws InputError.
+void check_rom_start(const rom::ReducedBasis& b, const mbs::State& s, const std::string& rom_path) {
+  FLEXUQ_REQUIRE(s.q.size() == b.R0.size(), "rom: " << rom_path << " has " << b.R0.size()
+                                                    << " coordinates, this sample's model " << s.q.size());
+  const auto& V = b.V;
+  const double dq = (V * (V.transpose() * (s.q - b.R0)) + b.R0 - s.q).lpNorm<Eigen::Infinity>();
+  const double dv = (V * (V.transpose() * s.v) - s.v).lpNorm<Eigen::Infinity>();
+  const double tq = 1e-8 * std::max(1.0, s.q.lpNorm<Eigen::Infinity>());
+  const double tv = 1e-8 * std::max(1.0, s.v.lpNorm<Eigen::Infinity>());
+  FLEXUQ_REQUIRE(dq <= tq && dv <= tv,
+                 "rom: " << rom_path << " does not hold this sample: its initial "
+                         << (dq > tq ? "configuration" : "velocity") << " lies off the ROM's affine space q = V q_r + R0 (q by "
+                         << dq << ", its velocity by " << dv
+                         << "): a parameter moves a body, a joint or the start velocity out of the training runs' "
+                            "span; train the ROM on runs that cover it, or run the full model (no rom:)");
+}
 
 /// The simulation built again per sample from the job at θ (SimulationCampaignSpec::at_sample): a
 /// changed mass, joint point, spring or load enters the system as if the user had written it, and
@@ -102,6 +125,7 @@ public:
   Outputs evaluate(const std::vector<double>& theta) override {
     mbs::SimulationModel model(build_simulation(at_sample_(theta)), args_.stiffness, args_.outputs, args_.times,
                                args_.names, providers_);
+    if (args_.runner) model.set_runner(args_.runner);
     auto out = model.evaluate(theta);
     for (const auto& entry : sizes_) { // a job whose edited numbers change an output's columns
       const std::string& name = entry.first; // not a structured binding: clang cannot capture a structured binding in FLEXUQ_MSG's lambda
@@ -133,7 +157,10 @@ ModelFactory simulation_campaign_factory(const SimulationCampaignSpec& spec) {
   // Build the job (and read the body files) once now, so bad input fails before the campaign.
   std::vector<mbs::BodyProvider> names_only; // the bodies of model.reduce, checked by the model
   for (const auto& r : spec.reduce) names_only.push_back({r.body, nullptr});
+  std::shared_ptr<const rom::ReducedBasis> basis; // read once, shared by every sample
   try {
+    if (!spec.simulation.rom.empty())
+      basis = std::make_shared<const rom::ReducedBasis>(rom::read_basis(spec.simulation.rom));
     auto job0 = build_simulation(spec.simulation);
     // Stress modes are those of the body file: a body reduced again per sample has none.
     for (const auto& os : job0.outputs)
@@ -142,8 +169,22 @@ ModelFactory simulation_campaign_factory(const SimulationCampaignSpec& spec) {
           FLEXUQ_REQUIRE(job0.system.bodies()[static_cast<std::size_t>(os.body)].name != r.body,
                          "output '" << os.name << "': the stresses of a body reduced again per sample ("
                                     << spec.reduce_key << "." << r.body << ") are not recovered");
+    if (!spec.simulation.rom.empty()) { // the ROM's start at the parameter means, before the campaign
+      FLEXUQ_REQUIRE(spec.reduce.empty(), "rom: " << spec.simulation.rom << " with " << spec.reduce_key
+                                                  << ": a body reduced again per sample changes the meaning of its "
+                                                     "elastic coordinates, which the ROM's basis V is made of");
+      mbs::Integrator full(job0.system, job0.solver);
+      mbs::State s;
+      (void)full.initialise(s);
+      check_rom_start(*basis, s, spec.simulation.rom);
+      (void)rom::ReducedIntegrator(job0.system, job0.solver, *basis); // its scheme and active rows
+    }
     mbs::SimulationModel check(std::move(job0), spec.stiffness, spec.outputs, spec.times, names, names_only);
     for (std::size_t k : check.stochastic_parameters()) used[k] = true;
+    FLEXUQ_REQUIRE(spec.simulation.rom.empty() || check.stochastic_parameters().empty(),
+                   "rom: " << spec.simulation.rom
+                           << " with a stochastic body: its modes change per sample, and with them the meaning "
+                              "of the elastic coordinates the ROM's basis V is made of");
   } catch (const InputError& e) { // SimulationModel names its arguments (OptionError): the CLI names their keys
     rethrow_input_error(e, spec.source + ": " + spec.simulation_key + " (" + spec.simulation_path + "): ");
   }
@@ -166,7 +207,16 @@ ModelFactory simulation_campaign_factory(const SimulationCampaignSpec& spec) {
                                         << "of that name, " << spec.reduce_key
                                         << ": {<body>: <its reduce job>}, or " << spec.job_key << ")");
   auto simulation = std::make_shared<const SimulationSpec>(spec.simulation);
-  const ModelArgs args{spec.stiffness, spec.outputs, spec.times, names};
+  mbs::SimulationModel::Runner runner;
+  if (basis) {
+    const std::string rom_path = spec.simulation.rom;
+    runner = [basis, rom_path](mbs::SimulationJob& job) {
+      rom::ReducedStats stats;
+      return run_reduced_simulation(job, *basis, stats, {},
+                                    [&](const mbs::State& s) { check_rom_start(*basis, s, rom_path); });
+    };
+  }
+  const ModelArgs args{spec.stiffness, spec.outputs, spec.times, names, runner};
   const std::string source = spec.source;
   const auto at_sample = spec.at_sample;
   return [simulation, args, reduce, source, at_sample](MPI_Comm group) -> std::unique_ptr<Model> {
@@ -178,8 +228,10 @@ ModelFactory simulation_campaign_factory(const SimulationCampaignSpec& spec) {
       rethrow_input_error(e, source + ": ");
     }
     if (at_sample) return std::make_unique<SampledJobModel>(at_sample, std::move(job), args, std::move(providers));
-    return std::make_unique<mbs::SimulationModel>(std::move(job), args.stiffness, args.outputs, args.times, args.names,
-                                                  std::move(providers));
+    auto model = std::make_unique<mbs::SimulationModel>(std::move(job), args.stiffness, args.outputs, args.times,
+                                                        args.names, std::move(providers));
+    if (args.runner) model->set_runner(args.runner);
+    return model;
   };
 }
 

@@ -7,3 +7,10 @@ expect_fail() { # expect_fail PATTERN args...: the run must exit non-zero and it
   grep -q -- "$pat" bad.log || { echo "FAIL: '$*' does not say '$pat'"; cat bad.log; exit 1; }
   echo "refused as expected: $(grep -o -- "$pat.*" bad.log | head -1 | cut -c1-150)"
 }
+# enter_workdir: a fresh temporary folder as the working directory, removed on exit; py is numpy's python.
+enter_workdir() {
+  py=/usr/bin/python3
+  wd=$(mktemp -d)
+  trap 'rm -rf "$wd"' EXIT
+  cd "$wd"
+}

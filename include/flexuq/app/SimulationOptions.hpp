@@ -14,5 +14,7 @@ namespace flexuq::app {
 
 /// Read and check every key of a simulate job. @throws InputError naming file, key and line.
 workflow::SimulationSpec parse_simulation_job(const io::Config& cfg);
+/// The job's `rom:` file resolved against the job's folder (docs/rom.md), or "" without the key.
+std::string simulation_rom(const io::Config& cfg);
 
 } // namespace flexuq::app

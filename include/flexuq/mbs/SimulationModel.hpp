@@ -55,6 +55,10 @@ public:
   std::map<std::string, std::size_t> output_sizes() const override;
   /// Each output: times × columns, row-major (time-major).
   Outputs evaluate(const std::vector<double>& theta) override;
+  /// What integrates each sample's job (default run_simulation): a module after mbs sets another,
+  /// e.g. the reduced-order run of a `rom:` job (workflow/SimulationCampaign.cpp).
+  using Runner = std::function<SimulationResult(SimulationJob&)>;
+  void set_runner(Runner runner) { runner_ = std::move(runner); }
 
 private:
   SimulationJob job_;
@@ -72,6 +76,7 @@ private:
   };
   std::vector<Stochastic> stochastic_;
   std::vector<std::pair<int, BodyProvider>> providers_; ///< body index, maker
+  Runner runner_; ///< empty: run_simulation
 };
 
 /// Linear interpolation of the n_t × k table @p data (row-major, at @p time) at @p t.

@@ -35,6 +35,11 @@ rom::ReducedBasis build_rom(MPI_Comm comm, const RomJobSpec& spec);
 mbs::SimulationResult run_reduced_simulation(mbs::SimulationJob& job, const std::string& rom_path,
                                              rom::ReducedStats& stats, rom::ReducedBasis& basis,
                                              const std::function<void(double)>& progress = {});
+/// The same with the basis already read (a campaign reads it once): @p on_start sees the full
+/// model's consistent initial state before it is reduced (a campaign refuses a sample there).
+mbs::SimulationResult run_reduced_simulation(mbs::SimulationJob& job, const rom::ReducedBasis& basis,
+                                             rom::ReducedStats& stats, const std::function<void(double)>& progress = {},
+                                             const std::function<void(const mbs::State&)>& on_start = {});
 /// Add the /rom report of a reduced run (the ROM file, r, l, the rank check) to the result @p path.
 void write_reduced_report(const std::string& path, const std::string& rom_path, const rom::ReducedBasis& basis,
                           const rom::ReducedStats& stats);
