@@ -99,10 +99,9 @@ std::vector<double> GalerkinSystem::data_at(const double* xi) const {
   return d;
 }
 
-void GalerkinSystem::lagrange_at(const Node& nd, const double* q, const double* v, const double* a, double t,
-                                 double* out) const {
-  const int n = model_.coordinates();
-  const double* p = nd.data.data();
+void lagrange_ad(const LagrangianModel& model, const double* q, const double* v, const double* a, double t,
+                 const double* p, double* out) {
+  const int n = model.coordinates();
   std::vector<HyperDual> Q(static_cast<std::size_t>(n)), V(Q), dQ(Q);
   for (int k = 0; k < n; ++k) {
     // d/dt ∂T/∂q̇_k: ε₁ along q̇_k, ε₂ along the motion (q̇, q̈).
@@ -110,36 +109,49 @@ void GalerkinSystem::lagrange_at(const Node& nd, const double* q, const double* 
       Q[i] = HyperDual(q[i], 0, v[i], 0);
       V[i] = HyperDual(v[i], i == k ? 1.0 : 0.0, a[i], 0);
     }
-    out[k] = model_.kinetic_energy(Q.data(), V.data(), p).d12;
+    out[k] = model.kinetic_energy(Q.data(), V.data(), p).d12;
     for (int i = 0; i < n; ++i) {
       Q[i] = HyperDual(q[i], i == k ? 1.0 : 0.0, 0, 0);
       V[i] = HyperDual(v[i]);
       dQ[i] = HyperDual(i == k ? 1.0 : 0.0);
     }
-    out[k] += model_.potential_energy(Q.data(), p).d1 - model_.kinetic_energy(Q.data(), V.data(), p).d1;
+    out[k] += model.potential_energy(Q.data(), p).d1 - model.kinetic_energy(Q.data(), V.data(), p).d1;
     for (int i = 0; i < n; ++i) Q[i] = HyperDual(q[i]);
-    out[k] -= model_.virtual_work(Q.data(), V.data(), dQ.data(), t, p).v;
+    out[k] -= model.virtual_work(Q.data(), V.data(), dQ.data(), t, p).v;
   }
+}
+
+void constraints_ad(const LagrangianModel& model, const double* q, const double* p, double* phi, double* jac) {
+  const int n = model.coordinates(), m = model.constraint_rows();
+  std::vector<HyperDual> Q(static_cast<std::size_t>(n)), ph(static_cast<std::size_t>(m));
+  if (!jac) {
+    for (int i = 0; i < n; ++i) Q[i] = HyperDual(q[i]);
+    model.constraints(Q.data(), p, ph.data());
+    for (int c = 0; c < m; ++c) phi[c] = ph[c].v;
+    return;
+  }
+  for (int k = 0; k < n; ++k) {
+    for (int i = 0; i < n; ++i) Q[i] = HyperDual(q[i], i == k ? 1.0 : 0.0, 0, 0);
+    model.constraints(Q.data(), p, ph.data());
+    for (int c = 0; c < m; ++c) {
+      jac[k * m + c] = ph[c].d1;
+      if (phi) phi[c] = ph[c].v;
+    }
+  }
+}
+
+void GalerkinSystem::lagrange_at(const Node& nd, const double* q, const double* v, const double* a, double t,
+                                 double* out) const {
+  if (opt_.analytic && model_.lagrange_analytic(q, v, a, t, nd.data.data(), out)) return;
+  lagrange_ad(model_, q, v, a, t, nd.data.data(), out);
 }
 
 void GalerkinSystem::constraint_jacobian_at(const Node& nd, const double* q, double* phi, Mat* jac) const {
   const int n = model_.coordinates(), m = model_.constraint_rows();
-  std::vector<HyperDual> Q(static_cast<std::size_t>(n)), ph(static_cast<std::size_t>(m));
-  if (!jac) {
-    for (int i = 0; i < n; ++i) Q[i] = HyperDual(q[i]);
-    model_.constraints(Q.data(), nd.data.data(), ph.data());
-    for (int c = 0; c < m; ++c) phi[c] = ph[c].v;
-    return;
-  }
-  jac->resize(m, n);
-  for (int k = 0; k < n; ++k) {
-    for (int i = 0; i < n; ++i) Q[i] = HyperDual(q[i], i == k ? 1.0 : 0.0, 0, 0);
-    model_.constraints(Q.data(), nd.data.data(), ph.data());
-    for (int c = 0; c < m; ++c) {
-      (*jac)(c, k) = ph[c].d1;
-      if (phi) phi[c] = ph[c].v;
-    }
-  }
+  if (jac) jac->resize(m, n);
+  double* j = jac ? jac->data() : nullptr;
+  if (opt_.analytic && model_.constraints_analytic(q, nd.data.data(), phi, j)) return;
+  constraints_ad(model_, q, nd.data.data(), phi, j);
 }
 
 Vec GalerkinSystem::residual(Route route, const Vec& q, const Vec& v, const Vec& a, const Vec& lambda, double t) const {
@@ -272,10 +284,10 @@ Vec GalerkinSystem::force(const Vec& q, const Vec& v, double t) const {
 
 Vec GalerkinSystem::phi(const Vec& q) const {
   const int n = model_.coordinates(), m_ = model_.constraint_rows(), T = terms();
-  Vec out = Vec::Zero(m_ * T), ph(m_);
+  Vec out = Vec::Zero(m_ * T), ph(m_), qi(n);
   for (const Node& nd : nodes_) {
     const Eigen::Map<const Vec> psi(nd.psi.data(), T);
-    const Vec qi = expand(q, n, nd.xi.data());
+    for (int k = 0; k < n; ++k) qi[k] = q.segment(k * T, T).dot(psi);
     constraint_jacobian_at(nd, qi.data(), ph.data(), nullptr);
     for (int c = 0; c < m_; ++c) out.segment(c * T, T) += (nd.weight * ph[c]) * psi;
   }

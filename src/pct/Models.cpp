@@ -385,6 +385,191 @@ void PlanarMechanism::constraints(const HyperDual* q, const double* p, HyperDual
   for (int b = 0; b < nb; ++b) phi[r++] = q[4 * b + 2] * q[4 * b + 2] + q[4 * b + 3] * q[4 * b + 3] - 1.0;
 }
 
+// ---- closed forms (the fast path of lagrange_analytic / constraints_analytic) ----
+
+namespace {
+// Body point p = r + A(e) s (ground: s) and its Jacobian with respect to the body's [x, y, e0, e3]:
+// ∂p/∂e0 = [4e0 sx − 2e3 sy, 2e3 sx + 4e0 sy], ∂p/∂e3 = [−2e0 sy, 2e0 sx].
+struct PointJac {
+  double x = 0, y = 0;
+  double jx[4] = {0, 0, 0, 0}, jy[4] = {0, 0, 0, 0};
+};
+PointJac point_jac(const double* q, int b, double sx, double sy) {
+  PointJac o;
+  if (b < 0) {
+    o.x = sx;
+    o.y = sy;
+    return o;
+  }
+  const double* qb = q + 4 * b;
+  const double e0 = qb[2], e3 = qb[3], c = 2.0 * e0 * e0 - 1.0, s = 2.0 * e0 * e3;
+  o.x = qb[0] + c * sx - s * sy;
+  o.y = qb[1] + s * sx + c * sy;
+  o.jx[0] = 1.0;
+  o.jx[2] = 4.0 * e0 * sx - 2.0 * e3 * sy;
+  o.jx[3] = -2.0 * e0 * sy;
+  o.jy[1] = 1.0;
+  o.jy[2] = 2.0 * e3 * sx + 4.0 * e0 * sy;
+  o.jy[3] = 2.0 * e0 * sx;
+  return o;
+}
+// The rate J q̇_b of a body point along the body's coordinate rates.
+void point_velocity(const PointJac& J, const double* v, int b, double& vx, double& vy) {
+  vx = vy = 0.0;
+  if (b < 0) return;
+  for (int c = 0; c < 4; ++c) {
+    vx += J.jx[c] * v[4 * b + c];
+    vy += J.jy[c] * v[4 * b + c];
+  }
+}
+// out_b += sign (Jᵀ F) for a force F = (fx, fy) at a body point (generalized force of body b).
+void add_point_force(const PointJac& J, int b, double fx, double fy, double sign, double* out) {
+  if (b < 0) return;
+  for (int c = 0; c < 4; ++c) out[4 * b + c] += sign * (J.jx[c] * fx + J.jy[c] * fy);
+}
+// Row r of the column-major m × n Jacobian gains sign (wx ∂p_x/∂q_b + wy ∂p_y/∂q_b).
+void add_point_row(const PointJac& J, int b, double wx, double wy, double sign, int m, int r, double* jac) {
+  if (b < 0 || !jac) return;
+  for (int c = 0; c < 4; ++c) jac[(4 * b + c) * m + r] += sign * (wx * J.jx[c] + wy * J.jy[c]);
+}
+// relative_rotation's value and its gradient on the quaternions of bodies i and j.
+double relative_rotation_row(const double* q, int bi, int bj, double theta0, int m, int r, double* jac) {
+  const double e0i = bi < 0 ? 1.0 : q[4 * bi + 2], e3i = bi < 0 ? 0.0 : q[4 * bi + 3];
+  const double e0j = bj < 0 ? 1.0 : q[4 * bj + 2], e3j = bj < 0 ? 0.0 : q[4 * bj + 3];
+  const double c = std::cos(0.5 * theta0), s = std::sin(0.5 * theta0);
+  if (jac) {
+    if (bi >= 0) {
+      jac[(4 * bi + 2) * m + r] += c * e3j - s * e0j;
+      jac[(4 * bi + 3) * m + r] += -c * e0j - s * e3j;
+    }
+    if (bj >= 0) {
+      jac[(4 * bj + 2) * m + r] += -c * e3i - s * e0i;
+      jac[(4 * bj + 3) * m + r] += c * e0i - s * e3i;
+    }
+  }
+  return c * (e0i * e3j - e3i * e0j) - s * (e0i * e0j + e3i * e3j);
+}
+} // namespace
+
+bool PlanarMechanism::lagrange_analytic(const double* q, const double* v, const double* a, double t, const double* p,
+                                        double* out) const {
+  const int nb = static_cast<int>(bodies_.size());
+  for (int b = 0; b < nb; ++b) {
+    const double* qb = q + 4 * b;
+    const double *vb = v + 4 * b, *ab = a + 4 * b, mb = p[2 * b], jb = p[2 * b + 1];
+    // T_b = ½m(ẋ² + ẏ²) + 2J w², w = e0 ė3 − e3 ė0 (ω/2), ẇ = e0 ë3 − e3 ë0; V_b = −m g·r.
+    const double w = qb[2] * vb[3] - qb[3] * vb[2], wd = qb[2] * ab[3] - qb[3] * ab[2];
+    out[4 * b] = mb * (ab[0] - g_[0]);
+    out[4 * b + 1] = mb * (ab[1] - g_[1]);
+    out[4 * b + 2] = -4.0 * jb * (wd * qb[3] + 2.0 * w * vb[3]);
+    out[4 * b + 3] = 4.0 * jb * (wd * qb[2] + 2.0 * w * vb[2]);
+  }
+  for (std::size_t k = 0; k < springs_.size(); ++k) {
+    const PlanarSpring& s = springs_[k];
+    const PointJac Ji = point_jac(q, s.body_i, s.si[0], s.si[1]), Jj = point_jac(q, s.body_j, s.sj[0], s.sj[1]);
+    const double dx = Jj.x - Ji.x, dy = Jj.y - Ji.y;
+    const double kk = p[spring_data(static_cast<int>(k), 0)], c = p[spring_data(static_cast<int>(k), 1)];
+    // ∂V/∂d = k d (zero free length) or k (|d| − L) d/|d|; the damper −c ḋ·δd.
+    const double kf = s.length == 0.0 ? kk : kk * (1.0 - s.length / std::sqrt(dx * dx + dy * dy));
+    double fx = kf * dx, fy = kf * dy;
+    if (c != 0.0) {
+      double vix, viy, vjx, vjy;
+      point_velocity(Ji, v, s.body_i, vix, viy);
+      point_velocity(Jj, v, s.body_j, vjx, vjy);
+      fx += c * (vjx - vix);
+      fy += c * (vjy - viy);
+    }
+    add_point_force(Jj, s.body_j, fx, fy, 1.0, out);
+    add_point_force(Ji, s.body_i, fx, fy, -1.0, out);
+  }
+  for (std::size_t k = 0; k < contacts_.size(); ++k) {
+    const PlanarContact& c = contacts_[k];
+    const double* cd = p + contact_data(static_cast<int>(k), 0);
+    const PointJac J = point_jac(q, c.body, c.point[0], c.point[1]);
+    const double gap = c.normal[0] * (J.x - c.origin[0]) + c.normal[1] * (J.y - c.origin[1]) - cd[1];
+    if (gap >= 0.0) continue;
+    double f = cd[0] * gap;
+    if (cd[2] != 0.0) {
+      double vx, vy;
+      point_velocity(J, v, c.body, vx, vy);
+      f += cd[2] * (c.normal[0] * vx + c.normal[1] * vy);
+    }
+    add_point_force(J, c.body, f * c.normal[0], f * c.normal[1], 1.0, out);
+  }
+  for (const PlanarTorque& tq : torques_) { // δW = 2τ(e0 δe3 − e3 δe0)
+    const int o = 4 * tq.body;
+    const double tau2 = 2.0 * tq.value(t);
+    out[o + 2] += tau2 * q[o + 3];
+    out[o + 3] -= tau2 * q[o + 2];
+  }
+  return true;
+}
+
+bool PlanarMechanism::constraints_analytic(const double* q, const double* p, double* phi, double* jac) const {
+  const int nb = static_cast<int>(bodies_.size()), m = constraint_rows();
+  if (jac) std::fill(jac, jac + static_cast<std::size_t>(m) * static_cast<std::size_t>(4 * nb), 0.0);
+  double scratch = 0;
+  auto value = [&](int r) -> double& { return phi ? phi[r] : scratch; };
+  int r = 0;
+  for (std::size_t j = 0; j < joints_.size(); ++j) {
+    const PlanarJoint& jt = joints_[j];
+    const double* s = p + joint_data(static_cast<int>(j), 0);
+    const int bi = jt.body_i, bj = jt.body_j;
+    const PointJac Ji = point_jac(q, bi, s[0], s[1]), Jj = point_jac(q, bj, s[2], s[3]);
+    const double dx = Jj.x - Ji.x, dy = Jj.y - Ji.y, len = std::hypot(jt.axis[0], jt.axis[1]);
+    // n·(p_j − p_i) with a constant normal n: row r.
+    auto normal_row = [&](double nx, double ny) {
+      value(r) = nx * dx + ny * dy;
+      add_point_row(Jj, bj, nx, ny, 1.0, m, r, jac);
+      add_point_row(Ji, bi, nx, ny, -1.0, m, r, jac);
+      ++r;
+    };
+    switch (jt.type) {
+    case PlanarJoint::Type::revolute:
+    case PlanarJoint::Type::fixed:
+      normal_row(-1.0, 0.0); // p_i − p_j, x
+      normal_row(0.0, -1.0); // y
+      if (jt.type == PlanarJoint::Type::fixed) {
+        value(r) = relative_rotation_row(q, bi, bj, jt.angle, m, r, jac);
+        ++r;
+      }
+      break;
+    case PlanarJoint::Type::slot: normal_row(-jt.axis[1] / len, jt.axis[0] / len); break;
+    case PlanarJoint::Type::prismatic: {
+      // n = A_i n0 rotates with body i: ∂(n·d)/∂e_i gains dᵀ ∂n/∂e_i (the point Jacobian of n0 without r).
+      const double n0x = -jt.axis[1] / len, n0y = jt.axis[0] / len;
+      PointJac N = point_jac(q, bi, n0x, n0y);
+      if (bi >= 0) {
+        const double e0 = q[4 * bi + 2], e3 = q[4 * bi + 3], c = 2.0 * e0 * e0 - 1.0, sn = 2.0 * e0 * e3;
+        N.x = c * n0x - sn * n0y;
+        N.y = sn * n0x + c * n0y;
+        N.jx[0] = N.jy[1] = 0.0;
+        add_point_row(N, bi, dx, dy, 1.0, m, r, jac);
+      }
+      normal_row(N.x, N.y);
+      value(r) = relative_rotation_row(q, bi, bj, jt.angle, m, r, jac);
+      ++r;
+      break;
+    }
+    case PlanarJoint::Type::distance:
+      value(r) = dx * dx + dy * dy - s[4] * s[4];
+      add_point_row(Jj, bj, 2.0 * dx, 2.0 * dy, 1.0, m, r, jac);
+      add_point_row(Ji, bi, 2.0 * dx, 2.0 * dy, -1.0, m, r, jac);
+      ++r;
+      break;
+    }
+  }
+  for (int b = 0; b < nb; ++b, ++r) {
+    const double e0 = q[4 * b + 2], e3 = q[4 * b + 3];
+    value(r) = e0 * e0 + e3 * e3 - 1.0;
+    if (jac) {
+      jac[(4 * b + 2) * m + r] = 2.0 * e0;
+      jac[(4 * b + 3) * m + r] = 2.0 * e3;
+    }
+  }
+  return true;
+}
+
 std::vector<double> PlanarMechanism::driver_values(double t, int derivative) const {
   bool any = false;
   for (const PlanarJoint& j : joints_) any = any || !j.motion.steps.empty() || j.motion.start != 0.0;

@@ -53,8 +53,18 @@ struct GalerkinOptions {
   int order = 1;               ///< total degree of the chaos basis
   int quadrature_points = 0;   ///< 0: the exact rule; > 0: pseudo-spectral with this many points per input
   Route route = Route::traditional; ///< which route force() uses
+  /// Use the model's closed-form residual and constraint Jacobian where it has them
+  /// (LagrangianModel::lagrange_analytic); false: automatic differentiation throughout (the check).
+  bool analytic = true;
   void validate() const;       ///< throws OptionError naming the field
 };
+
+/// Lagrange's residual e = d/dt ∂T/∂q̇ − ∂T/∂q + ∂V/∂q − Q of @p model at (q, q̇, q̈, t; p) by automatic
+/// differentiation of its energies and virtual work (n values): the reference of the analytic forms.
+void lagrange_ad(const LagrangianModel& model, const double* q, const double* v, const double* a, double t,
+                 const double* p, double* out);
+/// Φ (null: not wanted) and Φ_q (m × n column-major; null: not wanted) by automatic differentiation.
+void constraints_ad(const LagrangianModel& model, const double* q, const double* p, double* phi, double* jac);
 
 class GalerkinSystem : public Index3Dae {
 public:

@@ -71,6 +71,19 @@ public:
   /// driver); @p derivative 0, 1, 2 gives g, ġ, g̈ (Φ_t = −ġ, γ gains + g̈). Empty: all rows scleronomic.
   virtual std::vector<double> driver_values(double /*t*/, int /*derivative*/) const { return {}; }
 
+  /// Optional analytic fast path (false: not provided; the caller differentiates the energies, the
+  /// virtual work and the constraints by automatic differentiation, which stays the reference):
+  /// Lagrange's residual e = d/dt ∂T/∂q̇ − ∂T/∂q + ∂V/∂q − Q at (q, q̇, q̈, t; p), n values.
+  virtual bool lagrange_analytic(const double* /*q*/, const double* /*v*/, const double* /*a*/, double /*t*/,
+                                 const double* /*p*/, double* /*out*/) const {
+    return false;
+  }
+  /// Φ (m values; null: not wanted) and Φ_q (m × n, column-major; null: not wanted) analytically.
+  virtual bool constraints_analytic(const double* /*q*/, const double* /*p*/, double* /*phi*/,
+                                    double* /*jac*/) const {
+    return false;
+  }
+
   /// Outputs y(q; p): derived quantities (angles from quaternions, point coordinates).
   virtual std::vector<std::string> output_names() const { return {}; }
   virtual std::vector<double> outputs(const double* /*q*/, const double* /*p*/) const { return {}; }

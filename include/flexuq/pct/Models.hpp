@@ -181,6 +181,12 @@ public:
   HyperDual virtual_work(const HyperDual* q, const HyperDual* v, const HyperDual* dq, double t,
                          const double* p) const override;
   void constraints(const HyperDual* q, const double* p, HyperDual* phi) const override;
+  /// Closed forms of Lagrange's residual (bodies, gravity, springs with or without free length and
+  /// damping, torques, contacts) and of Φ, Φ_q (every joint type, norm rows): the same numbers as the
+  /// automatic differentiation of the energies to round-off (tests/pct/analytic_test.cpp), without it.
+  bool lagrange_analytic(const double* q, const double* v, const double* a, double t, const double* p,
+                         double* out) const override;
+  bool constraints_analytic(const double* q, const double* p, double* phi, double* jac) const override;
   /// Springs raise V and δW to degree 4 in the states (d is quadratic in them); prismatic and distance
   /// joints raise Φ to degree 4 (A_i n times p_j − p_i; dᵀd) and distance joints to degree 2 in the data.
   ModelDegrees degrees() const override;
