@@ -14,7 +14,9 @@
 #    and the initial angular velocity: every sample's ROM q = the full model's (to 1e-10);
 #  * refusals: a parameter that moves the mass off the guide's line (bodies.mass.position.2) takes the
 #    start off the ROM's affine space — at the means the campaign exits 2 naming the offset, else the
-#    samples off it fail with that reason and the one on it runs.
+#    samples off it fail with that reason and the one on it runs; a tilted guide (joints.0.axis.1) keeps
+#    q0 on the space, and its tilted samples fail on the full constraints' drift (solver.drift_limit).
+#    A free spinning body pushed along x (V_t = e_x) given an initial velocity along y: refused.
 #   rom_campaign_test.sh FLEXUQ MPIEXEC SOURCE_DIR
 set -euo pipefail
 flexuq="$1"; mpiexec="$2"; src="$3"
@@ -59,6 +61,22 @@ run campaign uq-rom.yaml --set output=some.h5 --set method.pce.order=1 \
   --set 'parameters={bodies.mass.position.2: {dist: uniform, low: -0.1, high: 0.1}}' > some.log 2>&1 ||
   { echo "FAIL: a campaign with one sample on the ROM's space should run"; cat some.log; exit 1; }
 grep -q "2 of 3 sample(s) failed" some.log || { echo "FAIL: 2 of 3 samples should fail"; cat some.log; exit 1; }
+# A tilted guide (joints.0.axis.1): q0 stays on the space, but V = e_x leaves the new line at once.
+run campaign uq-rom.yaml --set output=tilt.h5 --set method.pce.order=1 \
+  --set 'parameters={joints.0.axis.1: {dist: uniform, low: -0.2, high: 0.2}}' > tilt.log 2>&1 ||
+  { echo "FAIL: the campaign over the guide's axis should run its straight sample"; cat tilt.log; exit 1; }
+grep -q "2 of 3 sample(s) failed" tilt.log || { echo "FAIL: 2 of 3 tilted samples should fail"; cat tilt.log; exit 1; }
+# A free spinning body pushed along x (V_t = e_x): an initial velocity along y is off span V.
+cp "$src"/configs/rom/spinning-body*.yaml .
+run simulate spinning-body.yaml > strain.log 2>&1 && run rom spinning-body-rom.yaml > srom.log 2>&1 ||
+  { echo "FAIL: spinning body training"; cat strain.log srom.log; exit 1; }
+sed -e 's/position: \[0, 0, 0\],/position: [0, 0, 0], velocity: [0, 0, 0],/' -e 's/end: 3.0/end: 0.1/' -e '/^snapshots:/d' \
+  -e 's/^output: .*/output: unused.h5/' spinning-body.yaml > spin.yaml
+echo "rom: spinning-body-rom.h5" >> spin.yaml
+grep -q "velocity: \[0, 0, 0\]" spin.yaml || { echo "FAIL: spinning job not written"; exit 1; }
+expect_fail "its initial velocity lies off the ROM's affine space" campaign uq-rom.yaml --set output=spin.h5 \
+  --set model.simulation=spin.yaml --set 'outputs={simulation: [q], times: [0.1]}' --set method.pce.order=1 \
+  --set 'parameters={bodies.rotor.velocity.1: {dist: uniform, low: 0.5, high: 1.5}}'
 # The pendulum (Euler parameters, constraint reduction l = 3 of 6 rows): trained on its free swing, a
 # campaign over gravity, a spring to the ground and the initial angular velocity, ROM and full.
 cp "$src"/configs/rom/pendulum*.yaml .
@@ -112,6 +130,10 @@ with h5py.File("some.h5") as f:
     st, why, z = f["samples/status"][()], f["samples/failure_reason"].asstr()[()], f["samples/parameters"][()][:, 0]
 ok = all((s != 0) == (abs(zz) > 1e-12) for s, zz in zip(st, z)) and all("affine space" in y for s, y in zip(st, why) if s)
 check(ok, f"z = {np.round(z, 4)}: the samples off the guide's line fail ({int(st.astype(bool).sum())}), naming the ROM's affine space")
+with h5py.File("tilt.h5") as f:  # reasons read as bytes: the message has non-ASCII characters
+    st, why, a = f["samples/status"][()], f["samples/failure_reason"][()], f["samples/parameters"][()][:, 0]
+ok = all((s != 0) == (abs(aa) > 1e-12) for s, aa in zip(st, a)) and all(b"constraints are violated" in y for s, y in zip(st, why) if s)
+check(ok, f"guide axis y = {np.round(a, 4)}: the tilted samples fail ({int(st.astype(bool).sum())}) on the full constraints' drift")
 with h5py.File("prom.h5") as f, h5py.File("pfull.h5") as g:
     qr, qu, st = f["outputs/q"][()].reshape(8, 3, 7), g["outputs/q"][()].reshape(8, 3, 7), f["samples/status"][()]
 s = np.abs(qu).max(axis=(0, 1))
