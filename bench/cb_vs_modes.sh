@@ -19,15 +19,8 @@ model: {mesh: crank.inp, material: {E: 2.1e11, nu: 0.3, rho: 7850}}
 modes: {count: 20, fixed: [JOURNAL_END, PIN_END]}
 output: modes.h5
 YAML
-cat > "$wd/cb.yaml" <<YAML
-model: {mesh: crank.inp, material: {E: 2.1e11, nu: 0.3, rho: 7850}}
-reduce:
-  method: craig-bampton
-  interfaces: [{set: JOURNAL_END, kind: rbe2}, {set: PIN_END, kind: rbe2}]
-  modes: {count: 20}
-  checkout: {free_free: 0}
-output: cb.h5
-YAML
+. "$here/bench/crank_cb_common.sh"
+crank_cb_job "$wd"
 cd "$wd"
 t0=$(date +%s.%N); mpirun -n "$np" "$flexuq" modes modes.yaml > modes.log 2>&1; t1=$(date +%s.%N)
 mpirun -n "$np" "$flexuq" reduce cb.yaml > cb.log 2>&1; t2=$(date +%s.%N)

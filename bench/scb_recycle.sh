@@ -32,7 +32,7 @@ campaign: {ranks_per_sample: $np, seed: 42}
 output: scb.h5
 YAML
 cd "$wd"
-echo "cores: $(nproc), load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "cores: $(nproc --all), load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 t0=$(date +%s.%N); mpirun -n "$np" "$flexuq" reduce cb.yaml ${RECYCLE_SET:-} > cb.log 2>&1; t1=$(date +%s.%N)
 mpirun -n "$np" "$flexuq" reduce scb.yaml ${RECYCLE_SET:-} --set output=auto.h5 --set reduce.modes.recycle=auto > auto.log 2>&1
 mpirun -n "$np" "$flexuq" reduce scb.yaml ${RECYCLE_SET:-} --set output=off.h5 --set reduce.modes.recycle=off > off.log 2>&1

@@ -18,21 +18,9 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 mesh="${1:-$here/configs/crank.inp}"; points="${2:-30}"; np="${3:-2}"; flexuq="${4:-$here/build/bin/flexuq}"
 wd=$(mktemp -d /tmp/scb_vs_reduce.XXXX)
-if [ -f "$mesh" ]; then
-  cp "$mesh" "$wd/crank.inp"
-else
-  cp "$here/configs/crank.geo" "$here/configs/make_crank_mesh.sh" "$here/configs/add_crank_sets.py" "$wd/"
-  (cd "$wd" && sed -i 's#cd "$(dirname "$0")"#cd "'"$wd"'"#' make_crank_mesh.sh && bash make_crank_mesh.sh "$mesh")
-fi
-cat > "$wd/cb.yaml" <<YAML
-model: {mesh: crank.inp, material: {E: 2.1e11, nu: 0.3, rho: 7850}}
-reduce:
-  method: craig-bampton
-  interfaces: [{set: JOURNAL_END, kind: rbe2}, {set: PIN_END, kind: rbe2}]
-  modes: {count: 20}
-  checkout: {free_free: 0}
-output: cb.h5
-YAML
+. "$here/bench/crank_cb_common.sh"
+crank_mesh "$wd" "$mesh"
+crank_cb_job "$wd"
 cat > "$wd/scb.yaml" <<YAML
 model: {mesh: crank.inp, material: {E: 2.1e11, nu: 0.3, rho: 7850}}
 parameters:
