@@ -129,7 +129,15 @@ void run_identify(MPI_Comm comm, const io::Config& cfg) {
     MPI_Comm_rank(comm, &rank);
     if (rank == 0) { // serial, as simulate
       auto& job = parsed.job;
-      (void)job.problem.steps(); // solver.step divides the run
+      try { // the solver's keys are the model job's
+        (void)job.problem.steps(); // solver.step divides the run
+        FLEXUQ_REQUIRE_OPTION(job.problem.solver.scheme == mbs::Scheme::hht ||
+                                  job.problem.solver.scheme == mbs::Scheme::generalized_alpha,
+                              "solver.type", "{}: the identification's adjoint is that of hht or generalized-alpha");
+        FLEXUQ_REQUIRE_OPTION(!job.problem.solver.adaptive, "solver.adaptive", "{}: the identification runs fixed steps");
+      } catch (const OptionError& e) {
+        throw InputError(job.model_path + ": " + e.message_for(e.option()));
+      }
       job.problem.measured = ident::simulate_signals(job.problem, job.target); // the full model's
       if (parsed.normalise)
         for (std::size_t i = 0; i < job.problem.signals.size(); ++i) {

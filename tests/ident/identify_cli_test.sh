@@ -3,7 +3,7 @@
 # `flexuq identify` (issue #34 item 5, digest V17): the cart-pendulum chain of configs/ident on a short run
 # (0.4 s, h = 0.02 s), full model and ROM: Table 10's targets (m_C1, m_P1, d_P1) recovered to 1 % from its start values, the
 # history's cost decreasing, the fitted signals equal to the measured ones; bad input refused (exit 2)
-# naming the key. Usage: identify_cli_test.sh FLEXUQ MPIEXEC SOURCE_DIR
+# naming the key (and the model file for its solver). Usage: identify_cli_test.sh FLEXUQ MPIEXEC SOURCE_DIR
 set -euo pipefail
 FLEXUQ=$1; SRC=$3
 W=$(mktemp -d); trap 'rm -rf "$W"' EXIT; cd "$W"
@@ -58,4 +58,10 @@ sed 's/bodies.cart1.mass: {start: 2.3, target: 2.12}/bodies.cart1.mass: {start: 
 expect_fail "parameters.bodies.cart1.mass.target (line 8) is missing" bad3.yaml
 sed 's/body: pendulum1, quantity: angle/body: pendulum9, quantity: angle/' cart-pendulum-identify.yaml > bad4.yaml
 expect_fail "signals\[0\].body" bad4.yaml
+sed 's/type: hht, alpha: -0.05, step: 0.02/type: rk45, step: 0.02/' cart-pendulum-chain.yaml > rk.yaml
+sed 's/model: cart-pendulum-chain.yaml/model: rk.yaml/' cart-pendulum-identify.yaml > bad5.yaml
+expect_fail "rk.yaml: solver.type: the identification's adjoint is that of hht or generalized-alpha" bad5.yaml
+sed 's/step: 0.02, end: 0.4/step: 0.03, end: 0.4/' cart-pendulum-chain.yaml > st.yaml
+sed 's/model: cart-pendulum-chain.yaml/model: st.yaml/' cart-pendulum-identify.yaml > bad6.yaml
+expect_fail "st.yaml: solver.step = 0.03 must divide" bad6.yaml
 echo "identify CLI: OK"
