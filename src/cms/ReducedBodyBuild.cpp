@@ -397,7 +397,9 @@ Eigen::VectorXd rigid_strain_energy(const Eigen::MatrixXd& K, const Eigen::Matri
 }
 
 /// The reduced pair's free-free frequencies and, for a free body (exactly 6 zero eigenvalues), the
-/// floating-frame elastic coordinates: one dense eigensolve serves both.
+/// floating-frame elastic coordinates: one dense eigensolve serves both. @p n_rigid < 0: the rigid
+/// motions are counted (|λ| ≤ 1e-12 max|λ|), for a component on single-component supports (a
+/// symmetry plane leaves 3).
 void reduced_free_free(const Eigen::MatrixXd& K, const Eigen::MatrixXd& M, Checkout& c, int n_rigid = 6) {
   Eigen::VectorXd lam;
   try {
@@ -440,6 +442,11 @@ void reduced_free_free(const Eigen::MatrixXd& K, const Eigen::MatrixXd& M, Check
       FLEXUQ_REQUIRE(blas::sygv(0.5 * (Kc + Kc.transpose()), Mc, lam, nullptr),
                      "check-out: the reduced mass matrix is not positive definite");
       rigid = std::max<Eigen::Index>(0, n_rigid - free_massless);
+    }
+    if (n_rigid < 0) {
+      const double top = lam.size() ? lam.cwiseAbs().maxCoeff() : 0.0;
+      rigid = 0;
+      for (Eigen::Index i = 0; i < lam.size(); ++i) rigid += std::abs(lam(i)) <= 1e-12 * top ? 1 : 0;
     }
     lam = lam.tail(std::max<Eigen::Index>(0, lam.size() - rigid)).eval();
   }
@@ -547,7 +554,8 @@ Checkout checkout(Reducer& r, const ReducedBasis& rb, int free_free) {
   // Free-free frequencies: reduced pair (dense) and, optionally, the full component.
   // One dense eigensolve serves the check-out and, for a free body (exactly 6 zero eigenvalues), the
   // floating-frame elastic coordinates written beside the invariants.
-  if (rb.method != Method::macneal) reduced_free_free(rb.K, rb.M, c, ws.rigid_count());
+  if (rb.method != Method::macneal)
+    reduced_free_free(rb.K, rb.M, c, ws.component().dofs().has_partly_fixed() ? -1 : ws.rigid_count());
   // A rigid motion without mass (the twist of a straight bar of Nastran CBARs, which have no
   // torsional inertia) makes the full free-free problem singular (K and M both vanish on it): the
   // reduced frequencies above condense it, the full ones are not computed.

@@ -12,7 +12,8 @@
 #  5. `flexuq reduce` (Craig–Bampton, all-dofs interface XMIN) beside the symmetry plane u_y = 0 on
 #     YMIN, whose edge with XMIN is partly fixed, partly boundary: the modal diagonal of K̄ equals the
 #     modes of the box with XMIN and YMIN[2] fixed (1e-7); 24 boundary columns (3 x 9 less 3); a
-#     free-interface method (herting) with {set, dofs} supports exits 2 naming the key.
+#     free-interface method (herting) with {set, dofs} supports exits 2 naming the key. The
+#     check-out's reduced free-free frequencies skip the 3 rigid motions the plane leaves, not 6.
 #  6. The same reduction with reduce.stochastic (collocation over a lognormal E): the stochastic
 #     body's mode eigenvalues expand λ(E) = λ₀ E/E₀, so their mean is λ₀ (1e-6).
 # Usage: supports_cli_test.sh FLEXUQ MPIEXEC WORKDIR EXPECT_ERROR
@@ -80,6 +81,11 @@ nb = sum(k == "boundary_dof" for k in kinds)
 print("CB beside YSYMM: %d boundary columns, fixed-interface eigenvalues" % nb, modal, "vs modes", lam[:4])
 assert nb == 24, kinds
 assert len(modal) == 4 and np.allclose(modal, lam[:4], rtol=1e-7, atol=0), (modal, lam[:4])
+ev = np.sort(np.linalg.eigvals(np.linalg.solve(cb["M"][()], K)).real)
+assert np.all(np.abs(ev[:3]) < 1e-9 * ev[3]) and ev[3] > 0, ev[:5]
+ffr = cb["checkout/free_free_reduced_hz"][()]
+print("check-out reduced free-free", ffr[:3], "vs the pencil's 4th.. ", np.sqrt(ev[3:6]) / (2 * np.pi))
+assert np.allclose(ffr[:3], np.sqrt(ev[3:6]) / (2 * np.pi), rtol=1e-6), (ffr[:3], ev[:6])
 s = h5py.File("scb.h5", "r")
 names = []
 s.visit(names.append)
