@@ -908,7 +908,8 @@ private:
     p.mid = integer(c, 1, "MID1");
     ShellSection& s = p.shell;
     s.thickness = real(c, 2, "T", 0.0); // blank: every element gives its corner thicknesses
-    if (s.thickness < 0) fail(c, "property " + std::to_string(p.pid) + ": T must be positive");
+    if (s.thickness < 0 || (s.thickness == 0 && !c.at(2).empty()))
+      fail(c, "property " + std::to_string(p.pid) + ": T must be positive, got '" + std::string(c.at(2)) + "'");
     const long mid2 = integer(c, 3, "MID2", 0);
     if (mid2 == 0)
       fail(c, "property " + std::to_string(p.pid) + ": MID2 is blank (a membrane without bending stiffness is not supported; give MID2 = MID1)");
