@@ -251,6 +251,18 @@ TEST(Supports, PlaneBeamOnPinAndRollerMatchesTimoshenkoAndTheRod) {
   double best = 1;
   for (double g : fr) best = std::min(best, std::abs(g / f_rod - 1));
   EXPECT_LT(best, 0.002) << "no axial mode near the fixed-free rod's " << f_rod << " Hz";
+  // A 2-D component's nodes have components 1-2 only.
+  fe::ComponentOptions bad;
+  bad.fixed_components = {{"ROLLER", {2, 3}, "strip.yaml: model.fixed[1] (line 7)"}};
+  try {
+    fe::Component(MPI_COMM_WORLD, m, bad);
+    ADD_FAILURE() << "u_z of a 2-D component accepted";
+  } catch (const InputError& e) {
+    const std::string w = e.what();
+    EXPECT_NE(w.find("strip.yaml: model.fixed[1] (line 7)"), std::string::npos) << w;
+    EXPECT_NE(w.find("component 3"), std::string::npos) << w;
+    EXPECT_NE(w.find("1-2"), std::string::npos) << w;
+  }
   if (c.dofs().begin() == 0)
     std::printf("[Supports] strip: pin-roller f1 %.3f Hz (Timoshenko %.3f); edge roller: axial error %.4f %% (rod %.2f Hz)\n",
                 f[0], f_bend, 100 * best, f_rod);
