@@ -405,6 +405,12 @@ ModeSet ModeSolver::solve(Mat K, Mat M, Mat K_scale, Mat M_scale) {
       return false;
     }
     recycle_.used = true;
+    {
+      std::ostringstream os;
+      os << opt_.key << ": recycled the reference modes (" << p.steps << " block solves, " << p.subspace
+         << " directions, largest error " << p.max_error << ")";
+      log::info(PetscObjectComm(reinterpret_cast<PetscObject>(K)), os.str());
+    }
     raw_out.values = std::move(p.values);
     raw_out.vectors = std::move(p.vectors);
     raw_out.converged = static_cast<int>(raw_out.values.size());
