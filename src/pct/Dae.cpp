@@ -125,10 +125,11 @@ AlphaStats integrate_alpha(const Index3Dae& dae, DaeState& s, const AlphaOptions
     double prev = -1;
     bool done = false;
     int since_refresh = 0;
+    Vec e(n + m), res, ph;
     for (int it = 0; it < 2 * o.max_iter; ++it) {
       state();
-      Vec e(n + m);
-      e << dae.residual(q, v, acc, lam, t1), dae.phi_at(q, t1) / bh2;
+      dae.residual_and_phi(q, v, acc, lam, t1, res, ph);
+      e << res, ph / bh2;
       const Vec dx = lu.solve(e);
       if (!dx.allFinite()) {
         std::ostringstream os;

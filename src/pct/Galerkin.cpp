@@ -159,9 +159,11 @@ Vec GalerkinSystem::residual(Route route, const Vec& q, const Vec& v, const Vec&
                                      : residual_variational(q, v, a, lambda, t);
 }
 
-Vec GalerkinSystem::residual_traditional(const Vec& q, const Vec& v, const Vec& a, const Vec& lambda, double t) const {
+Vec GalerkinSystem::residual_traditional(const Vec& q, const Vec& v, const Vec& a, const Vec& lambda, double t,
+                                         Vec* phi_out) const {
   const int n = model_.coordinates(), m = model_.constraint_rows(), T = terms();
-  Vec r = Vec::Zero(n * T), qi(n), vi(n), ai(n), li(m), ln(n);
+  Vec r = Vec::Zero(n * T), qi(n), vi(n), ai(n), li(m), ln(n), ph(m);
+  if (phi_out) *phi_out = Vec::Zero(m * T);
   Mat jac;
   for (const Node& nd : nodes_) {
     const Eigen::Map<const Vec> psi(nd.psi.data(), T);
@@ -173,12 +175,24 @@ Vec GalerkinSystem::residual_traditional(const Vec& q, const Vec& v, const Vec& 
     for (int c = 0; c < m; ++c) li[c] = lambda.segment(c * T, T).dot(psi);
     lagrange_at(nd, qi.data(), vi.data(), ai.data(), t, ln.data());
     if (m > 0) {
-      constraint_jacobian_at(nd, qi.data(), nullptr, &jac);
+      constraint_jacobian_at(nd, qi.data(), phi_out ? ph.data() : nullptr, &jac);
       ln.noalias() -= jac.transpose() * li;
+      if (phi_out)
+        for (int c = 0; c < m; ++c) phi_out->segment(c * T, T) += (nd.weight * ph[c]) * psi;
     }
     for (int k = 0; k < n; ++k) r.segment(k * T, T) += (nd.weight * ln[k]) * psi;
   }
   return r;
+}
+
+void GalerkinSystem::residual_and_phi(const Vec& q, const Vec& v, const Vec& a, const Vec& lambda, double t, Vec& r,
+                                      Vec& ph) const {
+  if (opt_.route != Route::traditional || m() == 0) {
+    Index3Dae::residual_and_phi(q, v, a, lambda, t, r, ph);
+    return;
+  }
+  r = residual_traditional(q, v, a, lambda, t, &ph);
+  if (!model_.driver_values(t, 0).empty()) ph -= driver_rows(t, 0);
 }
 
 std::vector<HyperDual> GalerkinSystem::expand_dual(const std::vector<HyperDual>& coeffs, int count,
@@ -424,15 +438,24 @@ void GalerkinSystem::moments(const Vec& coeffs, int count, int terms, Vec& mean,
 void GalerkinSystem::output_moments(const Vec& q, int points, Vec& mean, Vec& std, Mat& coeffs) const {
   const int n = model_.coordinates(), T = terms();
   const int no = static_cast<int>(model_.output_names().size());
-  const uq::Quadrature rule = uq::tensor_gauss(families_, std::vector<int>(inputs_.size(), points));
+  if (output_points_ != points) { // the rule, Ψ and the data at its points: once per run, not per output time
+    const uq::Quadrature rule = uq::tensor_gauss(families_, std::vector<int>(inputs_.size(), points));
+    output_nodes_.clear();
+    for (int i = 0; i < rule.size(); ++i) {
+      const Vec xi = rule.points.row(i).transpose(), psi = expand(Vec::Ones(T), 0, xi.data());
+      output_nodes_.push_back({rule.weights[i], {xi.data(), xi.data() + xi.size()}, {psi.data(), psi.data() + T},
+                               data_at(xi.data())});
+    }
+    output_points_ = points;
+  }
   mean = Vec::Zero(no);
-  Vec second = Vec::Zero(no);
+  Vec second = Vec::Zero(no), qi(n);
   coeffs = Mat::Zero(no, T);
-  for (int i = 0; i < rule.size(); ++i) {
-    const Vec xi = rule.points.row(i).transpose();
-    const Vec qi = expand(q, n, xi.data()), psi = expand(Vec::Ones(T), 0, xi.data());
-    const std::vector<double> y = model_.outputs(qi.data(), data_at(xi.data()).data());
-    const double w = rule.weights[i];
+  for (const Node& nd : output_nodes_) {
+    const Eigen::Map<const Vec> psi(nd.psi.data(), T);
+    for (int k = 0; k < n; ++k) qi[k] = q.segment(k * T, T).dot(psi);
+    const std::vector<double> y = model_.outputs(qi.data(), nd.data.data());
+    const double w = nd.weight;
     for (int j = 0; j < no; ++j) {
       mean[j] += w * y[static_cast<std::size_t>(j)];
       second[j] += w * y[static_cast<std::size_t>(j)] * y[static_cast<std::size_t>(j)];

@@ -516,7 +516,9 @@ bool PlanarMechanism::constraints_analytic(const double* q, const double* p, dou
     const double* s = p + joint_data(static_cast<int>(j), 0);
     const int bi = jt.body_i, bj = jt.body_j;
     const PointJac Ji = point_jac(q, bi, s[0], s[1]), Jj = point_jac(q, bj, s[2], s[3]);
-    const double dx = Jj.x - Ji.x, dy = Jj.y - Ji.y, len = std::hypot(jt.axis[0], jt.axis[1]);
+    const double dx = Jj.x - Ji.x, dy = Jj.y - Ji.y;
+    const bool axial = jt.type == PlanarJoint::Type::slot || jt.type == PlanarJoint::Type::prismatic;
+    const double len = axial ? std::hypot(jt.axis[0], jt.axis[1]) : 1.0;
     // n·(p_j − p_i) with a constant normal n: row r.
     auto normal_row = [&](double nx, double ny) {
       value(r) = nx * dx + ny * dy;

@@ -45,6 +45,13 @@ public:
   virtual Vec residual(const Vec& q, const Vec& v, const Vec& a, const Vec& lambda, double t) const {
     return mass(q) * a - force(q, v, t) - phi_q(q).transpose() * lambda;
   }
+  /// residual() and phi_at() at the same state, what each Newton iteration needs; an implementation may
+  /// share the work of the two (one pass over its quadrature nodes).
+  virtual void residual_and_phi(const Vec& q, const Vec& v, const Vec& a, const Vec& lambda, double t, Vec& r,
+                                Vec& ph) const {
+    r = residual(q, v, a, lambda, t);
+    ph = phi_at(q, t);
+  }
 };
 
 struct DaeState {

@@ -108,6 +108,11 @@ public:
     return residual(opt_.route, q, v, a, lambda, t);
   }
 
+  /// One pass over the nodes for both (the traditional route): the nodes' Φ values come with the Φ_q
+  /// the residual needs; the same numbers as residual() and phi_at().
+  void residual_and_phi(const Vec& q, const Vec& v, const Vec& a, const Vec& lambda, double t, Vec& r,
+                        Vec& ph) const override;
+
   /// Coefficient vector whose mean coefficients are @p x (n values) and the others 0.
   Vec lift(const std::vector<double>& x) const;
   /// Indices (coefficient layout) of the coordinates the model specifies, all coefficients.
@@ -138,7 +143,9 @@ private:
   };
   void lagrange_at(const Node& nd, const double* q, const double* v, const double* a, double t, double* out) const;
   void constraint_jacobian_at(const Node& nd, const double* q, double* phi, Mat* jac) const;
-  Vec residual_traditional(const Vec& q, const Vec& v, const Vec& a, const Vec& lambda, double t) const;
+  /// @p phi_out (null: not wanted) gets the projected Φ̊ (scleronomic part) from the same pass.
+  Vec residual_traditional(const Vec& q, const Vec& v, const Vec& a, const Vec& lambda, double t,
+                           Vec* phi_out = nullptr) const;
   Vec residual_variational(const Vec& q, const Vec& v, const Vec& a, const Vec& lambda, double t) const;
   std::vector<HyperDual> expand_dual(const std::vector<HyperDual>& coeffs, int count, const Node& nd) const;
   /// Projection of the model's initial positions (@p velocities false) or velocities on the basis, and the
@@ -153,6 +160,8 @@ private:
   uq::MultiIndexSet basis_;
   uq::Quadrature quad_;
   std::vector<Node> nodes_;
+  mutable std::vector<Node> output_nodes_; ///< output_moments' rule (its weights, ξ, Ψ(ξ), data), kept
+  mutable int output_points_ = -1;         ///< the points per dimension output_nodes_ holds
   bool exact_ = true;
   int points_ = 1, degree_ = 0;
 };
