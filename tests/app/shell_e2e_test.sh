@@ -17,6 +17,9 @@
 #     sag A = A0 E0/E (1e-3).
 #  4. `flexuq campaign` of frequencies over E on the plate itself (ROOT fixed): f = f0 sqrt(E/E0)
 #     to 1e-7 (K linear in E at fixed nu), f0 from step 1.
+#  5. `flexuq reduce` with reduce.stochastic (E log-normal, regression PCE of order 2) and `flexuq
+#     body-at` E = 2.4e11: K = s K0 (s = E/E0; 1e-3, the PCE's truncation), M = M0, and that body in
+#     `flexuq simulate` oscillates at sqrt(s) w1 (1e-3; measured 2.9e-4).
 # Usage: shell_e2e_test.sh FLEXUQ MPIEXEC WORKDIR
 set -euo pipefail
 flexuq=$1; mpiexec=$2; work=$3
@@ -58,15 +61,23 @@ method: {{type: monte-carlo, samples: 3}}
 campaign: {{ranks_per_sample: 1, seed: 11}}
 output: plate-sim-uq.h5
 """)
+open("scb.yaml", "w").write(open("cb.yaml").read().replace("output: plate-cb.h5", "output: plate-scb.h5").replace(
+    "model:\n  mesh: plate.inp\n", "model:\n  mesh: plate.inp\nparameters:\n  E: {dist: lognormal, mean: 2.1e11, std: 1.5e10}\n")
+    .replace("  checkout: {free_free: 0}\n", "  checkout: {free_free: 0}\n  stochastic: {method: regression, pce: {order: 2}, samples: 8}\n"
+             "campaign: {ranks_per_sample: 1, seed: 7}\n"))
+open("at-sim.yaml", "w").write(open("sim.yaml").read().replace("plate-cb.h5", "plate-at.h5").replace("plate-sim.h5", "plate-at-sim.h5"))
 open("freq-uq.yaml", "w").write("model:\n  mesh: plate.inp\n  fixed: [ROOT]\nparameters:\n"
                                 "  E: {dist: lognormal, mean: 2.1e11, std: 1.5e10}\n"
                                 "outputs: {frequencies: 3}\nmethod:\n  type: monte-carlo\n  samples: 4\n"
                                 "campaign: {ranks_per_sample: 1, seed: 5}\noutput: plate-freq-uq.h5\n")
 PY
 # ranks, verb, job: each writes <job>.log and must exit 0
-for step in "2 modes modes" "2 reduce cb" "1 simulate sim" "2 campaign sim-uq" "2 campaign freq-uq"; do
+for step in "2 modes modes" "2 reduce cb" "1 simulate sim" "2 campaign sim-uq" "2 campaign freq-uq" "2 reduce scb" \
+            "1 body-at plate-scb.h5 --set E=2.4e11 -o plate-at.h5" "1 simulate at-sim"; do
   set -- $step
-  run "$1" "$2" "$3.yaml" > "$3.log" 2>&1 || { echo "FAIL: flexuq $2 $3.yaml"; cat "$3.log"; exit 1; }
+  job=$3; [[ $job == *.h5 ]] || job=$job.yaml
+  log=${3%.*}.log
+  run "$1" "$2" "$job" "${@:4}" > "$log" 2>&1 || { echo "FAIL: flexuq ${*:2}"; cat "$log"; exit 1; }
 done
 $py - <<'PY'
 import h5py, numpy as np
@@ -124,6 +135,17 @@ Es, fr = f["samples/parameters"][()][:, 0], f["outputs/frequencies"][()]
 pred = np.sqrt(lam[:3])[None, :] / (2 * np.pi) * np.sqrt(Es[:, None] / E0)
 e = np.max(np.abs(fr / pred - 1))
 check(len(Es) == 4 and e < 1e-7, f"frequency campaign: f = f0 sqrt(E/E0) over {len(Es)} samples: {e:.1e}")
+# 5. the stochastic body (E, PCE order 2) at E = 2.4e11: K -> s K with the same modes, so its K is s K0 (to
+# the PCE's truncation of the log-normal: 4e-4), M unchanged, and its simulation's tip frequency sqrt(s) w1
+s = 2.4e11 / E0
+at = h5py.File("plate-at.h5", "r")["reduced"]
+ek = np.abs(at["K"][()] - s * K).max() / np.abs(s * K).max()
+em = np.abs(np.abs(at["M"][()]) - np.abs(cb["M"][()])).max() / np.abs(cb["M"][()]).max()
+check(ek < 1e-3 and em < 1e-9, f"stochastic body at E = 2.4e11: K vs s K0 {ek:.1e}, |M| vs |M0| {em:.1e}")
+ta = h5py.File("plate-at-sim.h5", "r")
+pa, _ = fit(ta["time"][()], ta["outputs/tip"][()][:, 2])
+e = abs(pa[2] / (ws * np.sqrt(s)) - 1)
+check(e < 1e-3, f"stochastic body simulated: omega {pa[2]:.5f} vs sqrt(s) omega_0 {ws * np.sqrt(s):.5f}: {e:.1e}")
 print("shell end to end:", "OK" if ok else "FAILED")
 raise SystemExit(0 if ok else 1)
 PY
