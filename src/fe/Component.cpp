@@ -167,9 +167,17 @@ Component::Component(MPI_Comm comm, io::Mesh mesh, const ComponentOptions& opt) 
     materials[key].name = "of element set " + io::upper(set);
     for (int e : mesh_.element_set(set)) elem_mat[e] = key;
   }
+  // A shell without a section lacks its thickness first of all: say so before a missing material.
+  const auto require_shell_section = [&](std::size_t e) {
+    FLEXUQ_REQUIRE_OPTION(!io::is_shell(mesh_.elem_type[e]) || elem_section_[e] >= 0, "component.shell_section",
+                          mesh_.source << ": shell element " << mesh_.elem_ids[e] << " ("
+                                       << io::element_name(mesh_.elem_type[e])
+                                       << ") has no shell section (*SHELL SECTION, a PSHELL, or {} in the job)");
+  };
   for (std::size_t e = 0; e < ne; ++e) {
     std::string& name = elem_mat[e];
     if (name.empty()) {
+      require_shell_section(e);
       FLEXUQ_REQUIRE_OPTION(opt.default_material.has_value(), "component.default_material",
                             mesh_.source << ": no material for element " << mesh_.elem_ids[e]
                                          << " (no section assigns one and the job gives no {})");
@@ -190,10 +198,7 @@ Component::Component(MPI_Comm comm, io::Mesh mesh, const ComponentOptions& opt) 
     const bool beam = mesh_.elem_type[e] == io::ElementType::beam2, shell = io::is_shell(mesh_.elem_type[e]);
     FLEXUQ_REQUIRE(!beam || (elem_section_[e] >= 0 && mesh_.sections[elem_section_[e]].beam),
                    mesh_.source << ": beam element " << mesh_.elem_ids[e] << " has no *BEAM SECTION");
-    FLEXUQ_REQUIRE_OPTION(!shell || elem_section_[e] >= 0, "component.shell_section",
-                          mesh_.source << ": shell element " << mesh_.elem_ids[e] << " ("
-                                       << io::element_name(mesh_.elem_type[e])
-                                       << ") has no shell section (*SHELL SECTION, a PSHELL, or {} in the job)");
+    require_shell_section(e);
     FLEXUQ_REQUIRE(!shell || mesh_.sections[elem_section_[e]].shell,
                    mesh_.sections[elem_section_[e]].where.str()
                        << ": shell element " << mesh_.elem_ids[e] << " is in a section that is not a shell section");
