@@ -6,7 +6,9 @@
 #   2. preset fuzz (clang, libFuzzer + ASan + UBSan): one target per reader (tests/fuzz), each
 #      fuzzed for FLEXUQ_FUZZ_SECONDS (default 60; 20 under CI=true, to keep CI under 30 min) from the seed corpus; a finding fails the stage
 #      and is kept as build-fuzz/tests/fuzz/findings/<reader>-crash-*.
-# SKIP_ASAN=1 / SKIP_FUZZ=1 skip a part; SANITIZE_APP=1 adds the flexuq command and the app corpus
+# SKIP_ASAN=1 / SKIP_FUZZ=1 skip a part; FUZZ_SIMULATE=1 adds the simulate-job fuzzer (tests/fuzz/
+# SimulateAdapter.hpp: it links every module, so the fuzz build compiles the whole tree instrumented);
+# SANITIZE_APP=1 adds the flexuq command and the app corpus
 # (tests/app) to the asan part: off by default until its build time on CI is measured (it compiles
 # fe, cms and campaign under ASan, most of the tree). Timings on 2 cores: see docs/performance.md.
 set -euo pipefail
@@ -46,7 +48,13 @@ if [ "${SKIP_FUZZ:-0}" != 1 ]; then
   fuzz_default=60
   [ "${CI:-}" = true ] && fuzz_default=20 # four readers, two at a time: 40 s of the CI budget (60 s locally: 2 min)
   cmake --preset fuzz "${launcher[@]}" -DFLEXUQ_FUZZ_SECONDS="${FLEXUQ_FUZZ_SECONDS:-$fuzz_default}" >/dev/null
-  cmake --build build-fuzz -j"$jobs" --target fuzz_inp fuzz_msh fuzz_bdf fuzz_yaml fuzz_matrices fuzz_body
+  fuzzers=(fuzz_inp fuzz_msh fuzz_bdf fuzz_yaml fuzz_matrices fuzz_body)
+  skip='^fuzz_simulate$'
+  if [ "${FUZZ_SIMULATE:-0}" = 1 ]; then # simulate jobs: links every module, instrumented (most of the build time)
+    fuzzers+=(fuzz_simulate)
+    skip='^$'
+  fi
+  cmake --build build-fuzz -j"$jobs" --target "${fuzzers[@]}"
   echo "sanitize: fuzz build took $((SECONDS - start)) s"
-  (cd build-fuzz && ctest --output-on-failure -L fuzz -j"$jobs") # one fuzzer per core
+  (cd build-fuzz && ctest --output-on-failure -L fuzz -E "$skip" -j"$jobs") # one fuzzer per core
 fi
