@@ -10,6 +10,7 @@
 
 #include <Eigen/Dense>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <map>
@@ -291,6 +292,28 @@ Component::Component(MPI_Comm comm, io::Mesh mesh, const ComponentOptions& opt) 
   }
   n_fixed_nodes_ = 0;
   for (auto m : fixed.mask) n_fixed_nodes_ += m != 0 ? 1 : 0;
+  // Solids beside beams or shells: 6 DOFs on every node (shared translations tie the solid to the
+  // shells and beams), and the rotations of the nodes no beam or shell touches, which no element
+  // stiffens, are eliminated, as Nastran's AUTOSPC does (not counted as supports: the component
+  // stays free-free). A shell edge on solid nodes alone is a hinge about that edge (docs/mbs.md
+  // "Mixed meshes").
+  if (dpn == 6 && std::any_of(mesh_.elem_type.begin(), mesh_.elem_type.end(), io::is_solid)) {
+    std::vector<char> rotations(mesh_.num_nodes(), 0);
+    for (std::size_t e = 0; e < ne; ++e)
+      if (mesh_.elem_type[e] == io::ElementType::beam2 || io::is_shell(mesh_.elem_type[e]))
+        for (int k = 0; k < mesh_.element_size(e); ++k) rotations[static_cast<std::size_t>(mesh_.element(e)[k])] = 1;
+    for (const auto* list : {&mesh_.springs, &mesh_.scalar_masses})
+      for (const auto& sp : *list)
+        for (int end = 0; end < 2; ++end) {
+          const int node = end ? sp.node_b : sp.node_a, comp = end ? sp.comp_b : sp.comp_a;
+          FLEXUQ_REQUIRE(node < 0 || comp <= 3 || rotations[static_cast<std::size_t>(node)],
+                         sp.where.str() << ": " << (list == &mesh_.springs ? "spring " : "scalar mass ") << sp.id
+                                        << " acts on rotation " << comp << " of node " << mesh_.node_ids[static_cast<std::size_t>(node)]
+                                        << ", which only solid elements touch (no rotations)");
+        }
+    for (std::size_t v = 0; v < mesh_.num_nodes(); ++v)
+      if (!rotations[v]) fix(static_cast<int>(v), 0x38u);
+  }
 
   dofs_ = std::make_unique<DofMap>(comm, mesh_, dpn, fixed, opt.partitioner);
   const auto t0 = std::chrono::steady_clock::now();
@@ -404,10 +427,12 @@ void Component::assemble(bool keep_affine) {
   std::vector<double> buf;
   auto element_indices = [&](std::size_t e) {
     const int n = mesh_.element_size(e);
-    idx.resize(static_cast<std::size_t>(n * dpn));
+    // Solids take the translations of their nodes only (a mesh with beams or shells has 6 per node).
+    const int w = io::is_solid(mesh_.elem_type[e]) ? 3 : dpn;
+    idx.resize(static_cast<std::size_t>(n * w));
     for (int a = 0; a < n; ++a) {
       const int v = mesh_.element(e)[a];
-      for (int c = 0; c < dpn; ++c) idx[static_cast<std::size_t>(a * dpn + c)] = d.dof(v, c);
+      for (int c = 0; c < w; ++c) idx[static_cast<std::size_t>(a * w + c)] = d.dof(v, c);
     }
   };
   const std::vector<DenseBlock> spring_blocks = constant_blocks(mesh_, d, true);

@@ -149,10 +149,8 @@ int Mesh::dofs_per_node() const {
                           << (solid ? "solid" : beam ? "beam" : "shell") << " elements");
     return 2;
   }
-  FLEXUQ_REQUIRE(!(solid && beam), source << ": meshes mixing solid and beam elements are not supported yet");
-  FLEXUQ_REQUIRE(!(solid && shell),
-                 source << ": meshes mixing solid and shell elements are not supported yet (a node carries 3 DOFs "
-                           "on solids and 6 on shells; beams and shells mix)");
+  // Solids beside beams or shells (issue #37): every node carries 6 DOFs; fe::Component eliminates
+  // the rotations of the nodes no beam or shell element touches (solids have none).
   return beam || shell ? 6 : 3;
 }
 
