@@ -308,15 +308,17 @@ TEST(PctSliderCrank, V9DeterministicStructure) {
   // Q = Eq. 3.62 (f at q̇ = 0), the mass and velocity terms of Lagrange's equations on T; 30 equations.
   // The product's slot row is n·(p_C − s) = y2 + 2 e0_2 e3_2 l2, the seed's Φ_C = −2 e0_2 e3_2 l2 − y2: row 5
   // carries the sign S5 = −1 (the same constraint).
-  const PlanarMechanism crank = seed004_slider_crank();
-  const GalerkinSystem sys = deterministic(crank);
-  ASSERT_EQ(sys.n(), 8);
-  ASSERT_EQ(sys.m(), 7);
-  EXPECT_EQ(2 * sys.n() + 2 * sys.m(), 30); // q, q̇ (16 ODEs), λ and μ (7 + 7 constraints)
-  const double l1 = 1, l2 = 1.5, m1 = 2, m2 = 3, J1 = 2.0 / 3.0, J2 = 2.25;
+  // Trials 0–9 at the seed's lengths (seed004_slider_crank), 10–19 at random l1, l2 (the same builder).
+  const double m1 = 2, m2 = 3, J1 = 2.0 / 3.0, J2 = 2.25;
   std::mt19937 rng(9);
   std::uniform_real_distribution<double> u(-1.5, 1.5);
   for (int trial = 0; trial < 20; ++trial) {
+    const double l1 = trial < 10 ? 1.0 : 1.0 + u(rng) / 3, l2 = trial < 10 ? 1.5 : 2.0 + u(rng) / 3;
+    const PlanarMechanism crank = trial < 10 ? seed004_slider_crank() : crank_at(l1, l2);
+    const GalerkinSystem sys = deterministic(crank);
+    ASSERT_EQ(sys.n(), 8);
+    ASSERT_EQ(sys.m(), 7);
+    EXPECT_EQ(2 * sys.n() + 2 * sys.m(), 30); // q, q̇ (16 ODEs), λ and μ (7 + 7 constraints)
     Vec q(8), v(8);
     for (int k = 0; k < 8; ++k) q[k] = u(rng), v[k] = u(rng);
     const double x1d = v[0], y1d = v[1], a0 = q[2], a3 = q[3], b0 = q[6], b3 = q[7];
