@@ -37,3 +37,37 @@ def printed_frequencies(stdout, count):
     """The first @p count frequencies (Hz) of flexuq modes' table (mode, f, ω², residual, multiplicity)."""
     rows = re.findall(r"^\s+(\d+)\s+([0-9.eE+-]+)\s+([0-9.eE+-]+)\s+([0-9.eE+-]+)\s+(\d+)\s*$", stdout, re.M)
     return [float(r[1]) for r in rows[:count]]
+
+
+def s4_plate_lines(nx, ny, a, b):
+    """An .inp's *NODE block and *ELEMENT, TYPE=S4, ELSET=PLATE of a flat [0, a] x [0, b] plate at
+    z = 0, nx x ny quads: (lines, lab(i, j) → node label, the next free element label)."""
+    lab = lambda i, j: 1 + i + (nx + 1) * j
+    lines = ["*NODE"]
+    for j in range(ny + 1):
+        for i in range(nx + 1):
+            lines.append(f"{lab(i, j)}, {a * i / nx:.10g}, {b * j / ny:.10g}, 0")
+    lines.append("*ELEMENT, TYPE=S4, ELSET=PLATE")
+    e = 1
+    for j in range(ny):
+        for i in range(nx):
+            lines.append(f"{e}, {lab(i, j)}, {lab(i + 1, j)}, {lab(i + 1, j + 1)}, {lab(i, j + 1)}")
+            e += 1
+    return lines, lab, e
+
+
+def compare_with_ccx(fc, runs, count, rtol, ranks_rtol, ccx_label="ccx"):
+    """Print flexuq's frequencies (@p runs: rank count → frequencies) beside ccx's @p fc; True when
+    all @p count agree within @p rtol and every rank count equals the smallest to @p ranks_rtol."""
+    ok = len(fc) == count
+    first = runs[min(runs)]
+    print(f" mode    flexuq [Hz]    {ccx_label} [Hz]   flexuq/ccx-1")
+    for k in range(count):
+        dc = first[k] / fc[k] - 1
+        print(f"{k + 1:5d} {first[k]:14.6f} {fc[k]:14.6f} {dc:14.3e}")
+        ok = ok and abs(dc) <= rtol
+    for n, f in runs.items():
+        worst = max(abs(x / y - 1) for x, y in zip(f, first))
+        print(f"flexuq {n} rank(s) vs {min(runs)}: {worst:.2e}")
+        ok = ok and len(f) == count and worst <= ranks_rtol
+    return ok

@@ -24,7 +24,7 @@ import os
 import shutil
 import sys
 
-from ccx_modes import ccx_frequencies, flexuq_modes, printed_frequencies
+from ccx_modes import ccx_frequencies, flexuq_modes, printed_frequencies, s4_plate_lines
 
 SKIP = 77
 E, NU, RHO, H, A, N = 2.1e11, 0.3, 7850.0, 0.01, 1.0, 40
@@ -35,17 +35,7 @@ RANKS_RTOL = 1e-8
 
 
 def write_model(work):
-    lab = lambda i, j: 1 + i + (N + 1) * j
-    lines = ["*NODE"]
-    for j in range(N + 1):
-        for i in range(N + 1):
-            lines.append(f"{lab(i, j)}, {A * i / N:.10g}, {A * j / N:.10g}, 0")
-    lines.append("*ELEMENT, TYPE=S4, ELSET=PLATE")
-    e = 1
-    for j in range(N):
-        for i in range(N):
-            lines.append(f"{e}, {lab(i, j)}, {lab(i + 1, j)}, {lab(i + 1, j + 1)}, {lab(i, j + 1)}")
-            e += 1
+    lines, lab, _ = s4_plate_lines(N, N, A, A)
     lines.append("*NSET, NSET=EDGE")
     lines += [str(lab(i, j)) for j in range(N + 1) for i in range(N + 1) if i in (0, N) or j in (0, N)]
     lines += ["*MATERIAL, NAME=STEEL", "*ELASTIC", f"{E:.6g}, {NU}", "*DENSITY", f"{RHO}",
