@@ -20,12 +20,12 @@ block's other nodes), the block's face x = -0.125 held in 1-3. Measured (ccx 2.2
 solid its own way), 1 rank = 2 ranks.
 Exit 77 (ctest SKIP_RETURN_CODE) when ccx is not available.
 """
-import argparse
 import os
 import shutil
 import sys
 
-from ccx_modes import ccx_frequencies, compare_with_ccx, flexuq_modes, printed_frequencies, s4_plate_lines
+from ccx_modes import (ccx_frequencies, compare_with_ccx, flexuq_modes, oracle_parser, printed_frequencies,
+                       s4_plate_lines, write_case)
 
 SKIP = 77
 E, NU, RHO, H, A, B, NX, NY = 2.1e11, 0.3, 7850.0, 0.01, 1.0, 0.6, 30, 18
@@ -50,12 +50,7 @@ def write_model(work, stiffener):
               "*SHELL SECTION, ELSET=PLATE, MATERIAL=STEEL", f"{H}"]
     if stiffener:  # RECT: the two side lengths; first direction (0, 1, 0)
         lines += ["*BEAM SECTION, ELSET=STIFF, MATERIAL=STEEL, SECTION=RECT", f"{BW}, {BH}", "0, 1, 0"]
-    with open(os.path.join(work, "plate.inp"), "w") as f:
-        f.write("\n".join(lines) + "\n")
-    with open(os.path.join(work, "ccx_run.inp"), "w") as f:
-        f.write(f"*INCLUDE, INPUT=plate.inp\n*BOUNDARY\nENDS, 1, 6\n*STEP\n*FREQUENCY\n{COUNT}\n*END STEP\n")
-    with open(os.path.join(work, "job.yaml"), "w") as f:
-        f.write(f"model:\n  mesh: plate.inp\n  fixed: [ENDS]\nmodes:\n  count: {COUNT}\noutput: plate.h5\n")
+    write_case(work, lines, "ENDS, 1, 6", "[ENDS]", COUNT)
 
 
 def write_block_model(work):
@@ -82,22 +77,11 @@ def write_block_model(work):
     lines += [str(v) for (i, j, k), v in ids.items() if i == -NS]
     lines += ["*MATERIAL, NAME=STEEL", "*ELASTIC", f"{E:.6g}, {NU}", "*DENSITY", f"{RHO}",
               "*SHELL SECTION, ELSET=PLATE, MATERIAL=STEEL", f"{H}", "*SOLID SECTION, ELSET=BLOCK, MATERIAL=STEEL", ""]
-    with open(os.path.join(work, "plate.inp"), "w") as f:
-        f.write("\n".join(lines) + "\n")
-    with open(os.path.join(work, "ccx_run.inp"), "w") as f:
-        f.write(f"*INCLUDE, INPUT=plate.inp\n*BOUNDARY\nROOT, 1, 3\n*STEP\n*FREQUENCY\n{COUNT}\n*END STEP\n")
-    with open(os.path.join(work, "job.yaml"), "w") as f:
-        f.write(f"model:\n  mesh: plate.inp\n  fixed: [{{set: ROOT, dofs: [1, 2, 3]}}]\nmodes:\n  count: {COUNT}\n"
-                "output: plate.h5\n")
+    write_case(work, lines, "ROOT, 1, 3", "[{set: ROOT, dofs: [1, 2, 3]}]", COUNT)
 
 
 def main():
-    p = argparse.ArgumentParser()
-    p.add_argument("--flexuq", required=True)
-    p.add_argument("--mpiexec", default="mpirun")
-    p.add_argument("--mpiexec-flags", default="")
-    p.add_argument("--np", default="1,2")
-    p.add_argument("--workdir", required=True)
+    p = oracle_parser()
     p.add_argument("--case", choices=["stiffened", "block"], default="stiffened")
     p.add_argument("--no-stiffener", action="store_true")
     args = p.parse_args()

@@ -71,3 +71,26 @@ def compare_with_ccx(fc, runs, count, rtol, ranks_rtol, ccx_label="ccx"):
         print(f"flexuq {n} rank(s) vs {min(runs)}: {worst:.2e}")
         ok = ok and len(f) == count and worst <= ranks_rtol
     return ok
+
+
+def write_case(work, lines, ccx_boundary, fixed, count):
+    """plate.inp from @p lines, ccx_run.inp (it, *BOUNDARY @p ccx_boundary, a *FREQUENCY step of
+    @p count modes) and job.yaml (`flexuq modes` on plate.inp, model.fixed: @p fixed) in @p work."""
+    with open(os.path.join(work, "plate.inp"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    with open(os.path.join(work, "ccx_run.inp"), "w") as f:
+        f.write(f"*INCLUDE, INPUT=plate.inp\n*BOUNDARY\n{ccx_boundary}\n*STEP\n*FREQUENCY\n{count}\n*END STEP\n")
+    with open(os.path.join(work, "job.yaml"), "w") as f:
+        f.write(f"model:\n  mesh: plate.inp\n  fixed: {fixed}\nmodes:\n  count: {count}\noutput: plate.h5\n")
+
+
+def oracle_parser():
+    """The arguments every cross-check takes (CMake's flexuq_oracle_ccx_test passes them)."""
+    import argparse
+    p = argparse.ArgumentParser()
+    p.add_argument("--flexuq", required=True)
+    p.add_argument("--mpiexec", default="mpirun")
+    p.add_argument("--mpiexec-flags", default="")
+    p.add_argument("--np", default="1,2")
+    p.add_argument("--workdir", required=True)
+    return p

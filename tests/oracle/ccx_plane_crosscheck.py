@@ -18,12 +18,11 @@ plane-stress/strain constitutive law moves them by ~5 % for nu = 0.3), a lost ma
 distorted shape function moves the frequencies by far more than the tolerance.
 Exit 77 (ctest SKIP_RETURN_CODE) when ccx is not available.
 """
-import argparse
 import os
 import shutil
 import sys
 
-from ccx_modes import ccx_frequencies, compare_with_ccx, flexuq_modes, printed_frequencies
+from ccx_modes import ccx_frequencies, compare_with_ccx, flexuq_modes, oracle_parser, printed_frequencies, write_case
 
 SKIP = 77
 E, NU, RHO, T, LX, LY, NX, NY = 2.1e11, 0.3, 7850.0, 0.01, 0.4, 0.2, 16, 8
@@ -51,12 +50,7 @@ def write_model(work, element):
     lines += [str(lab(0, j)) for j in range(2 * NY + 1)]
     lines += ["*MATERIAL, NAME=STEEL", "*ELASTIC", f"{E:.6g}, {NU}", "*DENSITY", f"{RHO}",
               "*SOLID SECTION, ELSET=PLATE, MATERIAL=STEEL", f"{T}"]
-    with open(os.path.join(work, "plate.inp"), "w") as f:
-        f.write("\n".join(lines) + "\n")
-    with open(os.path.join(work, "ccx_run.inp"), "w") as f:
-        f.write(f"*INCLUDE, INPUT=plate.inp\n*BOUNDARY\nROOT, 1, 2\n*STEP\n*FREQUENCY\n{COUNT}\n*END STEP\n")
-    with open(os.path.join(work, "job.yaml"), "w") as f:
-        f.write(f"model:\n  mesh: plate.inp\n  fixed: [ROOT]\nmodes:\n  count: {COUNT}\noutput: plate.h5\n")
+    write_case(work, lines, "ROOT, 1, 2", "[ROOT]", COUNT)
 
 
 def flexuq_frequencies(work, args, np):
@@ -67,13 +61,8 @@ def flexuq_frequencies(work, args, np):
 
 
 def main():
-    p = argparse.ArgumentParser()
-    p.add_argument("--flexuq", required=True)
-    p.add_argument("--mpiexec", default="mpirun")
-    p.add_argument("--mpiexec-flags", default="")
-    p.add_argument("--np", default="1,2")
+    p = oracle_parser()
     p.add_argument("--element", default="CPS8", choices=["CPS8", "CPE8"])
-    p.add_argument("--workdir", required=True)
     args = p.parse_args()
     if shutil.which("ccx") is None:
         print("SKIP: ccx not installed")

@@ -18,13 +18,12 @@ frequencies by several per cent or more. (ccx's S3 is not compared: expanded int
 locks, 135.6 Hz against 89.6 Hz in mode 1.)
 Exit 77 (ctest SKIP_RETURN_CODE) when ccx is not available.
 """
-import argparse
 import math
 import os
 import shutil
 import sys
 
-from ccx_modes import ccx_frequencies, flexuq_modes, printed_frequencies, s4_plate_lines
+from ccx_modes import ccx_frequencies, flexuq_modes, oracle_parser, printed_frequencies, s4_plate_lines
 
 SKIP = 77
 E, NU, RHO, H, A, N = 2.1e11, 0.3, 7850.0, 0.01, 1.0, 40
@@ -51,12 +50,7 @@ def write_model(work):
 
 
 def main():
-    p = argparse.ArgumentParser()
-    p.add_argument("--flexuq", required=True)
-    p.add_argument("--mpiexec", default="mpirun")
-    p.add_argument("--mpiexec-flags", default="")
-    p.add_argument("--np", default="1,2")
-    p.add_argument("--workdir", required=True)
+    p = oracle_parser()
     args = p.parse_args()
     if shutil.which("ccx") is None:
         print("SKIP: ccx not installed")
