@@ -32,6 +32,16 @@ struct PointLoad {
   Eigen::VectorXd xi;
 };
 
+/// A follower couple (2-D) on the nodes of a set: at the current positions x_i, with c_i = x_i - their
+/// centroid and S = sum |c_i|^2, the nodal forces f_i = λ M perp(c_i) / S: no net force and a moment
+/// of exactly λ M about the current centroid, however the loaded face deforms; they turn with it.
+struct CoupleLoad {
+  std::vector<int> nodes;
+  double moment = 0;
+};
+
+Eigen::Vector2d perp(const Eigen::Vector2d& v) { return Eigen::Vector2d(-v[1], v[0]); }
+
 Eigen::Matrix2d rot2(double th) {
   Eigen::Matrix2d R;
   R << std::cos(th), -std::sin(th), std::sin(th), std::cos(th);
@@ -111,15 +121,7 @@ public:
         point_loads_.push_back(p);
       };
       if (l.kind == LoadKind::follower_couple) {
-        Eigen::RowVectorXd c = Eigen::RowVectorXd::Zero(d_);
-        for (int n : set) c += mesh.X.row(n);
-        c /= static_cast<double>(set.size());
-        double sum = 0;
-        for (int n : set) sum += (mesh.X.row(n) - c).squaredNorm();
-        for (int n : set) {
-          const Eigen::RowVectorXd dv = mesh.X.row(n) - c;
-          add(n, l.moment / sum * Eigen::Vector2d(-dv[1], dv[0]), true);
-        }
+        couples_.push_back(CoupleLoad{set, l.moment});
       } else {
         for (int n : set) add(n, l.force / static_cast<double>(set.size()), l.kind == LoadKind::follower_force);
       }
@@ -150,6 +152,7 @@ public:
     }
     for (const auto& p : point_loads_)
       if (p.follower) couple(dofs_of({p.node}), dofs_of(mesh.elements[p.ref_elem]));
+    for (const auto& c : couples_) couple(dofs_of(c.nodes), dofs_of(c.nodes));
     std::vector<PetscInt> dnz(cols.size()), onz(cols.size());
     for (std::size_t i = 0; i < cols.size(); ++i) {
       auto& c = cols[i];
@@ -201,6 +204,13 @@ public:
         const Eigen::VectorXd f = -lambda_ * (p.follower ? rotation_at(p, u, nullptr) * p.f0 : p.f0);
         add_free(F, dofs_of({p.node}), f);
       }
+      for (const auto& c : couples_) {
+        const Eigen::MatrixXd off = couple_offsets(c, u);
+        const double S = off.squaredNorm();
+        Eigen::VectorXd f(off.size());
+        for (Eigen::Index i = 0; i < off.cols(); ++i) f.segment<2>(2 * i) = -lambda_ * c.moment / S * perp(off.col(i));
+        add_free(F, dofs_of(c.nodes), f);
+      }
       for (PetscInt i = 0; i < ndof_; ++i)
         if (fixed_[i]) FLEXUQ_PETSC(VecSetValue(F, i, u[i] - target(i), ADD_VALUES));
     }
@@ -229,6 +239,24 @@ public:
         const Eigen::MatrixXd KL = -lambda_ * (R * Jf) * dtheta.transpose();
         const auto rows = free_rows(dofs_of({p.node}));
         const auto cs = dofs_of(mesh_.elements[p.ref_elem]);
+        FLEXUQ_PETSC(MatSetValues(J, static_cast<PetscInt>(rows.size()), rows.data(), static_cast<PetscInt>(cs.size()),
+                                  cs.data(), KL.data(), ADD_VALUES));
+      }
+      for (const auto& c : couples_) {
+        // f_i = λ M perp(c_i) / S, dc_i/dx_j = (δ_ij - 1/n) 1, dS/dx_j = 2 c_j:
+        // df_i/dx_j = λ M / S [(δ_ij - 1/n) P - 2 perp(c_i) c_j^T / S], P = [0 -1; 1 0]; residual -f.
+        const Eigen::MatrixXd off = couple_offsets(c, u);
+        const Eigen::Index n = off.cols();
+        const double S = off.squaredNorm(), a = lambda_ * c.moment / S;
+        Eigen::Matrix2d P;
+        P << 0, -1, 1, 0;
+        Eigen::MatrixXd KL(2 * n, 2 * n);
+        for (Eigen::Index i = 0; i < n; ++i)
+          for (Eigen::Index j = 0; j < n; ++j)
+            KL.block<2, 2>(2 * i, 2 * j) =
+                -a * (((i == j ? 1.0 : 0.0) - 1.0 / static_cast<double>(n)) * P - 2.0 / S * perp(off.col(i)) * off.col(j).transpose());
+        const auto cs = dofs_of(c.nodes);
+        const auto rows = free_rows(cs);
         FLEXUQ_PETSC(MatSetValues(J, static_cast<PetscInt>(rows.size()), rows.data(), static_cast<PetscInt>(cs.size()),
                                   cs.data(), KL.data(), ADD_VALUES));
       }
@@ -271,6 +299,11 @@ public:
   double load_norm() const {
     Eigen::VectorXd f = Eigen::VectorXd::Zero(ndof_);
     for (const auto& p : point_loads_) f.segment(p.node * d_, d_) += p.f0;
+    for (const auto& c : couples_) {
+      const Eigen::MatrixXd off = couple_offsets(c, Eigen::VectorXd::Zero(ndof_));
+      for (Eigen::Index i = 0; i < off.cols(); ++i)
+        f.segment<2>(2 * c.nodes[i]) += c.moment / off.squaredNorm() * perp(off.col(i));
+    }
     return f.norm();
   }
   /// A prescribed rotation's increment applied to the whole body as a rigid motion (the predictor of an
@@ -348,6 +381,15 @@ private:
     }
     return element_global(el_[e], en, ue, lin, terms);
   }
+  /// The current offsets c_i = x_i - centroid of a couple's nodes (2 x n).
+  Eigen::MatrixXd couple_offsets(const CoupleLoad& c, const Eigen::VectorXd& u) const {
+    const Eigen::Index n = static_cast<Eigen::Index>(c.nodes.size());
+    Eigen::MatrixXd off(2, n);
+    for (Eigen::Index i = 0; i < n; ++i)
+      off.col(i) = mesh_.X.row(c.nodes[i]).transpose() + u.segment<2>(2 * c.nodes[i]);
+    off.colwise() -= off.rowwise().mean();
+    return off;
+  }
   /// R(θ) at a follower's reference point; with @p dtheta also dθ/du on the reference element's DOFs.
   Eigen::MatrixXd rotation_at(const PointLoad& p, const Eigen::VectorXd& u, Eigen::VectorXd* dtheta) const {
     const PointGradients pg = el_[p.ref_elem].gradients_at(p.xi);
@@ -379,6 +421,7 @@ private:
   std::optional<StaticSupport> rotating_; ///< the first support with a rotation (the predictor's)
   Eigen::Vector2d rot_centre_ = Eigen::Vector2d::Zero();
   std::vector<PointLoad> point_loads_;
+  std::vector<CoupleLoad> couples_;
   int frame_node_ = -1, frame_elem_ = -1;
   Eigen::VectorXd frame_xi_;
   double lambda_ = 0;

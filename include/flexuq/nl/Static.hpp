@@ -54,8 +54,9 @@ enum class LoadKind { force, follower_force, follower_couple };
 
 /// A load on a node set at λ = 1. force / follower_force: @p force is the total, shared equally by
 /// the set's nodes; a follower turns with the material rotation at the set's node nearest its centroid
-/// (2-D). follower_couple (2-D): the moment @p moment about the set's centroid, as nodal forces
-/// M perp(d_i) / sum |d_i|^2 (d_i from the centroid) that turn with the same rotation.
+/// (2-D). follower_couple (2-D): the moment @p moment, as nodal forces M perp(c_i) / sum |c_i|^2 with c_i
+/// the nodes' current offsets from their current centroid: no net force and a moment of exactly M,
+/// turning with the loaded face however it deforms.
 struct StaticLoad {
   LoadKind kind = LoadKind::force;
   std::string set;
