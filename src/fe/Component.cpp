@@ -295,7 +295,7 @@ Component::Component(MPI_Comm comm, io::Mesh mesh, const ComponentOptions& opt) 
   // Solids beside beams or shells: 6 DOFs on every node (shared translations tie the solid to the
   // shells and beams), and the rotations of the nodes no beam or shell touches, which no element
   // stiffens, are eliminated, as Nastran's AUTOSPC does (not counted as supports: the component
-  // stays free-free). A shell edge on solid nodes alone is a hinge about that edge (docs/mbs.md
+  // stays free-free). A shell edge on solid nodes alone is a hinge about that edge (docs/config.md
   // "Mixed meshes").
   if (dpn == 6 && std::any_of(mesh_.elem_type.begin(), mesh_.elem_type.end(), io::is_solid)) {
     std::vector<char> rotations(mesh_.num_nodes(), 0);

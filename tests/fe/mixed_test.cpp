@@ -164,3 +164,36 @@ TEST(MixedMesh, StiffHeavyBlockClampsThePlateAndOneRankEqualsAll) {
   EXPECT_LT(leissa_err, 0.03);
   EXPECT_LT(ranks, 1e-9);
 }
+
+TEST(MixedMesh, ASpringOnTheRotationOfASolidOnlyNodeIsRefusedNamingIt) {
+  io::Mesh m = plate_on_block(4, 2, 1.0, 0.01, 0.05, true);
+  int below = -1; // a node of the block's lower layer: only hex8 touch it
+  for (std::size_t v = 0; v < m.num_nodes() && below < 0; ++v)
+    if (m.coords[v][2] < 0) below = static_cast<int>(v);
+  ASSERT_GE(below, 0);
+  io::ScalarSpring sp;
+  sp.id = 7;
+  sp.node_a = below;
+  sp.comp_a = 5;
+  sp.k = 1e3;
+  sp.where.file = "deck.bdf";
+  sp.where.line = 12;
+  fe::ComponentOptions o;
+  o.default_material = test::material("BLOCK", kE, kNu, kRho);
+  io::Mesh rotation = m;
+  rotation.springs.push_back(sp);
+  try {
+    fe::Component c(MPI_COMM_WORLD, rotation, o);
+    ADD_FAILURE() << "accepted a spring on a rotation no element has";
+  } catch (const InputError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("deck.bdf:12: spring 7 acts on rotation 5 of node " + std::to_string(m.node_ids[static_cast<std::size_t>(below)]) +
+                        ", which only solid elements touch"),
+              std::string::npos)
+        << what;
+  }
+  sp.comp_a = 2; // a translation of that node is there
+  m.springs.push_back(sp);
+  fe::Component c(MPI_COMM_WORLD, m, o);
+  EXPECT_TRUE(c.has_constant_stiffness());
+}
