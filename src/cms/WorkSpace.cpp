@@ -84,6 +84,16 @@ WorkSpace::WorkSpace(const fe::Component& c, const std::vector<InterfaceSpec>& i
   auto& nodes = nodes_;
   std::map<int, int> taken;
   int n_ref = 0; // RBE2 and RBE3 interfaces: one 6-DOF reference node each
+  // A mixed mesh (solids beside beams or shells, fe::Component): the rotations of the nodes that only
+  // solids touch are eliminated there. They are no supports: an RBE2/RBE3 takes such a node's
+  // translations (as on a solid mesh).
+  std::vector<char> no_rotations(mesh.num_nodes(), 0);
+  if (dpn_ == 6 && std::any_of(mesh.elem_type.begin(), mesh.elem_type.end(), io::is_solid)) {
+    no_rotations.assign(mesh.num_nodes(), 1);
+    for (std::size_t e = 0; e < mesh.num_elements(); ++e)
+      if (!io::is_solid(mesh.elem_type[e]) && mesh.elem_type[e] != io::ElementType::bar2)
+        for (int k = 0; k < mesh.element_size(e); ++k) no_rotations[static_cast<std::size_t>(mesh.element(e)[k])] = 0;
+  }
   std::vector<int> ref_index(interfaces.size(), -1);
   std::vector<std::vector<double>> weights(interfaces.size());
   for (std::size_t s = 0; s < interfaces.size(); ++s) {
@@ -118,7 +128,9 @@ WorkSpace::WorkSpace(const fe::Component& c, const std::vector<InterfaceSpec>& i
                                         << " is fixed; interfaces replace supports");
       // A node with single fixed components (a symmetry plane) joins an all-dofs interface with
       // its free DOFs; an RBE2/RBE3 interface constrains all its DOFs, fixed ones included.
-      FLEXUQ_REQUIRE_OPTION(spec.kind == InterfaceKind::all_dofs || d.fixed_mask(n) == 0, "interfaces",
+      FLEXUQ_REQUIRE_OPTION(spec.kind == InterfaceKind::all_dofs ||
+                                (d.fixed_mask(n) & ~(no_rotations[static_cast<std::size_t>(n)] ? 0x38u : 0u)) == 0,
+                            "interfaces",
                             "{}: node " << mesh.node_ids[n] << " of " << (rbe3 ? "rbe3" : "rbe2") << " interface "
                                         << spec.set
                                         << " has fixed components: a DOF both fixed and interface (an "
@@ -163,7 +175,8 @@ WorkSpace::WorkSpace(const fe::Component& c, const std::vector<InterfaceSpec>& i
     if (interfaces[s].kind == InterfaceKind::rbe2) {
       for (int n : nodes[s]) {
         removed_node_[n] = 1;
-        for (int k = 0; k < dpn_; ++k) removed_dofs_.push_back(d.dof(n, k));
+        for (int k = 0; k < dpn_; ++k)
+          if (d.dof(n, k) >= 0) removed_dofs_.push_back(d.dof(n, k)); // not a solid-only node's rotations
       }
     } else if (interfaces[s].kind == InterfaceKind::rbe3) {
       const Eigen::MatrixXd& W = rbe3_W_[s];
@@ -295,6 +308,7 @@ WorkSpace::WorkSpace(const fe::Component& c, const std::vector<InterfaceSpec>& i
   for (int n : d.owned_nodes()) {
     if (!removed_node_[n]) continue;
     for (int k = 0; k < dpn_; ++k) {
+      if (d.dof(n, k) < 0) continue;
       const auto r = static_cast<std::size_t>(d.dof(n, k) - d.begin());
       dnz[r] = last ? 6 : 0;
       onz[r] = last ? 0 : 6;
@@ -308,7 +322,6 @@ WorkSpace::WorkSpace(const fe::Component& c, const std::vector<InterfaceSpec>& i
   FLEXUQ_PETSC(MatCreateAIJ(comm, nloc, wend_ - wbegin_, n_orig, wglobal_, 0, dnz.data(), 0, onz.data(), T_.out()));
   for (int n : d.owned_nodes()) {
     if (d.is_fixed(n)) continue;
-    const PetscInt g0 = d.node_dof(n);
     if (!removed_node_[n]) {
       for (int k = 0; k < dpn_; ++k) {
         const PetscInt g = d.dof(n, k);
@@ -327,8 +340,9 @@ WorkSpace::WorkSpace(const fe::Component& c, const std::vector<InterfaceSpec>& i
     PetscInt cols[6];
     for (int j = 0; j < 6; ++j) cols[j] = col0 + j;
     for (int k = 0; k < dpn_; ++k) {
+      const PetscInt g = d.dof(n, k); // −1: a solid-only node's rotation (mixed mesh)
+      if (g < 0) continue;
       const auto row = rigid_row(mesh.coords[n], k, refpt_[s]);
-      const PetscInt g = g0 + k;
       FLEXUQ_PETSC(MatSetValues(T_.get(), 1, &g, 6, cols, row.data(), INSERT_VALUES));
     }
   }

@@ -14,3 +14,7 @@ flexuq_add_mpi_test(test_cms_block_solve SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/blo
 # u_y = 0 on y = 0 fixed, 3 rigid motions left in the reduced pencil, 1 rank = 2 ranks, rbe2 on a fixed component refused.
 flexuq_add_mpi_test(test_cms_supports SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/supports_cb_test.cpp
                     LIBS flexuq_cms flexuq_job NP 1 2 LABELS cms TIMEOUT 60)
+# Craig-Bampton of a mixed mesh (issue #37 item 1): rbe2 on a block's solid-only nodes and on a shell edge; fixed-interface
+# modes = the component with both sets held, 6 rigid motions in the reduced pencil, the closed-form mass, 1 rank = 2 ranks.
+flexuq_add_mpi_test(test_cms_mixed SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/mixed_cb_test.cpp
+                    LIBS flexuq_cms flexuq_job NP 1 2 LABELS cms TIMEOUT 60)
