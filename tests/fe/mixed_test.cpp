@@ -7,6 +7,7 @@
 #include "flexuq/core/Error.hpp"
 #include "flexuq/fe/Component.hpp"
 #include "flexuq/fe/Modes.hpp"
+#include "BeamSectionUtil.hpp"
 #include "FeTestUtil.hpp"
 #include "MixedMeshUtil.hpp"
 #include "PetscTestUtil.hpp"
@@ -153,4 +154,58 @@ TEST(MixedMesh, ASpringOnTheRotationOfASolidOnlyNodeIsRefusedNamingIt) {
   m.springs.push_back(sp);
   fe::Component c(MPI_COMM_WORLD, m, o);
   EXPECT_TRUE(c.has_constant_stiffness());
+}
+
+namespace {
+
+/// A steel hex8 cube [0, 0.1]³ and a RECT 10 × 10 mm beam along x: from the corner node (0, 0, 0) out to
+/// x = −0.5 in 5 elements, and when @p embedded also along the cube's edge to (0.1, 0, 0) (two shared nodes).
+io::Mesh beam_on_cube(bool embedded) {
+  io::Mesh m;
+  m.source = "beam_on_cube";
+  for (int k = 0; k < 2; ++k)
+    for (int j = 0; j < 2; ++j)
+      for (int i = 0; i < 2; ++i) {
+        m.coords.push_back({0.1 * i, 0.1 * j, 0.1 * k});
+        m.node_ids.push_back(static_cast<long>(m.coords.size()));
+      }
+  m.add_element(io::ElementType::hex8, {0, 1, 3, 2, 4, 5, 7, 6}, 1);
+  int prev = embedded ? 1 : 0;
+  if (embedded) {
+    m.add_element(io::ElementType::beam2, {1, 0}, 2);
+    m.element_sets["BEAM"].push_back(1);
+    prev = 0;
+  }
+  for (int e = 1; e <= 5; ++e) {
+    m.coords.push_back({-0.1 * e, 0.0, 0.0});
+    m.node_ids.push_back(static_cast<long>(m.coords.size()));
+    const int next = static_cast<int>(m.coords.size()) - 1;
+    m.add_element(io::ElementType::beam2, {prev, next}, 10 + e);
+    m.element_sets["BEAM"].push_back(static_cast<int>(m.num_elements()) - 1);
+    prev = next;
+  }
+  m.materials["STEEL"] = test::material("STEEL", kE, kNu, kRho);
+  test::add_rect_beam_section(m, "BEAM", "STEEL", 0.01, 0.01);
+  return m;
+}
+
+} // namespace
+
+TEST(MixedMesh, BeamOnOneSolidNodeIsABallJointAndAlongAnEdgeKeepsOnlyItsTwist) {
+  // One shared node: the beam turns freely about it (6 + 3 zero modes); along the cube's edge (two
+  // shared nodes on its axis) the cube holds its bending but not its twist about the axis (6 + 1).
+  for (bool embedded : {false, true}) {
+    fe::ComponentOptions o;
+    o.default_material = test::material("STEEL", kE, kNu, kRho);
+    fe::Component c(MPI_COMM_WORLD, beam_on_cube(embedded), o);
+    fe::ModeOptions mo;
+    mo.count = 2;
+    mo.shift = -1.0;
+    mo.rigid_tol = 1e-14;
+    mo.progress = false;
+    const auto modes = fe::solve_modes(c.K(), c.M(), mo);
+    EXPECT_EQ(modes.rigid_eigenvalues.size(), embedded ? 7u : 9u) << (embedded ? "embedded" : "one node");
+    // 8 cube nodes (3 DOFs, but 6 on the beam's) and 5 beam nodes.
+    EXPECT_EQ(c.dofs().global_size(), 8 * 3 + (embedded ? 2 : 1) * 3 + 5 * 6);
+  }
 }

@@ -9,6 +9,7 @@
 #include "flexuq/fe/Component.hpp"
 #include "flexuq/fe/Modes.hpp"
 #include "flexuq/fe/Shell.hpp"
+#include "BeamSectionUtil.hpp"
 #include "PetscTestUtil.hpp"
 
 #include <petscmat.h>
@@ -664,14 +665,7 @@ TEST(ShellComponent, BeamsBesideShellsAndNonstructuralMass) {
     m.add_element(ElementType::beam2, {y0[k], y0[k + 1]}, 1000 + static_cast<long>(k));
     m.element_sets["STIFFENER"].push_back(static_cast<int>(m.num_elements()) - 1);
   }
-  io::Section s;
-  s.elset = "STIFFENER";
-  s.material = "STEEL";
-  s.beam = true;
-  s.beam_section.shape = "RECT";
-  s.beam_section.dims = {0.02, 0.05};
-  s.beam_section.compute_properties(s.where);
-  m.sections.push_back(s);
+  test::add_rect_beam_section(m, "STIFFENER", "STEEL", 0.02, 0.05);
   fe::ComponentOptions o;
   o.keep_affine = true;
   fe::Component c(MPI_COMM_WORLD, m, o);
