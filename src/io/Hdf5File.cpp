@@ -190,6 +190,9 @@ void H5File::write_strings(const std::string& dset, const std::vector<std::strin
   H5Id type(check_id(H5Tcopy(H5T_C_S1), "H5Tcopy", path_), H5Tclose);
   check(H5Tset_size(type.get(), width), "H5Tset_size", path_);
   check(H5Tset_strpad(type.get(), H5T_STR_NULLTERM), "H5Tset_strpad", path_);
+  // Messages (failure reasons, labels) may hold non-ASCII characters (§, θ, …): declare UTF-8, of which ASCII is a
+  // subset, so that h5py's .asstr() and other readers decode them.
+  check(H5Tset_cset(type.get(), H5T_CSET_UTF8), "H5Tset_cset", path_);
   int rank = 0;
   MPI_Comm_rank(comm_, &rank);
   write_rows_impl(dset, {values.size()}, 0, rank == 0 ? values.size() : 0, buf.data(), type.get(), type.get());

@@ -64,10 +64,11 @@ struct Mesh {
   /// Look up a node set by name (case-insensitive); throws InputError listing the known sets.
   const std::vector<int>& node_set(const std::string& name) const;
   const std::vector<int>& element_set(const std::string& name) const;
-  /// 3 if all elements are solids (bars may join them), 6 if all are beams or shells (which mix;
-  /// bars may join them on the translations), 2 for a 2-D mesh (is_2d(): 2-D continuum elements and
-  /// bars only); throws InputError for solids mixed with beams or shells, and for 2-D elements mixed
-  /// with anything but bars (not supported).
+  /// 3 if all elements are solids (bars may join them), 6 if any are beams or shells (which mix with
+  /// each other and with solids: solid elements then take only their nodes' translations, and fe::Component
+  /// eliminates the rotations no beam or shell touches; bars join on the translations), 2 for a 2-D mesh
+  /// (is_2d(): 2-D continuum elements and bars only); throws InputError for 2-D elements mixed with anything
+  /// but bars (not supported).
   int dofs_per_node() const;
   /// True when the mesh is 2-D: it has a 2-D continuum element (quad4, quad8, tri3, tri6) or planar.
   bool is_2d() const;
