@@ -56,10 +56,10 @@ def parse(name):
     log = open(f"{name}.log").read()
     phase = {m[1].strip(): float(m[3]) for m in re.finditer(r"^\s*(read mesh|partition\+assemble|eigensolve|write results)"
                                                              r"\s+([0-9.]+)\s+([0-9.]+)\s+[0-9.]+\s+[0-9.]+\s*$", log, re.M)}
-    mem = re.search(r"peak memory: ([0-9.]+) MB per rank \(max\), ([0-9.]+) MB summed", log)
+    mem = re.search(r"peak memory: [0-9.]+ [kMGT]?B per rank \(max\), ([0-9.]+) ([kMGT]?B) summed", log)
     dofs = re.search(r"DOFs: ([0-9]+) free", log)
     f = h5py.File(f"{name}.h5", "r")["modes/frequencies_hz"][()]
-    return dict(wall=float(open(f"{name}.wall").read()), phase=phase, mem=float(mem[2]) if mem else float("nan"),
+    return dict(wall=float(open(f"{name}.wall").read()), phase=phase, mem=float(mem[1]) * {"B": 2**-20, "kB": 2**-10, "MB": 1, "GB": 2**10, "TB": 2**20}[mem[2]] if mem else float("nan"),
                 dofs=int(dofs[1]), freq=np.asarray(f))
 
 runs = {n: parse(n) for n in ("shell-inp", "shell-bdf", "solid")}
