@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # Stochastic Craig-Bampton points with shape-changing parameters (E of the crank's WEB section, nu of
-# the whole crank): recycled fixed-interface modes (reduce.modes.recycle: auto, the default) against
+# the whole crank): recycled fixed-interface modes (reduce.modes.recycle: auto; the default is off) against
 # a full Krylov-Schur solve per point (off), and one fresh `flexuq reduce` (issue #38 item 2; goal: a
 # point <= 0.5x a fresh reduction). Results go to docs/performance.md by hand.
 #   bench/scb_recycle.sh [mesh=configs/crank.inp | h for gmsh, e.g. 0.006] [points=8] [ranks=1]
