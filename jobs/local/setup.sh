@@ -19,6 +19,7 @@ esac
 
 packages=(build-essential cmake pkg-config git
           petsc-dev slepc-dev libeigen3-dev libhdf5-openmpi-dev libboost-serialization-dev
+          libmumps-ptscotch-5.5                                    # Scotch/PT-Scotch MUMPS orderings (linear_solver.ordering)
           libyaml-cpp-dev librandom123-dev openmpi-bin libopenblas0 libopenblas-dev
           python3 python3-h5py python3-numpy python3-matplotlib)   # postproc/*.py
 if [ "$setup_mode" = full ]; then

@@ -17,6 +17,7 @@
 #include "flexuq/core/Session.hpp"
 #include "flexuq/core/Signals.hpp"
 #include "flexuq/io/BdfReader.hpp"
+#include "flexuq/la/MumpsOrdering.hpp"
 #include "flexuq/config/Config.hpp"
 #include "flexuq/workflow/BodyAt.hpp"
 
@@ -27,6 +28,21 @@
 #include <string>
 
 namespace {
+
+/// `linear_solver.ordering` (docs/config.md, "Common keys"): the ordering of every MUMPS factorisation
+/// of the run (la/MumpsOrdering.hpp), process-wide like the log level.
+void apply_linear_solver_ordering(const std::string& name) {
+  const std::string key = "linear_solver.ordering";
+  const auto ordering = flexuq::parse_enum(flexuq::la::kMumpsOrderingNames, name);
+  if (!ordering)
+    throw flexuq::InputError(key + ": unknown value '" + name + "' (" +
+                             flexuq::enum_choices(flexuq::la::kMumpsOrderingNames) + ")");
+  try {
+    flexuq::la::set_mumps_ordering(*ordering);
+  } catch (const flexuq::OptionError& e) {
+    throw flexuq::InputError(e.message_for(key));
+  }
+}
 
 constexpr const char* kVersion = "0.1.0";
 
@@ -84,6 +100,7 @@ int main(int argc, char** argv) {
     if (cfg.has("log.level") && args.log_level.empty())
       flexuq::log::set_level(flexuq::app::parse_log_level(cfg.get<std::string>("log.level")));
     cfg.mark_used("log");
+    if (cfg.has("linear_solver.ordering")) apply_linear_solver_ordering(cfg.get<std::string>("linear_solver.ordering"));
     std::string verb = args.verb;
     if (verb == "run") verb = cfg.get<std::string>("command", "modes"); // the job names its command
     else if (cfg.has("command")) {

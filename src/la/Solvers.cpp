@@ -2,6 +2,7 @@
 #include "flexuq/la/Solvers.hpp"
 
 #include "flexuq/core/Error.hpp"
+#include "flexuq/la/MumpsOrdering.hpp"
 
 #include <algorithm>
 
@@ -50,6 +51,7 @@ void setup_mumps_cholesky(KSP ksp, const std::string& ksp_prefix, SolverDefaults
   int size = 1;
   FLEXUQ_MPI(MPI_Comm_size(PetscObjectComm(reinterpret_cast<PetscObject>(ksp)), &size));
   if (size > 1) defaults.set(ksp_prefix + "mat_mumps_icntl_20", "10");
+  mumps_ordering_defaults(ksp_prefix, size, defaults); // linear_solver.ordering
 }
 
 void mumps_inertia_defaults(const std::string& ksp_prefix, SolverDefaults& defaults) {
