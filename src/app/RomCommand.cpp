@@ -56,8 +56,6 @@ workflow::RomJobSpec parse_rom_job(MPI_Comm comm, const io::Config& cfg) {
     o.rank[0] = cfg.get<int>("pod.rank");
     FLEXUQ_REQUIRE(o.rank[0] >= 1, cfg.source() << ": pod.rank must be >= 1, got " << o.rank[0]);
   }
-  FLEXUQ_REQUIRE(!(o.per_body && (o.rank[0] >= 0 || o.rank[1] >= 0 || o.rank[2] >= 0)),
-                 cfg.source() << ": pod.ranks applies to the system-wide type-sensitive POD, not with pod.per_body");
   FLEXUQ_REQUIRE(!(o.per_body && o.pod == rom::PodKind::combined),
                  cfg.source() << ": pod.per_body applies to the type-sensitive POD (pod.method: type-sensitive)");
   o.constraints = enum_key(cfg, "constraints.method", rom::kConstraintMethodNames, o.constraints);

@@ -118,7 +118,8 @@ ReducedBasis build_basis(const mbs::System& sys, const std::vector<Training>& ru
     for (std::size_t i = 0; i < blk.rows.size(); ++i) Xb.row(static_cast<Eigen::Index>(i)) = X.row(blk.rows[i]);
     pod::Truncation t = o.truncation;
     const int ty = group_type[g];
-    const int fixed = o.pod == PodKind::combined ? o.rank[0] : (!o.per_body && ty >= 0 ? o.rank[ty] : -1);
+    // pod.ranks.<type>: the system-wide block of that type, or (per_body) each body's block of it.
+    const int fixed = o.pod == PodKind::combined ? o.rank[0] : (ty >= 0 ? o.rank[ty] : -1);
     if (fixed >= 0) t = pod::Truncation::fixed_rank(std::max(fixed, 1));
     Mat phi = left_vectors(Xb, t, blk.sigma, blk.energy_lost);
     if (fixed == 0 || Xb.norm() == 0.0) phi.resize(Xb.rows(), 0); // a block that does not move

@@ -59,7 +59,8 @@ struct RomOptions {
   bool centre = false;
   /// Per block: seed §4 keeps modes until σ²/Σσ² < 1e-16, i.e. σ/σ₁ ≲ 1e-8 (digest §5.2 item 1).
   pod::Truncation truncation = pod::Truncation::sigma_ratio(1e-8);
-  /// Fixed ranks per type (−1: the truncation rule), type-sensitive system-wide only; combined: rank[0].
+  /// Fixed ranks per type (−1: the truncation rule): the system-wide block of the type, or with
+  /// per_body each body's block of it (seed 000 T18: r_f = 3 per bar); combined: rank[0].
   int rank[3] = {-1, -1, -1};
   ConstraintMethod constraints = ConstraintMethod::svd;
   pod::Truncation constraint_truncation = pod::Truncation::sigma_ratio(1e-8);
