@@ -27,7 +27,7 @@ int main(int argc, char** argv) {
       return r.ru_utime.tv_sec + r.ru_stime.tv_sec + 1e-6 * (r.ru_utime.tv_usec + r.ru_stime.tv_usec);
     };
     // CPU time as well: on a shared machine it varies less than the wall time.
-    std::printf("%s: %zu nodes, %zu elements, %.2f s wall, %.2f s CPU, peak RSS %.0f MB (%.0f MB at start)\n",
+    std::printf("%s: %zu nodes, %zu elements, %.3f s wall, %.3f s CPU, peak RSS %.0f MB (%.0f MB at start)\n",
                 argv[1], mesh.num_nodes(), mesh.num_elements(), s, cpu(after) - cpu(before), after.ru_maxrss / 1024.0,
                 before.ru_maxrss / 1024.0);
   } catch (const std::exception& e) {

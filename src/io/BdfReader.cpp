@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <functional>
+#include <limits>
 #include <map>
 #include <memory>
 #include <new>
@@ -42,35 +43,66 @@ using detail::trim;
 using detail::Loc;
 
 /// One logical card: its name (upper case, without the large-field '*') and data fields 2..9 of
-/// every logical line, 8 per line, blanks as empty strings.
+/// every logical line, 8 per line, blanks as empty, all upper case.
+///
+/// A field is a view of the deck's own (mapped) text, which outlives the card: nothing is copied
+/// per field. Only a field with lower-case letters, or from a line whose tabs were expanded into a
+/// buffer reused by the next line, is copied (upper-cased) into the card's own character buffer.
 struct Card {
   std::string name;
   Loc where;
   std::size_t size() const { return n_; }
-  std::string_view at(std::size_t i) const { return i < n_ ? std::string_view(f_[i]) : std::string_view(); }
-  // The field strings are reused from card to card (assigned, not re-created): a 16-character
-  // large field would otherwise allocate for every field of every card.
-  void clear() { n_ = 0; }
-  void push(std::string_view v) {
-    if (n_ < f_.size()) f_[n_].assign(v.data(), v.size());
-    else f_.emplace_back(v);
-    ++n_;
+  std::string_view at(std::size_t i) const {
+    if (i >= n_) return {};
+    const Field& f = f_[i];
+    return f.own ? std::string_view(own_.data() + f.offset, f.size) : std::string_view(f.text, f.size);
+  }
+  void clear() {
+    n_ = 0;
+    own_.clear();
+  }
+  /// Appends field @p v; @p transient: its text does not outlive the line.
+  void push(std::string_view v, bool transient = false) {
+    if (n_ == f_.size()) f_.emplace_back();
+    Field& f = f_[n_++];
+    f.size = v.size();
+    f.own = transient;
+    for (char ch : v) f.own = f.own || (ch >= 'a' && ch <= 'z');
+    if (!f.own) {
+      f.text = v.data();
+      return;
+    }
+    f.offset = own_.size();
+    for (char ch : v) own_ += ch >= 'a' && ch <= 'z' ? static_cast<char>(ch - 'a' + 'A') : ch;
   }
   void pad_to(std::size_t m) {
     while (n_ < m) push(std::string_view());
   }
   void drop_trailing_blanks() {
-    while (n_ > 0 && f_[n_ - 1].empty()) --n_;
+    while (n_ > 0 && f_[n_ - 1].size == 0) --n_;
   }
-  void upper_from(std::size_t first) {
-    for (std::size_t i = first; i < n_; ++i)
-      for (char& ch : f_[i])
-        if (ch >= 'a' && ch <= 'z') ch = static_cast<char>(ch - 'a' + 'A');
+  /// Copies the fields that are views into the card's buffer: the text they view is about to go
+  /// (the end of a file; its next line may continue the card).
+  void detach() {
+    for (std::size_t i = 0; i < n_; ++i) {
+      Field& f = f_[i];
+      if (f.own) continue;
+      f.offset = own_.size();
+      own_.append(f.text, f.size);
+      f.own = true;
+    }
   }
 
 private:
-  std::vector<std::string> f_;
+  struct Field {
+    const char* text = nullptr; ///< !own: the field in the deck's text
+    std::size_t offset = 0;     ///< own: the field at own_[offset]
+    std::size_t size = 0;
+    bool own = false;
+  };
+  std::vector<Field> f_;
   std::size_t n_ = 0;
+  std::string own_;
 };
 
 /// Nastran real: "7.-3" → 7e-3, "2.1+11", "1.0D+5", ".5".
@@ -286,33 +318,49 @@ private:
   std::size_t n_ = 0;
 };
 
-struct GridDef {
-  long id = 0, cp = 0, cd = 0;
-  Vec3 x{};
-  int ps = 0; ///< permanent single-point constraints (components as digits), 0 if none
-  Loc where;
-  bool done = false;
-  Vec3 basic{};
+/// A card's location in 8 bytes (Loc takes 16): the grid and element tables of a 1 M-DOF deck are
+/// tens of MB, and every fresh page of them is zero-filled by the kernel (half the read time once).
+struct PackedLoc {
+  std::int32_t file = 0, line = 0;
+  PackedLoc() = default;
+  PackedLoc(Loc l) // NOLINT(google-explicit-constructor): stored from and used as a Loc
+      : file(l.file), line(static_cast<std::int32_t>(std::min<long>(l.line, std::numeric_limits<std::int32_t>::max()))) {}
+  operator Loc() const { return Loc{file, line}; } // NOLINT(google-explicit-constructor)
 };
 
-struct ElemDef {
-  const char* card = ""; ///< CTETRA, CPENTA, CHEXA, CBAR, CBEAM, CROD, CQUAD4 or CTRIA3 (a literal: no string per element)
-  long id = 0, pid = 0;
-  ElementType type = ElementType::tet4;
-  std::size_t first = 0; ///< grids (Abaqus node order) at BdfParser::egrids_[first, first + count)
-  int count = 0;
-  Loc where;
-  // beams
-  bool beam = false;
-  bool rod = false; ///< CROD: no orientation, axial and torsion only
+/// One GRID (56 bytes). cp, cd are checked to fit 32 bits when read.
+struct GridDef {
+  long id = 0;
+  Vec3 basic{}; ///< X1-X3 as written in CP until resolve_coordinates, then in basic (done)
+  std::int32_t cp = 0, cd = 0;
+  PackedLoc where;
+  std::int32_t ps = 0; ///< permanent single-point constraints (components as digits), 0 if none
+  bool done = false;
+};
+
+/// CBAR/CBEAM orientation, offsets and pin flags (beside the element table: most decks are shells
+/// and solids, whose records stay small).
+struct BeamDef {
   std::optional<long> g0;
   Vec3 v{};
   bool v_basic = false;
   Vec3 wa{}, wb{};          ///< CBAR/CBEAM offsets WA, WB as written (in GA's/GB's displacement system)
   int pa = 0, pb = 0;       ///< pin flags PA, PB as bit masks (bit k−1: component k)
-  // shells
+};
+
+/// One element (56 bytes).
+struct ElemDef {
+  const char* card = ""; ///< CTETRA, CPENTA, CHEXA, CBAR, CBEAM, CROD, CONROD, CQUAD4 or CTRIA3 (a literal)
+  long id = 0, pid = 0;
+  std::size_t first = 0; ///< grids (Abaqus node order) at BdfParser::egrids_[first, first + count)
+  double t = 0;          ///< shells: corner thickness T1 = … = Tn given on the element (0: the PSHELL's T)
+  PackedLoc where;
+  std::uint32_t beam_def = 0; ///< CBAR/CBEAM: index into BdfParser::beams_
+  ElementType type = ElementType::tet4;
+  std::uint8_t count = 0;
+  bool beam = false;
+  bool rod = false;        ///< CROD: no orientation, axial and torsion only
   bool shell = false;
-  double t = 0;            ///< corner thickness T1 = … = Tn given on the element (0: the PSHELL's T)
   bool t_relative = false; ///< TFLAG = 1: t is a factor of the PSHELL's T
 };
 
@@ -379,7 +427,8 @@ private:
       const Loc where{fid, cur.line_number()};
       // Tabs expand to 8-column stops (only lines that have them are copied); '$' starts a comment.
       std::string_view l = line;
-      if (l.find('\t') != std::string_view::npos) {
+      const bool tab = l.find('\t') != std::string_view::npos;
+      if (tab) {
         expand_tabs(l, tabbed_);
         l = tabbed_;
       }
@@ -422,8 +471,9 @@ private:
         break;
       }
       if (starts_ci(t, "BEGIN")) fail(where, "'" + std::string(t) + "' inside the bulk data is not supported");
-      bulk_line(l, where);
+      bulk_line(l, where, tab, l.find(',') != std::string_view::npos);
     }
+    card_.detach(); // the card may go on in the including file, after this one's text is unmapped
     files_.pop();
   }
 
@@ -441,10 +491,11 @@ private:
 
   /// Case-insensitive "does @p s start with @p word" (@p word upper case).
   static bool starts_ci(std::string_view s, const char* word) {
-    const std::size_t n = std::strlen(word);
-    if (s.size() < n) return false;
-    for (std::size_t i = 0; i < n; ++i)
-      if (std::toupper(static_cast<unsigned char>(s[i])) != word[i]) return false;
+    for (std::size_t i = 0; word[i]; ++i) {
+      if (i == s.size()) return false;
+      const char ch = s[i] >= 'a' && s[i] <= 'z' ? static_cast<char>(s[i] - 'a' + 'A') : s[i];
+      if (ch != word[i]) return false;
+    }
     return true;
   }
 
@@ -466,9 +517,9 @@ private:
 
   /// Split one physical bulk line into its marker (field 1) and data fields, append them to the
   /// current card or start a new one.
-  void bulk_line(std::string_view l, Loc where) {
+  /// @p transient: @p l is in a buffer the next line reuses; @p free: it has a comma.
+  void bulk_line(std::string_view l, Loc where, bool transient, bool free) {
     std::string_view head;
-    bool free = l.find(',') != std::string_view::npos;
     if (free) {
       split_on(l, ',', parts_);
       head = parts_[0];
@@ -494,16 +545,15 @@ private:
       if (parts_.size() > n + 2)
         fail(where, "free-field line has " + std::to_string(parts_.size()) + " fields, at most " + std::to_string(n + 2) +
                         " (name, " + std::to_string(n) + " data fields, continuation)");
-      for (std::size_t i = 1; i < parts_.size() && i <= n; ++i) card_.push(parts_[i]);
+      for (std::size_t i = 1; i < parts_.size() && i <= n; ++i) card_.push(parts_[i], transient);
       card_.pad_to(first + n);
     } else {
       const std::size_t w = large ? 16 : 8;
       for (std::size_t i = 0; i < n; ++i) {
         const std::size_t b = 8 + i * w;
-        card_.push(b < l.size() ? trim(l.substr(b, std::min(w, l.size() - b))) : std::string_view());
+        card_.push(b < l.size() ? trim(l.substr(b, std::min(w, l.size() - b))) : std::string_view(), transient);
       }
     }
-    card_.upper_from(first);
   }
 
   void flush() {
@@ -591,12 +641,15 @@ private:
   // ---- cards ---------------------------------------------------------------------------------------
   void dispatch(const Card& c) {
     const std::string& n = c.name;
+    // The cards a large deck is made of first (a deck of 10^5 CQUAD4 went through 30 comparisons each).
     if (n == "GRID") return grid(c);
+    if (n == "CQUAD4") return shell(c, 4);
+    if (n == "CTRIA3") return shell(c, 3);
+    if (n == "CTETRA") return solid(c, "CTETRA", 4, 10, ElementType::tet4, ElementType::tet10);
+    if (n == "CHEXA") return solid(c, "CHEXA", 8, 20, ElementType::hex8, ElementType::hex20);
+    if (n == "CPENTA") return solid(c, "CPENTA", 6, 15, ElementType::penta6, ElementType::penta15);
     if (n == "CORD2R" || n == "CORD2C" || n == "CORD2S") return cord2(c);
     if (n == "CORD1R" || n == "CORD1C" || n == "CORD1S") return cord1(c);
-    if (n == "CTETRA") return solid(c, 4, 10, ElementType::tet4, ElementType::tet10);
-    if (n == "CPENTA") return solid(c, 6, 15, ElementType::penta6, ElementType::penta15);
-    if (n == "CHEXA") return solid(c, 8, 20, ElementType::hex8, ElementType::hex20);
     if (n == "CBAR" || n == "CBEAM") return bar(c);
     if (n == "CROD") return rod(c);
     if (n == "PSOLID") return psolid(c);
@@ -616,8 +669,6 @@ private:
     }
     if (n == "EIGRL") return eigrl(c);
     if (n == "PARAM") return param(c);
-    if (n == "CQUAD4") return shell(c, 4);
-    if (n == "CTRIA3") return shell(c, 3);
     if (n == "PSHELL") return pshell(c);
     if (n == "PCOMP" || n == "PCOMPG")
       fail(c, "composite (layered) shell properties are not supported; give the shells an isotropic PSHELL");
@@ -643,13 +694,22 @@ private:
   void grid(const Card& c) {
     GridDef g;
     g.id = integer(c, 0, "ID");
-    g.cp = integer(c, 1, "CP", 0);
-    for (int d = 0; d < 3; ++d) g.x[static_cast<std::size_t>(d)] = real(c, 2 + static_cast<std::size_t>(d), "X", 0.0);
-    g.cd = integer(c, 5, "CD", 0);
+    g.cp = system_id(c, 1, "CP");
+    for (int d = 0; d < 3; ++d) g.basic[static_cast<std::size_t>(d)] = real(c, 2 + static_cast<std::size_t>(d), "X", 0.0);
+    g.cd = system_id(c, 5, "CD");
     if (!c.at(6).empty()) g.ps = components(c, 6);
     g.where = c.where;
     if (g.id <= 0) fail(c, "grid id must be positive");
     grids_.push_back(g);
+  }
+
+  /// A coordinate system id on a GRID (blank: 0, the basic system).
+  std::int32_t system_id(const Card& c, std::size_t i, const char* what) const {
+    const long v = integer(c, i, what, 0);
+    if (v < 0 || v > std::numeric_limits<std::int32_t>::max())
+      fail(c, std::string("field ") + std::to_string(i + 2) + " (" + what + ") " + std::to_string(v) +
+                  " is not a coordinate system id (0 to 2147483647)");
+    return static_cast<std::int32_t>(v);
   }
 
   void cord2(const Card& c) {
@@ -681,8 +741,9 @@ private:
     if (!fresh) fail(c, "duplicate coordinate system " + std::to_string(d.id) + " (first at " + at(it->second.where) + ")");
   }
 
-  void solid(const Card& c, int corners, int full, ElementType lo, ElementType hi) {
+  void solid(const Card& c, const char* card, int corners, int full, ElementType lo, ElementType hi) {
     ElemDef e;
+    e.card = card;
     e.id = integer(c, 0, "EID");
     e.pid = integer(c, 1, "PID");
     e.where = c.where;
@@ -717,13 +778,15 @@ private:
     // CPENTA15: Nastran G7-G9 bottom edges, G10-G12 vertical, G13-G15 top; Abaqus 7-9, 10-12 top, 13-15 vertical.
     if (e.type == ElementType::hex20) std::rotate(g.begin() + 12, g.begin() + 16, g.end());
     if (e.type == ElementType::penta15) std::rotate(g.begin() + 9, g.begin() + 12, g.end());
-    e.count = static_cast<int>(g.size());
+    e.count = static_cast<std::uint8_t>(g.size());
     e.first = egrids_.append(g.data(), g.size());
     add_element(c, std::move(e));
   }
 
   void bar(const Card& c) {
     ElemDef e;
+    BeamDef bd;
+    e.card = c.name == "CBAR" ? "CBAR" : "CBEAM";
     e.beam = true;
     e.type = ElementType::beam2;
     e.id = integer(c, 0, "EID");
@@ -735,9 +798,9 @@ private:
     if (c.at(4).empty()) fail(c, "element " + std::to_string(e.id) + ": no orientation (X1/G0); BAROR/BEAMOR defaults are not supported");
     long g0 = 0;
     if (parse_long(c.at(4), g0) && c.at(5).empty() && c.at(6).empty()) {
-      e.g0 = g0;
+      bd.g0 = g0;
     } else {
-      for (std::size_t k = 0; k < 3; ++k) e.v[k] = real(c, 4 + k, "orientation vector X", 0.0);
+      for (std::size_t k = 0; k < 3; ++k) bd.v[k] = real(c, 4 + k, "orientation vector X", 0.0);
     }
     const std::string offt(c.at(7).empty() ? std::string_view("GGG") : c.at(7));
     if (c.name == "CBEAM" && !std::isalpha(static_cast<unsigned char>(offt[0])))
@@ -745,9 +808,9 @@ private:
     if (offt.size() != 3 || (offt[0] != 'G' && offt[0] != 'B') || (offt[1] != 'G' && offt[1] != 'O') ||
         (offt[2] != 'G' && offt[2] != 'O'))
       fail(c, "element " + std::to_string(e.id) + ": OFFT=" + offt + " is not one of GGG, BGG, GGO, BGO, GOG, BOG, GOO, BOO");
-    e.v_basic = offt[0] == 'B';
+    bd.v_basic = offt[0] == 'B';
     // Pin flags PA, PB: up to five distinct components 1–6 in the element system.
-    int* const pins[2] = {&e.pa, &e.pb};
+    int* const pins[2] = {&bd.pa, &bd.pb};
     for (std::size_t k = 0; k < 2; ++k) {
       const auto f = c.at(8 + k);
       long v = 0;
@@ -760,20 +823,22 @@ private:
         *pins[k] |= bit;
       }
     }
-    if (pins_leave_rigid_motion(e.pa, e.pb))
+    if (pins_leave_rigid_motion(bd.pa, bd.pb))
       fail(c, "element " + std::to_string(e.id) + ": pin flags PA=" + std::string(c.at(8)) + ", PB=" + std::string(c.at(9)) +
                   " leave the bar free to move as a rigid body (e.g. the same component released at both ends)");
     // Offsets WA, WB in the grids' displacement systems (OFFT G); in the element system (O) refused.
     for (std::size_t k = 0; k < 3; ++k) {
-      e.wa[k] = real(c, 10 + k, "W1A..W3A", 0.0);
-      e.wb[k] = real(c, 13 + k, "W1B..W3B", 0.0);
+      bd.wa[k] = real(c, 10 + k, "W1A..W3A", 0.0);
+      bd.wb[k] = real(c, 13 + k, "W1B..W3B", 0.0);
     }
     for (int end = 0; end < 2; ++end)
-      if (offt[static_cast<std::size_t>(1 + end)] == 'O' && norm(end ? e.wb : e.wa) != 0)
+      if (offt[static_cast<std::size_t>(1 + end)] == 'O' && norm(end ? bd.wb : bd.wa) != 0)
         fail(c, "element " + std::to_string(e.id) + ": offsets in the element system (OFFT=" + offt +
                     ") are not supported (give them in the grids' displacement systems, OFFT=GGG)");
     if (c.name == "CBEAM" && (!c.at(16).empty() || !c.at(17).empty()))
       fail(c, "element " + std::to_string(e.id) + ": warping scalar points SA/SB are not supported");
+    e.beam_def = static_cast<std::uint32_t>(beams_.size());
+    beams_.push_back(bd);
     add_element(c, std::move(e));
   }
 
@@ -807,6 +872,7 @@ private:
   /// A rod element @p eid of property @p pid between the grids in fields @p g1 and g1 + 1.
   void add_rod(const Card& c, long eid, long pid, std::size_t g1) {
     ElemDef e;
+    e.card = c.name == "CROD" ? "CROD" : "CONROD";
     e.beam = true;
     e.rod = true;
     e.type = ElementType::beam2;
@@ -825,6 +891,7 @@ private:
   /// for an isotropic PSHELL; ZOFFS ≠ 0 and corner thicknesses that differ are refused.
   void shell(const Card& c, int n) {
     ElemDef e;
+    e.card = n == 4 ? "CQUAD4" : "CTRIA3";
     e.shell = true;
     e.type = n == 4 ? ElementType::shell4 : ElementType::shell3;
     e.id = integer(c, 0, "EID");
@@ -856,18 +923,14 @@ private:
       fail(c, "element " + std::to_string(e.id) + " gives " + std::to_string(given) + " of its " + std::to_string(n) +
                   " corner thicknesses (all or none are supported)");
     e.t_relative = tflag == 1 && given;
-    e.count = n;
+    e.count = static_cast<std::uint8_t>(n);
     e.first = egrids_.append(g, static_cast<std::size_t>(n));
     add_element(c, std::move(e));
   }
 
   void add_element(const Card& c, ElemDef&& e) {
     if (e.id <= 0) fail(c, "element id must be positive");
-    static const char* const kElementCards[] = {"CTETRA", "CPENTA", "CHEXA",  "CBAR",  "CBEAM",
-                                                "CROD",   "CONROD", "CQUAD4", "CTRIA3"};
-    for (const char* k : kElementCards)
-      if (c.name == k) e.card = k;
-    elems_.push_back(std::move(e));
+    elems_.push_back(e);
   }
 
   void add_prop(const Card& c, PropDef&& p) {
@@ -1368,6 +1431,7 @@ private:
   Chunked<GridDef> grids_; // no reallocation copies while a big deck is read
   std::map<long, CoordDef> cords_;
   Chunked<ElemDef> elems_;
+  std::vector<BeamDef> beams_; ///< CBAR/CBEAM details, by ElemDef::beam_def
   std::map<long, PropDef> props_;
   std::map<std::tuple<long, double, double, double>, long> conrod_pids_; ///< (MID, A, J, NSM) → the CONRODs' own pid, −k
   std::map<long, MatDef> mats_;
@@ -1458,12 +1522,10 @@ void BdfParser::resolve_coordinates() {
     }
     for (auto& g : grids_) {
       if (g.done) continue;
-      if (g.cp == 0) {
-        g.basic = g.x;
-      } else {
+      if (g.cp != 0) {
         const CoordDef& c = cords_.at(g.cp);
         if (!c.done) continue;
-        g.basic = to_basic(c, g.x);
+        g.basic = to_basic(c, g.basic);
       }
       g.done = true;
       progress = true;
@@ -1618,16 +1680,17 @@ void BdfParser::build_elements() {
     }
     // Orientation vector v in basic (MSC QRG CBAR: X in GA's displacement system unless OFFT = B..).
     const GridDef& ga = grids_[static_cast<std::size_t>(gidx_.find(grids_of(e)[0]))];
-    Vec3 v = e.v;
-    if (e.g0) {
-      const int k = gidx_.find(*e.g0);
-      if (k < 0) fail(e.where, std::string(e.card) + " " + std::to_string(e.id) + ": orientation grid G0 " + std::to_string(*e.g0) + " is not defined");
+    const BeamDef& bd = beams_[e.beam_def];
+    Vec3 v = bd.v;
+    if (bd.g0) {
+      const int k = gidx_.find(*bd.g0);
+      if (k < 0) fail(e.where, std::string(e.card) + " " + std::to_string(e.id) + ": orientation grid G0 " + std::to_string(*bd.g0) + " is not defined");
       v = sub(grids_[static_cast<std::size_t>(k)].basic, ga.basic);
-    } else if (!e.v_basic && ga.cd != 0) {
+    } else if (!bd.v_basic && ga.cd != 0) {
       const NodeFrame f = frame_at(cords_.at(ga.cd), ga.basic);
       Vec3 b{};
       for (int k = 0; k < 3; ++k)
-        for (int d = 0; d < 3; ++d) b[d] += e.v[k] * f.axes[k][d];
+        for (int d = 0; d < 3; ++d) b[d] += bd.v[k] * f.axes[k][d];
       v = b;
     }
     // Offsets WA, WB in basic (OFFT G: in GA's and GB's displacement systems); the element axis runs
@@ -1641,7 +1704,7 @@ void BdfParser::build_elements() {
         for (int d = 0; d < 3; ++d) b[d] += w[k] * f.axes[k][d];
       return b;
     };
-    const Vec3 wa = to_basic(ga, e.wa), wb = to_basic(gb, e.wb);
+    const Vec3 wa = to_basic(ga, bd.wa), wb = to_basic(gb, bd.wb);
     const double nv = norm(v);
     const Vec3 axis = sub(add(gb.basic, wb), add(ga.basic, wa));
     if (!(norm(axis) > 0))
@@ -1653,7 +1716,7 @@ void BdfParser::build_elements() {
     for (int d = 0; d < 3; ++d) v[d] -= ax * axis[d];
     const double ny = norm(v);
     for (auto& x : v) x /= ny;
-    const auto key = std::make_tuple(p.pid, v, wa, wb, e.pa, e.pb);
+    const auto key = std::make_tuple(p.pid, v, wa, wb, bd.pa, bd.pb);
     auto [git, fresh] = beam_groups.emplace(key, "");
     if (fresh) {
       git->second = pset_name + "_O" + std::to_string(beam_groups.size());
@@ -1673,8 +1736,8 @@ void BdfParser::build_elements() {
       if (ecard == "CBAR") b.coupled_mass = BeamSection::CoupledMass::nastran_cbar;
       b.offset_a = wa;
       b.offset_b = wb;
-      b.release_a = e.pa;
-      b.release_b = e.pb;
+      b.release_a = bd.pa;
+      b.release_b = bd.pb;
       b.nsm = p.nsm * deck_.wtmass;
       b.compute_properties(s.where);
       mesh_.sections.push_back(s);
