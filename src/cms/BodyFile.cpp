@@ -7,6 +7,7 @@
 
 #include <hdf5.h>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <numeric>
@@ -26,6 +27,7 @@ const std::string kInvariants = "/reduced/invariants";
 const std::string kFrame = "/reduced/floating_frame";
 const std::string kCheckout = "/reduced/checkout/";
 const std::string kDiagnostics = "/reduced/diagnostics";
+const std::string kGs = "/reduced/gs/";
 const std::string kMesh = "/mesh";
 const std::string kGeometry = "/mesh/geometry";
 const std::string kNodeIds = "/mesh/node_ids";
@@ -319,6 +321,17 @@ void BodyFile::write_reduced(const ReducedBody& b) {
   f.write_replicated(C + "free_free_full_hz", {static_cast<std::uint64_t>(chk.full_hz.size())}, chk.full_hz.data());
   f.write_replicated(C + "effective_mass", {chk.mode_columns.size(), 6}, flat(chk.effective_mass).data());
   f.write_replicated(C + "effective_mass_fraction", {6}, chk.effective_fraction.data());
+  // The basis' Ψ/Υ split (cms/GsSplitBody.hpp), or why there is none.
+  const GsSplitData& g = b.gs;
+  if (g.present()) {
+    f.write_replicated(kGs + "S", {n, n}, flat(g.S).data());
+    f.write_strings(kGs + "labels", g.labels);
+    f.write_replicated(kGs + "psi_hat", {static_cast<std::uint64_t>(g.psi_hat.size())}, g.psi_hat.data());
+    f.write_replicated(kGs + "psi_rcond", {1}, &g.psi_rcond);
+    f.write_replicated(kGs + "rigid_residual", {1}, &g.rigid_residual);
+  } else if (!g.refused.empty()) {
+    f.write_strings(kGs + "refused", {g.refused});
+  }
 }
 
 ReducedBody BodyFile::read_reduced() const {
@@ -380,6 +393,22 @@ ReducedBody BodyFile::read_reduced() const {
   }
   c.effective_mass = r.matrix(C + "effective_mass", c.mode_columns.size(), 6);
   c.effective_fraction = r.vector(C + "effective_mass_fraction", 6);
+  GsSplitData& g = b.gs;
+  if (r.has(kGs + "S")) { // absent in files older than the split and where it failed
+    g.S = r.matrix(kGs + "S", n, n);
+    require_finite(f, kGs + "S", g.S);
+    g.labels = r.strings(kGs + "labels", n);
+    g.psi_hat = f.read_all_int(kGs + "psi_hat");
+    FLEXUQ_REQUIRE(static_cast<std::int64_t>(g.psi_hat.size()) == b.n_boundary &&
+                       std::all_of(g.psi_hat.begin(), g.psi_hat.end(),
+                                   [&](std::int64_t j) { return j >= 0 && j < static_cast<std::int64_t>(n); }),
+                   f.path() << ": " << kGs << "psi_hat does not hold " << b.n_boundary << " column indices below " << n);
+    g.psi_rcond = r.values(kGs + "psi_rcond", {1})[0];
+    g.rigid_residual = r.values(kGs + "rigid_residual", {1})[0];
+  } else if (r.has(kGs + "refused")) {
+    const auto why = r.strings(kGs + "refused", 1);
+    g.refused = why.front();
+  }
   return b;
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "flexuq/cms/Reduce.hpp"
 
+#include "flexuq/cms/GsSplitBody.hpp"
 #include "flexuq/cms/ReducedBodyBuild.hpp"
 
 #include <optional>
@@ -23,6 +24,7 @@ ReduceResult reduced_body_of(Reducer& r, ReducedBasis basis, int free_free, log:
     res.invariants = compute_invariants(ws, res.basis);
   }
   res.body = make_reduced_body(ws, res.basis, res.invariants, res.checkout);
+  attach_gs_split(r, res.basis, res.body); // /reduced/gs: the generalised superelement's coordinates
   return res;
 }
 

@@ -635,12 +635,12 @@ ReducedBody make_reduced_body(const WorkSpace& ws, const ReducedBasis& rb, const
   return b;
 }
 
-void write_reduced_file(const std::string& path, const WorkSpace& ws, const ReducedBasis& rb, const Invariants& inv,
-                        const Checkout& chk, const std::vector<std::pair<std::string, double>>& phase_seconds) {
+void write_reduced_file(const std::string& path, const WorkSpace& ws, const ReducedBasis& rb, const ReducedBody& body,
+                        const std::vector<std::pair<std::string, double>>& phase_seconds) {
   const auto& comp = ws.component();
   BodyFile f(comp.comm(), path, BodyFile::Mode::create);
   f.write_mesh(comp.mesh());
-  f.write_reduced(make_reduced_body(ws, rb, inv, chk));
+  f.write_reduced(body);
   const std::uint64_t n = rb.n_columns();
   // Basis in input node order.
   std::vector<VecH> phys;
@@ -657,6 +657,11 @@ void write_reduced_file(const std::string& path, const WorkSpace& ws, const Redu
   int rank = 0;
   FLEXUQ_MPI(MPI_Comm_rank(comp.comm(), &rank));
   if (rank == 0) BodyFile::write_basis_xdmf(path, comp.mesh(), dpn, n);
+}
+
+void write_reduced_file(const std::string& path, const WorkSpace& ws, const ReducedBasis& rb, const Invariants& inv,
+                        const Checkout& chk, const std::vector<std::pair<std::string, double>>& phase_seconds) {
+  write_reduced_file(path, ws, rb, make_reduced_body(ws, rb, inv, chk), phase_seconds);
 }
 
 /// A partition-independent field in the working space: value sin(a·x + b·y + c·z + d) at every node

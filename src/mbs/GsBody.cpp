@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "flexuq/mbs/GsBody.hpp"
 
+#include "flexuq/cms/GsSplitBody.hpp"
 #include "flexuq/core/Error.hpp"
 #include "flexuq/mbs/Force.hpp"
 
@@ -35,6 +36,9 @@ Vec3 zcross(const Vec3& a) { return Vec3(-a.y(), a.x(), 0.0); }
 
 std::shared_ptr<GsData> make_gs_data(const cms::ReducedBody& body, const std::string& frame, const std::string& source,
                                      double stiffness_scale) {
+  // A basis without physical interface coordinates (Hurty, Hintz, Craig–Chang): the body in the
+  // coordinates {q_IP; η} of the split flexuq reduce wrote (/reduced/gs, cms/GsSplitBody.hpp).
+  if (cms::uses_gs_split(body)) return make_gs_data(cms::gs_split_body(body, source), frame, source, stiffness_scale);
   const auto n = static_cast<int>(body.K.rows());
   FLEXUQ_REQUIRE(static_cast<int>(body.dof_labels.size()) == n && static_cast<int>(body.column_kinds.size()) == n,
                  source << ": /reduced labels and kinds do not fit K");
@@ -50,7 +54,8 @@ std::shared_ptr<GsData> make_gs_data(const cms::ReducedBody& body, const std::st
       throw InputError(source + ": column " + std::to_string(j) + " ('" + body.dof_labels[static_cast<std::size_t>(j)] +
                        "', kind " + kind + ") is not a reference point's physical coordinate: a gs body needs a basis "
                        "that keeps its interfaces as RBE2/RBE3 reference points with physical coordinates (reduce.method "
-                       "craig-bampton, guyan, herting or rubin-martinez with kind: rbe2 or rbe3 interfaces)");
+                       "craig-bampton, guyan, herting or rubin-martinez with kind: rbe2 or rbe3 interfaces), or a file "
+                       "with the split of its basis, /reduced/gs (reduce the body again)");
     if (!ref) continue;
     auto [it, fresh] = cols.try_emplace(w[1]);
     if (fresh) it->second.fill(-1);

@@ -56,6 +56,11 @@ std::string summary(MPI_Comm c, const cms::ReduceResult& red, const cms::WorkSpa
   os << "); reciprocal condition of the scaled reduced mass " << std::scientific << std::setprecision(2)
      << rb.basis_rcond << "\n";
   os << cms::checkout_summary(rb, red.checkout);
+  const auto& gs = red.body.gs; // the generalised superelement's coordinates (cms/GsSplitBody.hpp)
+  if (gs.present())
+    os << "  interface/internal split (/reduced/gs): rcond of the interface block " << gs.psi_rcond << "\n";
+  else if (!gs.refused.empty())
+    os << "  no interface/internal split (/reduced/gs/refused): " << gs.refused << "\n";
   os << "  per-phase wall time:\n" << times.summary(c);
   os << "  results: " << job.output << " (+ .xdmf)";
   if (!job.matrix_market.empty()) os << ", " << job.matrix_market << "_K.mtx, " << job.matrix_market << "_M.mtx";
@@ -84,7 +89,7 @@ cms::ReduceResult run_reduce(MPI_Comm c, const fe::Component& comp, const Reduce
   {
     log::Phase p(c, "write results", &times);
     io::OutputFile out(c, job.output);
-    cms::write_reduced_file(out.temp(), *ws, rb, red.invariants, red.checkout, times.entries());
+    cms::write_reduced_file(out.temp(), *ws, rb, red.body, times.entries());
     if (job.stress_modes) {
       // Modal stress recovery: the nodal stresses of every basis column (fe/StressRecovery.hpp),
       // from the basis just written, on rank 0 (mesh and materials are replicated).

@@ -21,6 +21,7 @@
 // A 2-D component (plane-stress quad8 strip, 3 rigid motions, interfaces ROOT and TIP of 2-DOF points)
 // repeats S1, S4–S7 with n_R = 3.
 #include "CmsTestUtil.hpp"
+#include "GsBases.hpp"
 #include "PlaneMesh.hpp"
 
 #include "flexuq/cms/FloatingFrame.hpp"
@@ -83,20 +84,7 @@ struct Box : test::CmsFixture {
   }
 };
 
-struct Named {
-  const char* name;
-  cms::Method method;
-  std::optional<cms::ModeInterface> mi;
-};
-const std::vector<Named> kBases = {{"guyan", cms::Method::guyan, std::nullopt},
-                                   {"craig-bampton", cms::Method::craig_bampton, std::nullopt},
-                                   {"hurty", cms::Method::hurty, std::nullopt},
-                                   {"herting", cms::Method::herting, cms::ModeInterface::free},
-                                   {"herting-fixed", cms::Method::herting, cms::ModeInterface::fixed},
-                                   {"hintz-constraint", cms::Method::hintz_constraint, cms::ModeInterface::free},
-                                   {"craig-chang", cms::Method::craig_chang, std::nullopt},
-                                   {"hintz-attachment", cms::Method::hintz_attachment, std::nullopt},
-                                   {"rubin-martinez", cms::Method::rubin_martinez, std::nullopt}};
+const std::vector<test::NamedBasis>& kBases = test::gs_bases();
 
 /// The split basis in natural DOFs.
 MatrixXd split_columns(const Box& f, const cms::ReducedBasis& b, const cms::GsSplit& s) {

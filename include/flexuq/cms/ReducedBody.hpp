@@ -41,6 +41,20 @@ struct Checkout {
   Eigen::VectorXd frame_eigenvalues;
 };
 
+/// @brief The Ψ/Υ split of a body's basis (seed 002 eqs 92–96, cms/Superelement.hpp) as `flexuq reduce`
+/// writes it (`/reduced/gs`): [Ψ Υ] = Φ S, Ψ the interface coordinates (Ψ_IP = 1, Υ_IP = 0), so
+/// {q_IP; η} = S⁻¹ ξ. Empty S when not written; then @c refused says why when the split failed (empty
+/// in files older than the split). cms/GsSplitBody.hpp turns a body into these coordinates.
+struct GsSplitData {
+  Eigen::MatrixXd S;                 ///< n × n (`/reduced/gs/S`)
+  std::vector<std::string> labels;   ///< per split coordinate: the interface labels, then Υ̂'s column labels
+  std::vector<std::int64_t> psi_hat; ///< the columns of Φ taken as Ψ̂ (n_b, 0-based)
+  double psi_rcond = 0;              ///< σ_min/σ_max of the column-normalised Ψ̂_IP
+  double rigid_residual = 0;         ///< M-norm residual of the rigid modes in the basis
+  std::string refused;               ///< why the split was not made (`/reduced/gs/refused`)
+  bool present() const { return S.size() > 0; }
+};
+
 /// @brief The `/reduced` group of a result file as one value (every rank holds all of it).
 struct ReducedBody {
   std::string method;                       ///< attribute `method` (reduce.method spelling)
@@ -61,6 +75,8 @@ struct ReducedBody {
   Invariants invariants;
   /// Check-out; its frame_V / frame_eigenvalues are `/reduced/floating_frame/{V, eigenvalues}`.
   Checkout checkout;
+  /// The basis' Ψ/Υ split (`/reduced/gs`), when flexuq reduce made one.
+  GsSplitData gs;
 
   Eigen::Index n_columns() const { return K.rows(); }
   /// Whether the body has floating-frame elastic coordinates (a free body, not MacNeal).

@@ -46,8 +46,11 @@ Checkout checkout_from_invariants(const Invariants& inv, const Eigen::MatrixXd& 
 /// invariants and the check-out (with its floating-frame coordinates). Replicated.
 ReducedBody make_reduced_body(const WorkSpace& ws, const ReducedBasis& rb, const Invariants& inv, const Checkout& chk);
 
-/// Write /reduced (ReducedBody::write plus the basis in input node order), /mesh and an .xdmf.
-/// @note Collective.
+/// Write /reduced (ReducedBody::write of @p body, the value of @p rb, plus the basis in input node order),
+/// /mesh and an .xdmf. @note Collective.
+void write_reduced_file(const std::string& path, const WorkSpace& ws, const ReducedBasis& rb, const ReducedBody& body,
+                        const std::vector<std::pair<std::string, double>>& phase_seconds);
+/// The same with make_reduced_body(ws, rb, inv, chk) (no split, /reduced/gs). @note Collective.
 void write_reduced_file(const std::string& path, const WorkSpace& ws, const ReducedBasis& rb, const Invariants& inv,
                         const Checkout& chk, const std::vector<std::pair<std::string, double>>& phase_seconds);
 /// A partition-independent field in the working space, value sin(a·x + b·y + c·z + d) at every node
