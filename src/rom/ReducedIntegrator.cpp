@@ -39,9 +39,10 @@ ReducedIntegrator::ReducedIntegrator(mbs::System& sys, mbs::SolverOptions o, con
   }
   for (const auto& f : sys.forces())
     if (f.type == mbs::ForceType::spring || f.type == mbs::ForceType::rotational_damper) stiff_ = true;
+  rc_.emplace(sys, b.V, b.gamma);
 }
 
-Mat ReducedIntegrator::reduced_matrix(const Vec& q, double ck, double cd) const {
+Mat ReducedIntegrator::reduced_matrix(const Vec& q, double ck, double cd) {
   const int r = b_.r();
   Mat out = Mat::Zero(r, r);
   for (const auto& [off, cnt] : bodies_) {
@@ -53,9 +54,11 @@ Mat ReducedIntegrator::reduced_matrix(const Vec& q, double ck, double cd) const 
     out.noalias() += vb.transpose() * mb * vb;
   }
   if (stiff_ && (ck != 0 || cd != 0)) {
-    Mat k = Mat::Zero(sys_.n(), sys_.n());
-    sys_.add_stiffness_damping(q, ck, cd, k);
-    const Eigen::SparseMatrix<double> ks = k.sparseView(); // K̄ blocks and rank-one spring/damper terms
+    // K̄ blocks and rank-one spring/damper terms as triplets (no n × n matrix per rebuild).
+    triplets_.clear();
+    sys_.stiffness_damping_triplets(q, ck, cd, triplets_);
+    Eigen::SparseMatrix<double> ks(sys_.n(), sys_.n());
+    ks.setFromTriplets(triplets_.begin(), triplets_.end());
     out.noalias() += b_.V.transpose() * (ks * b_.V);
   }
   return out;
@@ -63,9 +66,8 @@ Mat ReducedIntegrator::reduced_matrix(const Vec& q, double ck, double cd) const 
 
 Mat ReducedIntegrator::reduced_jacobian(const Vec& q, double t) {
   if (b_.l() == 0) return Mat(0, b_.r());
-  // C_q is a few per cent full (joints touch two bodies): its sparse copy times V.
-  const Eigen::SparseMatrix<double> cq = sys_.jacobian(q, t).sparseView();
-  const Mat j = b_.gamma.transpose() * (cq * b_.V);
+  // Contracted body vector by body vector (rom/ReducedConstraints.hpp): no m × n C_q.
+  const Mat j = rc_->jacobian(q, t);
   check_rank(j, t);
   return j;
 }
@@ -154,10 +156,10 @@ bool ReducedIntegrator::step(double h, Reduced& out, mbs::RunStats& st) {
   auto residual = [&](const Vec& xx, const Vec& ll) -> Vec {
     state_of(xx);
     const Vec qf = full_q(q1), vf = b_.V * v1;
-    sys_.constraint_residual(qf, t1, b_.gamma * ll, ctl, ph);
+    rc_->residual(qf, t1, ll, ph, ctl); // ph = Γᵀ C (l), ctl = C_qᵀ Γ λ_l (n)
     Vec res(r + l);
     res.head(r) = b_.V.transpose() * (sys_.mass_times(qf, b_.V * xx) + ctl - sys_.forces(qf, vf, t1));
-    res.tail(l) = b_.gamma.transpose() * ph / bq;
+    res.tail(l) = ph / bq;
     return res;
   };
   // The iteration matrix at the current iterate. Blocks (default): Σ_b V_bᵀ(M_b)V_b + Vᵀ(βh²c K̄ +
@@ -271,7 +273,7 @@ ReducedStats ReducedIntegrator::run(const std::function<void(const mbs::State&, 
       work += 0.5 * (next.t - s_.t) * (power + p1);
       power = p1;
       s_ = std::move(next);
-      const double drift = sys_.phi_all(qf, s_.t).lpNorm<Eigen::Infinity>();
+      const double drift = rc_->drift(qf, s_.t);
       st.max_drift = std::max(st.max_drift, drift);
       if (!(drift <= o_.drift_limit))
         throw OptionError("solver.drift_limit",

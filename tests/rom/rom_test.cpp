@@ -5,15 +5,19 @@
 // two bodies: rank 4; Euler-parameter rates in e0, e3: rank 4; two degrees of freedom: r − l = 2),
 // exact algebraic identities (VᵀV = I, every snapshot velocity and displacement in span V,
 // R0 = (I − VVᵀ)q0, rank ΓᵀC_qV = l at every snapshot) and the full model's own trajectory.
+// The directly contracted constraint operators (rom/ReducedConstraints.hpp) against the rows' own
+// evaluation (System::phi_all, constraint_residual, jacobian) on rigid 3-D, planar and flexible bodies.
 #include "flexuq/core/Error.hpp"
 #include "flexuq/mbs/System.hpp"
 #include "flexuq/rom/Basis.hpp"
 #include "flexuq/rom/ReducedIntegrator.hpp"
 #include "../mbs/MbsTestUtil.hpp"
+#include "../mbs/ParticleBody.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <random>
 #include <utility>
 #include <vector>
 
@@ -121,6 +125,105 @@ TEST(Rom, ReducedRunEqualsFullRun) {
     std::printf("%s%s: r = %d, l = %d, max |dq|/max|q| = %.2e, %ld Newton iterations, %ld matrices\n",
                 mbs::scheme_name(scheme), fd ? " (finite-difference matrix)" : "", b.r(), b.l(), e,
                 st.run.newton_iterations, st.run.jacobians);
+  }
+}
+
+/// A pendulum of two bars on revolute-2d joints, planar bodies [x, y, e0, e3] (8 coordinates, 6 rows).
+mbs::System planar_pendulum() {
+  mbs::System s;
+  for (int k = 0; k < 2; ++k) {
+    mbs::RigidBody b;
+    b.name = k ? "lower" : "upper";
+    b.mass = 1.0;
+    b.inertia = mbs::Mat3::Identity() * 0.1;
+    b.position = Vec3(0.5 + k, 0, 0);
+    b.planar = true;
+    s.add_body(b);
+    mbs::JointSpec j;
+    j.name = b.name + ".pin";
+    j.type = mbs::JointType::revolute_2d;
+    j.body_i = k ? 0 : mbs::kGround;
+    j.body_j = k;
+    j.point = Vec3(k, 0, 0);
+    j.axis = Vec3::UnitZ();
+    s.add_joint(j);
+  }
+  return s;
+}
+
+/// A flexible body (5 particles, 3 elastic coordinates) on a spherical joint at its interface P0,
+/// and a rigid bar on a revolute joint at its interface P4 (rows with L η parts on both).
+mbs::System flexible_chain() {
+  const auto pt = mbs::test::Particles::make(5, 3, 0.8, 11);
+  mbs::System s;
+  s.add_body(mbs::test::flexible_body("beam", pt.data(1.0, 0.0), Vec3::Zero(), mbs::Vec4(1, 0, 0, 0)));
+  mbs::RigidBody bar;
+  bar.name = "bar";
+  bar.mass = 1.0;
+  bar.inertia = mbs::Mat3::Identity() * 0.1;
+  bar.position = pt.x[4] + Vec3(0.3, 0, 0);
+  s.add_body(bar);
+  mbs::JointSpec pivot;
+  pivot.name = "pivot";
+  pivot.type = mbs::JointType::spherical;
+  pivot.body_i = mbs::kGround;
+  pivot.body_j = 0;
+  pivot.point = pt.x[0];
+  pivot.interface_j = "P0";
+  s.add_joint(pivot);
+  mbs::JointSpec hinge;
+  hinge.name = "hinge";
+  hinge.type = mbs::JointType::revolute;
+  hinge.body_i = 0;
+  hinge.body_j = 1;
+  hinge.point = pt.x[4];
+  hinge.axis = Vec3::UnitY();
+  hinge.interface_i = "P4";
+  s.add_joint(hinge);
+  return s;
+}
+
+TEST(Rom, DirectConstraintOperatorsEqualTheRowsOwn) {
+  // Random V (orthonormal, r = n / 2) and Γ (one row zero: skipped) at random states off the
+  // constraints: Γᵀ Φ, C_qᵀ Γλ, Γᵀ C_q V and max |Φ| of every row as System evaluates them row by row.
+  std::mt19937 gen(34);
+  std::uniform_real_distribution<double> u(-1, 1);
+  auto random = [&](Eigen::Index rows, Eigen::Index cols) {
+    Mat a(rows, cols);
+    for (Eigen::Index i = 0; i < a.size(); ++i) a(i) = u(gen);
+    return a;
+  };
+  std::vector<std::pair<const char*, mbs::System>> systems;
+  systems.emplace_back("3-D double pendulum", double_pendulum());
+  systems.emplace_back("planar pendulum", planar_pendulum());
+  systems.emplace_back("flexible chain", flexible_chain());
+  for (auto& [name, sys] : systems) {
+    const int n = sys.n(), m = sys.m(), r = std::max(2, n / 2), l = std::max(1, m / 2);
+    const Mat V = Eigen::HouseholderQR<Mat>(random(n, r)).householderQ() * Mat::Identity(n, r);
+    Mat gamma = random(m, l);
+    gamma.row(1).setZero();
+    rom::ReducedConstraints rc(sys, V, gamma);
+    EXPECT_TRUE(rc.direct()) << name;
+    double worst = 0;
+    for (int trial = 0; trial < 5; ++trial) {
+      const Vec q = sys.initial_q() + 0.1 * random(n, 1);
+      const Vec lam = random(l, 1);
+      const double t = 0.1 * trial;
+      Vec gphi, ct, ctl, ph;
+      rc.residual(q, t, lam, gphi, ct);
+      sys.constraint_residual(q, t, gamma * lam, ctl, ph);
+      const Mat j = rc.jacobian(q, t), jf = gamma.transpose() * sys.jacobian(q, t) * V;
+      const Vec all = sys.phi_all(q, t);
+      worst = std::max({worst, (gphi - gamma.transpose() * ph).cwiseAbs().maxCoeff() / ph.cwiseAbs().maxCoeff(),
+                        (ct - ctl).cwiseAbs().maxCoeff() / ctl.cwiseAbs().maxCoeff(),
+                        (j - jf).cwiseAbs().maxCoeff() / jf.cwiseAbs().maxCoeff(),
+                        std::abs(rc.drift(q, t) - all.cwiseAbs().maxCoeff()) / all.cwiseAbs().maxCoeff()});
+      EXPECT_EQ(ct.size(), n);
+      EXPECT_EQ(j.rows(), l);
+      EXPECT_EQ(j.cols(), r);
+    }
+    EXPECT_LT(worst, 1e-13) << name;
+    std::printf("%s: n = %d, m = %d, direct = %d, largest relative difference %.1e\n", name, n, m, rc.direct(), worst);
   }
 }
 

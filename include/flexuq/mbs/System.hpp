@@ -96,6 +96,9 @@ public:
   const std::vector<int>& active_rows() const { return active_; }
   /// Rows (full set) of joint @p j: [first, first + count).
   std::pair<int, int> joint_rows(int j) const { return joint_rows_[j]; }
+  /// The joints' rows (full rows [0, size()); the norm rows pᵀp − 1 of the bodies follow them), for
+  /// evaluators that contract them directly (rom/ReducedConstraints.hpp).
+  const ConstraintRows& constraint_rows() const { return rows_; }
 
   Vec initial_q() const;
   Vec initial_v() const; ///< from the bodies' velocities (not yet consistent)

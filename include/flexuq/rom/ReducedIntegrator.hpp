@@ -19,8 +19,10 @@
 
 #include "flexuq/mbs/Integrator.hpp"
 #include "flexuq/rom/Basis.hpp"
+#include "flexuq/rom/ReducedConstraints.hpp"
 
 #include <functional>
+#include <optional>
 
 namespace flexuq::rom {
 
@@ -53,19 +55,21 @@ private:
   mbs::State back_projected(const Reduced& s) const;
   /// Σ_b V_bᵀ M_b(q) V_b over the bodies' own mass blocks (+ Vᵀ(ck K̄ + cd D̄)V when the model has
   /// flexible bodies, springs or dampers).
-  Mat reduced_matrix(const Vec& q, double ck, double cd) const;
+  Mat reduced_matrix(const Vec& q, double ck, double cd);
   Mat reduced_jacobian(const Vec& q, double t); ///< ΓᵀC_q V, with the rank check
   void check_rank(const Mat& j, double t);      ///< rank(ΓᵀC_qV) = l, else an Error naming t
 
   mbs::System& sys_;
   mbs::SolverOptions o_;
   const ReducedBasis& b_;
+  std::optional<ReducedConstraints> rc_; ///< Γᵀ Φ, C_qᵀΓλ_l, Γᵀ C_q V contracted directly (set once the sizes are checked)
   std::vector<std::pair<int, int>> bodies_; ///< (first coordinate, count) of bodies V touches
   bool stiff_ = false;                      ///< flexible bodies, springs or dampers: K̄, D̄ enter the matrix
   Reduced s_;
   Vec prev_a_, prev_lambda_;
   double prev_h_ = 0;
   Mat jac_;
+  mbs::Triplets triplets_; ///< the K̄, D̄ entries at a rebuild
   Eigen::PartialPivLU<Mat> lu_;
   double jac_h_ = -1;
   ReducedStats stats_;
