@@ -136,6 +136,68 @@ TEST(ReducedBody, BadFilesNameTheDataset) {
   }
 }
 
+// The Ψ/Υ split of the basis (/reduced/gs, cms/GsSplitBody.hpp): written and read back exactly, or the
+// reason it is missing; a damaged one is named.
+TEST(ReducedBody, GsSplitRoundTripsOrSaysWhyNot) {
+  std::mt19937 g(3);
+  std::uniform_real_distribution<double> u(-1, 1);
+  cms::ReducedBody b = synthetic_body(true);
+  b.gs.S = Eigen::MatrixXd::NullaryExpr(5, 5, [&] { return u(g); });
+  b.gs.labels = {"REF PIN ux", "REF TIP ux", "m1", "m2", "m3"};
+  b.gs.psi_hat = {3, 1};
+  b.gs.psi_rcond = 0.25;
+  b.gs.rigid_residual = 1.5e-13;
+  const std::string path = tmp_path("gs");
+  {
+    io::H5File f(MPI_COMM_WORLD, path, io::H5File::Mode::create);
+    b.write(f);
+  }
+  const cms::ReducedBody r = cms::ReducedBody::read(MPI_COMM_WORLD, path);
+  ASSERT_TRUE(r.gs.present());
+  EXPECT_EQ(r.gs.S, b.gs.S);
+  EXPECT_EQ(r.gs.labels, b.gs.labels);
+  EXPECT_EQ(r.gs.psi_hat, b.gs.psi_hat);
+  EXPECT_EQ(r.gs.psi_rcond, 0.25);
+  EXPECT_EQ(r.gs.rigid_residual, 1.5e-13);
+  EXPECT_TRUE(r.gs.refused.empty());
+  // Without a split: the reason, and no S.
+  cms::ReducedBody w = synthetic_body(false);
+  w.gs.refused = "generalised superelement: the basis cannot describe rigid-body motion";
+  {
+    io::H5File f(MPI_COMM_WORLD, path, io::H5File::Mode::create);
+    w.write(f);
+  }
+  const cms::ReducedBody rw = cms::ReducedBody::read(MPI_COMM_WORLD, path);
+  EXPECT_FALSE(rw.gs.present());
+  EXPECT_EQ(rw.gs.refused, w.gs.refused);
+  {
+    io::H5File f(MPI_COMM_WORLD, path, io::H5File::Mode::read);
+    EXPECT_FALSE(f.exists("/reduced/gs/S"));
+  }
+  // Neither (a body that was never split): nothing written, nothing read.
+  {
+    io::H5File f(MPI_COMM_WORLD, path, io::H5File::Mode::create);
+    synthetic_body(false).write(f);
+  }
+  EXPECT_FALSE(io::H5File(MPI_COMM_WORLD, path, io::H5File::Mode::read).exists("/reduced/gs"));
+  const cms::ReducedBody rn = cms::ReducedBody::read(MPI_COMM_WORLD, path);
+  EXPECT_TRUE(!rn.gs.present() && rn.gs.refused.empty());
+  // A column index past the basis is named.
+  b.gs.psi_hat = {3, 5};
+  {
+    io::H5File f(MPI_COMM_WORLD, path, io::H5File::Mode::create);
+    b.write(f);
+  }
+  try {
+    (void)cms::ReducedBody::read(MPI_COMM_WORLD, path);
+    ADD_FAILURE() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find(path + ": /reduced/gs/psi_hat does not hold 2 column indices below 5"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 // cms::PodBody (POD bodies, docs/stochastic-cb.md): the affine rule K̄(θ) = Σ c_t(θ̄)(θ_p/θ̄_p) K̄_t,
 // the invariants by the same rule on their linear form (first moment, J_C recomputed), the file
 // round trip, and the refusals.
