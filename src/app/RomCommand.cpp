@@ -51,12 +51,12 @@ workflow::RomJobSpec parse_rom_job(MPI_Comm comm, const io::Config& cfg) {
     FLEXUQ_REQUIRE(o.rank[t] >= -1, cfg.source() << ": " << key << " must be >= 0, got " << o.rank[t]);
   }
   if (cfg.has("pod.rank")) {
-    FLEXUQ_REQUIRE(o.pod == rom::PodKind::combined,
-                   cfg.source() << ": pod.rank is the combined POD's rank; a type-sensitive POD takes pod.ranks.<type>");
+    FLEXUQ_REQUIRE(o.pod != rom::PodKind::type_sensitive,
+                   cfg.source() << ": pod.rank is the combined POD's (or SOD's) rank; a type-sensitive POD takes pod.ranks.<type>");
     o.rank[0] = cfg.get<int>("pod.rank");
     FLEXUQ_REQUIRE(o.rank[0] >= 1, cfg.source() << ": pod.rank must be >= 1, got " << o.rank[0]);
   }
-  FLEXUQ_REQUIRE(!(o.per_body && o.pod == rom::PodKind::combined),
+  FLEXUQ_REQUIRE(!(o.per_body && o.pod != rom::PodKind::type_sensitive),
                  cfg.source() << ": pod.per_body applies to the type-sensitive POD (pod.method: type-sensitive)");
   o.constraints = enum_key(cfg, "constraints.method", rom::kConstraintMethodNames, o.constraints);
   o.constraint_truncation = truncation_at(cfg, "constraints.truncation", o.constraint_truncation);

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <sstream>
 
 namespace flexuq::rom {
 
@@ -58,7 +59,92 @@ std::vector<int> rows_of(const mbs::System& sys, int type, int body) {
   return rows;
 }
 
+/// pod.method sod: the smooth modes of all coordinates, orthonormalised (q ≈ V q_r needs a basis
+/// of the projective modes' span). Refused where Σ_Ẋ is singular: the seed's conclusion (§3.4.5).
+Mat sod_columns(const std::vector<Training>& runs, const RomOptions& o, Vec& sigma) {
+  Eigen::Index h = 0;
+  for (const auto& tr : runs) h += tr.q.cols();
+  const Eigen::Index n = runs.front().q.rows();
+  Mat X(n, h), Xd(n, h);
+  Eigen::Index c = 0;
+  for (const auto& tr : runs) {
+    X.middleCols(c, tr.q.cols()) = tr.q;
+    Xd.middleCols(c, tr.q.cols()) = tr.v;
+    c += tr.q.cols();
+  }
+  const SodReport rep = smooth_orthogonal_decomposition(X, Xd);
+  FLEXUQ_REQUIRE_OPTION(rep.rank_xdot == rep.n,
+                        "pod.method", "{} = sod: Σ_Ẋ = ẊẊᵀ/h of the centred velocity snapshots is singular ("
+                                          << rep.summary()
+                                          << "): the pencil (Σ_X, Σ_Ẋ) is singular and its smooth orthogonal "
+                                             "modes are undefined (seed 003 §3.4.5: SOD is unusable on multibody "
+                                             "snapshots, whose coordinates are tied by the constraints); use "
+                                             "pod.method: type-sensitive or combined");
+  sigma = rep.sigma;
+  const int r = o.rank[0] >= 1 ? std::min<int>(o.rank[0], static_cast<int>(sigma.size()))
+                               : pod::truncation_rank(sigma, o.truncation);
+  const Eigen::HouseholderQR<Mat> qr(rep.modes.leftCols(r));
+  return qr.householderQ() * Mat::Identity(n, r);
+}
+
+int numerical_rank(const Mat& A) {
+  if (A.size() == 0) return 0;
+  const Vec s = Eigen::BDCSVD<Mat>(A).singularValues();
+  int k = 0;
+  for (Eigen::Index i = 0; i < s.size(); ++i)
+    if (s(i) > 1e-8 * s(0)) ++k;
+  return k;
+}
+
 } // namespace
+
+SodReport smooth_orthogonal_decomposition(const Mat& X, const Mat& Xdot) {
+  FLEXUQ_REQUIRE(X.rows() == Xdot.rows() && X.cols() == Xdot.cols() && X.cols() >= 2,
+                 "SOD: position and velocity snapshots must have the same shape with at least 2 snapshots, got "
+                     << X.rows() << " x " << X.cols() << " and " << Xdot.rows() << " x " << Xdot.cols());
+  SodReport rep;
+  rep.n = static_cast<int>(X.rows());
+  rep.snapshots = static_cast<int>(X.cols());
+  const Mat Xc = X.colwise() - X.rowwise().mean(), Vc = Xdot.colwise() - Xdot.rowwise().mean();
+  rep.rank_x = numerical_rank(Xc);
+  rep.rank_xdot = numerical_rank(Vc);
+  const double h = static_cast<double>(X.cols());
+  const Mat Sx = Xc * Xc.transpose() / h, Sv = Vc * Vc.transpose() / h;
+  const Eigen::GeneralizedEigenSolver<Mat> qz(Sx, Sv, false);
+  rep.lambda.resize(rep.n);
+  // The QZ's orthogonal transformations keep the norms: α, β below 1e-12 of ‖Σ_X‖, ‖Σ_Ẋ‖ are round-off.
+  const double ta = 1e-12 * Sx.norm(), tb = 1e-12 * Sv.norm();
+  for (int i = 0; i < rep.n; ++i) {
+    const auto a = qz.alphas()(i);
+    const double b = qz.betas()(i);
+    rep.lambda(i) = a.real() / b;
+    if (a.imag() != 0.0) ++rep.complex;
+    else if (std::abs(a.real()) <= ta && std::abs(b) <= tb) ++rep.indeterminate;
+    else if (std::abs(b) <= tb) ++rep.infinite;
+    else if (rep.lambda(i) < 0) ++rep.negative;
+    else if (rep.lambda(i) == 0) ++rep.zero;
+    else ++rep.positive;
+  }
+  if (rep.rank_xdot == rep.n) {
+    // A regular symmetric-definite pencil: Σ_X Φ = Σ_Ẋ Φ Λ with ΦᵀΣ_ẊΦ = I, so the projective
+    // modes Φ^{-T} = Σ_Ẋ Φ; largest λ (smoothest) first.
+    const Eigen::GeneralizedSelfAdjointEigenSolver<Mat> ges(Sx, Sv);
+    const Vec lam = ges.eigenvalues().reverse().cwiseMax(0.0);
+    rep.sigma = lam.cwiseSqrt();
+    rep.modes = Sv * ges.eigenvectors().rowwise().reverse();
+  }
+  return rep;
+}
+
+std::string SodReport::summary() const {
+  std::ostringstream os;
+  os << "numerical rank of Σ_Ẋ " << rank_xdot << " of " << n << ", of Σ_X " << rank_x << " of " << n << ", "
+     << snapshots << " snapshots; the generalized eigenvalues λ = α/β of (Σ_X, Σ_Ẋ): " << indeterminate
+     << " indeterminate (α ≈ β ≈ 0: 0/0, NaN or round-off's ratio), " << infinite << " infinite (β ≈ 0), " << negative
+     << " negative, " << zero << " zero, " << positive << " positive";
+  if (complex > 0) os << ", " << complex << " complex";
+  return os.str();
+}
 
 ReducedBasis build_basis(const mbs::System& sys, const std::vector<Training>& runs, const RomOptions& o) {
   const int n = sys.n(), m = sys.m();
@@ -87,8 +173,8 @@ ReducedBasis build_basis(const mbs::System& sys, const std::vector<Training>& ru
   // Blocks.
   std::vector<std::pair<std::string, std::vector<int>>> groups;
   std::vector<int> group_type;
-  if (o.pod == PodKind::combined) {
-    groups.push_back({"combined", rows_of(sys, -1, -1)});
+  if (o.pod != PodKind::type_sensitive) {
+    groups.push_back({o.pod == PodKind::sod ? "sod" : "combined", rows_of(sys, -1, -1)});
     group_type.push_back(-1);
   } else if (!o.per_body) {
     for (int ty = 0; ty < 3; ++ty) {
@@ -119,9 +205,9 @@ ReducedBasis build_basis(const mbs::System& sys, const std::vector<Training>& ru
     pod::Truncation t = o.truncation;
     const int ty = group_type[g];
     // pod.ranks.<type>: the system-wide block of that type, or (per_body) each body's block of it.
-    const int fixed = o.pod == PodKind::combined ? o.rank[0] : (ty >= 0 ? o.rank[ty] : -1);
+    const int fixed = o.pod != PodKind::type_sensitive ? o.rank[0] : (ty >= 0 ? o.rank[ty] : -1);
     if (fixed >= 0) t = pod::Truncation::fixed_rank(std::max(fixed, 1));
-    Mat phi = left_vectors(Xb, t, blk.sigma, blk.energy_lost);
+    Mat phi = o.pod == PodKind::sod ? sod_columns(runs, o, blk.sigma) : left_vectors(Xb, t, blk.sigma, blk.energy_lost);
     if (fixed == 0 || Xb.norm() == 0.0) phi.resize(Xb.rows(), 0); // a block that does not move
     blk.rank = static_cast<int>(phi.cols());
     blk.energy_lost = pod::lost_energy(blk.sigma, blk.rank);

@@ -9,7 +9,8 @@
 /// * POD blocks: `type-sensitive` stacks the translational (r of every body), rotational (Euler
 ///   parameters p) and flexible (η) rows of all bodies into one snapshot matrix per type (seed
 ///   (4.10)–(4.14)), or per body and type with `per_body`; `combined` is the classical POD of all
-///   coordinates in one matrix (the baseline that fails on the V8, seed Table 4.3). Snapshots are
+///   coordinates in one matrix (the baseline that fails on the V8, seed Table 4.3); `sod` the smooth
+///   orthogonal decomposition of all coordinates (seed §3.4.4, refused where Σ_Ẋ is singular). Snapshots are
 ///   velocities (default) or positions (the combined baseline's other variant); centring optional
 ///   (the seed does not centre: the velocity snapshots of a static coordinate are zero anyway).
 ///   Each block's SVD goes through the pod module (pod::compute_pod, its truncation rules): the
@@ -38,9 +39,9 @@ namespace flexuq::rom {
 using Vec = Eigen::VectorXd;
 using Mat = Eigen::MatrixXd;
 
-enum class PodKind { type_sensitive, combined };
-inline constexpr EnumNames<PodKind, 2> kPodKindNames{
-    {{{PodKind::type_sensitive, "type-sensitive"}, {PodKind::combined, "combined"}}}};
+enum class PodKind { type_sensitive, combined, sod };
+inline constexpr EnumNames<PodKind, 3> kPodKindNames{
+    {{{PodKind::type_sensitive, "type-sensitive"}, {PodKind::combined, "combined"}, {PodKind::sod, "sod"}}}};
 enum class SnapshotKind { velocity, position };
 inline constexpr EnumNames<SnapshotKind, 2> kSnapshotKindNames{
     {{{SnapshotKind::velocity, "velocity"}, {SnapshotKind::position, "position"}}}};
@@ -107,6 +108,25 @@ struct ReducedBasis {
 /// runs' λ refer to (System::select_independent_rows at the first snapshot). @p runs[0].q.col(0) is q0.
 /// @throws OptionError (fields `pod.*`, `constraints.*`) for an empty block set, l > r, or no snapshot.
 ReducedBasis build_basis(const mbs::System& sys, const std::vector<Training>& runs, const RomOptions& o);
+
+/// Seed 003 §3.4.4–3.4.5 (digest §2.11, V10): the smooth orthogonal decomposition of position
+/// snapshots X and velocity snapshots Ẋ (n × h each, centred here as Chelidze requires): the
+/// generalized eigenproblem (Σ_X − λ Σ_Ẋ) φ = 0, Σ_X = XXᵀ/h, Σ_Ẋ = ẊẊᵀ/h (n × n), by Eigen's real
+/// QZ (the dense LAPACK-style ggev): λ = α/β, infinite where β ≈ 0, indeterminate where α ≈ β ≈ 0
+/// (both below 1e-12 of ‖Σ_X‖, ‖Σ_Ẋ‖: LAPACK's NaN, or a ratio of round-off). The numerical
+/// ranks are those of the centred X and Ẋ (σ/σ₁ > 1e-8, the POD's default cut). Only a regular
+/// pencil with Σ_Ẋ of full rank defines smooth modes; multibody snapshots never give one (the seed's
+/// cart–pendulum: both ranks 5 of 14), and `pod.method: sod` then refuses (build_basis).
+struct SodReport {
+  int n = 0, snapshots = 0;
+  int rank_x = 0, rank_xdot = 0;
+  Vec lambda;                      ///< α/β as computed, in QZ order (∞, NaN, negatives included)
+  int indeterminate = 0, infinite = 0, negative = 0, positive = 0, zero = 0, complex = 0;
+  Vec sigma;                       ///< √λ of the real positive λ, descending (the smooth orthogonal values)
+  Mat modes;                       ///< their projective modes (columns of Φ^{-T}), n × sigma.size()
+  std::string summary() const;     ///< "ranks …, λ: k infinite, …"
+};
+SodReport smooth_orthogonal_decomposition(const Mat& X, const Mat& Xdot);
 
 /// Rank, largest and smallest singular value of Γᵀ C_q(q) V at (q, t): the invariant rank = l.
 struct RankCheck {
