@@ -145,20 +145,24 @@ bool ReducedIntegrator::step(double h, Reduced& out, mbs::RunStats& st) {
     x += ratio * (s_.a - prev_a_);
     lam += ratio * (s_.lambda - prev_lambda_);
   }
-  const Vec qa_full = full_q(qa);
-  Vec q1, v1, ctl, ph;
-  auto state_of = [&](const Vec& xx) {
-    const Vec an = c * xx + d;
+  // q̃ = V q1 + R0 and q̃̇ = V v1 are affine in the iterate: with y = V q̈_r, q̃ = (V qa + R0) + βh²(c y
+  // + V d) and q̃̇ = V va + γh(c y + V d); the n-vectors V qa + R0, V va, V d are formed once per step and
+  // y is carried through the iterations (y += V Δq̈_r), so an iteration takes two products with V.
+  const Vec qa_full = full_q(qa), vva = b_.V * va, vd = b_.V * d;
+  Vec y = b_.V * x, q1, v1, qf, vf, ctl, ph;
+  auto state_of = [&](const Vec& xx, const Vec& yy) {
+    const Vec an = c * xx + d, anf = c * yy + vd;
     q1 = qa + k.beta * h * h * an;
     v1 = va + k.gamma * h * an;
+    qf = qa_full + k.beta * h * h * anf;
+    vf = vva + k.gamma * h * anf;
   };
-  // The reduced residual [Vᵀ(M q̈ + C_qᵀΓλ_l − Q); ΓᵀC/(βh²c)] at q̈_r = xx, λ_l = ll: n-vectors only.
-  auto residual = [&](const Vec& xx, const Vec& ll) -> Vec {
-    state_of(xx);
-    const Vec qf = full_q(q1), vf = b_.V * v1;
+  // The reduced residual [Vᵀ(M q̈ + C_qᵀΓλ_l − Q); ΓᵀC/(βh²c)] at q̈_r = xx (yy = V xx), λ_l = ll.
+  auto residual = [&](const Vec& xx, const Vec& yy, const Vec& ll) -> Vec {
+    state_of(xx, yy);
     rc_->residual(qf, t1, ll, ph, ctl); // ph = Γᵀ C (l), ctl = C_qᵀ Γ λ_l (n)
     Vec res(r + l);
-    res.head(r) = b_.V.transpose() * (sys_.mass_times(qf, b_.V * xx) + ctl - sys_.forces(qf, vf, t1));
+    res.head(r) = b_.V.transpose() * (sys_.mass_times(qf, yy) + ctl - sys_.forces(qf, vf, t1));
     res.tail(l) = ph / bq;
     return res;
   };
@@ -171,18 +175,17 @@ bool ReducedIntegrator::step(double h, Reduced& out, mbs::RunStats& st) {
     jac_.setZero(r + l, r + l);
     Mat j;
     if (o_.fd_matrix) {
-      const double qscale = std::max(1.0, full_q(q1).lpNorm<Eigen::Infinity>());
+      const double qscale = std::max(1.0, qf.lpNorm<Eigen::Infinity>());
       for (int i = 0; i < r; ++i) {
         const double eps = std::max(1e-7 * (1.0 + std::abs(x(i))), 1e-8 * qscale / bq);
         Vec xp = x;
         xp(i) += eps;
-        jac_.col(i) = (residual(xp, lam) - r0) / eps;
+        jac_.col(i) = (residual(xp, Vec(y + eps * b_.V.col(i)), lam) - r0) / eps;
       }
-      state_of(x);
+      state_of(x, y);
       j = jac_.bottomLeftCorner(l, r);
       check_rank(j, t1);
-    } else {
-      const Vec qf = full_q(q1);
+    } else { // at q̃ of the last residual (the iterate's)
       jac_.topLeftCorner(r, r) = reduced_matrix(qf, bq, bv);
       j = reduced_jacobian(qf, t1);
       jac_.bottomLeftCorner(l, r) = j;
@@ -196,7 +199,7 @@ bool ReducedIntegrator::step(double h, Reduced& out, mbs::RunStats& st) {
   double prev = INFINITY;
   bool converged = false;
   for (int it = 0; it < o_.max_iter; ++it) {
-    const Vec res = residual(x, lam);
+    const Vec res = residual(x, y, lam);
     if (!res.allFinite()) break;
     if (std::abs(jac_h_ - h) > 1e-9 * h || jac_.rows() != r + l) refresh(res);
     const Vec dx = lu_.solve(-res);
@@ -204,12 +207,13 @@ bool ReducedIntegrator::step(double h, Reduced& out, mbs::RunStats& st) {
     x += dx.head(r);
     lam += dx.tail(l);
     const Vec dxf = b_.V * dx.head(r);
+    y += dxf;
     const double corr = bq * dxf.lpNorm<Eigen::Infinity>();
     const double vcorr = bv * dxf.lpNorm<Eigen::Infinity>();
     ++st.newton_iterations;
     // The full scheme's index-3 tests (mbs/Integrator.cpp): the tolerance or round-off of q̃.
     constexpr double ulps = 64 * std::numeric_limits<double>::epsilon();
-    const double roundoff = ulps * (qa_full.lpNorm<Eigen::Infinity>() + bq * (b_.V * x).lpNorm<Eigen::Infinity>());
+    const double roundoff = ulps * (qa_full.lpNorm<Eigen::Infinity>() + bq * y.lpNorm<Eigen::Infinity>());
     if (corr <= std::max(o_.tol, roundoff) &&
         vcorr <= std::max(o_.tol / std::min(o_.end - o_.start, 1.0), roundoff * bv / bq)) {
       converged = true;
@@ -219,7 +223,13 @@ bool ReducedIntegrator::step(double h, Reduced& out, mbs::RunStats& st) {
     // when it contracts by less than 1/0.3: it costs r residuals (on the V8 over 4.5 s, 0.1 took 108 561
     // iterations and 7 512 matrices, 0.3 150 819 and 2 531, 15 % less time; 0.5 and 0.03 were slower).
     if (it > 0 && corr > (o_.fd_matrix ? 0.3 : 0.1) * prev && rebuilds < 3) {
-      refresh(residual(x, lam));
+      // The analytic blocks need only the state at the iterate; the finite differences its residual.
+      if (o_.fd_matrix) {
+        refresh(residual(x, y, lam));
+      } else {
+        state_of(x, y);
+        refresh(Vec());
+      }
       ++rebuilds;
     }
     prev = corr;
@@ -228,7 +238,7 @@ bool ReducedIntegrator::step(double h, Reduced& out, mbs::RunStats& st) {
     jac_h_ = -1;
     return false;
   }
-  state_of(x);
+  state_of(x, y);
   out.t = t1;
   out.q = q1;
   out.v = v1;
