@@ -31,8 +31,9 @@
 ///
 /// The body must stay in the plane z = 0 (its pose: position z = 0, a rotation about z); the reduced
 /// body must keep its interfaces as physical coordinates (6 per point: an RBE2/RBE3 reference or a
-/// one-node set) with the other columns zero there (Craig–Bampton, Guyan, Herting, Rubin–Martinez;
-/// any basis after the cms::split_basis of cms/Superelement.hpp has this form).
+/// one-node set) with the other columns zero there (Craig–Bampton, Guyan, Herting, Rubin–Martinez), or
+/// carry the Ψ/Υ split of its basis (`/reduced/gs`: Hurty, Hintz, Craig–Chang), whose coordinates
+/// {q_IP; η} have this form (cms/GsSplitBody.hpp; make_gs_data takes the body in them).
 
 #include "flexuq/cms/FloatingFrame.hpp"
 #include "flexuq/cms/ReducedBody.hpp"
@@ -65,7 +66,9 @@ struct GsData {
 /// The GS data of a reduced body with its frame at interface @p frame, the stiffness times
 /// @p stiffness_scale. Throws InputError naming @p source when an interface is not one 6-DOF point, a
 /// column other than point k's does not vanish at the interfaces (a basis that is not split), the
-/// frame interface is unknown, or with k held the body keeps a zero-energy mode.
+/// frame interface is unknown, or with k held the body keeps a zero-energy mode. A body without physical
+/// interface coordinates is taken in the coordinates of its file's split (cms::gs_split_body; refused,
+/// naming the file, when the reduction could not split it).
 std::shared_ptr<GsData> make_gs_data(const cms::ReducedBody& body, const std::string& frame, const std::string& source,
                                      double stiffness_scale = 1.0);
 /// The FlexibleData a System holds for a GS body: n_elastic = g's size, the interfaces as selections of
