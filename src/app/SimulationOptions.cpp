@@ -133,16 +133,18 @@ private:
         grounds_.insert(name);
         continue;
       }
-      if (type != "rigid" && type != "planar" && type != "flexible" && type != "gcms" && type != "gs")
-        rd_.fail(b["type"], key + ".type", "unknown body type '" + type + "' (rigid, planar, ground, flexible, gcms, gs)");
+      if (type != "rigid" && type != "planar" && type != "flexible" && type != "gcms" && type != "gs" && type != "gs3d")
+        rd_.fail(b["type"], key + ".type",
+                 "unknown body type '" + type + "' (rigid, planar, ground, flexible, gcms, gs, gs3d)");
       workflow::BodySpec bs;
       bs.body.name = name;
       bs.key = rd_.job_key(b, key);
-      if (type == "flexible" || type == "gcms" || type == "gs") bs.flexible = flexible_body(b, key, type);
+      if (type == "flexible" || type == "gcms" || type == "gs" || type == "gs3d") bs.flexible = flexible_body(b, key, type);
       else rigid_body(b, key, bs.body);
       pose(b, key, bs.body);
       if (type == "planar") planar_body(b, key, bs.body);
-      if (bs.flexible && (bs.flexible->options.gcms || bs.flexible->options.gs)) // System::add_body holds its frame by this joint
+      if (bs.flexible && (bs.flexible->options.gcms || bs.flexible->options.gs || bs.flexible->options.gs3d))
+        // System::add_body holds its frame by this joint
         joint_names_.push_back({name + ".frame", JointType::fixed, kGround, static_cast<int>(spec_.bodies.size())});
       spec_.bodies.push_back(std::move(bs));
     }
@@ -170,8 +172,9 @@ private:
     fs.type_key = rd_.job_key(b["type"], key + ".type");
     fo.gcms = type == "gcms";
     fo.gs = type == "gs";
-    if (fo.gs && (b["damping"] || b["parameters"] || !b["frame"]))
-      rd_.fail(b, key, "a gs body needs frame: {interface: <SET>} (the interface point that carries its frame) and takes "
+    fo.gs3d = type == "gs3d";
+    if ((fo.gs || fo.gs3d) && (b["damping"] || b["parameters"] || !b["frame"]))
+      rd_.fail(b, key, "a " + type + " body needs frame: {interface: <SET>} (the interface point that carries its frame) and takes "
                        "no damping or parameters");
     if (fo.gcms && (b["damping"] || b["frame"] || b["parameters"]))
       rd_.fail(b, key, "a gcms body takes no damping, frame or parameters (seed 001's formulation has none)");

@@ -28,7 +28,7 @@ int write_animation(io::H5File& f, const std::string& h5_name, const std::string
   std::vector<BodyMesh> meshes;
   for (std::size_t b = 0; b < sys.bodies().size(); ++b) {
     const auto& body = sys.bodies()[b];
-    if (!body.flex || body.flex->gs) continue; // a gs body has no linear node map (mbs/GsBody.hpp)
+    if (!body.flex || sys.gs(static_cast<int>(b))) continue; // a gs body has no linear node map (mbs/GsBody.hpp)
     const auto file_it = job.flexible_files.find(body.name);
     if (file_it == job.flexible_files.end()) continue;
     const cms::BodyFile src(MPI_COMM_SELF, file_it->second);

@@ -5,6 +5,7 @@
 #include "flexuq/core/Error.hpp"
 #include "flexuq/mbs/GcmsBody.hpp"
 #include "flexuq/mbs/GsBody.hpp"
+#include "flexuq/mbs/GsBody3d.hpp"
 #include "flexuq/mbs/PlanarBody.hpp"
 
 namespace flexuq::mbs {
@@ -170,6 +171,7 @@ std::unique_ptr<BodyModel> make_body_model(const RigidBody& body) {
   if (!body.flex) return std::make_unique<RigidBodyModel>(body);
   if (body.flex->gcms) return std::make_unique<GcmsBodyModel>(body);
   if (body.flex->gs) return std::make_unique<GsBodyModel>(body);
+  if (body.flex->gs3d) return std::make_unique<Gs3dBodyModel>(body);
   return std::make_unique<FlexibleBodyModel>(body);
 }
 

@@ -64,6 +64,16 @@ void ConstraintRows::vector_states(const Vec& q, const Vec* v, const std::vector
       }
       const FrameLayout fl = layout(pt.body, off);
       const int o = fl.o;
+      if (pt.euler >= 0) { // A(p_e) a': ẇ = B(p_e, a') ṗ_e, convective part B(ṗ_e, a') ṗ_e
+        const Vec4 pe = q.segment<4>(o + 7 + pt.euler);
+        s.w += pt.sign * rotation(pe) * pt.local;
+        if (v) {
+          const Vec4 ped = v->segment<4>(o + 7 + pt.euler);
+          s.wd += pt.sign * b_matrix(pe, pt.local) * ped;
+          s.wc += pt.sign * b_matrix(ped, pt.local) * ped;
+        }
+        continue;
+      }
       const Vec4 p = fl.p(q);
       const bool flex = pt.L.size() > 0;
       // x = s + L η (body frame); ẇ = B(p, x) ṗ + A L η̇, convective part B(ṗ, x) ṗ + 2 B(p, L η̇) ṗ.
@@ -93,6 +103,11 @@ void ConstraintRows::add_vector_jacobian(int vec, const Vec3& coeff, const Vec& 
     if (pt.body == kGround) continue;
     const FrameLayout fl = layout(pt.body, off);
     const int o = fl.o;
+    if (pt.euler >= 0) {
+      const Vec4 pe = q.segment<4>(o + 7 + pt.euler);
+      row.segment<4>(o + 7 + pt.euler) += pt.sign * coeff.transpose() * b_matrix(pe, pt.local);
+      continue;
+    }
     const Vec4 p = fl.p(q);
     if (pt.point) fl.add_r(row, pt.sign * coeff);
     if (pt.L.size() == 0) {

@@ -7,6 +7,7 @@
 #include "flexuq/io/InputFile.hpp"
 #include "flexuq/io/Mesh.hpp"
 #include "flexuq/mbs/GsBody.hpp"
+#include "flexuq/mbs/GsBody3d.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -358,12 +359,13 @@ std::vector<double> FlexibleSource::means() const {
 }
 
 std::shared_ptr<FlexibleData> FlexibleSource::data(const FlexibleOptions& o, const std::vector<double>* theta) const {
-  if (o.gs) { // seed 002's GS body (mbs/GsBody.hpp): deterministic, undamped, its frame at an interface point
+  if (o.gs || o.gs3d) { // seed 002's GS body (mbs/GsBody.hpp, GsBody3d.hpp): deterministic, undamped, frame at an interface point
     FLEXUQ_REQUIRE(!theta && !stochastic, path << ": a gs body is deterministic (no /stochastic_body, no parameters)");
     FLEXUQ_REQUIRE(o.damping_ratio == 0.0, path << ": a gs body takes no modal damping (its coordinates are not modal)");
     FLEXUQ_REQUIRE(!o.frame_interface.empty(), path << ": a gs body needs frame: {interface: <SET>}, the interface "
                                                        "point that carries its floating frame");
-    return gs_flexible_data(make_gs_data(nominal, o.frame_interface, path, o.stiffness_scale), path);
+    auto gs = make_gs_data(nominal, o.frame_interface, path, o.stiffness_scale);
+    return o.gs3d ? gs3d_flexible_data(std::move(gs), path) : gs_flexible_data(std::move(gs), path);
   }
   if (!theta) {
     auto d = make_flexible_data(nominal, path, coords, ids, sets, o, &set_rows, gcms_node.get());
@@ -385,11 +387,12 @@ std::shared_ptr<FlexibleData> rescaled(const FlexibleData& d, double factor) {
   FLEXUQ_REQUIRE(factor > 0 && std::isfinite(factor), d.source << ": the stiffness factor must be positive, got " << factor);
   auto out = std::make_shared<FlexibleData>(d);
   out->K *= factor;
-  if (d.gs) { // a GS body's stiffness is in its GsData
-    auto g = std::make_shared<GsData>(*d.gs);
-    g->K *= factor;
-    out->gs = std::move(g);
-  }
+  for (auto* gs : {&out->gs, &out->gs3d}) // a GS body's stiffness is in its GsData
+    if (*gs) {
+      auto g = std::make_shared<GsData>(**gs);
+      g->K *= factor;
+      *gs = std::move(g);
+    }
   if (d.gcms) { // the co-rotated K̂ is what a GCMS body's force uses
     auto g = std::make_shared<GcmsData>(*d.gcms);
     g->K *= factor;

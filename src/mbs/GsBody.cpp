@@ -120,12 +120,8 @@ std::shared_ptr<GsData> make_gs_data(const cms::ReducedBody& body, const std::st
 }
 
 std::shared_ptr<FlexibleData> gs_flexible_data(std::shared_ptr<const GsData> gs, const std::string& source) {
-  auto d = std::make_shared<FlexibleData>();
   const int n = gs->n();
-  d->source = source;
-  d->K = Mat::Zero(n, n);
-  d->D = Mat::Zero(n, n);
-  d->V = Mat::Zero(0, n);
+  auto d = gs_parts::flexible_data(n, source);
   for (int i = 0; i < gs->n_points(); ++i) {
     Attachment at;
     at.ref = gs->X[static_cast<std::size_t>(i)];
@@ -198,23 +194,20 @@ GsKinematics gs_kinematics(const GsData& d, const Vec& g, const Vec& gd) {
   return s;
 }
 
-Mat gs_body_mass(const GsData& d, const Vec& g) {
-  const auto s = gs_kinematics(d, g, Vec());
-  const Mat m = s.J.transpose() * cms::generalized_mass(d.invariants, s.xi) * s.J;
-  return 0.5 * (m + m.transpose());
+namespace {
+/// The frame state gs_parts (mbs/GsModelParts.hpp) evaluates, shared with the 3-D body.
+gs_parts::FrameState frame(GsKinematics s) {
+  return {s.R, s.r, std::move(s.xi), std::move(s.xi_dot), Vec3(0, 0, s.omega), std::move(s.J), std::move(s.kappa)};
 }
+} // namespace
+
+Mat gs_body_mass(const GsData& d, const Vec& g) { return gs_parts::mass(d, frame(gs_kinematics(d, g, Vec()))); }
 
 Vec gs_quadratic_velocity(const GsData& d, const Vec& g, const Vec& gd) {
-  const auto s = gs_kinematics(d, g, gd);
-  const auto c = cms::contract(d.invariants, s.xi);
-  const Vec qv = cms::quadratic_velocity(d.invariants, c, s.xi_dot, Vec3(0, 0, s.omega));
-  return s.J.transpose() * (cms::generalized_mass_times(d.invariants, c, s.kappa) - qv);
+  return gs_parts::quadratic_velocity(d, frame(gs_kinematics(d, g, gd)));
 }
 
-Vec gs_elastic_force(const GsData& d, const Vec& g) {
-  const auto s = gs_kinematics(d, g, Vec());
-  return s.J.bottomRows(d.n_kept()).transpose() * (d.K * s.xi);
-}
+Vec gs_elastic_force(const GsData& d, const Vec& g) { return gs_parts::elastic_force(d, frame(gs_kinematics(d, g, Vec()))); }
 
 double gs_strain_energy(const GsData& d, const Vec& g) {
   const auto s = gs_kinematics(d, g, Vec());
@@ -248,9 +241,7 @@ Vec gs_pose_rates(const GsData& d, const Vec3& /*position*/, double angle, const
 
 // ---- the body in a System ----
 
-GsBodyModel::GsBodyModel(RigidBody body) : BodyModel(std::move(body)) {
-  FLEXUQ_REQUIRE(body_.flex && body_.flex->gs, "body '" << body_.name << "' has no GS data");
-  gs_ = body_.flex->gs;
+GsBodyModel::GsBodyModel(RigidBody body) : GsBodyModelBase(body, body.flex ? body.flex->gs : nullptr) {
   const Vec4& p = body_.orientation;
   FLEXUQ_REQUIRE(std::abs(body_.position.z()) <= 1e-12 && std::abs(p(1)) <= 1e-12 && std::abs(p(2)) <= 1e-12 &&
                      std::abs(body_.velocity.z()) <= 1e-12 && body_.angular_velocity.head<2>().norm() <= 1e-12,
@@ -270,67 +261,8 @@ void GsBodyModel::initial_rates(Vec& v, int o) const {
   v.segment(o + 7, gs_->n()) = gs_pose_rates(*gs_, body_.position, angle0_, body_.velocity, body_.angular_velocity.z());
 }
 
-// The held frame (r, p): a regular placeholder mass m·1 (the fixed joint `<body>.frame` holds it).
-void GsBodyModel::mass_times(const Vec& q, const Vec& a, int o, Vec& out) const {
-  const int n = gs_->n();
-  out.segment(o, 7) = gs_->invariants.mass * a.segment(o, 7);
-  out.segment(o + 7, n) = gs_body_mass(*gs_, q.segment(o + 7, n)) * a.segment(o + 7, n);
-}
-
-void GsBodyModel::mass_into(const Vec& q, int o, double scale, Eigen::Ref<Mat> mm) const {
-  const int n = gs_->n();
-  mm.block(o, o, 7, 7).diagonal().array() += scale * gs_->invariants.mass;
-  mm.block(o + 7, o + 7, n, n) += scale * gs_body_mass(*gs_, q.segment(o + 7, n));
-}
-
-void GsBodyModel::add_body_forces(const Vec& q, const Vec& v, int o, const Vec3& g_sum, bool qv_terms, Vec& f) const {
-  const int n = gs_->n();
-  const Vec g = q.segment(o + 7, n), gd = v.segment(o + 7, n);
-  const auto s = gs_kinematics(*gs_, g, gd);
-  Vec w = cms::gravity_force(gs_->invariants, s.xi, s.R.transpose() * g_sum);
-  w.tail(gs_->n_kept()) -= gs_->K * s.xi;
-  if (qv_terms) {
-    const auto c = cms::contract(gs_->invariants, s.xi);
-    w += cms::quadratic_velocity(gs_->invariants, c, s.xi_dot, Vec3(0, 0, s.omega)) -
-         cms::generalized_mass_times(gs_->invariants, c, s.kappa);
-  }
-  f.segment(o + 7, n) += s.J.transpose() * w;
-}
-
-double GsBodyModel::gravity_work(const Vec& q, int o, const Vec3& g) const {
-  const auto s = gs_kinematics(*gs_, q.segment(o + 7, gs_->n()), Vec());
-  const auto& inv = gs_->invariants;
-  return g.dot(inv.mass * s.r + s.R * (inv.mass * inv.com + inv.S * s.xi));
-}
-
-double GsBodyModel::strain_energy(const Vec& q, int o) const { return gs_strain_energy(*gs_, q.segment(o + 7, gs_->n())); }
-
-void GsBodyModel::add_stiffness_damping(const Vec& q, int o, double ck, double /*cd*/, Eigen::Ref<Mat> out) const {
-  const int n = gs_->n();
-  const auto s = gs_kinematics(*gs_, q.segment(o + 7, n), Vec());
-  const auto Jf = s.J.bottomRows(gs_->n_kept());
-  out.block(o + 7, o + 7, n, n) += ck * (Jf.transpose() * gs_->K * Jf);
-}
-
-void GsBodyModel::check_point(const Vec3& s, const Attachment* at, const std::string& who) const {
-  FLEXUQ_REQUIRE(at, who << ": body '" << body_.name << "' is a gs body: give the interface point the point is on");
-  const double tol = 1e-9 * std::max(1.0, at->ref.norm());
-  FLEXUQ_REQUIRE((s - at->ref).norm() <= tol,
-                 who << ": on the gs body '" << body_.name << "' a point must be its interface point (mesh frame ["
-                     << at->ref.transpose() << "], i.e. that point placed by the body's pose), " << (s - at->ref).norm()
-                     << " m away here: a gs body's coordinates are those of its interface points");
-}
-
-void GsBodyModel::check_load(const ForceSpec& f, bool acted_on, const std::string& who) const {
-  FLEXUQ_REQUIRE(f.type == ForceType::gravity || (f.type == ForceType::force && acted_on),
-                 who << " on the gs body '" << body_.name
-                     << "': a gs body takes gravity and forces at an interface point (torques, springs and dampers "
-                        "on it are not available)");
-}
-
-void GsBodyModel::check_force(const ForceSpec& f) const {
-  FLEXUQ_REQUIRE(!f.interface.empty(), "a force on the gs body '" << body_.name << "' needs the interface point it acts at");
-  FLEXUQ_REQUIRE(!f.body_frame, "a force on the gs body '" << body_.name << "' takes a global direction");
+gs_parts::FrameState GsBodyModel::frame_state(const Vec& g, const Vec& gd) const {
+  return frame(gs_kinematics(*gs_, g, gd));
 }
 
 } // namespace flexuq::mbs

@@ -38,6 +38,8 @@ void System::check_point(int b, const Vec3& s, const Attachment* at, const std::
 int System::body_axis(int b, const Vec3& global_axis, const Attachment* at) {
   if (b != kGround && b != holding_frame_) models_[b]->check_axis(who_); // a GCMS body has no axes
   const Vec3 a = to_local_axis(b, global_axis);
+  if (at && at->euler >= 0) // a 3-D GS interface point's frame: A(p_i) a, exact (mbs/GsBody3d.hpp)
+    return rows_.add_vector(BodyVector{{{b, a, 1.0, false, Mat(), at->euler}}});
   return rows_.add_vector(BodyVector{{{b, a, 1.0, false, attach_axis(at, a)}}});
 }
 
@@ -93,11 +95,11 @@ void System::add_joint(const JointSpec& spec) {
   const int bi = spec.body_i, bj = spec.body_j;
   // A gs body (mbs/GsBody.hpp) turns an axis a at an interface point as a + θ ẑ × a: exact for the plane's
   // normal and for the relative turn of two gs interface points (in-plane axes, perpendicular at t = 0).
-  if ((gs(bi) || gs(bj)) && bi != holding_frame_ && bj != holding_frame_) {
+  if ((gs_planar(bi) || gs_planar(bj)) && bi != holding_frame_ && bj != holding_frame_) {
     const bool z_axis = std::abs(std::abs(spec.axis.normalized().z()) - 1.0) < 1e-9;
     const auto t = spec.type;
     FLEXUQ_REQUIRE(t == JointType::spherical || ((t == JointType::revolute || t == JointType::revolute_2d) && z_axis) ||
-                       (t == JointType::fixed && z_axis && gs(bi) && gs(bj)),
+                       (t == JointType::fixed && z_axis && gs_planar(bi) && gs_planar(bj)),
                    who << ": a gs body moves in the plane z = 0 with its interface points' coordinates; it takes spherical "
                           "joints, revolute and revolute-2d joints about z (axis [0, 0, 1]), and fixed joints about z "
                           "between two gs bodies");

@@ -50,6 +50,15 @@ int System::add_body(const RigidBody& b) {
     }
     holding_frame_ = -2;
     internal_joint_.back() = true;
+    if (const auto& fx = bodies_[static_cast<std::size_t>(id)].flex; fx && fx->gs3d) {
+      // A 3-D GS body's interface Euler parameters p_i (mbs/GsBody3d.hpp): one norm row each,
+      // |A(p_i) e_x|² − 1 = |p_i|⁴ − 1, among the frame joint's rows.
+      for (const auto& [iface, at] : fx->interfaces) {
+        const int u = rows_.add_vector(BodyVector{{{id, Vec3::UnitX(), 1.0, false, Mat(), at.euler}}});
+        rows_.add_dot_row(static_cast<int>(joints_.size()) - 1, b.name + "." + iface + ".norm", u, u, 1.0);
+        ++joint_rows_.back().second;
+      }
+    }
   }
   reset_active();
   return id;

@@ -50,6 +50,9 @@ flexuq_mbs_script_test(test_mbs_simulate_seed002 simulate_seed002_test.sh TIMEOU
 # Seed 002's generalised superelement bodies (type: gs): S8 against the floating frame held at the same
 # interface point, G6's scaled modes and rk45 step counts, refusals.
 flexuq_mbs_script_test(test_mbs_simulate_gs simulate_gs_test.sh TIMEOUT 400 LABELS mbs np1 COST 60)
+# The 3-D generalised superelement (type: gs3d): S8 in 3-D (a pendulum thrown out of plane against the
+# floating frame held at the same interface point), planar gs = gs3d held in the plane, refusals.
+flexuq_mbs_script_test(test_mbs_simulate_gs3d simulate_gs3d_test.sh TIMEOUT 200 LABELS mbs np1 COST 10)
 
 # Seed 000's flexible slider-crank against an independent SciPy model of the same floating-frame
 # equations (tests/oracle/ffrf_slider_crank.py): convergence in h from rest, and a turning loop

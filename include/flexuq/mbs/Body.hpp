@@ -55,6 +55,9 @@ struct ForceSpec; // mbs/Force.hpp
 struct Attachment {
   Vec3 ref = Vec3::Zero();
   Mat translation, rotation;
+  /// ≥ 0 (a 3-D GS body, mbs/GsBody3d.hpp): the interface's frame is A(p) exactly, p = η[euler, euler + 4),
+  /// and an axis there turns with it (rotation unused).
+  int euler = -1;
 };
 
 /// L of a point @p s (body frame) rigidly linked to the interface @p at: T_ref − (s − x_ref)~ R_ref
@@ -83,6 +86,9 @@ struct FlexibleData {
   /// Set for a generalised-superelement body (seed 002, mbs/GsBody.hpp): η are the global coordinates of
   /// its interface points and its internal coordinates, the frame is held like a GCMS body's.
   std::shared_ptr<const GsData> gs;
+  /// Set for a 3-D generalised-superelement body (mbs/GsBody3d.hpp): η are the interface points' global
+  /// displacements and Euler parameters and the internal coordinates, the frame held.
+  std::shared_ptr<const GsData> gs3d;
   int n_elastic() const { return static_cast<int>(K.rows()); }
   /// The interface @p name; throws InputError naming @p who and listing the interfaces.
   const Attachment& interface(const std::string& name, const std::string& who) const;

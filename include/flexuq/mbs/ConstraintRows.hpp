@@ -31,6 +31,10 @@ struct BodyVector {
     double sign;
     bool point;
     Mat L = Mat(); ///< flexible bodies: 3 × n_e, the body-frame motion of the part with η
+    /// ≥ 0: an axis A(p_e) local turning with Euler parameters p_e = η[euler, euler + 4) of a body whose
+    /// frame is held at the global frame (a 3-D GS interface point, mbs/GsBody3d.hpp); L and the held
+    /// frame's (r, p) unused.
+    int euler = -1;
   };
   std::vector<Part> parts;
 };

@@ -55,6 +55,9 @@ struct FlexibleOptions {
   /// Seed 002's generalised superelement (`type: gs`, mbs/GsBody.hpp): the global coordinates of the
   /// interface points and the internal ones, the frame at frame_interface (required).
   bool gs = false;
+  /// The 3-D generalised superelement (`type: gs3d`, mbs/GsBody3d.hpp): the interface points' global
+  /// displacements and Euler parameters and the internal coordinates, the frame at frame_interface.
+  bool gs3d = false;
 };
 
 /// Rows of a body's basis at the nodes of node sets: per set name, per node its index in the

@@ -38,6 +38,7 @@
 #include "flexuq/cms/FloatingFrame.hpp"
 #include "flexuq/cms/ReducedBody.hpp"
 #include "flexuq/mbs/Body.hpp"
+#include "flexuq/mbs/GsModelParts.hpp"
 
 #include <memory>
 #include <string>
@@ -100,28 +101,19 @@ double gs_strain_energy(const GsData& d, const Vec& g);
 Vec gs_pose(const GsData& d, const Vec3& position, double angle);
 Vec gs_pose_rates(const GsData& d, const Vec3& position, double angle, const Vec3& v, double omega);
 
-/// A GS body in a System: the frame held (frame_held), g its elastic block.
-class GsBodyModel : public BodyModel {
+/// A GS body in a System: the frame held (frame_held), g its elastic block (mbs/GsModelParts.hpp).
+class GsBodyModel : public GsBodyModelBase {
 public:
   /// @throws InputError when the pose leaves the plane z = 0.
   explicit GsBodyModel(RigidBody body);
-  const GsData& gs() const { return *gs_; }
   int n_elastic() const override { return gs_->n(); }
   void initial_coordinates(Vec& q, int o) const override;
   void initial_rates(Vec& v, int o) const override;
-  void mass_times(const Vec& q, const Vec& a, int o, Vec& out) const override;
-  void mass_into(const Vec& q, int o, double scale, Eigen::Ref<Mat> mm) const override;
-  void add_body_forces(const Vec& q, const Vec& v, int o, const Vec3& g_sum, bool qv_terms, Vec& f) const override;
-  double gravity_work(const Vec& q, int o, const Vec3& g) const override;
-  double strain_energy(const Vec& q, int o) const override;
-  void add_stiffness_damping(const Vec& q, int o, double ck, double cd, Eigen::Ref<Mat> out) const override;
-  void check_point(const Vec3& s, const Attachment* at, const std::string& who) const override;
-  void check_load(const ForceSpec& f, bool acted_on, const std::string& who) const override;
-  void check_force(const ForceSpec& f) const override;
-  bool frame_held() const override { return true; }
+
+protected:
+  gs_parts::FrameState frame_state(const Vec& g, const Vec& gd) const override;
 
 private:
-  std::shared_ptr<const GsData> gs_;
   double angle0_ = 0; ///< the pose's rotation about z
 };
 

@@ -78,7 +78,10 @@ public:
   /// Whether body @p b is a GCMS body (seed 001; its frame is held, η = q).
   bool gcms(int b) const { return b != kGround && bodies_[b].flex && bodies_[b].flex->gcms; }
   /// A generalised-superelement body (flex->gs, mbs/GsBody.hpp).
-  bool gs(int b) const { return b != kGround && bodies_[b].flex && bodies_[b].flex->gs; }
+  /// A generalised-superelement body, planar (mbs/GsBody.hpp) or 3-D (mbs/GsBody3d.hpp).
+  bool gs(int b) const { return b != kGround && bodies_[b].flex && (bodies_[b].flex->gs || bodies_[b].flex->gs3d); }
+  /// A planar one (its joints are limited to the plane).
+  bool gs_planar(int b) const { return b != kGround && bodies_[b].flex && bodies_[b].flex->gs; }
   /// The model of body @p b (its type's mass, forces, energies; mbs/Body.hpp).
   const BodyModel& body_model(int b) const { return *models_[static_cast<std::size_t>(b)]; }
   /// The body that coordinate @p k belongs to.

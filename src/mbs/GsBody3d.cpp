@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: MIT
+#include "flexuq/mbs/GsBody3d.hpp"
+
+#include "flexuq/core/Error.hpp"
+#include "flexuq/mbs/GsModelParts.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace flexuq::mbs {
+
+std::shared_ptr<FlexibleData> gs3d_flexible_data(std::shared_ptr<const GsData> gs, const std::string& source) {
+  const int n = gs3d_size(*gs);
+  auto d = gs_parts::flexible_data(n, source);
+  for (int i = 0; i < gs->n_points(); ++i) {
+    Attachment at;
+    at.ref = gs->X[static_cast<std::size_t>(i)];
+    at.translation = Mat::Zero(3, n);
+    at.translation.block(0, 7 * i, 3, 3).setIdentity();
+    at.rotation = Mat::Zero(3, n); // the frame turns exactly with A(p_i): Attachment::euler
+    at.euler = 7 * i + 3;
+    d->interfaces[gs->points[static_cast<std::size_t>(i)]] = at;
+  }
+  d->gs3d = std::move(gs);
+  return d;
+}
+
+namespace {
+
+/// One interface point's Euler parameters normalised, p̂ = p/|p|, with its rate s = Π ṗ/|p| = dp̂/dt,
+/// the map's columns Π/|p| (Π = 1 − p̂p̂ᵀ) and the convective part c of d²p̂/dt² = Π p̈/|p| + c,
+/// c = −2 s (p̂ᵀṗ)/|p| − p̂ |s|² (zero and −p̂|s|² on the unit sphere with pᵀṗ = 0).
+struct UnitEuler {
+  Vec4 p, s = Vec4::Zero(), c = Vec4::Zero();
+  Eigen::Matrix4d map;
+  double inv = 1; ///< 1/|p|
+  UnitEuler(const Vec4& raw, const Vec4* rate) {
+    const double len = raw.norm();
+    FLEXUQ_REQUIRE(len > 0.0, "a gs body's interface Euler parameters are zero");
+    inv = 1.0 / len;
+    p = raw * inv;
+    map = (Eigen::Matrix4d::Identity() - p * p.transpose()) * inv;
+    if (!rate) return;
+    s = map * *rate;
+    c = -2.0 * s * (p.dot(*rate) * inv) - p * s.squaredNorm();
+  }
+};
+
+} // namespace
+
+Gs3dKinematics gs3d_kinematics(const GsData& d, const Vec& g, const Vec& gd) {
+  const int np = d.n_points(), n = gs3d_size(d), nf = d.n_kept(), k = d.frame;
+  FLEXUQ_REQUIRE(g.size() == n, "gs3d_kinematics: g has " << g.size() << " entries, the body " << n);
+  const bool rates = gd.size() == n;
+  Gs3dKinematics s;
+  // Every point's p̂ (the map is that of the normalised parameters: J is its exact Jacobian everywhere).
+  std::vector<UnitEuler> pe;
+  pe.reserve(static_cast<std::size_t>(np));
+  for (int i = 0; i < np; ++i) {
+    const Vec4 rate = rates ? Vec4(gd.segment<4>(7 * i + 3)) : Vec4(Vec4::Zero());
+    pe.emplace_back(g.segment<4>(7 * i + 3), rates ? &rate : nullptr);
+  }
+  const UnitEuler& ek = pe[static_cast<std::size_t>(k)];
+  const Mat34 Gk2 = 2.0 * g_matrix(ek.p);
+  const Mat34 Gk2map = Gk2 * ek.map; // ∂ω'/∂ṗ_k = 2 G(p̂_k) Π_k/|p_k| = 2 G(p̂_k)/|p_k|
+  s.R = rotation(ek.p);
+  s.omega = Gk2 * ek.s;
+  const Vec3 alpha_c = Gk2 * ek.c; // ω̇' = ∂ω'/∂ṗ_k p̈_k + alpha_c (G(s)s = 0)
+  const Mat3 W = skew(s.omega);
+  const Vec3 Xk = d.X[static_cast<std::size_t>(k)];
+  auto x = [&](int i) { return Vec3(d.X[static_cast<std::size_t>(i)] + g.segment<3>(7 * i)); };
+  const Vec3 xk = x(k);
+  s.r = xk - s.R * Xk;
+  const Mat3 Rt = s.R.transpose();
+  s.J = Mat::Zero(6 + nf, n);
+  s.kappa = Vec::Zero(6 + nf);
+  s.xi = Vec::Zero(nf);
+  // Frame: v_O = Rᵀẋ_k + X̃_k ω', a_O = Rᵀr̈_j = Rᵀẍ_k + X̃_k ω̇' − ω̃'ω̃'X_k.
+  s.J.block(0, 7 * k, 3, 3) = Rt;
+  s.J.block(0, 7 * k + 3, 3, 4) = skew(Xk) * Gk2map;
+  s.J.block(3, 7 * k + 3, 3, 4) = Gk2map;
+  s.kappa.head<3>() = skew(Xk) * alpha_c - W * (W * Xk);
+  s.kappa.segment<3>(3) = alpha_c;
+  for (int c = 0; c < nf; ++c) {
+    const int row = 6 + c, p = d.point_of[static_cast<std::size_t>(c)], m = d.component_of[static_cast<std::size_t>(c)];
+    const double sc = d.scale(c);
+    if (p < 0) { // internal coordinate
+      const int col = 7 * np + d.internal[static_cast<std::size_t>(c)];
+      s.J(row, col) = sc;
+      s.xi(c) = sc * g(col);
+      continue;
+    }
+    if (m < 3) { // u_i = Rᵀ(x_i − x_k) + X_k − X_i: u̇ = Rᵀ(ẋ_i − ẋ_k) + δ̃ ω', ü = … − 2ω̃'Rᵀ(ẋ_i − ẋ_k) + ω̃'ω̃'δ + δ̃ ω̇'
+      const Vec3 dp = Rt * (x(p) - xk);
+      s.xi(c) = sc * (dp + Xk - d.X[static_cast<std::size_t>(p)])(m);
+      s.J.block(row, 7 * p, 1, 3) += sc * Rt.row(m);
+      s.J.block(row, 7 * k, 1, 3) -= sc * Rt.row(m);
+      s.J.block(row, 7 * k + 3, 1, 4) += sc * (skew(dp) * Gk2map).row(m);
+      if (rates) {
+        const Vec3 dv = Rt * (gd.segment<3>(7 * p) - gd.segment<3>(7 * k));
+        s.kappa(row) = sc * (-2.0 * W * dv + W * (W * dp) + skew(dp) * alpha_c)(m);
+      }
+    } else { // θ_i = 2 G(p̂_k) p̂_i = −2 G(p̂_i) p̂_k
+      const int a = m - 3;
+      const UnitEuler& ei = pe[static_cast<std::size_t>(p)];
+      const Mat34 Gi2 = 2.0 * g_matrix(ei.p);
+      s.xi(c) = sc * (Gk2 * ei.p)(a);
+      s.J.block(row, 7 * p + 3, 1, 4) += sc * (Gk2 * ei.map).row(a);
+      s.J.block(row, 7 * k + 3, 1, 4) -= sc * (Gi2 * ek.map).row(a);
+      if (rates) // θ̈ = 2[G(p̂̈_k) p̂_i + 2 G(s_k) s_i + G(p̂_k) p̂̈_i]
+        s.kappa(row) = sc * (2.0 * g_matrix(ek.c) * ei.p + 4.0 * g_matrix(ek.s) * ei.s + Gk2 * ei.c)(a);
+    }
+  }
+  s.xi_dot = rates ? Vec(s.J.bottomRows(nf) * gd) : Vec(Vec::Zero(nf));
+  return s;
+}
+
+namespace {
+gs_parts::FrameState frame(Gs3dKinematics s) {
+  return {s.R, s.r, std::move(s.xi), std::move(s.xi_dot), s.omega, std::move(s.J), std::move(s.kappa)};
+}
+} // namespace
+
+Mat gs3d_body_mass(const GsData& d, const Vec& g) { return gs_parts::mass(d, frame(gs3d_kinematics(d, g, Vec()))); }
+
+Vec gs3d_quadratic_velocity(const GsData& d, const Vec& g, const Vec& gd) {
+  return gs_parts::quadratic_velocity(d, frame(gs3d_kinematics(d, g, gd)));
+}
+
+Vec gs3d_elastic_force(const GsData& d, const Vec& g) {
+  return gs_parts::elastic_force(d, frame(gs3d_kinematics(d, g, Vec())));
+}
+
+double gs3d_strain_energy(const GsData& d, const Vec& g) {
+  const auto s = gs3d_kinematics(d, g, Vec());
+  return 0.5 * s.xi.dot(d.K * s.xi);
+}
+
+Vec gs3d_pose(const GsData& d, const Vec3& position, const Vec4& p) {
+  Vec g = Vec::Zero(gs3d_size(d));
+  const Mat3 R = rotation(p);
+  for (int i = 0; i < d.n_points(); ++i) {
+    const Vec3 X = d.X[static_cast<std::size_t>(i)];
+    g.segment<3>(7 * i) = position + R * X - X;
+    g.segment<4>(7 * i + 3) = p;
+  }
+  return g;
+}
+
+Vec gs3d_pose_rates(const GsData& d, const Vec4& p, const Vec3& v, const Vec3& omega) {
+  Vec gd = Vec::Zero(gs3d_size(d));
+  const Mat3 R = rotation(p);
+  const Vec4 pd = 0.5 * e_matrix(p).transpose() * omega; // ω = 2 E ṗ, pᵀṗ = 0
+  for (int i = 0; i < d.n_points(); ++i) {
+    gd.segment<3>(7 * i) = v + omega.cross(R * d.X[static_cast<std::size_t>(i)]);
+    gd.segment<4>(7 * i + 3) = pd;
+  }
+  return gd;
+}
+
+// ---- the body in a System ----
+
+Gs3dBodyModel::Gs3dBodyModel(RigidBody body) : GsBodyModelBase(body, body.flex ? body.flex->gs3d : nullptr) {}
+
+void Gs3dBodyModel::initial_coordinates(Vec& q, int o) const {
+  q.segment<3>(o).setZero();
+  q.segment<4>(o + 3) = Vec4(1, 0, 0, 0);
+  q.segment(o + 7, n_elastic()) = gs3d_pose(*gs_, body_.position, body_.orientation);
+}
+
+void Gs3dBodyModel::initial_rates(Vec& v, int o) const {
+  v.segment(o, 7).setZero();
+  v.segment(o + 7, n_elastic()) = gs3d_pose_rates(*gs_, body_.orientation, body_.velocity, body_.angular_velocity);
+}
+
+gs_parts::FrameState Gs3dBodyModel::frame_state(const Vec& g, const Vec& gd) const {
+  return frame(gs3d_kinematics(*gs_, g, gd));
+}
+
+} // namespace flexuq::mbs

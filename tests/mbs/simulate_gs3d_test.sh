@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Seed 002's generalised superelement in 3-D (`type: gs3d`, mbs/GsBody3d.hpp) in `flexuq simulate`, on
+# the Craig–Bampton connector of configs/seed002-rod.yaml (6 modes):
+#   S8 in 3-D: a pendulum hung by a spherical joint at END0, thrown about a skew axis under gravity (an
+#       out-of-plane swing with a spin about the rod), against the floating-frame body held at the same
+#       interface point (`type: flexible, frame: {interface: END0}`): the same frame (END0's pose) and the
+#       same Ritz space, so the same Lagrangian in other coordinates; rk45 at rtol 1e-8 so that each run's
+#       own error is far below the comparison;
+#   the planar GS = the 3-D GS held in the plane: seed 002's slider-crank (configs/seed002-slider-crank-gs.yaml)
+#       with `type: gs3d` (out-of-plane coordinates free, unexcited) against `type: gs`;
+#   and refusals: a gs3d body without its frame point, a node output.
+#   simulate_gs3d_test.sh FLEXUQ MPIEXEC SOURCE_DIR
+set -euo pipefail
+flexuq="$1"; mpiexec="$2"; src="$3"
+wd=$(mktemp -d)
+trap 'rm -rf "$wd"' EXIT
+cd "$wd"
+cp "$src"/configs/seed002-{rod,slider-crank-gs}.yaml .
+run() { # run <log> <flexuq args...>
+  local log="$1"; shift
+  timeout 120 "$mpiexec" -n 1 "$flexuq" "$@" > "$log" 2>&1 || { echo "FAIL: flexuq $*"; cat "$log"; exit 1; }
+}
+run reduce-rod.log reduce seed002-rod.yaml --set output=seed002-rod.h5
+# The pendulum: END0 (mesh x = -0.15) at the origin, the rod turned 0.5 rad about [1, 1, 1] (placed so END0
+# stays at the origin), ω = [2, 5, 20] rad/s; the mesh origin's velocity ω × (its offset from END0).
+cat > pendulum.yaml <<'YAML'
+command: simulate
+bodies:
+  rod: {type: gs3d, body: seed002-rod.h5, frame: {interface: END0}, position: P0,
+        orientation: {axis: [1, 1, 1], angle: 0.5}, velocity: V0, angular_velocity: [2, 5, 20]}
+joints:
+  - {name: S, type: spherical, bodies: [ground, rod], point: [0, 0, 0], interface: END0}
+forces:
+  - {type: gravity, g: [0, 0, -9.81]}
+solver: {type: rk45, rtol: 1.0e-8, atol: 1.0e-11, step: 1.0e-7, end: 0.02, output_step: 5.0e-4}
+outputs:
+  - {name: end_C, body: rod, point: [0.15, 0, 0], interface: END1, quantity: position}
+  - {name: energy, quantity: energy}
+  - {name: drift, quantity: drift}
+output: gs3d-pendulum.h5
+YAML
+/usr/bin/python3 - <<'PY'
+import numpy as np
+ax = np.ones(3) / np.sqrt(3.0); a = 0.5
+K = np.array([[0, -ax[2], ax[1]], [ax[2], 0, -ax[0]], [-ax[1], ax[0], 0]])
+R = np.eye(3) + np.sin(a) * K + (1 - np.cos(a)) * K @ K
+p0 = R @ np.array([0.15, 0, 0])          # END0 = p0 + R (-0.15, 0, 0) = 0
+v0 = np.cross([2.0, 5.0, 20.0], p0)
+fmt = lambda v: "[" + ", ".join(f"{x:.17g}" for x in v) + "]"
+s = open("pendulum.yaml").read().replace("P0", fmt(p0)).replace("V0", fmt(v0))
+open("pendulum.yaml", "w").write(s)
+open("pendulum-ff.yaml", "w").write(s.replace("type: gs3d", "type: flexible").replace("gs3d-pendulum.h5", "ff-pendulum.h5"))
+PY
+run gs3d-pendulum.log simulate pendulum.yaml
+run ff-pendulum.log simulate pendulum-ff.yaml
+# The planar slider-crank as gs and as gs3d, rk45 over 0.01 s (1.5 rad of the crank).
+s8=(--set solver.type=rk45 --set solver.rtol=1e-8 --set solver.atol=1e-11 --set solver.step=1e-7 --set solver.end=0.01)
+run gs-sc.log simulate seed002-slider-crank-gs.yaml "${s8[@]}" --set output=gs-sc.h5
+run gs3d-sc.log simulate seed002-slider-crank-gs.yaml "${s8[@]}" --set bodies.rod.type=gs3d --set output=gs3d-sc.h5
+# Refusals: exit 2, named.
+refuse() { # refuse <pattern> <yaml>
+  set +e
+  "$mpiexec" -n 1 "$flexuq" simulate "$2" > bad.log 2>&1; local rc=$?
+  set -e
+  [ $rc = 2 ] && grep -q -- "$1" bad.log || { echo "FAIL: $2 (exit $rc), expected '$1'"; cat bad.log; exit 1; }
+  echo "ok   refused: $(grep -o -- "$1" bad.log | head -1)"
+}
+sed 's/frame: {interface: END0}, //' pendulum.yaml > bad-frame.yaml
+refuse "bodies.rod.*a gs3d body needs frame" bad-frame.yaml
+sed 's/  - {name: energy, quantity: energy}/  - {name: n5, body: rod, node: 5, quantity: position}/' pendulum.yaml > bad-node.yaml
+refuse "outputs\[1\].node.*is a gs body" bad-node.yaml
+/usr/bin/python3 - <<'PY'
+import sys
+import h5py, numpy as np
+ok = True
+def check(cond, what):
+    global ok
+    print(("ok   " if cond else "FAIL ") + what)
+    ok = ok and bool(cond)
+def out(path, name):
+    with h5py.File(path, "r") as f:
+        return f["outputs/" + name][()]
+c3, cf = out("gs3d-pendulum.h5", "end_C"), out("ff-pendulum.h5", "end_C")
+z = np.ptp(c3[:, 2])
+check(z > 1e-3, f"the pendulum leaves its plane: end C moves {z:.3g} m in z")
+e1 = np.max(np.abs(c3 - cf)) / 0.3
+check(e1 < 1e-8, f"S8 in 3-D: pendulum end C, gs3d vs floating frame (END0) {e1:.3g} of L (< 1e-8)")
+with h5py.File("gs3d-pendulum.h5", "r") as f:
+    drift = np.max(f["drift"][()][:, 0])
+    steps = f["/solver"].attrs["steps"]
+check(drift < 1e-8, f"gs3d pendulum: drift {drift:.2g} (norm rows of the interface Euler parameters included)")
+with h5py.File("gs3d-pendulum.h5", "r") as f:
+    en = f["energy"][()]  # T, V, U, W, balance T + V + U - W
+bal = np.ptp(en[:, 4]) / np.max(en[:, 0])
+check(bal < 1e-8, f"gs3d pendulum: energy balance varies by {bal:.2g} of max T = {np.max(en[:, 0]):.4g} J")
+cs, c3s = out("gs-sc.h5", "end_C"), out("gs3d-sc.h5", "end_C")
+e2 = np.max(np.abs(cs - c3s)) / 0.3
+check(e2 < 1e-8, f"planar gs = gs3d held in the plane (slider-crank, end C): {e2:.3g} of L (< 1e-8)")
+check(np.max(np.abs(c3s[:, 2])) < 1e-12, f"gs3d slider-crank stays in the plane: |z| {np.max(np.abs(c3s[:, 2])):.2g}")
+for name in ["gs3d-pendulum", "ff-pendulum", "gs-sc", "gs3d-sc"]:
+    with h5py.File(f"{name}.h5", "r") as f:
+        print(f"{name}: {f['/solver'].attrs['steps']} rk45 steps")
+sys.exit(0 if ok else 1)
+PY
