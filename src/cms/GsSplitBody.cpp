@@ -5,12 +5,22 @@
 #include "flexuq/cms/Superelement.hpp"
 #include "flexuq/core/Error.hpp"
 
+#include <string>
 #include <vector>
 
 namespace flexuq::cms {
 
 void attach_gs_split(Reducer& r, const ReducedBasis& b, ReducedBody& body) {
   body.gs = GsSplitData{};
+  // The split's dense n_b × n_b work (SVD, LU) costs O(n_b³): 0.3 s at 300; a gs body moves by a few
+  // 6-coordinate reference points, so large node interfaces are not split.
+  constexpr std::size_t kMaxBoundary = 300;
+  const std::size_t nb = r.space().n_boundary();
+  if (nb > kMaxBoundary) {
+    body.gs.refused = "not split: " + std::to_string(nb) + " boundary coordinates (more than " +
+                      std::to_string(kMaxBoundary) + "; a gs body moves by RBE2/RBE3 reference points, 6 coordinates each)";
+    return;
+  }
   try {
     const GsSplit s = split_basis(r, b);
     GsSplitData& g = body.gs;
