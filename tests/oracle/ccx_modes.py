@@ -39,14 +39,16 @@ def printed_frequencies(stdout, count):
     return [float(r[1]) for r in rows[:count]]
 
 
-def s4_plate_lines(nx, ny, a, b):
+def s4_plate_lines(nx, ny, a, b, xyz=None):
     """An .inp's *NODE block and *ELEMENT, TYPE=S4, ELSET=PLATE of a flat [0, a] x [0, b] plate at
-    z = 0, nx x ny quads: (lines, lab(i, j) → node label, the next free element label)."""
+    z = 0, nx x ny quads: (lines, lab(i, j) → node label, the next free element label). @p xyz:
+    (x, y) → (x, y, z) maps the flat plate's nodes onto a curved surface (default: z = 0)."""
     lab = lambda i, j: 1 + i + (nx + 1) * j
     lines = ["*NODE"]
     for j in range(ny + 1):
         for i in range(nx + 1):
-            lines.append(f"{lab(i, j)}, {a * i / nx:.10g}, {b * j / ny:.10g}, 0")
+            p = xyz(a * i / nx, b * j / ny) if xyz else (a * i / nx, b * j / ny, 0)
+            lines.append(f"{lab(i, j)}, {p[0]:.10g}, {p[1]:.10g}, {p[2]:.10g}")
     lines.append("*ELEMENT, TYPE=S4, ELSET=PLATE")
     e = 1
     for j in range(ny):
@@ -82,6 +84,17 @@ def write_case(work, lines, ccx_boundary, fixed, count):
         f.write(f"*INCLUDE, INPUT=plate.inp\n*BOUNDARY\n{ccx_boundary}\n*STEP\n*FREQUENCY\n{count}\n*END STEP\n")
     with open(os.path.join(work, "job.yaml"), "w") as f:
         f.write(f"model:\n  mesh: plate.inp\n  fixed: {fixed}\nmodes:\n  count: {count}\noutput: plate.h5\n")
+
+
+def run_and_compare(args, lines, ccx_boundary, fixed, count, rtol, ranks_rtol):
+    """write_case in args.workdir, ccx and `flexuq modes` at each of args.np's rank counts, then
+    compare_with_ccx; prints PASS/FAIL and exits 0/1."""
+    write_case(args.workdir, lines, ccx_boundary, fixed, count)
+    fc = ccx_frequencies(args.workdir, count)
+    runs = {int(n): printed_frequencies(flexuq_modes(args.workdir, args, int(n)), count) for n in args.np.split(",")}
+    ok = compare_with_ccx(fc, runs, count, rtol, ranks_rtol)
+    print("PASS" if ok else "FAIL")
+    sys.exit(0 if ok else 1)
 
 
 def oracle_parser():

@@ -17,7 +17,7 @@ import os
 import shutil
 import sys
 
-from ccx_modes import ccx_frequencies, compare_with_ccx, flexuq_modes, oracle_parser, printed_frequencies, write_case
+from ccx_modes import oracle_parser, run_and_compare, s4_plate_lines
 
 SKIP = 77
 L, W, T, E, NU, RHO = 12.0, 1.1, 0.32, 29e6, 0.22, 1.0
@@ -27,18 +27,11 @@ RANKS_RTOL = 1e-8
 
 
 def mesh_lines():
-    lab = lambda i, j: 1 + i + (NL + 1) * j  # noqa: E731
-    lines = ["*NODE"]
-    for j in range(NW + 1):
-        for i in range(NL + 1):
-            th, eta = 0.5 * math.pi * i / NL, (j / NW - 0.5) * W
-            lines.append(f"{lab(i, j)}, {L * i / NL:.10g}, {eta * math.cos(th):.10g}, {eta * math.sin(th):.10g}")
-    lines.append("*ELEMENT, TYPE=S4, ELSET=PLATE")
-    e = 1
-    for j in range(NW):
-        for i in range(NL):
-            lines.append(f"{e}, {lab(i, j)}, {lab(i + 1, j)}, {lab(i + 1, j + 1)}, {lab(i, j + 1)}")
-            e += 1
+    def helicoid(x, y):  # the flat strip [0, L] x [0, W], its width turned by 90 deg x / L about the axis
+        th, eta = 0.5 * math.pi * x / L, y - 0.5 * W
+        return x, eta * math.cos(th), eta * math.sin(th)
+
+    lines, lab, _ = s4_plate_lines(NL, NW, L, W, helicoid)
     lines.append("*NSET, NSET=ROOT")
     lines += [str(lab(0, j)) for j in range(NW + 1)]
     lines += ["*MATERIAL, NAME=M", "*ELASTIC", f"{E:.6g}, {NU}", "*DENSITY", f"{RHO}",
@@ -52,12 +45,7 @@ def main():
         print("SKIP: ccx not installed")
         sys.exit(SKIP)
     os.makedirs(args.workdir, exist_ok=True)
-    write_case(args.workdir, mesh_lines(), "ROOT, 1, 6", "[ROOT]", COUNT)
-    fc = ccx_frequencies(args.workdir, COUNT)
-    runs = {int(n): printed_frequencies(flexuq_modes(args.workdir, args, int(n)), COUNT) for n in args.np.split(",")}
-    ok = compare_with_ccx(fc, runs, COUNT, FREQ_RTOL_CCX, RANKS_RTOL)
-    print("PASS" if ok else "FAIL")
-    sys.exit(0 if ok else 1)
+    run_and_compare(args, mesh_lines(), "ROOT, 1, 6", "[ROOT]", COUNT, FREQ_RTOL_CCX, RANKS_RTOL)
 
 
 if __name__ == "__main__":
