@@ -4,8 +4,10 @@
 #include "flexuq/ident/Adjoint.hpp"
 
 #include "flexuq/core/Error.hpp"
+#include "flexuq/rom/ReducedConstraints.hpp"
 
 #include <ctime>
+#include <optional>
 #include <cmath>
 #include <sstream>
 
@@ -24,7 +26,9 @@ double seconds_since(Clock::time_point t0) { return static_cast<double>(Clock::n
 /// residual Vᵀ R, constraints Γᵀ C, multipliers Γ λ_l).
 class Discrete {
 public:
-  Discrete(const mbs::System& sys, const rom::ReducedBasis* b) : sys_(sys), b_(b) {}
+  Discrete(const mbs::System& sys, const rom::ReducedBasis* b) : sys_(sys), b_(b) {
+    if (b) rc_.emplace(sys, b->V, b->gamma);
+  }
   int size() const { return b_ ? b_->r() : sys_.n(); }
   int rows() const { return b_ ? b_->l() : sys_.m(); }
   Vec q(const Vec& x) const { return b_ ? Vec(b_->V * x + b_->R0) : x; }
@@ -37,14 +41,16 @@ public:
   Vec residual(const Vec& x, const Vec& xd, const Vec& xdd, const Vec& lam, double t) const {
     const Vec qq = q(x), v = up(xd);
     Vec ctl, ph;
-    sys_.constraint_residual(qq, t, lambda(lam), ctl, ph);
+    if (rc_)
+      rc_->residual(qq, t, lam, ph, ctl); // C_qᵀΓλ_l contracted directly (rom/ReducedConstraints.hpp)
+    else
+      sys_.constraint_residual(qq, t, lambda(lam), ctl, ph);
     return down(sys_.mass_times(qq, up(xdd)) + ctl - sys_.forces(qq, v, t));
   }
   Vec constraint(const Vec& x, double t) const { return rows_down(sys_.phi(q(x), t)); }
   Mat jacobian(const Vec& x, double t) const {
-    const Mat cq = sys_.jacobian(q(x), t);
-    if (!b_) return cq;
-    return b_->gamma.transpose() * cq * b_->V;
+    if (rc_) return rc_->jacobian(q(x), t); // Γᵀ C_q V without the m × n C_q
+    return sys_.jacobian(q(x), t);
   }
   Mat mass(const Vec& x) const {
     const Mat mm = sys_.mass(q(x));
@@ -153,6 +159,7 @@ private:
 
   const mbs::System& sys_;
   const rom::ReducedBasis* b_;
+  mutable std::optional<rom::ReducedConstraints> rc_; ///< the reduced model's constraint operators (work arrays)
   mutable std::vector<std::vector<int>> groups_;
   mutable std::vector<std::vector<int>> touched_;
 };
@@ -428,6 +435,11 @@ Evaluation cost_and_gradient(const Problem& pr, const Vec& p) {
   }
 
   const Discrete d(sys, pr.basis);
+  std::vector<Discrete> dplus, dminus; // once, not per step: a reduced one sets up its constraint operators
+  for (Eigen::Index i = 0; i < np; ++i) {
+    dplus.emplace_back(plus[static_cast<std::size_t>(i)], pr.basis);
+    dminus.emplace_back(minus[static_cast<std::size_t>(i)], pr.basis);
+  }
   const mbs::NewmarkCoefficients k = mbs::newmark_coefficients(pr.solver);
   const int nsteps = pr.steps(), n = d.size(), l = d.rows();
   const double h = pr.solver.step, c = k.c(), bq = k.beta * h * h * c, bv = k.gamma * h * c;
@@ -455,7 +467,7 @@ Evaluation cost_and_gradient(const Problem& pr, const Vec& p) {
     // Parameters: −μᵀ ∂F/∂p, F = (R, g/bq).
     for (Eigen::Index i = 0; i < np; ++i) {
       const auto ii = static_cast<std::size_t>(i);
-      const Discrete dp(plus[ii], pr.basis), dm(minus[ii], pr.basis);
+      const Discrete &dp = dplus[ii], &dm = dminus[ii];
       const Vec rp = (dp.residual(x, xd, xdd, lam, t1) - dm.residual(x, xd, xdd, lam, t1)) / (2 * delta[ii]);
       const Vec gp = (dp.constraint(x, t1) - dm.constraint(x, t1)) / (2 * delta[ii]);
       grad(i) -= mr.dot(rp) + mg.dot(gp) / bq;
