@@ -64,7 +64,8 @@ ReduceJob parse_reduce_job(const io::Config& cfg) {
   ReduceJob j;
   j.build.method = parse_reduce_method(cfg.get<std::string>("reduce.method"));
   // Supports of single components ({set, dofs}: a symmetry plane, a roller) may stay beside the
-  // interfaces of a fixed-interface basis; whole-node supports are interfaces' business.
+  // interfaces (the free-interface methods use the rigid motions they leave, cms::WorkSpace::motions);
+  // whole-node supports are interfaces' business.
   for (const char* k : {"model.fixed", "modes.fixed"}) {
     if (!cfg.has(k)) continue;
     fe::ComponentOptions o;
@@ -73,11 +74,10 @@ ReduceJob parse_reduce_job(const io::Config& cfg) {
                                                       << ", which a reduce job does not take: the interfaces replace "
                                                          "supports (a grounded component has no free-interface modes); "
                                                          "list the set under reduce.interfaces (supports of single "
-                                                         "components, {set, dofs}, are accepted with craig-bampton and guyan)");
-    FLEXUQ_REQUIRE(j.build.method == cms::Method::craig_bampton || j.build.method == cms::Method::guyan,
-                   cfg.source() << ": '" << k << "' with {set, dofs} supports needs reduce.method craig-bampton or guyan "
-                                << "(the other methods use free-interface or rigid-body modes of an unsupported component), got "
-                                << cms::method_name(j.build.method));
+                                                         "components, {set, dofs}, are accepted)");
+    FLEXUQ_REQUIRE(j.build.method != cms::Method::gcms,
+                   cfg.source() << ": '" << k << "' with {set, dofs} supports is not implemented with reduce.method gcms "
+                                << "(its translation and rotation fields are those of a free body); use another method");
   }
   if (j.build.method == cms::Method::gcms) parse_gcms_options(cfg, "reduce.gcms", j.build.gcms);
   const YAML::Node list = cfg.node("reduce.interfaces");

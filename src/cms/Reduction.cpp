@@ -309,10 +309,11 @@ void Reducer::statics() {
     const auto det = ws_.determinate_set(true, &rc);
     std::string sets;
     for (const auto& s : ws_.interfaces()) sets += (sets.empty() ? "" : ", ") + s.set;
-    FLEXUQ_REQUIRE(static_cast<int>(det.size()) == ws_.rigid_count(),
+    FLEXUQ_REQUIRE(static_cast<int>(det.size()) == ws_.motion_count(),
                    "K_ii is singular: the interfaces [" << sets << "] restrain only " << det.size() << " of the "
-                                                        << ws_.rigid_count()
-                                                        << " rigid-body motions (rank of the boundary rigid-mode rows "
+                                                        << ws_.motion_count()
+                                                        << (ws_.supported() ? " rigid-body motions the supports leave" : " rigid-body motions")
+                                                        << " (rank of the boundary rigid-mode rows "
                                                            "Phi_Rb); add interface nodes (3 non-collinear nodes for "
                                                            "solids, 2 for a 2-D component) or use kind rbe2");
     interior_ = std::make_unique<Interior>();
@@ -481,10 +482,14 @@ const fe::ModeSet& Reducer::free_modes() {
   o.prefix = opt_.prefix + "free_";
   if (!free_solver_) free_solver_ = std::make_unique<fe::ModeSolver>(o); // kept: numeric refactor only
   free_ = free_solver_->solve(ws_.K(), ws_.M(), ws_.component().K(), ws_.component().M());
-  FLEXUQ_REQUIRE(free_->rigid_eigenvalues.size() == static_cast<std::size_t>(ws_.rigid_count()),
+  // A free component has rigid_count() rigid motions; one on single-component supports the
+  // motion_count() they leave (a symmetry plane: 3, a simply supported strip: 0 to 3).
+  FLEXUQ_REQUIRE(free_->rigid_eigenvalues.size() == static_cast<std::size_t>(ws_.motion_count()),
                  "free-interface modes: the component has " << free_->rigid_eigenvalues.size()
-                                                            << " zero-energy modes instead of " << ws_.rigid_count()
-                                                            << " (disconnected parts or "
+                                                            << " zero-energy modes instead of " << ws_.motion_count()
+                                                            << (ws_.supported() ? " (the rigid motions its supports leave): "
+                                                                                : " (")
+                                                            << "disconnected parts or "
                                                                "a mechanism); free-interface methods need one rigid body");
   return *free_;
 }
@@ -514,49 +519,14 @@ Reducer::FreeRigid Reducer::free_rigid(const std::vector<std::string>& held) con
   std::vector<Eigen::Index> rows;
   for (std::size_t k = 0; k < bd.size(); ++k)
     if (std::binary_search(sel.begin(), sel.end(), bd[k].interface)) rows.push_back(static_cast<Eigen::Index>(k));
-  // Null space of the held rows of Φ_Rb, rotations scaled to a unit lever arm (a dimensionless rank
-  // test; same threshold as WorkSpace::determinate_set).
+  // Null space of the held rows of Φ_Rb among the component's rigid motions (all 6, tx, ty, rz of a
+  // 2-D one, or those its supports leave).
   Eigen::MatrixXd A(static_cast<Eigen::Index>(rows.size()), 6);
   for (std::size_t r = 0; r < rows.size(); ++r) A.row(static_cast<Eigen::Index>(r)) = R0.row(rows[r]);
-  double len = rows.empty() ? 0.0 : A.rightCols(3).cwiseAbs().maxCoeff();
-  if (len == 0) len = 1;
-  A.rightCols(3) /= len;
-  // The rigid motions of the component: all 6, or tx, ty, rz of a 2-D one (selected by P).
-  const Eigen::MatrixXd P = ws_.rigid_selection();
-  const Eigen::Index nr = P.cols();
-  Eigen::MatrixXd V = Eigen::MatrixXd::Identity(nr, nr);
-  Eigen::Index rank = 0;
-  if (!rows.empty()) {
-    Eigen::JacobiSVD<Eigen::MatrixXd> svd(A * P, Eigen::ComputeFullV);
-    const Eigen::VectorXd sv = svd.singularValues();
-    rank = sv(0) > 0 ? (sv.array() > 1e-10 * sv(0)).count() : 0;
-    V = svd.matrixV();
-  }
-  const Eigen::MatrixXd Vn = P * V.rightCols(nr - rank);
-  // Normalise on rigid-mode coordinates, rotations first (a line or a single node leaves rotations
-  // about it); fall back to column-pivoted QR if the greedy pick is not well conditioned.
-  std::vector<int> picks;
-  for (int p : {3, 4, 5, 0, 1, 2}) {
-    if (static_cast<Eigen::Index>(picks.size()) == Vn.cols()) break;
-    std::vector<int> trial = picks;
-    trial.push_back(p);
-    Eigen::MatrixXd S(static_cast<Eigen::Index>(trial.size()), Vn.cols());
-    for (std::size_t j = 0; j < trial.size(); ++j) S.row(static_cast<Eigen::Index>(j)) = Vn.row(trial[j]);
-    Eigen::JacobiSVD<Eigen::MatrixXd> svd(S);
-    if (svd.singularValues().minCoeff() > 1e-2) picks = std::move(trial);
-  }
-  if (static_cast<Eigen::Index>(picks.size()) < Vn.cols()) {
-    Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(Eigen::MatrixXd(Vn.transpose()));
-    picks.assign(qr.colsPermutation().indices().data(), qr.colsPermutation().indices().data() + Vn.cols());
-  }
-  std::sort(picks.begin(), picks.end());
-  Eigen::MatrixXd Z = Vn;
-  Z.bottomRows(3) /= len; // back to unscaled rotations
-  Eigen::MatrixXd Zp(static_cast<Eigen::Index>(picks.size()), Z.cols());
-  for (std::size_t j = 0; j < picks.size(); ++j) Zp.row(static_cast<Eigen::Index>(j)) = Z.row(picks[j]);
+  auto n = rigid_null_space(A, ws_.motions());
   FreeRigid fr;
-  fr.Z = Z * Zp.inverse();
-  fr.picks = std::move(picks);
+  fr.Z = std::move(n.Z);
+  fr.picks = std::move(n.picks);
   return fr;
 }
 
@@ -599,7 +569,7 @@ const fe::ModeSet& Reducer::mixed_modes(const std::vector<std::string>& held) {
   FLEXUQ_REQUIRE(!sees_zero || found <= n_rigid,
                  "mechanism: " << found << " zero-energy modes with " << o.constraint_description
                                << ", but holding them leaves only " << n_rigid
-                               << " rigid-body motion(s) (rank of their rigid-mode rows: " << ws_.rigid_count() - static_cast<int>(n_rigid)
+                               << " rigid-body motion(s) (rank of their rigid-mode rows: " << ws_.motion_count() - static_cast<int>(n_rigid)
                                << "); the component has a mechanism or disconnected parts");
   if (sees_zero && found < n_rigid)
     throw Error(FLEXUQ_MSG("mixed-interface modes: the eigensolver found " << found << " zero-energy modes with "
@@ -615,9 +585,11 @@ const std::vector<VecH>& Reducer::attachment() {
   if (!attachment_.empty() || ws_.n_boundary() == 0) return attachment_;
   MPI_Comm comm = ws_.comm();
   const auto& R = rigid();
-  // Inverse on the component's rigid motions (all 6; tx, ty, rz of a 2-D component, whose tz, rx, ry vanish).
-  const Eigen::MatrixXd Ps = ws_.rigid_selection();
-  const Eigen::MatrixXd Mrr_inv = Ps * (Ps.transpose() * rigid_mass() * Ps).inverse() * Ps.transpose();
+  // Inverse on the component's rigid motions (all 6; tx, ty, rz of a 2-D component, whose tz, rx, ry
+  // vanish; those its supports leave, none on supports that ground it).
+  const Eigen::MatrixXd Ps = ws_.motions();
+  const Eigen::MatrixXd Mrr_inv = Ps.cols() == 0 ? Eigen::MatrixXd::Zero(6, 6)
+                                                 : Eigen::MatrixXd(Ps * (Ps.transpose() * rigid_mass() * Ps).inverse() * Ps.transpose());
   if (attach_ && attach_->stale) {
     log::Phase p(comm, "cms: refactor K (determinate set clamped)", &times_);
     refactor(ws_, attach_->is_f.get(), attach_->Kff, attach_->ksp.get(), attach_->defaults);
@@ -627,9 +599,9 @@ const std::vector<VecH>& Reducer::attachment() {
     log::Phase p(comm, "cms: factor K (determinate set clamped)", &times_);
     double rc = 0;
     const auto det = ws_.determinate_set(false, &rc);
-    FLEXUQ_REQUIRE(static_cast<int>(det.size()) == ws_.rigid_count(),
+    FLEXUQ_REQUIRE(static_cast<int>(det.size()) == ws_.motion_count(),
                    "no statically determinate support set found (the component's rigid-body modes have rank "
-                       << det.size() << " < " << ws_.rigid_count() << ")");
+                       << det.size() << " < " << ws_.motion_count() << ")");
     attach_ = std::make_unique<Attach>();
     std::vector<PetscInt> clamped;
     for (const auto& b : det) clamped.push_back(b.work);
@@ -726,8 +698,19 @@ struct Columns {
     const auto& bd = ws.boundary();
     for (std::size_t k = 0; k < cols.size(); ++k) add(copy(cols[k].get()), prefix + bd[k].label, kind);
   }
-  /// One column per rigid-body mode (tx … rz), labelled @p prefix + its name.
+  /// One column per rigid-body mode (tx … rz), labelled @p prefix + its name. @p cols are linear in
+  /// the 6 rigid modes (Φ_R, H, Φ_R − WΦ_Rb): on single-component supports the columns are the
+  /// combinations WorkSpace::motions() the supports leave, each named after its pick.
   void add_rigid(const std::vector<VecH>& cols, ColumnKind kind, const std::string& prefix) {
+    if (ws.supported()) {
+      const Eigen::MatrixXd& Z = ws.motions();
+      for (Eigen::Index j = 0; j < Z.cols(); ++j) {
+        VecH v = ws.new_vector();
+        axpy_all(v.get(), Z.col(j), cols);
+        add(std::move(v), prefix + kRigidNames[ws.motion_picks()[static_cast<std::size_t>(j)]], kind);
+      }
+      return;
+    }
     for (std::size_t j = 0; j < cols.size(); ++j) {
       PetscReal norm = 0; // tz, rx, ry vanish on a 2-D component: not motions of it
       FLEXUQ_PETSC(VecNorm(cols[j].get(), NORM_INFINITY, &norm));
@@ -772,9 +755,9 @@ void hurty_basis(Reducer& r, Columns& c) {
   const auto& ws = r.space();
   const auto& bd = ws.boundary();
   const auto det = ws.determinate_set(true);
-  FLEXUQ_REQUIRE(static_cast<int>(det.size()) == ws.rigid_count(),
+  FLEXUQ_REQUIRE(static_cast<int>(det.size()) == ws.motion_count(),
                  "hurty needs Phi_Rr invertible: the boundary coordinates determine only "
-                     << det.size() << " of the " << ws.rigid_count() << " rigid-body motions");
+                     << det.size() << " of the " << ws.motion_count() << " rigid-body motions");
   c.add_rigid(r.rigid(), ColumnKind::rigid_body, "rigid-body mode ");
   const auto& C = r.constraint_modes();
   for (std::size_t k = 0; k < bd.size(); ++k)
@@ -834,7 +817,7 @@ void residual_flexibility_basis(Reducer& r, Columns& c, Method m) {
   const std::size_t nb = ws.n_boundary();
   PetscInt N = 0;
   FLEXUQ_PETSC(MatGetSize(ws.K(), &N, nullptr));
-  const auto nr = static_cast<PetscInt>(ws.rigid_count());
+  const auto nr = static_cast<PetscInt>(ws.motion_count());
   FLEXUQ_REQUIRE(static_cast<PetscInt>(nb + modes->vectors.size()) + nr <= N,
                  method_name(m) << " needs Gr_bb invertible: rank(Gr) = N - n_R - n_N = "
                                 << N - nr - static_cast<PetscInt>(modes->vectors.size()) << " < n_b = " << nb);
@@ -859,8 +842,11 @@ void residual_flexibility_basis(Reducer& r, Columns& c, Method m) {
   c.rb.physical_boundary = true;
   if (m == Method::macneal) {
     // Residual inertia neglected: M̄ = M̄_RM − X_fᵀ (Gʳ_bᵀ M Gʳ_b) X_f, X_f = Gʳ_bb⁻¹[1, −Φ_Rb, −Φ_Nb].
-    const Eigen::MatrixXd Rb = r.boundary_rows(r.rigid()), Nb = r.boundary_rows(modes->vectors);
-    Eigen::MatrixXd Xf(static_cast<Eigen::Index>(nb), static_cast<Eigen::Index>(nb + 6 + Nb.cols()));
+    // The rigid columns as add_rigid made them (the supports' motions on single-component supports).
+    const Eigen::MatrixXd Rb = ws.supported() ? Eigen::MatrixXd(r.boundary_rows(r.rigid()) * ws.motions())
+                                              : r.boundary_rows(r.rigid());
+    const Eigen::MatrixXd Nb = r.boundary_rows(modes->vectors);
+    Eigen::MatrixXd Xf(static_cast<Eigen::Index>(nb), static_cast<Eigen::Index>(nb + Rb.cols() + Nb.cols()));
     Xf << Eigen::MatrixXd::Identity(static_cast<Eigen::Index>(nb), static_cast<Eigen::Index>(nb)), -Rb, -Nb;
     Xf = Ginv * Xf;
     c.rb.M = -(Xf.transpose() * la::project(ws.M(), Gr) * Xf);
@@ -874,6 +860,9 @@ void gcms_basis(Reducer& r, Columns& c, const GcmsOptions& opt) {
   FLEXUQ_REQUIRE_OPTION(!ws.transformed(), "method",
                         "{} gcms works on the component's own DOFs: use interfaces of kind "
                         "all-dofs (they only label DOFs for the check-out), not rbe2/rbe3");
+  FLEXUQ_REQUIRE_OPTION(!ws.supported(), "method",
+                        "{} gcms is not implemented on single-component supports (its translation and rotation "
+                        "fields are those of a free body): use another method, or model the whole component");
   auto g = build_gcms(ws.comm(), ws.component(), c.modes->vectors, opt, c.modes->eigenvalues);
   for (std::size_t k = 0; k < g.columns.size(); ++k) c.add(std::move(g.columns[k]), g.labels[k], ColumnKind::gcms_field);
   c.rb.mode_eigenvalues = c.modes->eigenvalues;

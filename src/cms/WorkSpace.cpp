@@ -30,6 +30,71 @@ Eigen::Matrix<double, 1, 6> rigid_row(const std::array<double, 3>& x, int k, con
 
 namespace {
 
+/// True when every column of @p P is a unit vector e_j (a selection of rigid modes).
+bool is_selection(const Eigen::MatrixXd& P) {
+  for (Eigen::Index j = 0; j < P.cols(); ++j)
+    if ((P.col(j).array() != 0).count() != 1 || P.col(j).sum() != 1.0) return false;
+  return true;
+}
+
+} // namespace
+
+RigidNull rigid_null_space(const Eigen::MatrixXd& rows, const Eigen::MatrixXd& base) {
+  // Rotations scaled to a unit lever arm: a dimensionless rank test.
+  Eigen::MatrixXd A = rows;
+  double len = A.rows() == 0 ? 0.0 : A.rightCols(3).cwiseAbs().maxCoeff();
+  if (len == 0) len = 1;
+  A.rightCols(3) /= len;
+  // The base in the same scaled coordinates: a selection of rigid modes as it is, other combinations
+  // (a supported component's motions) scaled and with unit columns.
+  Eigen::MatrixXd P = base;
+  if (!is_selection(P)) {
+    P.bottomRows(3) *= len;
+    for (Eigen::Index j = 0; j < P.cols(); ++j) P.col(j) /= P.col(j).norm();
+  }
+  const Eigen::Index nr = P.cols();
+  Eigen::MatrixXd V = Eigen::MatrixXd::Identity(nr, nr);
+  Eigen::Index rank = 0;
+  if (A.rows() > 0 && nr > 0) {
+    Eigen::JacobiSVD<Eigen::MatrixXd> svd(A * P, Eigen::ComputeFullV);
+    const Eigen::VectorXd sv = svd.singularValues();
+    rank = sv(0) > 0 ? (sv.array() > 1e-10 * sv(0)).count() : 0;
+    V = svd.matrixV();
+  }
+  RigidNull out;
+  if (rank == nr) {
+    out.Z = Eigen::MatrixXd::Zero(6, 0);
+    return out;
+  }
+  const Eigen::MatrixXd Vn = P * V.rightCols(nr - rank);
+  // Normalise on rigid-mode coordinates, rotations first (a line or a single node leaves rotations
+  // about it); fall back to column-pivoted QR if the greedy pick is not well conditioned.
+  std::vector<int> picks;
+  for (int p : {3, 4, 5, 0, 1, 2}) {
+    if (static_cast<Eigen::Index>(picks.size()) == Vn.cols()) break;
+    std::vector<int> trial = picks;
+    trial.push_back(p);
+    Eigen::MatrixXd S(static_cast<Eigen::Index>(trial.size()), Vn.cols());
+    for (std::size_t j = 0; j < trial.size(); ++j) S.row(static_cast<Eigen::Index>(j)) = Vn.row(trial[j]);
+    Eigen::JacobiSVD<Eigen::MatrixXd> svd(S);
+    if (svd.singularValues().minCoeff() > 1e-2) picks = std::move(trial);
+  }
+  if (static_cast<Eigen::Index>(picks.size()) < Vn.cols()) {
+    Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(Eigen::MatrixXd(Vn.transpose()));
+    picks.assign(qr.colsPermutation().indices().data(), qr.colsPermutation().indices().data() + Vn.cols());
+  }
+  std::sort(picks.begin(), picks.end());
+  Eigen::MatrixXd Z = Vn;
+  Z.bottomRows(3) /= len; // back to unscaled rotations
+  Eigen::MatrixXd Zp(static_cast<Eigen::Index>(picks.size()), Z.cols());
+  for (std::size_t j = 0; j < picks.size(); ++j) Zp.row(static_cast<Eigen::Index>(j)) = Z.row(picks[j]);
+  out.Z = Z * Zp.inverse();
+  out.picks = std::move(picks);
+  return out;
+}
+
+namespace {
+
 /// RBE3 averaging matrix W (6 × 3n) of nodes @p xs with weights @p w about @p ref: the weighted
 /// least-squares fit of a rigid motion [t; θ] to the translations, W = (Σ w_i S_iᵀS_i)⁻¹[w_i S_iᵀ].
 /// Throws when the nodes cannot determine all 6 reference motions (fewer than 3 nodes, collinear).
@@ -93,6 +158,28 @@ WorkSpace::WorkSpace(const fe::Component& c, const std::vector<InterfaceSpec>& i
     for (std::size_t e = 0; e < mesh.num_elements(); ++e)
       if (!io::is_solid(mesh.elem_type[e]) && mesh.elem_type[e] != io::ElementType::bar2)
         for (int k = 0; k < mesh.element_size(e); ++k) no_rotations[static_cast<std::size_t>(mesh.element(e)[k])] = 0;
+  }
+  // The rigid motions the supports leave: those of rigid_selection() that vanish at every fixed DOF
+  // (whole nodes and single components; a solid-only node's rotations of a mixed mesh are no
+  // support). The mesh and the fixed masks are replicated: the same rows, in the same order, on
+  // every rank and for any partition.
+  motions_ = rigid_selection();
+  picks_ = dpn_ == 2 ? std::vector<int>{0, 1, 5} : std::vector<int>{0, 1, 2, 3, 4, 5};
+  if (d.has_partly_fixed()) {
+    std::vector<Eigen::Matrix<double, 1, 6>> rows;
+    for (std::size_t v = 0; v < mesh.num_nodes(); ++v) {
+      const unsigned m = d.fixed_mask(static_cast<int>(v)) & ~(no_rotations[v] ? 0x38u : 0u);
+      for (int k = 0; k < dpn_; ++k)
+        if ((m >> k) & 1u) rows.push_back(rigid_row(mesh.coords[v], k, {0, 0, 0}));
+    }
+    Eigen::MatrixXd A(static_cast<Eigen::Index>(rows.size()), 6);
+    for (std::size_t r = 0; r < rows.size(); ++r) A.row(static_cast<Eigen::Index>(r)) = rows[r];
+    auto left = rigid_null_space(A, motions_);
+    if (left.Z.cols() < motions_.cols()) {
+      supported_ = true;
+      motions_ = std::move(left.Z);
+      picks_ = std::move(left.picks);
+    }
   }
   std::vector<int> ref_index(interfaces.size(), -1);
   std::vector<std::vector<double>> weights(interfaces.size());
@@ -468,13 +555,29 @@ std::vector<BoundaryDof> WorkSpace::determinate_set(bool boundary_only, double* 
     if (cand[k].component < 3) row.tail<3>() /= len; // rotations scaled to unit lever arm
     Rt.col(static_cast<Eigen::Index>(k)) = row.transpose();
   }
+  if (supported_) {
+    // Only the motions the supports leave are to be determined: the candidates' values of an
+    // orthonormal basis of them (about c, rotations scaled like the rows: t_c = t − c × θ).
+    if (motions_.cols() == 0 || cand.empty()) {
+      if (rcond) *rcond = motions_.cols() == 0 ? 1.0 : 0.0;
+      return {};
+    }
+    Eigen::Matrix3d cx;
+    cx << 0, -c[2], c[1], c[2], 0, -c[0], -c[1], c[0], 0;
+    Eigen::MatrixXd Zc = motions_;
+    Zc.topRows(3) -= cx * motions_.bottomRows(3);
+    Zc.bottomRows(3) *= len;
+    const Eigen::HouseholderQR<Eigen::MatrixXd> hq(Zc);
+    const Eigen::MatrixXd Q = hq.householderQ() * Eigen::MatrixXd::Identity(6, motions_.cols());
+    Rt = (Q.transpose() * Rt).eval();
+  }
   Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(Rt);
   qr.setThreshold(1e-10);
   const int rank = static_cast<int>(qr.rank());
   std::vector<BoundaryDof> out;
   for (int j = 0; j < rank; ++j) out.push_back(cand[static_cast<std::size_t>(qr.colsPermutation().indices()(j))]);
   if (rcond) {
-    const Eigen::VectorXd d = qr.matrixR().diagonal().head(std::min<Eigen::Index>(rigid_count(), qr.matrixR().cols())).cwiseAbs();
+    const Eigen::VectorXd d = qr.matrixR().diagonal().head(std::min<Eigen::Index>(motion_count(), qr.matrixR().cols())).cwiseAbs();
     *rcond = d.size() ? d.minCoeff() / d.maxCoeff() : 0.0;
   }
   return out;

@@ -11,9 +11,14 @@
 #  4. dofs: [1, 7] is refused with exit 2 naming the file, the entry and its line.
 #  5. `flexuq reduce` (Craig–Bampton, all-dofs interface XMIN) beside the symmetry plane u_y = 0 on
 #     YMIN, whose edge with XMIN is partly fixed, partly boundary: the modal diagonal of K̄ equals the
-#     modes of the box with XMIN and YMIN[2] fixed (1e-7); 24 boundary columns (3 x 9 less 3); a
-#     free-interface method (herting) with {set, dofs} supports exits 2 naming the key. The
+#     modes of the box with XMIN and YMIN[2] fixed (1e-7); 24 boundary columns (3 x 9 less 3). The
 #     check-out's reduced free-free frequencies skip the 3 rigid motions the plane leaves, not 6.
+#     The same with the free-interface methods herting and craig-chang: the reduced pencil has exactly
+#     3 zero eigenvalues (t_x, t_z, r_y), 3 inertia-relief / rigid-body columns named after them, and
+#     its lowest 3 elastic frequencies are among the free-free frequencies of the box mirrored about
+#     y = 0 (0.2 x 0.08 x 0.03 m, 8 x 4 x 2 cells, `flexuq modes`), whose symmetric modes are the
+#     supported box's (1e-7: the free-interface modes kept are those); gcms with {set, dofs}
+#     supports exits 2 naming the key and the method.
 #  6. The same reduction with reduce.stochastic (collocation over a lognormal E): the stochastic
 #     body's mode eigenvalues expand λ(E) = λ₀ E/E₀, so their mean is λ₀ (1e-6).
 # Usage: supports_cli_test.sh FLEXUQ MPIEXEC WORKDIR EXPECT_ERROR
@@ -32,9 +37,12 @@ box() { echo "model:
   printf 'outputs: {frequencies: 3}\nmethod:\n  type: monte-carlo\n  samples: 3\ncampaign: {ranks_per_sample: 1, seed: 3}\noutput: uq.h5\n'; } > campaign.yaml
 { box 0.2 4 "[XMIN, {set: XMAX, dofs: [1, 7]}]"; printf 'modes:\n  count: 2\noutput: bad.h5\n'; } > bad.yaml
 { box 0.2 8 "[XMIN, {set: YMIN, dofs: [2]}]"; printf 'modes:\n  count: 4\noutput: held.h5\n'; } > held.yaml
+printf 'model:\n  generator: {type: box, origin: [0, -0.04, 0], size: [0.2, 0.08, 0.03], cells: [8, 4, 2], order: 1}\n  material: {E: 2.1e11, nu: 0.3, rho: 7850}\nmodes:\n  count: 12\noutput: mirror.h5\n' > mirror.yaml
 { box 0.2 8 "[{set: YMIN, dofs: [2]}]"; printf 'reduce:\n  method: craig-bampton\n  interfaces: [{set: XMIN, kind: all-dofs}]\n'
   printf '  modes: {count: 4}\noutput: cb.h5\n'; } > reduce.yaml
-sed 's/craig-bampton/herting/' reduce.yaml > herting.yaml
+sed 's/craig-bampton/herting/; s/cb.h5/herting.h5/' reduce.yaml > herting.yaml
+sed 's/craig-bampton/craig-chang/; s/cb.h5/chang.h5/' reduce.yaml > chang.yaml
+sed 's/craig-bampton/gcms/; s/cb.h5/gcms.h5/' reduce.yaml > gcms.yaml
 { box 0.2 8 "[{set: YMIN, dofs: [2]}]"; printf 'parameters:\n  E: {dist: lognormal, mean: 2.1e11, std: 1.0e10}\n'
   printf 'reduce:\n  method: craig-bampton\n  interfaces: [{set: XMIN, kind: all-dofs}]\n  modes: {count: 4}\n'
   printf '  stochastic: {method: collocation, pce: {order: auto, max_order: 3}}\ncampaign: {ranks_per_sample: 1, seed: 7}\noutput: scb.h5\n'; } > scb.yaml
@@ -43,7 +51,10 @@ run 2 modes full.yaml > full.log 2>&1 || { echo "modes (full) failed"; cat full.
 run 2 modes held.yaml > held.log 2>&1 || { echo "modes (held) failed"; cat held.log; exit 1; }
 run 2 reduce reduce.yaml > reduce.log 2>&1 || { echo "reduce failed"; cat reduce.log; exit 1; }
 run 2 reduce scb.yaml > scb.log 2>&1 || { echo "stochastic reduce failed"; cat scb.log; exit 1; }
-"$expect_error" --exit-code 2 "herting.yaml" "model.fixed" "craig-bampton or guyan" -- "$mpiexec" -n 2 --allow-run-as-root --oversubscribe "$flexuq" reduce herting.yaml
+run 2 modes mirror.yaml > mirror.log 2>&1 || { echo "modes (mirror) failed"; cat mirror.log; exit 1; }
+run 2 reduce herting.yaml > herting.log 2>&1 || { echo "reduce (herting) failed"; cat herting.log; exit 1; }
+run 2 reduce chang.yaml > chang.log 2>&1 || { echo "reduce (craig-chang) failed"; cat chang.log; exit 1; }
+"$expect_error" --exit-code 2 "gcms.yaml" "model.fixed" "reduce.method gcms" -- "$mpiexec" -n 2 --allow-run-as-root --oversubscribe "$flexuq" reduce gcms.yaml
 run 2 campaign campaign.yaml > campaign.log 2>&1 || { echo "campaign failed"; cat campaign.log; exit 1; }
 "$expect_error" --exit-code 2 "bad.yaml" "model.fixed[1].dofs" "line 4" "component 7" -- "$mpiexec" -n 2 --allow-run-as-root --oversubscribe "$flexuq" modes bad.yaml
 $py - <<'PY'
@@ -86,6 +97,20 @@ assert np.all(np.abs(ev[:3]) < 1e-9 * ev[3]) and ev[3] > 0, ev[:5]
 ffr = cb["checkout/free_free_reduced_hz"][()]
 print("check-out reduced free-free", ffr[:3], "vs the pencil's 4th.. ", np.sqrt(ev[3:6]) / (2 * np.pi))
 assert np.allclose(ffr[:3], np.sqrt(ev[3:6]) / (2 * np.pi), rtol=1e-6), (ffr[:3], ev[:6])
+fm = h5py.File("mirror.h5", "r")["modes/frequencies_hz"][()]
+for name, kind in (("herting.h5", "inertia_relief"), ("chang.h5", "rigid_body")):
+    r = h5py.File(name, "r")["reduced"]
+    ks = [k.decode() for k in r["column_kinds"][()]]
+    labels = [l.decode() for l in r["dof_labels"][()]]
+    rig = sorted(l.split()[-1] for l, k in zip(labels, ks) if k == kind)
+    lam = np.sort(np.linalg.eigvals(np.linalg.solve(r["M"][()], r["K"][()])).real)
+    nz = int(np.sum(np.abs(lam) < 1e-8 * lam[-1]))
+    f = np.sqrt(lam[3:6]) / (2 * np.pi)
+    d = max(np.min(np.abs(fm / x - 1)) for x in f)
+    print("%s beside YSYMM: %d zero eigenvalues, rigid columns %s, f1-3 %s among the mirrored box's (%.1e)" % (name, nz, rig, f, d))
+    assert nz == 3 and lam[3] > 1e-3 * modal[0], lam[:5]
+    assert rig == ["ry", "tx", "tz"], rig
+    assert d < 1e-7, (f, fm)
 s = h5py.File("scb.h5", "r")
 names = []
 s.visit(names.append)

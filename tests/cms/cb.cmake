@@ -18,3 +18,8 @@ flexuq_add_mpi_test(test_cms_supports SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/suppor
 # modes = the component with both sets held, 6 rigid motions in the reduced pencil, the closed-form mass, 1 rank = 2 ranks.
 flexuq_add_mpi_test(test_cms_mixed SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/mixed_cb_test.cpp
                     LIBS flexuq_cms flexuq_job NP 1 2 LABELS cms TIMEOUT 60)
+# Free-interface methods on single-component supports (issue #37 item 3): a half bar with a symmetry plane reduced by
+# craig-chang, macneal, herting, hintz, rubin-martinez, hurty = the symmetric part of the full bar's reduction (1e-7),
+# 3 zero eigenvalues; a strip on supports leaving k = 3..0 rigid motions (k zero eigenvalues, K Φ_R z = 0); 1 = 2 ranks.
+flexuq_add_mpi_test(test_cms_supports_free SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/supports_free_test.cpp
+                    LIBS flexuq_cms flexuq_job NP 1 2 LABELS cms TIMEOUT 60)

@@ -96,6 +96,17 @@ public:
   /// The columns of the 6 rigid modes (tx ty tz rx ry rz) that are motions of the component, as a
   /// 6 × rigid_count() selection: the identity, or e_tx, e_ty, e_rz in 2-D.
   Eigen::MatrixXd rigid_selection() const;
+  /// True when single-component supports (fe::DofMap::has_partly_fixed: a symmetry plane, a roller)
+  /// restrain some of the component's rigid motions: the free-interface methods then use the
+  /// motions() the supports leave instead of the rigid_count() of a free component.
+  bool supported() const { return supported_; }
+  /// The rigid motions the supports leave free, 6 × motion_count() (about the origin, like
+  /// rigid_modes): the combinations Φ_R Z of rigid_selection()'s motions that vanish at every fixed
+  /// DOF (rigid_null_space of their rigid-mode rows), or rigid_selection() itself when !supported().
+  const Eigen::MatrixXd& motions() const { return motions_; }
+  int motion_count() const { return static_cast<int>(motions_.cols()); }
+  /// The rigid mode (0..5: tx … rz) each column of motions() is normalised on.
+  const std::vector<int>& motion_picks() const { return picks_; }
   /// Working index of DOF @p k of node @p n (−1 for a fixed DOF or one eliminated by an RBE2/RBE3
   /// constraint). Not collective.
   PetscInt work_index(int n, int k) const {
@@ -125,6 +136,9 @@ private:
   const fe::Component* comp_;
   std::vector<InterfaceSpec> specs_;
   int dpn_ = 3;
+  bool supported_ = false;
+  Eigen::MatrixXd motions_; ///< see motions()
+  std::vector<int> picks_;
   std::vector<BoundaryDof> bdofs_;
   std::vector<PetscInt> b_pos_;
   IsH is_b_, is_i_;
@@ -152,5 +166,17 @@ private:
 
 /// Row of the rigid-body modes (6 entries) for a DOF of component @p k at point @p x.
 Eigen::Matrix<double, 1, 6> rigid_row(const std::array<double, 3>& x, int k, const std::array<double, 3>& center);
+
+/// Rigid motions Φ_R Z that vanish at some DOFs: Z (6 × n) spans the combinations of the motions
+/// @p base (6 × m, columns in tx … rz coefficients about the origin) whose rigid-mode rows @p rows
+/// (r × 6, about the origin) give 0, n = m − rank(rows · base); the rank test scales rotations to a
+/// unit lever arm (singular values below 1e-10 of the largest are zero). Column j is normalised on
+/// rigid mode picks[j]: Z(picks[j], j) = 1, Z(picks[i], j) = 0 for i ≠ j (picks ascending, rotations
+/// preferred; a line or a single node leaves rotations about it). Not collective.
+struct RigidNull {
+  Eigen::MatrixXd Z;
+  std::vector<int> picks;
+};
+RigidNull rigid_null_space(const Eigen::MatrixXd& rows, const Eigen::MatrixXd& base);
 
 } // namespace flexuq::cms
