@@ -12,6 +12,7 @@
 #include "flexuq/core/Error.hpp"
 #include "flexuq/core/Log.hpp"
 #include "flexuq/ident/Identify.hpp"
+#include "flexuq/ident/Measurements.hpp"
 #include "flexuq/io/OutputFile.hpp"
 #include "flexuq/rom/Basis.hpp"
 #include "flexuq/workflow/SimulationSpec.hpp"
@@ -27,6 +28,7 @@ struct Parsed {
   ident::IdentifyJob job;
   std::shared_ptr<rom::ReducedBasis> basis;
   bool normalise = false;
+  std::string measurements, time_column; ///< measurements.file (empty: synthetic, at the targets), .time
 };
 
 Parsed parse_identify_job(MPI_Comm comm, const io::Config& cfg) {
@@ -41,6 +43,11 @@ Parsed parse_identify_job(MPI_Comm comm, const io::Config& cfg) {
   job.problem.solver = spec.solver;
 
   const io::NodeReader rd(src);
+  if (cfg.has("measurements")) {
+    out.measurements = cfg.resolve_path(cfg.get<std::string>("measurements.file"));
+    out.time_column = cfg.get<std::string>("measurements.time", "time");
+  }
+  const bool from_file = !out.measurements.empty();
   const YAML::Node params = cfg.node("parameters");
   FLEXUQ_REQUIRE(params.IsMap() && params.size() > 0,
                  src << ": parameters must map key paths of the simulate job to {start: …, target: …}, e.g. "
@@ -60,11 +67,16 @@ Parsed parse_identify_job(MPI_Comm comm, const io::Config& cfg) {
     rd.keys(kv.second, key, {"start", "target"});
     start.push_back(rd.required(kv.second, key, "start"));
     FLEXUQ_REQUIRE(start.back() > 0, src << ": " << key << ".start must be > 0 (the search keeps parameters positive)");
-    FLEXUQ_REQUIRE(kv.second["target"], src << ": " << key << ".target" << rd.at(kv.second)
-                                            << " is missing: the measurements are synthetic, made by the model at every "
-                                               "parameter's target (measured data from a file is not supported)");
-    target.push_back(rd.required(kv.second, key, "target"));
+    FLEXUQ_REQUIRE(from_file || kv.second["target"],
+                   src << ": " << key << ".target" << rd.at(kv.second)
+                       << " is missing: without `measurements` the measurements are synthetic, made by the model at "
+                          "every parameter's target");
+    if (kv.second["target"]) target.push_back(rd.required(kv.second, key, "target"));
   }
+  // With measured data the targets are optional (known values to compare with), for all or none.
+  FLEXUQ_REQUIRE(target.empty() || target.size() == start.size(),
+                 src << ": parameters: give `target` for every parameter or for none (" << target.size() << " of "
+                     << start.size() << ")");
   cfg.mark_used("parameters");
   job.start = Eigen::Map<const ident::Vec>(start.data(), static_cast<Eigen::Index>(start.size()));
   job.target = Eigen::Map<const ident::Vec>(target.data(), static_cast<Eigen::Index>(target.size()));
@@ -138,7 +150,18 @@ void run_identify(MPI_Comm comm, const io::Config& cfg) {
       } catch (const OptionError& e) {
         throw InputError(job.model_path + ": " + e.message_for(e.option()));
       }
-      job.problem.measured = ident::simulate_signals(job.problem, job.target); // the full model's
+      if (parsed.measurements.empty()) {
+        job.problem.measured = ident::simulate_signals(job.problem, job.target); // the full model's
+      } else { // measured data, interpolated onto the run's steps t_k = start + k h
+        std::vector<std::string> names;
+        for (const auto& s : job.problem.signals) names.push_back(s.name);
+        const auto table = ident::read_measurements(parsed.measurements, parsed.time_column, names);
+        const int steps = job.problem.steps();
+        std::vector<double> t(static_cast<std::size_t>(steps) + 1);
+        for (int k = 0; k <= steps; ++k)
+          t[static_cast<std::size_t>(k)] = job.problem.solver.start + k * job.problem.solver.step;
+        job.problem.measured = ident::interpolate(table, t, parsed.measurements);
+      }
       if (parsed.normalise)
         for (std::size_t i = 0; i < job.problem.signals.size(); ++i) {
           const double ms = job.problem.measured.col(static_cast<Eigen::Index>(i)).squaredNorm() /
@@ -160,9 +183,12 @@ void run_identify(MPI_Comm comm, const io::Config& cfg) {
          << " parameters, " << r.bfgs.history.size() - 1 << " BFGS iterations (" << last.evaluations
          << " evaluations, stop: " << r.bfgs.reason << "), J " << r.bfgs.history.front().cost << " -> " << last.cost
          << ", " << r.cpu_seconds << " s cpu ->" << " " << job.output_path;
-      for (std::size_t i = 0; i < job.names.size(); ++i)
+      for (std::size_t i = 0; i < job.names.size(); ++i) {
         os << "\n  " << job.names[i] << " = " << last.p(static_cast<Eigen::Index>(i)) << " (start "
-           << job.start(static_cast<Eigen::Index>(i)) << ", target " << job.target(static_cast<Eigen::Index>(i)) << ")";
+           << job.start(static_cast<Eigen::Index>(i));
+        if (job.target.size() > 0) os << ", target " << job.target(static_cast<Eigen::Index>(i));
+        os << ")";
+      }
       log::info(MPI_COMM_SELF, os.str());
     }
     FLEXUQ_MPI(MPI_Barrier(comm));
