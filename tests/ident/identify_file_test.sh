@@ -4,10 +4,10 @@
 # "identify"): the cart-pendulum chain of configs/ident (digest V17) on the CLI test's short run (0.4 s,
 # h = 0.02 s). The "measurements" come from a separate `flexuq simulate` run of the chain at Table 10's
 # targets (m_C1 = 2.12, m_P1 = 0.15, d_P1 = 0.25; mbs::Integrator, not the identification's own forward
-# scheme) at the same step, written by this script as a CSV (columns shuffled, an extra column, a comment
-# line; the signals computed by numpy from the bodies' coordinates and angular velocities: x, vx,
-# 2 atan2(e3, e0), ω_z) and as an HDF5 file. Asserted: from Table 10's start values, without targets in
-# the job, all three parameters within 1 % of the targets (measured 2.3e-6; CSV and HDF5 equal to 1e-9:
+# scheme) at the same step, written as a CSV by configs/ident/make_measurements.py (its own column order,
+# a comment line; the signals computed by numpy from the bodies' coordinates and angular velocities: x,
+# vx, 2 atan2(e3, e0), ω_z) and as an HDF5 file (time dataset `t`: measurements.time). Asserted: from
+# Table 10's start values, without targets in the job, all three parameters within 1 % of the targets (measured 2.3e-6; CSV and HDF5 equal to 1e-9:
 # the HDF5 file adds rows at the midpoints, the neighbours' mean, which the linear interpolation onto
 # t_k must step over); /identify/measured = the file's rows (1e-12). Bad input: exit 2 naming file:line and column.
 # The same step matters: data from a run at h = 0.005 identified at h = 0.01 miss the targets by 22 %
@@ -18,53 +18,36 @@ FLEXUQ=$1; SRC=$3
 W=$(mktemp -d); trap 'rm -rf "$W"' EXIT; cd "$W"
 short='s/step: 0.01, end: 1.0/step: 0.02, end: 0.4/'
 python3 "$SRC/configs/ident/make_chain.py" | sed "$short" > cart-pendulum-chain.yaml
-# The measurement run: the targets, the bodies' coordinates and angular velocities every step.
-{ sed '/^outputs:/,$d' cart-pendulum-chain.yaml
-  echo "outputs:"
-  for b in cart1 pendulum1 pendulum2 pendulum3 pendulum4; do
-    echo "  - {name: ${b}_q, body: $b, quantity: coordinates}"
-    echo "  - {name: ${b}_v, body: $b, quantity: coordinate_rates}"
-    echo "  - {name: ${b}_w, body: $b, quantity: angular_velocity}"
-  done
-  echo "output: measured-run.h5"; } > measure.yaml
-sed -i -e 's/\(type: rotational-damper, body: pendulum1, body2: cart1, axis: \[0, 0, 1\], damping:\) 0.2}/\1 0.25}/' measure.yaml
-grep -q "body: pendulum1, body2: cart1, axis: \[0, 0, 1\], damping: 0.25}" measure.yaml || { echo "FAIL: d_P1 not set"; exit 1; }
-"$FLEXUQ" simulate measure.yaml --set solver.output_step=0.02 --set bodies.cart1.mass=2.12 \
-  --set bodies.pendulum1.mass=0.15 > measure.log 2>&1 || { cat measure.log; exit 1; }
+# The measurement run (configs/ident/make_measurements.py): the chain at the three targets, the bodies'
+# coordinates and angular velocities every step; the CSV by the same script (its own column order and a
+# comment line), the HDF5 file from the CSV with a midpoint row between every two.
+/usr/bin/python3 "$SRC/configs/ident/make_measurements.py" --only m_C1,m_P1,d_P1 | sed "$short" > measure.yaml
+grep -q "mass: 2.12," measure.yaml && grep -q "pendulum1, body2: cart1, axis: \[0, 0, 1\], damping: 0.25}" measure.yaml ||
+  { echo "FAIL: the targets are not in the measurement run"; exit 1; }
+"$FLEXUQ" simulate measure.yaml > measure.log 2>&1 || { cat measure.log; exit 1; }
+/usr/bin/python3 "$SRC/configs/ident/make_measurements.py" --csv cart-pendulum-measured-run.h5 > data.csv
 /usr/bin/python3 - <<'PY'
 import h5py, numpy as np
-with h5py.File("measured-run.h5", "r") as f:
-    t = f["time"][()]
-    o = {k: f["outputs"][k][()] for k in f["outputs"]}
-sig = {"x_C1": o["cart1_q"][:, 0], "v_C1": o["cart1_v"][:, 0]}
-for k in range(1, 5):
-    q = o[f"pendulum{k}_q"]
-    sig[f"phi_P{k}"] = 2 * np.arctan2(q[:, 6], q[:, 3])
-    sig[f"omega_P{k}"] = o[f"pendulum{k}_w"][:, 2]
-names = ["omega_P2", "x_C1", "phi_P1", "extra", "phi_P2", "omega_P1", "phi_P3", "v_C1", "phi_P4", "omega_P3", "omega_P4"]
-sig["extra"] = np.ones_like(t)
-with open("data.csv", "w") as f:
-    f.write("# cart-pendulum chain at Table 10's targets, h = 0.02 s\n")
-    f.write(",".join(["t"] + names) + "\n")
-    for i in range(len(t)):
-        f.write(",".join(repr(float(v)) for v in [t[i]] + [sig[n][i] for n in names]) + "\n")
+with open("data.csv") as f:
+    f.readline()
+    names = f.readline().strip().split(",")
+d = np.loadtxt("data.csv", delimiter=",", skiprows=2)
 def mid(a):  # a with the mean of each pair of neighbours inserted between them
     out = np.empty(2 * len(a) - 1)
     out[::2], out[1::2] = a, 0.5 * (a[:-1] + a[1:])
     return out
 with h5py.File("data.h5", "w") as f:
-    f["t"] = mid(t)
-    for n in names:
-        f[n] = mid(sig[n])
-np.save("signals.npy", np.stack([t] + [sig[n] for n in ["phi_P1", "x_C1"]]))
+    for j, n in enumerate(names):
+        f["t" if n == "time" else n] = mid(d[:, j])
+np.save("signals.npy", np.stack([d[:, names.index(n)] for n in ("time", "phi_P1", "x_C1")]))
 PY
 # Three of Table 10's parameters (as identify_cli_test.sh), without targets: the data decide.
 grep -v -E 'pendulum[234].mass|forces.[123].damping' "$SRC/configs/ident/cart-pendulum-identify.yaml" |
   sed -E 's/, target: [0-9.]+\}/}/' > ident.yaml
-printf 'measurements: {file: data.csv, time: t}\n' >> ident.yaml
+printf 'measurements: {file: data.csv}\n' >> ident.yaml
 grep -q "target:" ident.yaml && { echo "FAIL: targets left in the job"; exit 1; }
 "$FLEXUQ" identify ident.yaml --set output=csv.h5 > csv.log 2>&1 || { cat csv.log; exit 1; }
-"$FLEXUQ" identify ident.yaml --set measurements.file=data.h5 --set output=h5.h5 > h5.log 2>&1 || { cat h5.log; exit 1; }
+"$FLEXUQ" identify ident.yaml --set measurements.file=data.h5 --set measurements.time=t --set output=h5.h5 > h5.log 2>&1 || { cat h5.log; exit 1; }
 cat csv.log
 /usr/bin/python3 - <<'PY'
 import h5py, numpy as np
@@ -97,15 +80,15 @@ expect_fail() { # expect_fail <pattern> <args...>
   grep -q -- "$pat" bad.log || { echo "expected '$pat' in:"; cat bad.log; exit 1; }
   echo "refused as expected: $(grep -o -- "$pat.*" bad.log | head -1 | cut -c1-160)"
 }
-sed '7s/^\([^,]*\),\([^,]*\),/\1,\2,abc/' data.csv > bad1.csv   # line 7, column 3 (x_C1)
+sed '7s/^\([^,]*\),\([^,]*\),/\1,\2,abc/' data.csv > bad1.csv   # line 7, column 3 (v_C1)
 sed -n 7p bad1.csv | cut -c1-40
-expect_fail "bad1.csv:7: column 'x_C1' (3): 'abc.*' is not a finite number" ident.yaml --set measurements.file=bad1.csv
+expect_fail "bad1.csv:7: column 'v_C1' (3): 'abc.*' is not a finite number" ident.yaml --set measurements.file=bad1.csv
 sed '1,2s/omega_P3/omega_Q3/' data.csv > bad2.csv
 expect_fail "bad2.csv:2: no column 'omega_P3' in the header" ident.yaml --set measurements.file=bad2.csv
 head -n 12 data.csv > bad3.csv   # to t = 0.18 s, the run needs 0.4 s
 expect_fail "bad3.csv: the run needs the signals at t = 0.2, the measurements cover \[0, 0.18\]" ident.yaml --set measurements.file=bad3.csv
 sed '9s/,[^,]*$//' data.csv > bad4.csv
-expect_fail "bad4.csv:9: 11 values, the header (line 2) has 12 columns" ident.yaml --set measurements.file=bad4.csv
+expect_fail "bad4.csv:9: 10 values, the header (line 2) has 11 columns" ident.yaml --set measurements.file=bad4.csv
 sed 's/bodies.cart1.mass: {start: 2.3}/bodies.cart1.mass: {start: 2.3, target: 2.12}/' ident.yaml > bad5.yaml
 expect_fail "give \`target\` for every parameter or for none (1 of 3)" bad5.yaml
 expect_fail "missing.csv: cannot open the measurement file" ident.yaml --set measurements.file=missing.csv
