@@ -6,6 +6,7 @@
 #include <mpi.h>
 
 #include <filesystem>
+#include <fstream>
 #include <string>
 
 namespace flexuq::test {
@@ -19,6 +20,13 @@ inline std::string scratch_file(const std::string& prefix, const std::string& na
                    ("flexuq_" + prefix + "_" + info->name() + "_r" + std::to_string(r) + "of" + std::to_string(n));
   std::filesystem::create_directories(dir);
   return (dir / name).string();
+}
+
+/// scratch_file(prefix, name) holding @p text; its path.
+inline std::string write_scratch(const std::string& prefix, const std::string& name, const std::string& text) {
+  const std::string path = scratch_file(prefix, name);
+  std::ofstream(path) << text;
+  return path;
 }
 
 /// A folder with the same path on every rank, one per rank count (for files a collective writer

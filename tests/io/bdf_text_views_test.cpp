@@ -8,18 +8,13 @@
 
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <string>
 
 using namespace flexuq;
 
 namespace {
 
-std::string write(const std::string& name, const std::string& text) {
-  const std::string path = test::scratch_file("bdf_views", name);
-  std::ofstream(path) << text;
-  return path;
-}
+std::string write(const std::string& name, const std::string& text) { return test::write_scratch("bdf_views", name, text); }
 
 const char* const kTail = "CQUAD4,1,1,1,2,3,4\n"
                           "CQUAD4  2       1       2       5       6       3\n"
