@@ -5,6 +5,7 @@
 #include "flexuq/mbs/GsModelParts.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace flexuq::mbs {
@@ -26,6 +27,83 @@ std::shared_ptr<FlexibleData> gs3d_flexible_data(std::shared_ptr<const GsData> g
 }
 
 namespace {
+
+/// A hyper-dual number a + b ε1 + c ε2 + d ε1ε2 (ε1² = ε2² = 0): f(x + ε1 u + ε2 w) carries f, ∇f·u, ∇f·w
+/// and uᵀ∇²f w exactly, without differences.
+struct HyperDual {
+  double a = 0, b = 0, c = 0, d = 0;
+  HyperDual() = default;
+  HyperDual(double v) : a(v) {} // NOLINT(google-explicit-constructor): constants mix in
+  HyperDual(double a_, double b_, double c_, double d_) : a(a_), b(b_), c(c_), d(d_) {}
+  /// f(x) from f(a), f'(a), f''(a).
+  HyperDual apply(double f, double f1, double f2) const { return {f, f1 * b, f1 * c, f1 * d + f2 * b * c}; }
+};
+HyperDual operator+(const HyperDual& x, const HyperDual& y) { return {x.a + y.a, x.b + y.b, x.c + y.c, x.d + y.d}; }
+HyperDual operator*(const HyperDual& x, const HyperDual& y) {
+  return {x.a * y.a, x.a * y.b + x.b * y.a, x.a * y.c + x.c * y.a, x.a * y.d + x.b * y.c + x.c * y.b + x.d * y.a};
+}
+HyperDual inverse(const HyperDual& x) { return x.apply(1.0 / x.a, -1.0 / (x.a * x.a), 2.0 / (x.a * x.a * x.a)); }
+HyperDual operator/(const HyperDual& x, const HyperDual& y) { return x * inverse(y); }
+HyperDual sqrt(const HyperDual& x) {
+  const double r = std::sqrt(x.a);
+  return x.apply(r, 0.5 / r, -0.25 / (r * x.a));
+}
+HyperDual atan(const HyperDual& x) {
+  const double q = 1.0 / (1.0 + x.a * x.a);
+  return x.apply(std::atan(x.a), q, -2.0 * x.a * q * q);
+}
+
+/// The rotation vector of the unit Euler parameters q = [w, v] with w > 0: 2 atan(|v|/w) v/|v| = a v,
+/// a = (2/w) atan(x)/x with x² = v·v/w² (a power series in x² for small x: smooth through v = 0).
+template <class T> std::array<T, 3> rotation_vector(const std::array<T, 4>& q) {
+  const T w = q[0];
+  const T x2 = (q[1] * q[1] + q[2] * q[2] + q[3] * q[3]) / (w * w);
+  T a;
+  if (x2.a < 2.5e-3) { // atan(x)/x = 1 − x²/3 + x⁴/5 − …, to x¹⁴ (x¹⁶/17 < 1e-22 here)
+    T sum = T(-1.0 / 15.0);
+    for (int k = 13; k >= 1; k -= 2) sum = T((k / 2) % 2 ? -1.0 / k : 1.0 / k) + x2 * sum;
+    a = T(2.0) * sum / w;
+  } else {
+    const T x = sqrt(x2);
+    a = T(2.0) * atan(x) / (x * w);
+  }
+  return {a * q[1], a * q[2], a * q[3]};
+}
+
+/// θ = rotation_vector(q), D = ∂θ/∂q (3 × 4) and the second derivative along q̇, q̇ᵀ∇²θ q̇.
+struct RotationVector {
+  Vec3 theta, second;
+  Mat34 D;
+  RotationVector(const Vec4& q, const Vec4& qd) {
+    std::array<HyperDual, 4> h;
+    for (int j = 0; j < 4; ++j) h[static_cast<std::size_t>(j)] = HyperDual(q(j), qd(j), qd(j), 0.0);
+    const auto r = rotation_vector(h);
+    for (int i = 0; i < 3; ++i) {
+      theta(i) = r[static_cast<std::size_t>(i)].a;
+      second(i) = r[static_cast<std::size_t>(i)].d;
+    }
+    for (int j = 0; j < 4; ++j) {
+      for (int k = 0; k < 4; ++k) h[static_cast<std::size_t>(k)] = HyperDual(q(k), k == j ? 1.0 : 0.0, 0.0, 0.0);
+      const auto rj = rotation_vector(h);
+      for (int i = 0; i < 3; ++i) D(i, j) = rj[static_cast<std::size_t>(i)].b;
+    }
+  }
+};
+
+/// [aᵀ; G(a)] b = p_a* ⊗ b: the relative Euler parameters of A(a)ᵀA(b) (4 × 4, linear in a).
+Eigen::Matrix4d relative_left(const Vec4& a) {
+  Eigen::Matrix4d m;
+  m.row(0) = a.transpose();
+  m.bottomRows<3>() = g_matrix(a);
+  return m;
+}
+/// [bᵀ; −G(b)]: the same product as a map of a (relative_left(a) b = relative_right(b) a).
+Eigen::Matrix4d relative_right(const Vec4& b) {
+  Eigen::Matrix4d m;
+  m.row(0) = b.transpose();
+  m.bottomRows<3>() = -g_matrix(b);
+  return m;
+}
 
 /// One interface point's Euler parameters normalised, p̂ = p/|p|, with its rate s = Π ṗ/|p| = dp̂/dt,
 /// the map's columns Π/|p| (Π = 1 − p̂p̂ᵀ) and the convective part c of d²p̂/dt² = Π p̈/|p| + c,
@@ -100,15 +178,23 @@ Gs3dKinematics gs3d_kinematics(const GsData& d, const Vec& g, const Vec& gd) {
         const Vec3 dv = Rt * (gd.segment<3>(7 * p) - gd.segment<3>(7 * k));
         s.kappa(row) = sc * (-2.0 * W * dv + W * (W * dp) + skew(dp) * alpha_c)(m);
       }
-    } else { // θ_i = 2 G(p̂_k) p̂_i = −2 G(p̂_i) p̂_k
+    } else { // θ_i = the rotation vector of q = p̂_k* ⊗ p̂_i (the relative Euler parameters of R_jᵀR_i)
       const int a = m - 3;
       const UnitEuler& ei = pe[static_cast<std::size_t>(p)];
-      const Mat34 Gi2 = 2.0 * g_matrix(ei.p);
-      s.xi(c) = sc * (Gk2 * ei.p)(a);
-      s.J.block(row, 7 * p + 3, 1, 4) += sc * (Gk2 * ei.map).row(a);
-      s.J.block(row, 7 * k + 3, 1, 4) -= sc * (Gi2 * ek.map).row(a);
-      if (rates) // θ̈ = 2[G(p̂̈_k) p̂_i + 2 G(s_k) s_i + G(p̂_k) p̂̈_i]
-        s.kappa(row) = sc * (2.0 * g_matrix(ek.c) * ei.p + 4.0 * g_matrix(ek.s) * ei.s + Gk2 * ei.c)(a);
+      const Eigen::Matrix4d Lk = relative_left(ek.p), Ri = relative_right(ei.p);
+      const Vec4 q = Lk * ei.p;
+      FLEXUQ_REQUIRE(q(0) > 0.0, "gs3d body: interface point " << d.points[static_cast<std::size_t>(p)]
+                                                               << " is turned by more than π from the frame point");
+      // q̇ = L(p̂_k) s_i + R(p̂_i) s_k, its convective part L(c_k) p̂_i + 2 L(s_k) s_i + L(p̂_k) c_i.
+      const Vec4 qd = Lk * ei.s + Ri * ek.s;
+      const RotationVector rv(q, qd);
+      s.xi(c) = sc * rv.theta(a);
+      s.J.block(row, 7 * p + 3, 1, 4) += sc * (rv.D * Lk * ei.map).row(a);
+      s.J.block(row, 7 * k + 3, 1, 4) += sc * (rv.D * Ri * ek.map).row(a);
+      if (rates) {
+        const Vec4 qc = relative_left(ek.c) * ei.p + 2.0 * relative_left(ek.s) * ei.s + Lk * ei.c;
+        s.kappa(row) = sc * (rv.D * qc + rv.second)(a);
+      }
     }
   }
   s.xi_dot = rates ? Vec(s.J.bottomRows(nf) * gd) : Vec(Vec::Zero(nf));

@@ -31,7 +31,9 @@ Vec quadratic_velocity(const GsData& d, const FrameState& s) {
   return s.J.transpose() * (cms::generalized_mass_times(d.invariants, c, s.kappa) - qv);
 }
 
-Vec elastic_force(const GsData& d, const FrameState& s) { return s.J.bottomRows(d.n_kept()).transpose() * (d.K * s.xi); }
+Vec elastic_force(const GsData& d, const FrameState& s) {
+  return s.J.bottomRows(d.n_kept()).transpose() * (d.K * s.xi);
+}
 
 } // namespace gs_parts
 
@@ -53,7 +55,8 @@ void GsBodyModelBase::mass_into(const Vec& q, int o, double scale, Eigen::Ref<Ma
   mm.block(o + 7, o + 7, n, n) += scale * gs_parts::mass(*gs_, frame_state(q.segment(o + 7, n), Vec()));
 }
 
-void GsBodyModelBase::add_body_forces(const Vec& q, const Vec& v, int o, const Vec3& g_sum, bool qv_terms, Vec& f) const {
+void GsBodyModelBase::add_body_forces(const Vec& q, const Vec& v, int o, const Vec3& g_sum, bool qv_terms,
+                                      Vec& f) const {
   const int n = n_elastic();
   const auto s = frame_state(q.segment(o + 7, n), v.segment(o + 7, n));
   Vec w = cms::gravity_force(gs_->invariants, s.xi, s.R.transpose() * g_sum);
@@ -101,7 +104,8 @@ void GsBodyModelBase::check_load(const ForceSpec& f, bool acted_on, const std::s
 }
 
 void GsBodyModelBase::check_force(const ForceSpec& f) const {
-  FLEXUQ_REQUIRE(!f.interface.empty(), "a force on the gs body '" << body_.name << "' needs the interface point it acts at");
+  FLEXUQ_REQUIRE(!f.interface.empty(),
+                 "a force on the gs body '" << body_.name << "' needs the interface point it acts at");
   FLEXUQ_REQUIRE(!f.body_frame, "a force on the gs body '" << body_.name << "' takes a global direction");
 }
 

@@ -2,10 +2,10 @@
 // Seed 002's generalised superelement in 3-D (mbs/GsBody3d.hpp) on a synthetic body of point masses in
 // space with three interface points, whose kinetic energy is a sum over the particles (the oracle,
 // independent of J, M(ξ) and κ). The particle positions follow the digest's definitions (§3.3, frame at
-// interface point k), written here with unit quaternions (Hamilton product, standard rotation matrix)
-// rather than the engine's G/E/B matrices:
+// interface point k), written here with unit quaternions (the textbook rotation matrix) and Eigen's
+// angle-axis rather than the engine's G/E/B matrices and hyper-dual numbers:
 //   R_j = R(p_k/|p_k|), r_j = x_k − R_j X_k, u_i = R_jᵀ(x_i − r_j) − X_i,
-//   θ_i = 2 vec(p̂_k* ⊗ p̂_i) (the small-rotation parameters of R_jᵀR_i), x_p = r_j + R_j(X_p + Φ_p ξ).
+//   θ_i = the rotation vector (angle × axis) of R_jᵀR_i, x_p = r_j + R_j(X_p + Φ_p ξ).
 // * J and κ against central differences of ξ(g) and of J(g) ġ along ġ;
 // * M_GS: ½ ġᵀ M_GS ġ = Σ ½ m_p |ẋ_p|²;
 // * C_GS (eq 84) = Lagrange's Ṁ ġ − ∂T/∂g (all of g: the map is that of the normalised p̂_i, so the
@@ -37,13 +37,6 @@ constexpr int kPoints = 3, kInternal = 3, kCols = 6 * kPoints + kInternal;
 const int kPointParticle[kPoints] = {0, 4, 8};
 const char* kNames[kPoints] = {"A", "B", "C"};
 
-/// Hamilton product a ⊗ b of quaternions [w, x, y, z].
-Vec4 hamilton(const Vec4& a, const Vec4& b) {
-  Vec4 c;
-  c(0) = a(0) * b(0) - a.tail<3>().dot(b.tail<3>());
-  c.tail<3>() = a(0) * b.tail<3>() + b(0) * a.tail<3>() + a.tail<3>().cross(b.tail<3>());
-  return c;
-}
 /// The rotation matrix of the unit quaternion q/|q| (the textbook formula).
 Mat3 quat_matrix(Vec4 q) {
   q.normalize();
@@ -107,11 +100,12 @@ struct Synthetic3d {
     const Mat3 R = quat_matrix(pk);
     const Vec3 r = x(k) - R * X(k);
     Vec xi = Vec::Zero(kCols);
-    const Vec4 pk_conj(pk(0), -pk(1), -pk(2), -pk(3));
     for (int i = 0; i < kPoints; ++i) {
       if (i == k) continue;
       const Vec3 u = R.transpose() * (x(i) - r) - X(i);
-      const Vec3 th = 2.0 * hamilton(pk_conj, g.segment<4>(7 * i + 3).normalized()).tail<3>();
+      // The rotation vector of R_jᵀR_i (Eigen's angle-axis of the matrix product).
+      const Eigen::AngleAxisd rel(Mat3(R.transpose() * quat_matrix(g.segment<4>(7 * i + 3))));
+      const Vec3 th = rel.angle() * rel.axis();
       for (int c = 0; c < 3; ++c) {
         xi(6 * i + c) = u(c) / body.column_scale(6 * i + c);
         xi(6 * i + 3 + c) = th(c) / body.column_scale(6 * i + 3 + c);
@@ -150,9 +144,10 @@ Vec4 random_quaternion(std::mt19937& gen) {
   return p.normalized();
 }
 
-/// A deformed state at a random 3-D pose: unit Euler parameters near the pose's.
-Vec state(const GsData& d, std::mt19937& gen) {
-  Vec g = gs3d_pose(d, random_vec(3, gen, 0.3), random_quaternion(gen)) + random_vec(gs3d_size(d), gen, 0.02);
+/// A deformed state at a random 3-D pose: unit Euler parameters near the pose's (@p amp 0.02: relative
+/// turns of a few hundredths of a radian, the rotation vector's series branch; 0.3: tenths, its atan branch).
+Vec state(const GsData& d, std::mt19937& gen, double amp = 0.02) {
+  Vec g = gs3d_pose(d, random_vec(3, gen, 0.3), random_quaternion(gen)) + random_vec(gs3d_size(d), gen, amp);
   for (int i = 0; i < d.n_points(); ++i) g.segment<4>(7 * i + 3).normalize();
   return g;
 }
@@ -202,35 +197,39 @@ TEST(MbsGs3d, JacobianAndKappaAgainstDifferences) {
   for (int k = 0; k < kPoints; ++k) {
     const auto d = make_gs_data(s.body, kNames[k], "synthetic");
     std::mt19937 gen(11 + k);
-    const Vec g = state(*d, gen), gd = rates(*d, g, gen, 2.0);
-    const auto kin = gs3d_kinematics(*d, g, gd);
-    const int n = gs3d_size(*d), nf = d->n_kept();
-    // ξ rows of J: ∂ξ/∂g by central differences (every direction, not only tangent ones).
-    const double h = 1e-6;
-    Mat jfd(nf, n);
-    for (int c = 0; c < n; ++c) {
-      Vec e = Vec::Zero(n);
-      e(c) = h;
-      jfd.col(c) = (gs3d_kinematics(*d, g + e, Vec()).xi - gs3d_kinematics(*d, g - e, Vec()).xi) / (2 * h);
+    for (double amp : {0.02, 0.3}) {
+      const Vec g = state(*d, gen, amp), gd = rates(*d, g, gen, 2.0);
+      const auto kin = gs3d_kinematics(*d, g, gd);
+      const int n = gs3d_size(*d), nf = d->n_kept();
+      // ξ rows of J: ∂ξ/∂g by central differences (every direction, not only tangent ones).
+      const double h = 1e-6;
+      Mat jfd(nf, n);
+      for (int c = 0; c < n; ++c) {
+        Vec e = Vec::Zero(n);
+        e(c) = h;
+        jfd.col(c) = (gs3d_kinematics(*d, g + e, Vec()).xi - gs3d_kinematics(*d, g - e, Vec()).xi) / (2 * h);
+      }
+      const double ej = (jfd - kin.J.bottomRows(nf)).norm() / kin.J.norm();
+      EXPECT_LT(ej, 1e-9) << "frame " << k;
+      // κ: w' − J g̈ along the path g + t ġ (g̈ = 0): ξ and ω rows d/dt (J ġ); the frame rows
+      // R_jᵀ r̈_j = d/dt (R_jᵀ ṙ_j) + ω' × R_jᵀ ṙ_j.
+      const Vec w = kin.J * gd;
+      const Vec wdot =
+          (gs3d_kinematics(*d, g + h * gd, Vec()).J * gd - gs3d_kinematics(*d, g - h * gd, Vec()).J * gd) / (2 * h);
+      Vec kref = wdot;
+      kref.head<3>() += kin.omega.cross(Vec3(w.head<3>()));
+      // ω' by differences of R: R_jᵀ Ṙ_j = ω̃'.
+      const Mat3 rdot = (gs3d_kinematics(*d, g + h * gd, Vec()).R - gs3d_kinematics(*d, g - h * gd, Vec()).R) / (2 * h);
+      const Mat3 wt = kin.R.transpose() * rdot;
+      EXPECT_LT((Vec3(wt(2, 1), wt(0, 2), wt(1, 0)) - kin.omega).norm(), 1e-8 * kin.omega.norm()) << "frame " << k;
+      // R_jᵀ ṙ_j by differences of r_j.
+      const Vec3 rd = (gs3d_kinematics(*d, g + h * gd, Vec()).r - gs3d_kinematics(*d, g - h * gd, Vec()).r) / (2 * h);
+      EXPECT_LT((kin.R.transpose() * rd - w.head<3>()).norm(), 1e-8 * rd.norm()) << "frame " << k;
+      const double ek = (kref - kin.kappa).norm() / kin.kappa.norm();
+      EXPECT_LT(ek, 1e-7) << "frame " << k;
+      std::printf("frame %s, amplitude %.2f: |J - dxi/dg| / |J| = %.2e, |kappa - differences| / |kappa| = %.2e\n",
+                  kNames[k], amp, ej, ek);
     }
-    const double ej = (jfd - kin.J.bottomRows(nf)).norm() / kin.J.norm();
-    EXPECT_LT(ej, 1e-9) << "frame " << k;
-    // κ: w' − J g̈ along the path g + t ġ (g̈ = 0): ξ and ω rows d/dt (J ġ); the frame rows
-    // R_jᵀ r̈_j = d/dt (R_jᵀ ṙ_j) + ω' × R_jᵀ ṙ_j.
-    const Vec w = kin.J * gd;
-    const Vec wdot = (gs3d_kinematics(*d, g + h * gd, Vec()).J * gd - gs3d_kinematics(*d, g - h * gd, Vec()).J * gd) / (2 * h);
-    Vec kref = wdot;
-    kref.head<3>() += kin.omega.cross(Vec3(w.head<3>()));
-    // ω' by differences of R: R_jᵀ Ṙ_j = ω̃'.
-    const Mat3 rdot = (gs3d_kinematics(*d, g + h * gd, Vec()).R - gs3d_kinematics(*d, g - h * gd, Vec()).R) / (2 * h);
-    const Mat3 wt = kin.R.transpose() * rdot;
-    EXPECT_LT((Vec3(wt(2, 1), wt(0, 2), wt(1, 0)) - kin.omega).norm(), 1e-8 * kin.omega.norm()) << "frame " << k;
-    // R_jᵀ ṙ_j by differences of r_j.
-    const Vec3 rd = (gs3d_kinematics(*d, g + h * gd, Vec()).r - gs3d_kinematics(*d, g - h * gd, Vec()).r) / (2 * h);
-    EXPECT_LT((kin.R.transpose() * rd - w.head<3>()).norm(), 1e-8 * rd.norm()) << "frame " << k;
-    const double ek = (kref - kin.kappa).norm() / kin.kappa.norm();
-    EXPECT_LT(ek, 1e-7) << "frame " << k;
-    std::printf("frame %s: |J - dxi/dg| / |J| = %.2e, |kappa - differences| / |kappa| = %.2e\n", kNames[k], ej, ek);
   }
 }
 
@@ -241,7 +240,7 @@ TEST(MbsGs3d, MassMatrixGivesTheParticlesKineticEnergy) {
     const auto d = make_gs_data(s.body, kNames[k], "synthetic");
     std::mt19937 gen(17 + k);
     for (int trial = 0; trial < 3; ++trial) {
-      const Vec g = state(*d, gen), gd = rates(*d, g, gen, 1.0);
+      const Vec g = state(*d, gen, trial == 2 ? 0.3 : 0.02), gd = rates(*d, g, gen, 1.0);
       const double t = 0.5 * gd.dot(gs3d_body_mass(*d, g) * gd), t_ref = s.kinetic(g, gd, k);
       worst = std::max(worst, std::abs(t - t_ref) / t_ref);
       EXPECT_NEAR(t, t_ref, 1e-12 * t_ref) << "frame " << k << ", trial " << trial;
@@ -256,7 +255,7 @@ TEST(MbsGs3d, FictitiousForcesAreLagrangesOfTheParticles) {
     const auto d = make_gs_data(s.body, kNames[k], "synthetic");
     std::mt19937 gen(29 + k);
     for (int trial = 0; trial < 2; ++trial) {
-      const Vec g = state(*d, gen), gd = rates(*d, g, gen, 3.0);
+      const Vec g = state(*d, gen, trial == 1 ? 0.3 : 0.02), gd = rates(*d, g, gen, 3.0);
       const int n = gs3d_size(*d);
       // ∂T/∂g of the particles' T and Ṁ ġ along ġ, by 4th-order differences.
       Vec dtdg(n);
@@ -351,7 +350,9 @@ TEST(MbsGs3d, FreeBodySpinningAboutASkewAxisConservesEnergy) {
       norm = std::max(norm, norm_error(sys, id, x.q, kPoints));
     });
     drift[qv] = worst;
-    if (qv) EXPECT_LT(norm, 1e-9);
+    if (qv) {
+      EXPECT_LT(norm, 1e-9);
+    }
     std::printf("free GS3d body, skew spin, C_GS %s: max |E - E0| / E0 = %.2e, max ||p_i| - 1| = %.2e over 0.2 s\n",
                 qv ? "on" : "off", worst, norm);
   }
@@ -398,8 +399,8 @@ TEST(MbsGs3d, PendulumOnAnExactRevoluteKeepsEnergyAndAxis) {
     const Vec4 pa = x.q.segment<4>(sys.offset(id) + 7 + 3);
     axis_err = std::max(axis_err, (rotation(pa) * a_local - axis).norm());
   });
-  std::printf("GS3d pendulum on a skew revolute: max |E - E0| = %.2e J (peak T %.3f J), axis drift %.2e\n", worst,
-              tmax, axis_err);
+  std::printf("GS3d pendulum on a skew revolute: max |E - E0| = %.2e J (peak T %.3f J), axis drift %.2e\n", worst, tmax,
+              axis_err);
   EXPECT_GT(tmax, 0.05);
   EXPECT_LT(worst, 1e-8 * tmax);
   EXPECT_LT(axis_err, 1e-8);

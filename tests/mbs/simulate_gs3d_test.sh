@@ -7,8 +7,10 @@
 #       interface point (`type: flexible, frame: {interface: END0}`): the same frame (END0's pose) and the
 #       same Ritz space, so the same Lagrangian in other coordinates; rk45 at rtol 1e-8 so that each run's
 #       own error is far below the comparison;
-#   the planar GS = the 3-D GS held in the plane: seed 002's slider-crank (configs/seed002-slider-crank-gs.yaml)
-#       with `type: gs3d` (out-of-plane coordinates free, unexcited) against `type: gs`;
+#   the planar GS = the 3-D GS held in the plane: seed 002's slider-crank with the connector in two halves
+#       fixed at the midpoint (configs/seed002-slider-crank-gs-2.yaml) with `type: gs3d` (out-of-plane
+#       coordinates free, unexcited) against `type: gs` (the local rotations are rotation vectors, so in the
+#       plane they are the planar body's angles exactly);
 #   and refusals: a gs3d body without its frame point, a node output.
 #   simulate_gs3d_test.sh FLEXUQ MPIEXEC SOURCE_DIR
 set -euo pipefail
@@ -16,7 +18,7 @@ flexuq="$1"; mpiexec="$2"; src="$3"
 wd=$(mktemp -d)
 trap 'rm -rf "$wd"' EXIT
 cd "$wd"
-cp "$src"/configs/seed002-{rod,slider-crank-gs}.yaml .
+cp "$src"/configs/seed002-{rod,slider-crank-gs-2}.yaml .
 run() { # run <log> <flexuq args...>
   local log="$1"; shift
   timeout 120 "$mpiexec" -n 1 "$flexuq" "$@" > "$log" 2>&1 || { echo "FAIL: flexuq $*"; cat "$log"; exit 1; }
@@ -54,10 +56,15 @@ open("pendulum-ff.yaml", "w").write(s.replace("type: gs3d", "type: flexible").re
 PY
 run gs3d-pendulum.log simulate pendulum.yaml
 run ff-pendulum.log simulate pendulum-ff.yaml
-# The planar slider-crank as gs and as gs3d, rk45 over 0.005 s (0.75 rad of the crank).
+# The planar slider-crank as gs and as gs3d, rk45 over 0.005 s (0.75 rad of the crank), with the connector
 s8=(--set solver.type=rk45 --set solver.rtol=1e-8 --set solver.atol=1e-11 --set solver.step=1e-7 --set solver.end=0.005)
-run gs-sc.log simulate seed002-slider-crank-gs.yaml "${s8[@]}" --set output=gs-sc.h5
-run gs3d-sc.log simulate seed002-slider-crank-gs.yaml "${s8[@]}" --set bodies.rod.type=gs3d --set output=gs3d-sc.h5
+# in two halves held together by a fixed joint at the midpoint (configs/seed002-slider-crank-gs-2.yaml): the
+# planar gs holds the relative turn about z exactly, gs3d the whole relative rotation exactly.
+run reduce-half.log reduce seed002-rod.yaml --set model.generator.length=0.15 --set model.generator.elements=4 \
+    --set 'model.generator.origin=[-0.075, 0, 0]' --set output=seed002-half.h5
+run gs-2.log simulate seed002-slider-crank-gs-2.yaml "${s8[@]}" --set output=gs-2.h5
+run gs3d-2.log simulate seed002-slider-crank-gs-2.yaml "${s8[@]}" --set bodies.left.type=gs3d \
+    --set bodies.right.type=gs3d --set output=gs3d-2.h5
 # Refusals: exit 2, named.
 refuse() { # refuse <pattern> <yaml>
   set +e
@@ -70,9 +77,10 @@ sed 's/frame: {interface: END0}, //' pendulum.yaml > bad-frame.yaml
 refuse "bodies.rod.*a gs3d body needs frame" bad-frame.yaml
 sed 's/  - {name: energy, quantity: energy}/  - {name: n5, body: rod, node: 5, quantity: position}/' pendulum.yaml > bad-node.yaml
 refuse "outputs\[1\].node.*is a gs body" bad-node.yaml
-/usr/bin/python3 - <<'PY'
+PYTHONPATH="$src/postproc" /usr/bin/python3 - <<'PY'
 import sys
 import h5py, numpy as np
+from plot_deflection import deflection
 ok = True
 def check(cond, what):
     global ok
@@ -94,11 +102,15 @@ with h5py.File("gs3d-pendulum.h5", "r") as f:
     en = f["energy"][()]  # T, V, U, W, balance T + V + U - W
 bal = np.ptp(en[:, 4]) / np.max(en[:, 0])
 check(bal < 1e-8, f"gs3d pendulum: energy balance varies by {bal:.2g} of max T = {np.max(en[:, 0]):.4g} J")
-cs, c3s = out("gs-sc.h5", "end_C"), out("gs3d-sc.h5", "end_C")
+cs, c3s = out("gs-2.h5", "end_C"), out("gs3d-2.h5", "end_C")
 e2 = np.max(np.abs(cs - c3s)) / 0.3
 check(e2 < 1e-8, f"planar gs = gs3d held in the plane (slider-crank, end C): {e2:.3g} of L (< 1e-8)")
 check(np.max(np.abs(c3s[:, 2])) < 1e-12, f"gs3d slider-crank stays in the plane: |z| {np.max(np.abs(c3s[:, 2])):.2g}")
-for name in ["gs3d-pendulum", "ff-pendulum", "gs-sc", "gs3d-sc"]:
+_, _, d2 = deflection("gs-2.h5")
+_, _, d3 = deflection("gs3d-2.h5")
+e3 = np.max(np.abs(d2 - d3)) / np.max(np.abs(d2))
+check(e3 < 1e-8, f"planar gs = gs3d, two halves fixed at the midpoint: d {e3:.3g} of max |d| = {np.max(np.abs(d2)):.4f} (< 1e-8)")
+for name in ["gs3d-pendulum", "ff-pendulum", "gs-2", "gs3d-2"]:
     with h5py.File(f"{name}.h5", "r") as f:
         print(f"{name}: {f['/solver'].attrs['steps']} rk45 steps")
 sys.exit(0 if ok else 1)

@@ -7,23 +7,27 @@
 /// Coordinates g = [d_0, p_0, d_1, p_1, …, η]: per interface point i its global displacement
 /// d_i = x_i − X_i (3) and the Euler parameters p_i of its frame (4, unit norm; the engine's rigid-body
 /// rotation coordinates), then the internal coordinates η. Euler parameters rather than a rotation vector:
-/// A(p) is quadratic in p, so every derivative the equations and the joints need (J, κ = J̇ġ, the joint
-/// rows' B(p, a) and γ) is a closed-form polynomial with no singular angle, and an axis at an interface
-/// point turns exactly (A(p_i) a, not a linearised a + θ × a). The price is one norm row per point,
+/// A(p) is quadratic in p, so the frame's and the joints' derivatives (J's frame rows, κ, the joint rows'
+/// B(p, a) and γ) are closed-form polynomials with no singular angle for any large motion (only the
+/// elastic relative turn goes through a rotation vector, below), and an axis at an interface point turns
+/// exactly (A(p_i) a, not a linearised a + θ × a). The price is one norm row per point,
 /// |A(p_i) e_x|² − 1 = |p_i|⁴ − 1 (System adds it with the body, in the `<body>.frame` joint's rows).
 ///
 /// Kinematics (frame at interface point k, closed form):
 /// * R_j = A(p_k), r_j = x_k − R_j X_k; body-frame ω' = 2 G(p_k) ṗ_k;
 /// * local interface translations u_i = R_jᵀ(x_i − x_k) + X_k − X_i (recomputed, never accumulated);
-/// * local interface rotations θ_i = 2 G(p_k) p_i = 2 × the vector part of the relative Euler parameters
-///   p_k* ⊗ p_i of R_jᵀR_i: the small-rotation parameters of the body's linear basis to first order
-///   (2 sin(φ/2) n for a relative turn φ about n: φ³/24 from the angle), bilinear in (p_k, p_i);
+/// * local interface rotations θ_i = the rotation vector (angle × axis) of R_jᵀR_i, from its Euler
+///   parameters q_i = p̂_k* ⊗ p̂_i = [p̂_kᵀ; G(p̂_k)] p̂_i (bilinear): θ = 2 atan(|v|/w) v/|v| for q = [w, v],
+///   w > 0 (a power series in |v|²/w² for turns below 0.1 rad: smooth through θ = 0). The body's linear basis
+///   reads it as its small rotations; in the plane it is θ_i − θ_k of the planar body exactly;
 /// * ξ = {u_i, θ_i (i ≠ k); η} scaled as in GsData, a material point at r_j + R_j(X + Φ ξ).
 /// With w = [R_jᵀṙ_j; ω'; ξ̇] = J(g) ġ and w' = [R_jᵀr̈_j; ω̇'; ξ̈] = J g̈ + κ(g, ġ):
 ///   frame rows  J = [R_jᵀ (d_k), X̃_k 2G(p_k) (p_k)],  κ = −ω̃'ω̃' X_k;  ω rows J = 2G(p_k), κ = 0 (G(ṗ)ṗ = 0);
 ///   u_i rows    J = [R_jᵀ (d_i), −R_jᵀ (d_k), δ̃_i 2G(p_k) (p_k)] with δ_i = R_jᵀ(x_i − x_k),
 ///               κ = −2 ω̃' R_jᵀ(ẋ_i − ẋ_k) + ω̃'ω̃' δ_i;
-///   θ_i rows    J = [2G(p_k) (p_i), −2G(p_i) (p_k)],  κ = 4 G(ṗ_k) ṗ_i (on the unit spheres, pᵀṗ = 0).
+///   θ_i rows    J = D [L(p̂_k) (p_i), R(p̂_i) (p_k)] with D = ∂θ/∂q, L(a) = [aᵀ; G(a)], R(b) = [bᵀ; −G(b)],
+///               κ = D q_c + q̇ᵀ∇²θ q̇ (q_c the convective part of q̈); D and the second derivative come
+///               from hyper-dual numbers (exact, no differences).
 /// The map is written on the normalised p̂_i = p_i/|p_i| (what the formulas above read as p): the
 /// p-columns of J carry Π_i/|p_i| (Π = 1 − p̂p̂ᵀ; G(p̂)Π = G(p̂)) and κ the convective part of p̂̈,
 /// c_i = −2 s_i (p̂_iᵀṗ_i)/|p_i| − p̂_i|s_i|² with s_i = Π_i ṗ_i/|p_i| (ω̇' gains 2G(p̂_k)c_k, θ̈_i
