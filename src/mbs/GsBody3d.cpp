@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <memory>
+#include <vector>
 
 namespace flexuq::mbs {
 
@@ -124,6 +126,26 @@ struct UnitEuler {
   }
 };
 
+/// θ_i of point i against the frame point k, with its J blocks (on p_i and p_k) and κ.
+struct PointRotation {
+  RotationVector rv;
+  Mat34 Jp, Jk;
+  Vec3 kappa;
+  PointRotation(const UnitEuler& ei, const UnitEuler& ek, const std::string& name)
+      : rv(checked(relative_left(ek.p) * ei.p, name), relative_left(ek.p) * ei.s + relative_right(ei.p) * ek.s) {
+    // q̇ = L(p̂_k) s_i + R(p̂_i) s_k, its convective part L(c_k) p̂_i + 2 L(s_k) s_i + L(p̂_k) c_i.
+    const Eigen::Matrix4d Lk = relative_left(ek.p);
+    Jp = rv.D * Lk * ei.map;
+    Jk = rv.D * relative_right(ei.p) * ek.map;
+    kappa = rv.D * (relative_left(ek.c) * ei.p + 2.0 * relative_left(ek.s) * ei.s + Lk * ei.c) + rv.second;
+  }
+  static Vec4 checked(const Vec4& q, const std::string& name) {
+    FLEXUQ_REQUIRE(q(0) > 0.0,
+                   "gs3d body: interface point " << name << " is turned by more than π from the frame point");
+    return q;
+  }
+};
+
 } // namespace
 
 Gs3dKinematics gs3d_kinematics(const GsData& d, const Vec& g, const Vec& gd) {
@@ -139,6 +161,7 @@ Gs3dKinematics gs3d_kinematics(const GsData& d, const Vec& g, const Vec& gd) {
     pe.emplace_back(g.segment<4>(7 * i + 3), rates ? &rate : nullptr);
   }
   const UnitEuler& ek = pe[static_cast<std::size_t>(k)];
+  std::vector<std::unique_ptr<PointRotation>> rot(static_cast<std::size_t>(np)); // θ_i per point, once
   const Mat34 Gk2 = 2.0 * g_matrix(ek.p);
   const Mat34 Gk2map = Gk2 * ek.map; // ∂ω'/∂ṗ_k = 2 G(p̂_k) Π_k/|p_k| = 2 G(p̂_k)/|p_k|
   s.R = rotation(ek.p);
@@ -180,21 +203,14 @@ Gs3dKinematics gs3d_kinematics(const GsData& d, const Vec& g, const Vec& gd) {
       }
     } else { // θ_i = the rotation vector of q = p̂_k* ⊗ p̂_i (the relative Euler parameters of R_jᵀR_i)
       const int a = m - 3;
-      const UnitEuler& ei = pe[static_cast<std::size_t>(p)];
-      const Eigen::Matrix4d Lk = relative_left(ek.p), Ri = relative_right(ei.p);
-      const Vec4 q = Lk * ei.p;
-      FLEXUQ_REQUIRE(q(0) > 0.0, "gs3d body: interface point " << d.points[static_cast<std::size_t>(p)]
-                                                               << " is turned by more than π from the frame point");
-      // q̇ = L(p̂_k) s_i + R(p̂_i) s_k, its convective part L(c_k) p̂_i + 2 L(s_k) s_i + L(p̂_k) c_i.
-      const Vec4 qd = Lk * ei.s + Ri * ek.s;
-      const RotationVector rv(q, qd);
-      s.xi(c) = sc * rv.theta(a);
-      s.J.block(row, 7 * p + 3, 1, 4) += sc * (rv.D * Lk * ei.map).row(a);
-      s.J.block(row, 7 * k + 3, 1, 4) += sc * (rv.D * Ri * ek.map).row(a);
-      if (rates) {
-        const Vec4 qc = relative_left(ek.c) * ei.p + 2.0 * relative_left(ek.s) * ei.s + Lk * ei.c;
-        s.kappa(row) = sc * (rv.D * qc + rv.second)(a);
-      }
+      auto& rp = rot[static_cast<std::size_t>(p)];
+      if (!rp)
+        rp =
+            std::make_unique<PointRotation>(pe[static_cast<std::size_t>(p)], ek, d.points[static_cast<std::size_t>(p)]);
+      s.xi(c) = sc * rp->rv.theta(a);
+      s.J.block(row, 7 * p + 3, 1, 4) += sc * rp->Jp.row(a);
+      s.J.block(row, 7 * k + 3, 1, 4) += sc * rp->Jk.row(a);
+      if (rates) s.kappa(row) = sc * rp->kappa(a);
     }
   }
   s.xi_dot = rates ? Vec(s.J.bottomRows(nf) * gd) : Vec(Vec::Zero(nf));
