@@ -38,7 +38,7 @@ ReducedConstraints::ReducedConstraints(const mbs::System& sys, const Mat& V, con
   sys.constraint_residual(q, t, gamma * lam, ctl, ph);
   const Vec gph = gamma.transpose() * ph;
   const Mat j = gamma.cols() > 0 ? jacobian_direct(q, t) : Mat(0, V.cols());
-  const Mat jf = gamma.transpose() * sys.jacobian(q, t) * V;
+  const Mat jf = gamma.transpose() * (sys.jacobian_sparse(q, t) * V); // sparse: no m × n matrix on a large model
   const Vec all = sys.phi_all(q, t);
   auto close = [](const auto& a, const auto& b) {
     return a.size() == b.size() && (a.size() == 0 || (a - b).cwiseAbs().maxCoeff() <= 1e-11 * (1.0 + b.cwiseAbs().maxCoeff()));
@@ -178,7 +178,7 @@ void ReducedConstraints::residual(const Vec& q, double t, const Vec& lambda_l, V
 ReducedConstraints::Mat ReducedConstraints::jacobian(const Vec& q, double t) {
   if (gamma_.cols() == 0) return Mat(0, V_.cols());
   if (direct_) return jacobian_direct(q, t);
-  return gamma_.transpose() * (sys_.jacobian(q, t) * V_);
+  return gamma_.transpose() * (sys_.jacobian_sparse(q, t) * V_);
 }
 
 double ReducedConstraints::drift(const Vec& q, double t) {
