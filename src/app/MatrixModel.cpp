@@ -85,9 +85,11 @@ fe::MatrixModelSpec parse_matrix_model(const io::Config& cfg) {
 }
 
 std::unique_ptr<fe::Component> load_component(MPI_Comm comm, const io::Config& cfg, const fe::ComponentOptions& copts,
-                                              log::PhaseTimes& times, const std::string& headline) {
+                                              log::PhaseTimes& times, const std::string& headline,
+                                              const std::function<void(const io::Mesh*)>& check) {
   if (has_matrix_model(cfg)) {
     const auto spec = parse_matrix_model(cfg);
+    if (check) check(nullptr);
     cfg.check_all_used();
     return workflow::build_component(comm, spec, copts, times, headline);
   }
@@ -96,6 +98,7 @@ std::unique_ptr<fe::Component> load_component(MPI_Comm comm, const io::Config& c
     log::Phase p(comm, "read mesh", &times);
     mesh = std::make_unique<io::Mesh>(app::load_mesh(cfg));
   }
+  if (check) check(mesh.get());
   cfg.check_all_used();
   return workflow::build_component(comm, std::move(*mesh), copts, times, headline);
 }

@@ -56,6 +56,7 @@ workflow::ReduceBodySpec parse_reduce_body(const io::Config& cfg, const std::str
     const ReduceJob job = parse_reduce_job(rc);
     rb.component = component_options(rc);
     rb.mesh = std::make_shared<const io::Mesh>(load_mesh(rc));
+    check_reduce_supports(rc, rb.mesh.get());
     rb.options.interfaces = job.interfaces;
     rb.options.reducer = job.reducer;
     rb.options.build = job.build;

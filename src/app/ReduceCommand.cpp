@@ -63,22 +63,15 @@ cms::InterfaceSpec parse_interface(const io::Config& cfg, const YAML::Node& n, s
 ReduceJob parse_reduce_job(const io::Config& cfg) {
   ReduceJob j;
   j.build.method = parse_reduce_method(cfg.get<std::string>("reduce.method"));
-  // Supports of single components ({set, dofs}: a symmetry plane, a roller) may stay beside the
-  // interfaces (the free-interface methods use the rigid motions they leave, cms::WorkSpace::motions);
-  // whole-node supports are interfaces' business.
-  for (const char* k : {"model.fixed", "modes.fixed"}) {
-    if (!cfg.has(k)) continue;
-    fe::ComponentOptions o;
-    app::parse_fixed(cfg, k, o);
-    FLEXUQ_REQUIRE(o.fixed_sets.empty(), cfg.source() << ": '" << k << "' lists node set " << o.fixed_sets.front()
-                                                      << ", which a reduce job does not take: the interfaces replace "
-                                                         "supports (a grounded component has no free-interface modes); "
-                                                         "list the set under reduce.interfaces (supports of single "
-                                                         "components, {set, dofs}, are accepted)");
-    FLEXUQ_REQUIRE(j.build.method != cms::Method::gcms,
-                   cfg.source() << ": '" << k << "' with {set, dofs} supports is not implemented with reduce.method gcms "
-                                << "(its translation and rotation fields are those of a free body); use another method");
-  }
+  // Supports of single components ({set, dofs}, or a mesh's *BOUNDARY / SPC set: a symmetry plane, a
+  // roller) may stay beside the interfaces (the free-interface methods use the rigid motions they
+  // leave, cms::WorkSpace::motions); whole-node supports are refused by check_reduce_supports once
+  // the mesh is read.
+  for (const char* k : {"model.fixed", "modes.fixed"})
+    FLEXUQ_REQUIRE(!cfg.has(k) || j.build.method != cms::Method::gcms,
+                   cfg.source() << ": '" << k << "' with supports of single components is not implemented with "
+                                << "reduce.method gcms (its translation and rotation fields are those of a free body); "
+                                   "use another method");
   if (j.build.method == cms::Method::gcms) parse_gcms_options(cfg, "reduce.gcms", j.build.gcms);
   const YAML::Node list = cfg.node("reduce.interfaces");
   FLEXUQ_REQUIRE(list.IsSequence() && list.size() > 0,
@@ -182,6 +175,21 @@ ReduceJob parse_reduce_job(const io::Config& cfg) {
   return j;
 }
 
+void check_reduce_supports(const io::Config& cfg, const io::Mesh* mesh) {
+  for (const char* k : {"model.fixed", "modes.fixed"}) {
+    if (!cfg.has(k)) continue;
+    fe::ComponentOptions o;
+    app::parse_fixed(cfg, k, o);
+    for (const auto& set : o.fixed_sets) // a set the reader gave components (*BOUNDARY, SPC) fixes those only
+      FLEXUQ_REQUIRE(mesh && mesh->set_components.count(io::upper(set)),
+                     cfg.source() << ": '" << k << "' lists node set " << set
+                                  << ", which a reduce job does not take: the interfaces replace supports (a grounded "
+                                     "component has no free-interface modes); list the set under reduce.interfaces "
+                                     "(supports of single components, {set, dofs} or the mesh's *BOUNDARY / SPC sets, "
+                                     "are accepted)");
+  }
+}
+
 void run_reduce(MPI_Comm comm_in, const io::Config& cfg) {
   Comm comm(comm_in);
   MPI_Comm c = comm.get();
@@ -199,7 +207,8 @@ void run_reduce(MPI_Comm comm_in, const io::Config& cfg) {
   auto copts = app::component_options(cfg);
   copts.keep_affine = false;
   const std::unique_ptr<fe::Component> comp =
-      load_component(c, cfg, copts, times, std::string("flexuq reduce: ") + cms::method_name(job.build.method) + " of");
+      load_component(c, cfg, copts, times, std::string("flexuq reduce: ") + cms::method_name(job.build.method) + " of",
+                     [&](const io::Mesh* mesh) { check_reduce_supports(cfg, mesh); });
   with_job_keys(reduce_keys(), [&] { workflow::run_reduce(c, *comp, job, times); });
 }
 

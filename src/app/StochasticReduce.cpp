@@ -148,6 +148,7 @@ workflow::StochasticBodyJob stochastic_reduce_job(MPI_Comm c, const io::Config& 
                                   << "proportional to the parameters (E or rho), got " << fe::to_string(q.property));
   j.component = app::component_options(cfg);
   j.mesh = std::make_shared<const io::Mesh>(app::load_mesh(cfg));
+  check_reduce_supports(cfg, j.mesh.get());
   // A parameter acting on an element set the mesh does not have: an error before any work.
   for (const auto& p : so.parameters)
     if (p.element_set) {

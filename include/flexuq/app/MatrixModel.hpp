@@ -11,6 +11,7 @@
 #include "flexuq/config/Config.hpp"
 #include "flexuq/workflow/MatrixFrequencyCampaign.hpp"
 
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -26,9 +27,11 @@ fe::MatrixModelSpec parse_matrix_model(const io::Config& cfg);
 /// The component of a `modes` or `reduce` job, from model.matrices (phase "read+assemble matrices")
 /// or from model.mesh / model.generator (phases "read mesh", "partition+assemble"). Runs
 /// cfg.check_all_used() after the model keys are read and before the heavy work, logs the reader's
-/// warnings and the headline "<headline> <source> on N rank(s)". @note Collective.
+/// warnings and the headline "<headline> <source> on N rank(s)". @p check, if given, sees the mesh
+/// (null for model.matrices) before cfg.check_all_used(). @note Collective.
 std::unique_ptr<fe::Component> load_component(MPI_Comm comm, const io::Config& cfg, const fe::ComponentOptions& copts,
-                                              log::PhaseTimes& times, const std::string& headline);
+                                              log::PhaseTimes& times, const std::string& headline,
+                                              const std::function<void(const io::Mesh*)>& check = {});
 
 /// For `campaign`: the spec of the frequency model of the matrices (workflow/MatrixFrequencyCampaign.hpp);
 /// parameter p sets the coefficient of the term `parameters.<p>.param` (default: the parameter's
