@@ -34,6 +34,17 @@ fe::ModeOptions parse_mode_options(const io::Config& c, const std::string& prefi
   }
   o.tol = c.get<double>(p + "tol", o.tol);
   o.max_it = c.get<int>(p + "max_it", o.max_it);
+  if (c.has(p + "solver")) { // issue #38 item 1
+    const auto m = c.get<std::string>(p + "solver");
+    FLEXUQ_REQUIRE(m == "krylov-schur" || m == "block",
+                   c.source() << ": " << p << "solver is 'krylov-schur' or 'block', got '" << m << "'");
+    o.solver = m == "block" ? fe::ModeOptions::Method::block : fe::ModeOptions::Method::krylov_schur;
+  }
+  if (c.has(p + "block_size")) {
+    FLEXUQ_REQUIRE(o.solver == fe::ModeOptions::Method::block,
+                   c.source() << ": " << p << "block_size needs " << p << "solver: block");
+    o.block_size = static_cast<int>(io::get_count(c, p + "block_size", 1, io::limits::max_mode_count, 0));
+  }
   o.cluster_tol = c.get<double>(p + "cluster_tol", o.cluster_tol);
   // The checks of fe::validate, once, here: the message then names the job file.
   fe::ModeOptions checked = o;

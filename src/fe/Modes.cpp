@@ -4,6 +4,7 @@
 #include "flexuq/core/Assert.hpp"
 #include "flexuq/core/Error.hpp"
 #include "flexuq/core/Log.hpp"
+#include "flexuq/fe/BlockModes.hpp"
 #include "flexuq/fe/RecycledModes.hpp"
 #include "flexuq/la/Solvers.hpp"
 
@@ -368,6 +369,70 @@ namespace {
 constexpr int kRecycleSteps = 8;
 } // namespace
 
+/// The count solve of `solver: block` (fe/BlockModes.hpp) with the existing factorization of K
+/// (σ = 0) or one of K − σM of this solver's own, kept for later solves (numeric refactorization only).
+BlockEigenResult ModeSolver::solve_block(Mat K, Mat M, double sigma, double zero_tol, int guard) {
+  MPI_Comm comm = PetscObjectComm(reinterpret_cast<PetscObject>(K));
+  KSP ksp = factor_;
+  if (!ksp) {
+    Mat S = K;
+    if (sigma != 0) {
+      if (!shifted_) {
+        FLEXUQ_PETSC(MatDuplicate(K, MAT_COPY_VALUES, shifted_.out()));
+        FLEXUQ_PETSC(MatAXPY(shifted_.get(), -sigma, M, UNKNOWN_NONZERO_PATTERN));
+      } else {
+        // K's and M's patterns are within S's (it was made from them).
+        FLEXUQ_PETSC(MatZeroEntries(shifted_.get()));
+        FLEXUQ_PETSC(MatAXPY(shifted_.get(), 1.0, K, SUBSET_NONZERO_PATTERN));
+        FLEXUQ_PETSC(MatAXPY(shifted_.get(), -sigma, M, SUBSET_NONZERO_PATTERN));
+      }
+      S = shifted_.get();
+    }
+    if (!block_ksp_) {
+      FLEXUQ_PETSC(KSPCreate(comm, block_ksp_.out()));
+      FLEXUQ_PETSC(KSPSetOptionsPrefix(block_ksp_.get(), (opt_.prefix + "st_").c_str()));
+      la::setup_mumps_cholesky(block_ksp_.get(), opt_.prefix + "st_", defaults_);
+    }
+    const auto scope = defaults_.apply();
+    FLEXUQ_PETSC(KSPSetOperators(block_ksp_.get(), S, S));
+    FLEXUQ_PETSC(KSPSetFromOptions(block_ksp_.get()));
+    FLEXUQ_PETSC(KSPSetUp(block_ksp_.get()));
+    ksp = block_ksp_.get();
+    block_sigma_ = sigma;
+  }
+  BlockEigenSettings bs;
+  bs.count = opt_.count;
+  bs.extra = opt_.constrained ? 1 : 6;
+  bs.guard = guard;
+  bs.block_size = opt_.block_size;
+  bs.tol = opt_.tol;
+  bs.cluster_tol = opt_.cluster_tol;
+  bs.zero_tol = zero_tol;
+  bs.shift = factor_ ? 0.0 : sigma;
+  bs.max_steps = opt_.max_it;
+  BlockEigenResult res;
+  {
+    const auto scope = defaults_.apply();
+    res = block_eigenpairs(K, M, ksp, bs);
+  }
+  block_.steps = res.steps;
+  block_.columns = res.columns;
+  block_.restarts = res.restarts;
+  block_.max_subspace = res.max_subspace;
+  if (!res.ok()) {
+    block_.fallback = res.reason;
+    log::info(comm, opt_.key + ": the block eigensolver did not converge (" + res.reason + "); Krylov-Schur solve");
+    return res;
+  }
+  {
+    std::ostringstream os;
+    os << opt_.key << ": block eigensolve: " << res.steps << " block solves, " << res.columns << " right-hand sides, "
+       << res.restarts << " restarts, widest basis " << res.max_subspace;
+    log::info(comm, os.str());
+  }
+  return res;
+}
+
 ModeSet ModeSolver::solve(Mat K, Mat M, Mat K_scale, Mat M_scale) {
   const ModeOptions& opt = opt_;
   ModeSet out;
@@ -456,10 +521,20 @@ ModeSet ModeSolver::solve(Mat K, Mat M, Mat K_scale, Mat M_scale) {
       return r;
     };
     const int guard = std::max(4, opt.count / 10);
+    block_ = BlockSolveReport{};
     if (!try_recycled(raw)) {
-      raw = solve_count(guard);
-      if (std::any_of(raw.values.begin(), raw.values.end(), [&](double l) { return l < -zero_tol; })) raw = solve_count(0);
-      complete_edge_multiplet(K, opt, zero_tol, n_dof, raw, eps_, defaults_);
+      if (opt.solver == ModeOptions::Method::block) {
+        BlockEigenResult res = solve_block(K, M, sigma, zero_tol, guard);
+        raw.values = std::move(res.values);
+        raw.vectors = std::move(res.vectors);
+        raw.converged = static_cast<int>(raw.values.size());
+        raw.iterations = res.steps;
+      }
+      if (opt.solver != ModeOptions::Method::block || !block_.fallback.empty()) {
+        raw = solve_count(guard);
+        if (std::any_of(raw.values.begin(), raw.values.end(), [&](double l) { return l < -zero_tol; })) raw = solve_count(0);
+        complete_edge_multiplet(K, opt, zero_tol, n_dof, raw, eps_, defaults_);
+      }
       if (keep_reference_) {
         // Φ_ref: every converged elastic pair, the guard pairs beyond the count included.
         reference_.clear();

@@ -18,6 +18,8 @@
 
 namespace flexuq::fe {
 
+struct BlockEigenResult;
+
 struct ModeOptions {
   /// Elastic modes wanted (ignored with a band). If mode `count` belongs to a multiplet, the whole
   /// multiplet is returned (so the result may hold a few more modes than asked for): when the
@@ -53,6 +55,22 @@ struct ModeOptions {
   /// first and falls back to the full Krylov–Schur solve when a wanted pair fails its test. Off by
   /// default: at the default tol (1e-12) it measured no faster than Krylov–Schur (docs/performance.md).
   bool recycle = false;
+  /// `modes.solver` (and `reduce.modes.solver`): the count solve's method. `krylov-schur`: SLEPc's
+  /// Krylov–Schur, one triangular solve per iteration. `block`: fe/BlockModes.hpp, block
+  /// shift-and-invert Krylov with one multi-right-hand-side solve per block on the same
+  /// factorization, the same test and tolerance. A band always uses Krylov–Schur's spectrum slicing.
+  enum class Method { krylov_schur, block };
+  Method solver = Method::krylov_schur;
+  int block_size = 0; ///< `modes.block_size`: columns per block solve of the block method (and the largest multiplet it completes); 0: 8
+};
+
+/// What the last block solve of a ModeSolver did (zeros when it used Krylov–Schur).
+struct BlockSolveReport {
+  int steps = 0;          ///< block solves (KSPMatSolve), the start block included
+  long long columns = 0;  ///< right-hand sides solved in all
+  int restarts = 0;
+  int max_subspace = 0;
+  std::string fallback;   ///< why the block method gave up and Krylov–Schur solved (empty: it converged)
 };
 
 /// What the last ModeSolver::solve did with its reference basis (tests, logs, benches).
@@ -136,12 +154,21 @@ public:
   bool has_reference() const { return !reference_.empty(); }
   /// What the last solve did with the reference basis.
   const RecycleReport& last_recycle() const { return recycle_; }
+  /// What the last block solve did (options().solver == block).
+  const BlockSolveReport& last_block() const { return block_; }
 
 private:
+  /// The count solve of `solver: block` (fe/BlockModes.hpp); when it does not converge (its error
+  /// stalls above tol, or max_it block solves) block_.fallback says why and the caller solves with Krylov–Schur.
+  BlockEigenResult solve_block(Mat K, Mat M, double sigma, double zero_tol, int guard);
   ModeOptions opt_;
   std::vector<VecH> reference_; ///< Φ_ref (see keep_reference); empty: none
   bool keep_reference_ = false;
   RecycleReport recycle_;
+  BlockSolveReport block_;
+  MatH shifted_;   ///< K − σM of the block method (σ ≠ 0 and no existing factorization)
+  KspH block_ksp_; ///< its factorization (or of K itself when σ = 0)
+  double block_sigma_ = 0;
   EpsH eps_;
   KSP factor_ = nullptr; ///< an existing factorization of K (σ = 0), or nullptr
   la::SolverDefaults defaults_; ///< MUMPS defaults of this solver, in PETSc's database only during its calls
