@@ -57,6 +57,11 @@ TEST(JobOptions, OneModeParserForModesAndReduce) {
     EXPECT_EQ(o.max_it, 50);
     EXPECT_EQ(o.cluster_tol, 1e-5);
     EXPECT_EQ(app::parse_mode_options(job("{count: 7}"), prefix, app::ModeKeys{}).count, 7);
+    // The eigensolver (issue #38 item 1): Krylov–Schur unless the job says block.
+    EXPECT_EQ(app::parse_mode_options(job("{count: 7}"), prefix, app::ModeKeys{}).solver, fe::ModeOptions::Method::krylov_schur);
+    const auto blk = app::parse_mode_options(job("{count: 7, solver: block, block_size: 4}"), prefix, app::ModeKeys{});
+    EXPECT_EQ(blk.solver, fe::ModeOptions::Method::block);
+    EXPECT_EQ(blk.block_size, 4);
     // The band check exists once (fe::validate) and names the job file and the key of each verb.
     for (const auto& [bad, text] : std::vector<std::pair<std::string, std::string>>{
              {"{band: [500, 10]}", ".band must be [f_min, f_max] with 0 <= f_min < f_max, got [500, 10]"},
@@ -65,7 +70,10 @@ TEST(JobOptions, OneModeParserForModesAndReduce) {
              {"{band: [1, 2], count: 3}", "count or " + prefix + ".band, not both"},
              {"{count: 0}", ".count must be an integer in [1, 1000000], got 0"},
              {"{tol: 0}", ".tol must be > 0"},
-             {"{cluster_tol: 2}", ".cluster_tol must lie in [0, 1)"}}) {
+             {"{cluster_tol: 2}", ".cluster_tol must lie in [0, 1)"},
+             {"{solver: lanczos}", ".solver is 'krylov-schur' or 'block', got 'lanczos'"},
+             {"{block_size: 4}", ".block_size needs " + prefix + ".solver: block"},
+             {"{solver: block, block_size: 0}", ".block_size"}}) {
       try {
         (void)app::parse_mode_options(job(bad), prefix, app::ModeKeys{});
         ADD_FAILURE() << prefix << " " << bad << ": no error";
