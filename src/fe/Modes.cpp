@@ -6,6 +6,7 @@
 #include "flexuq/core/Log.hpp"
 #include "flexuq/fe/BlockModes.hpp"
 #include "flexuq/fe/RecycledModes.hpp"
+#include "flexuq/la/MumpsOrdering.hpp"
 #include "flexuq/la/Solvers.hpp"
 
 #include <algorithm>
@@ -230,6 +231,12 @@ RawSolve run_eps(Mat K, Mat M, const ModeOptions& opt, double sigma, int nev,
     KSP ksp = nullptr;
     FLEXUQ_PETSC(STGetKSP(st, &ksp));
     la::setup_mumps_cholesky(ksp, opt.prefix + "st_", defaults);
+    // The ST sets the KSP's operator later: the ordering by K's size (la/MumpsOrdering.hpp).
+    PetscInt rows = 0;
+    FLEXUQ_PETSC(MatGetSize(K, &rows, nullptr));
+    int size = 1;
+    FLEXUQ_MPI(MPI_Comm_size(comm, &size));
+    la::mumps_ordering_defaults(opt.prefix + "st_", size, defaults, rows);
   }
   FLEXUQ_PETSC(EPSSetTolerances(eps.get(), opt.tol, opt.max_it));
   // M is positive definite here, so eigenvector purification (one extra solve per vector) buys

@@ -40,7 +40,13 @@ MumpsOrdering effective_mumps_ordering(MumpsOrdering ordering, int comm_size) {
   return ordering;
 }
 
-void mumps_ordering_defaults(const std::string& ksp_prefix, int comm_size, SolverDefaults& defaults) {
+void mumps_ordering_defaults(const std::string& ksp_prefix, int comm_size, SolverDefaults& defaults,
+                             long long rows) {
+  if (g_ordering == MumpsOrdering::automatic && rows >= 0 && rows < kMumpsPordMinRows) {
+    defaults.set(ksp_prefix + "mat_mumps_icntl_28", "1");
+    defaults.set(ksp_prefix + "mat_mumps_icntl_7", "2"); // AMF
+    return;
+  }
   switch (effective_mumps_ordering(g_ordering, comm_size)) {
   case MumpsOrdering::ptscotch:
     defaults.set(ksp_prefix + "mat_mumps_icntl_28", "2"); // parallel analysis

@@ -51,7 +51,15 @@ void setup_mumps_cholesky(KSP ksp, const std::string& ksp_prefix, SolverDefaults
   int size = 1;
   FLEXUQ_MPI(MPI_Comm_size(PetscObjectComm(reinterpret_cast<PetscObject>(ksp)), &size));
   if (size > 1) defaults.set(ksp_prefix + "mat_mumps_icntl_20", "10");
-  mumps_ordering_defaults(ksp_prefix, size, defaults); // linear_solver.ordering
+  PetscBool has_operator = PETSC_FALSE;
+  FLEXUQ_PETSC(KSPGetOperatorsSet(ksp, &has_operator, nullptr));
+  PetscInt rows = -1;
+  if (has_operator) {
+    Mat A = nullptr;
+    FLEXUQ_PETSC(KSPGetOperators(ksp, &A, nullptr));
+    FLEXUQ_PETSC(MatGetSize(A, &rows, nullptr));
+  }
+  mumps_ordering_defaults(ksp_prefix, size, defaults, rows); // linear_solver.ordering
 }
 
 void mumps_inertia_defaults(const std::string& ksp_prefix, SolverDefaults& defaults) {

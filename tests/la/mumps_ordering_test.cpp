@@ -169,3 +169,32 @@ TEST(MumpsOrdering, ScotchIsRefusedWithoutItNamingTheKey) {
   EXPECT_NO_THROW(la::check_mumps_ordering(la::MumpsOrdering::automatic, false));
   EXPECT_NO_THROW(la::check_mumps_ordering(la::MumpsOrdering::ptscotch, true));
 }
+
+// `auto` on a matrix below kMumpsPordMinRows orders with AMF (PORD aborts on some small graphs), an
+// explicit `pord` stays PORD; the size is taken from the KSP's operator (here set before the set-up).
+TEST(MumpsOrdering, AutoTakesAmfBelowThePordSize) {
+  OrderingGuard guard;
+  MatH A = laplacian_3d(MPI_COMM_WORLD);
+  PetscInt rows = 0;
+  FLEXUQ_PETSC(MatGetSize(A.get(), &rows, nullptr));
+  ASSERT_LT(rows, la::kMumpsPordMinRows);
+  for (const auto [o, expected] : {std::pair{la::MumpsOrdering::automatic, 2}, std::pair{la::MumpsOrdering::pord, 4}}) {
+    la::set_mumps_ordering(o);
+    KspH ksp;
+    FLEXUQ_PETSC(KSPCreate(MPI_COMM_WORLD, ksp.out()));
+    FLEXUQ_PETSC(KSPSetOptionsPrefix(ksp.get(), "ordsize_"));
+    FLEXUQ_PETSC(KSPSetOperators(ksp.get(), A.get(), A.get()));
+    la::SolverDefaults defaults;
+    la::setup_mumps_cholesky(ksp.get(), "ordsize_", defaults);
+    const auto scope = defaults.apply();
+    FLEXUQ_PETSC(KSPSetFromOptions(ksp.get()));
+    FLEXUQ_PETSC(KSPSetUp(ksp.get()));
+    PC pc = nullptr;
+    Mat F = nullptr;
+    FLEXUQ_PETSC(KSPGetPC(ksp.get(), &pc));
+    FLEXUQ_PETSC(PCFactorGetMatrix(pc, &F));
+    PetscInt infog7 = -1;
+    FLEXUQ_PETSC(MatMumpsGetInfog(F, 7, &infog7));
+    EXPECT_EQ(infog7, expected) << enum_name(la::kMumpsOrderingNames, o);
+  }
+}

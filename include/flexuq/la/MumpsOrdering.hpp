@@ -49,8 +49,17 @@ MumpsOrdering mumps_ordering();
 /// ptscotch on one rank is scotch).
 MumpsOrdering effective_mumps_ordering(MumpsOrdering ordering, int comm_size);
 
+/// Fewer rows than this: `auto` orders with AMF (ICNTL(7) 2, sequential analysis) instead of PORD.
+/// PORD aborts the process on some small graphs ("orderMinPriority: no valid number of stages in
+/// multisector": a bar-and-spring deck of a few dozen DOFs); MUMPS's own automatic choice took AMF
+/// there, and PORD from ~30 k DOFs up, with the PORD-only MUMPS. An explicit `pord` stays PORD.
+inline constexpr long long kMumpsPordMinRows = 10000;
+
 /// Record in @p defaults, under the KSP prefix @p ksp_prefix, the MUMPS options of the process-wide
-/// ordering on @p comm_size ranks (called by setup_mumps_cholesky).
-void mumps_ordering_defaults(const std::string& ksp_prefix, int comm_size, SolverDefaults& defaults);
+/// ordering on @p comm_size ranks for a matrix of @p rows global rows (−1: not known; setup_mumps_cholesky
+/// takes them from the KSP's operator when it has one). Called by setup_mumps_cholesky; call it again
+/// with the rows where the operator is set later (a SLEPc ST's KSP): a later call replaces the values.
+void mumps_ordering_defaults(const std::string& ksp_prefix, int comm_size, SolverDefaults& defaults,
+                             long long rows = -1);
 
 } // namespace flexuq::la
