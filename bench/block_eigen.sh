@@ -30,9 +30,7 @@ declare -A best row
 for rep in $(seq "$reps"); do
   for solver in krylov-schur block; do
     log="$w/$solver-$rep.log"; lv="$w/$solver-$rep.logview"
-    set_# The lock once, for all runs (a wait must not count in a run's wall time).
-if [ "$(stat -c %s "$w/crank.inp")" -gt 10000000 ]; then exec 9> /tmp/flexuq-bigmem.lock; flock 9; fi
-extra=(); [ "$solver" = block ] && set_extra=("${extra[@]}")
+    set_extra=(); [ "$solver" = block ] && set_extra=("${extra[@]}")
     t0=$EPOCHREALTIME
     (cd "$w" && env PETSC_OPTIONS="-log_view :$lv" mpirun -n "$ranks" -x PETSC_OPTIONS \
       "$fx" modes modes.yaml --set modes.solver=$solver --set output=$solver.h5 "${set_extra[@]}") > "$log" 2>&1 \
