@@ -201,7 +201,23 @@ void System::add_joint(const JointSpec& spec) {
   case JointType::fixed:
     spherical();
     parallel_axes();
-    no_spin();
+    if (gs_planar(bi) && gs_planar(bj) && bi != holding_frame_ && bj != holding_frame_) {
+      // Two planar gs interface points: f_i·g_j = θ_i − θ_j exactly (axes a + θ ẑ × a, f ⊥ g in the plane);
+      // the row holds the relative turn at its initial value Δ0 = θ_i0 − θ_j0 (g_j − Δ0 f: f_i·f = 1), so
+      // bodies that start at different angles (an L-shaped joint) are not pulled to Δ = 0.
+      const Vec q0 = initial_q();
+      const auto theta0 = [&](int b, const Attachment* at) {
+        return (at->rotation * q0.segment(off_[b] + 7, at->rotation.cols()))(2);
+      };
+      // The global axes themselves (not turned into the body's initial orientation: a gs body's frame is
+      // held at the global one, and θ is the point's absolute turn).
+      const double d0 = theta0(bi, ati) - theta0(bj, atj);
+      const int fv = rows_.add_vector(BodyVector{{{bi, f, 1.0, false, attach_axis(ati, f)}}});
+      const int gv = rows_.add_vector(BodyVector{{{bj, g, 1.0, false, attach_axis(atj, g)}, {kGround, Vec3(-d0 * f), 1.0, false}}});
+      rows_.add_dot_row(jid, spec.name + ".spin", fv, gv);
+    } else {
+      no_spin();
+    }
     break;
   case JointType::universal:
     FLEXUQ_REQUIRE(std::abs(h.dot(k2)) < 1e-9, who << ": axis and axis2 must be perpendicular (cos = " << h.dot(k2) << ")");

@@ -65,6 +65,27 @@ run reduce-half.log reduce seed002-rod.yaml --set model.generator.length=0.15 --
 run gs-2.log simulate seed002-slider-crank-gs-2.yaml "${s8[@]}" --set output=gs-2.h5
 run gs3d-2.log simulate seed002-slider-crank-gs-2.yaml "${s8[@]}" --set bodies.left.type=gs3d \
     --set bodies.right.type=gs3d --set output=gs3d-2.h5
+# An L: the halves joined at a right angle by a fixed joint (the right half turned 90° about z), the left
+# one hinged at END0 to the ground, under gravity. The planar gs holds θ_right − θ_left at its initial value
+# (its fixed joint pulled it to 0 before, and rk45 stalled at t = 2e-4), gs3d the relative rotation.
+cat > L.yaml <<'YAML'
+command: simulate
+bodies:
+  left:  {type: gs, body: seed002-half.h5, frame: {interface: END0}, position: [0.075, 0, 0]}
+  right: {type: gs, body: seed002-half.h5, frame: {interface: END0}, position: [0.15, 0.075, 0],
+          orientation: {axis: [0, 0, 1], angle: 1.5707963267948966}}
+joints:
+  - {name: O, type: revolute, bodies: [ground, left], point: [0, 0, 0], axis: [0, 0, 1], interface: END0}
+  - {name: M, type: fixed, bodies: [left, right], point: [0.15, 0, 0], axis: [0, 0, 1], interface: [END1, END0]}
+forces:
+  - {type: gravity, g: [0, -9.81, 0]}
+solver: {type: rk45, rtol: 1.0e-8, atol: 1.0e-11, step: 1.0e-7, end: 0.01, output_step: 1.0e-3}
+outputs:
+  - {name: tip, body: right, point: [0.075, 0, 0], interface: END1, quantity: position}
+output: gs-L.h5
+YAML
+run gs-L.log simulate L.yaml
+run gs3d-L.log simulate L.yaml --set bodies.left.type=gs3d --set bodies.right.type=gs3d --set output=gs3d-L.h5
 # Refusals: exit 2, named.
 refuse() { # refuse <pattern> <yaml>
   set +e
@@ -110,7 +131,11 @@ _, _, d2 = deflection("gs-2.h5")
 _, _, d3 = deflection("gs3d-2.h5")
 e3 = np.max(np.abs(d2 - d3)) / np.max(np.abs(d2))
 check(e3 < 1e-8, f"planar gs = gs3d, two halves fixed at the midpoint: d {e3:.3g} of max |d| = {np.max(np.abs(d2)):.4f} (< 1e-8)")
-for name in ["gs3d-pendulum", "ff-pendulum", "gs-2", "gs3d-2"]:
+tl, t3 = out("gs-L.h5", "tip"), out("gs3d-L.h5", "tip")
+check(np.linalg.norm(tl[-1, :2] - tl[0, :2]) > 5e-4, f"the L swings: its tip moves {np.linalg.norm(tl[-1, :2] - tl[0, :2]):.3g} m")
+e4 = np.max(np.abs(tl - t3)) / 0.15
+check(e4 < 1e-9, f"an L fixed at 90°: planar gs = gs3d at the tip {e4:.3g} of L (< 1e-9)")
+for name in ["gs3d-pendulum", "ff-pendulum", "gs-2", "gs3d-2", "gs-L", "gs3d-L"]:
     with h5py.File(f"{name}.h5", "r") as f:
         print(f"{name}: {f['/solver'].attrs['steps']} rk45 steps")
 sys.exit(0 if ok else 1)
