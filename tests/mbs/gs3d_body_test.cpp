@@ -15,7 +15,7 @@
 //   revolute joint at an interface point keeps T + V − W_gravity and its hinge axis, the norm rows hold.
 #include "flexuq/mbs/GsBody3d.hpp"
 
-#include "ParticleBody.hpp"
+#include "GsSynthetic.hpp"
 #include "flexuq/core/Error.hpp"
 #include "flexuq/mbs/Force.hpp"
 #include "flexuq/mbs/Integrator.hpp"
@@ -47,48 +47,15 @@ Mat3 quat_matrix(Vec4 q) {
   return r;
 }
 
-struct Synthetic3d {
-  test::Particles part; ///< m, x, Φ (3N × kCols: REF A ux … rz, REF B …, REF C …, then 3 internal)
-  cms::ReducedBody body;
-
+/// Nine particles, interface points A, B, C on particles 0, 4, 8; REF B uy scaled by 2, REF C ry by 1/2.
+struct Synthetic3d : test::GsSynthetic {
   static Synthetic3d make(std::uint32_t seed) {
     Synthetic3d s;
-    std::mt19937 gen(seed);
-    std::uniform_real_distribution<double> u(-1, 1);
-    const int N = 9;
-    auto& p = s.part;
-    for (int i = 0; i < N; ++i) {
-      p.m.push_back(0.5 + 0.25 * (u(gen) + 1));
-      p.x.push_back(Vec3(0.6 * i / (N - 1) - 0.2, 0.1 * u(gen), 0.08 * u(gen)));
-    }
-    p.phi = Mat(3 * N, kCols);
-    for (int r = 0; r < p.phi.rows(); ++r)
-      for (int c = 0; c < kCols; ++c) p.phi(r, c) = 0.2 * u(gen);
-    auto& b = s.body;
-    const char* comp[6] = {"ux", "uy", "uz", "rx", "ry", "rz"};
-    for (int i = 0; i < kPoints; ++i) {
-      for (const char* c : comp) {
-        b.dof_labels.push_back(std::string("REF ") + kNames[i] + " " + c);
-        b.column_kinds.push_back("boundary_dof");
-      }
-      const Vec3 X = p.x[static_cast<std::size_t>(kPointParticle[i])];
-      b.interface_points[kNames[i]] = {X.x(), X.y(), X.z()};
-    }
-    for (int k = 0; k < kInternal; ++k) {
-      b.dof_labels.push_back("mode " + std::to_string(k + 1));
-      b.column_kinds.push_back("fixed_interface_mode");
-    }
-    b.column_scale = Vec::Ones(kCols);
-    b.column_scale(7) = 2.0;  // REF B uy: the physical DOF is 2 ξ
-    b.column_scale(16) = 0.5; // REF C ry
-    Mat mm = Mat::Zero(3 * N, 3 * N);
-    for (int i = 0; i < N; ++i) mm.block<3, 3>(3 * i, 3 * i) = p.m[static_cast<std::size_t>(i)] * Mat3::Identity();
-    b.M = p.phi.transpose() * mm * p.phi;
-    Mat a(kCols, kCols);
-    for (int r = 0; r < kCols; ++r)
-      for (int c = 0; c < kCols; ++c) a(r, c) = u(gen);
-    b.K = 50.0 * (a.transpose() * a + Mat::Identity(kCols, kCols));
-    b.invariants = p.invariants();
+    std::vector<test::GsPoint> points;
+    for (int i = 0; i < kPoints; ++i) points.push_back({kNames[i], kPointParticle[i]});
+    static_cast<test::GsSynthetic&>(s) = test::make_gs_synthetic(seed, 9, 0.1, 0.08, points, kInternal);
+    s.body.column_scale(7) = 2.0;  // REF B uy: the physical DOF is 2 ξ
+    s.body.column_scale(16) = 0.5; // REF C ry
     return s;
   }
 
@@ -132,12 +99,7 @@ struct Synthetic3d {
   }
 };
 
-Vec random_vec(int n, std::mt19937& gen, double scale) {
-  std::uniform_real_distribution<double> u(-1, 1);
-  Vec v(n);
-  for (int i = 0; i < n; ++i) v(i) = scale * u(gen);
-  return v;
-}
+using test::random_vec;
 
 Vec4 random_quaternion(std::mt19937& gen) {
   Vec4 p = random_vec(4, gen, 1.0);

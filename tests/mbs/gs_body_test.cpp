@@ -10,6 +10,7 @@
 // R_j = R_z(θ_k), r_j = x_k − R_j X_k, q_i = [R_jᵀ(x_i − r_j) − X_i; θ_i − θ_k], x_p = r_j + R_j(X_p + Φ_p ξ).
 #include "flexuq/mbs/GsBody.hpp"
 
+#include "GsSynthetic.hpp"
 #include "flexuq/core/Error.hpp"
 #include "flexuq/mbs/Integrator.hpp"
 #include "flexuq/mbs/System.hpp"
@@ -25,73 +26,20 @@ using namespace flexuq::mbs;
 
 namespace {
 
-struct Synthetic {
-  std::vector<double> m;
-  std::vector<Vec3> x;
-  Mat phi; ///< 3N × n: columns REF A ux … rz, REF B ux … rz, then 3 internal
-  cms::ReducedBody body;
+/// Seven particles, interface points A (the first) and B (the last); REF B uy scaled by 2.
+struct Synthetic : test::GsSynthetic {
   static constexpr int n_internal = 3;
 
   static Synthetic make(std::uint32_t seed) {
     Synthetic s;
-    std::mt19937 gen(seed);
-    std::uniform_real_distribution<double> u(-1, 1);
-    const int N = 7, n = 12 + n_internal;
-    for (int i = 0; i < N; ++i) {
-      s.m.push_back(0.5 + 0.25 * (u(gen) + 1));
-      s.x.push_back(Vec3(0.6 * i / (N - 1) - 0.2, 0.04 * u(gen), 0.02 * u(gen)));
-    }
-    s.phi = Mat(3 * N, n);
-    for (int r = 0; r < s.phi.rows(); ++r)
-      for (int c = 0; c < n; ++c) s.phi(r, c) = 0.2 * u(gen);
-    auto& b = s.body;
-    const char* comp[6] = {"ux", "uy", "uz", "rx", "ry", "rz"};
-    for (const char* p : {"A", "B"})
-      for (const char* c : comp) {
-        b.dof_labels.push_back(std::string("REF ") + p + " " + c);
-        b.column_kinds.push_back("boundary_dof");
-      }
-    for (int k = 0; k < n_internal; ++k) {
-      b.dof_labels.push_back("mode " + std::to_string(k + 1));
-      b.column_kinds.push_back("fixed_interface_mode");
-    }
-    b.column_scale = Vec::Ones(n);
-    b.column_scale(7) = 2.0; // REF B uy: the physical DOF is 2 ξ
-    b.interface_points["A"] = {s.x[0].x(), s.x[0].y(), s.x[0].z()};
-    b.interface_points["B"] = {s.x[N - 1].x(), s.x[N - 1].y(), s.x[N - 1].z()};
-    Mat mm = Mat::Zero(3 * N, 3 * N);
-    for (int i = 0; i < N; ++i) mm.block<3, 3>(3 * i, 3 * i) = s.m[i] * Mat3::Identity();
-    b.M = s.phi.transpose() * mm * s.phi;
-    Mat a(n, n);
-    for (int r = 0; r < n; ++r)
-      for (int c = 0; c < n; ++c) a(r, c) = u(gen);
-    b.K = 50.0 * (a.transpose() * a + Mat::Identity(n, n));
-    auto& inv = b.invariants;
-    inv.S = Mat::Zero(3, n);
-    inv.Sr = Mat::Zero(3, n);
-    inv.Sbar = Mat::Zero(9, n);
-    inv.Mff = b.M;
-    for (auto& t : inv.Skl) t = Mat::Zero(n, n);
-    for (int i = 0; i < N; ++i) {
-      const Mat f = s.phi.middleRows(3 * i, 3);
-      inv.mass += s.m[i];
-      inv.com += s.m[i] * s.x[i];
-      inv.inertia_origin += s.m[i] * (s.x[i].squaredNorm() * Mat3::Identity() - s.x[i] * s.x[i].transpose());
-      inv.S += s.m[i] * f;
-      inv.Sr += s.m[i] * skew(s.x[i]) * f;
-      inv.Ikl += s.m[i] * s.x[i] * s.x[i].transpose();
-      for (int p = 0; p < 3; ++p)
-        for (int q = 0; q < 3; ++q) {
-          inv.Skl[3 * p + q] += s.m[i] * f.row(p).transpose() * f.row(q);
-          inv.Sbar.row(3 * p + q) += s.m[i] * s.x[i](p) * f.row(q);
-        }
-    }
-    inv.com /= inv.mass;
+    static_cast<test::GsSynthetic&>(s) = test::make_gs_synthetic(seed, 7, 0.04, 0.02, {{"A", 0}, {"B", 6}}, n_internal);
+    s.body.column_scale(7) = 2.0; // REF B uy: the physical DOF is 2 ξ
     return s;
   }
 
   /// The particle positions at g (frame at point k = "A" or "B"), by the digest's definitions.
   std::vector<Vec3> positions(const Vec& g, int k) const {
+    const auto& x = part.x;
     const Vec3 XA = x.front(), XB = x.back();
     const Vec3 X[2] = {XA, XB};
     auto xi_ = [&](int i) { return Vec3(X[i] + Vec3(g(3 * i), g(3 * i + 1), 0.0)); };
@@ -101,7 +49,7 @@ struct Synthetic {
     R(1, 0) = std::sin(th);
     R(0, 1) = -std::sin(th);
     const Vec3 r = xi_(k) - R * X[k];
-    Vec xi = Vec::Zero(phi.cols());
+    Vec xi = Vec::Zero(part.phi.cols());
     const int o = 1 - k; // the other point
     const Vec3 q = R.transpose() * (xi_(o) - r) - X[o];
     for (int c = 0; c < 3; ++c) xi(6 * o + c) = q(c) / body.column_scale(6 * o + c);
@@ -109,7 +57,7 @@ struct Synthetic {
     for (int c = 0; c < n_internal; ++c) xi(12 + c) = g(6 + c);
     std::vector<Vec3> out;
     for (std::size_t p = 0; p < x.size(); ++p)
-      out.push_back(r + R * (x[p] + phi.middleRows(3 * static_cast<Eigen::Index>(p), 3) * xi));
+      out.push_back(r + R * (x[p] + part.phi.middleRows(3 * static_cast<Eigen::Index>(p), 3) * xi));
     return out;
   }
 
@@ -119,20 +67,15 @@ struct Synthetic {
     const auto p1 = positions(g + e * gd, k), m1 = positions(g - e * gd, k);
     const auto p2 = positions(g + 2 * e * gd, k), m2 = positions(g - 2 * e * gd, k);
     double t = 0;
-    for (std::size_t p = 0; p < x.size(); ++p) {
+    for (std::size_t p = 0; p < part.x.size(); ++p) {
       const Vec3 v = (8.0 * (p1[p] - m1[p]) - (p2[p] - m2[p])) / (12.0 * e);
-      t += 0.5 * m[p] * v.squaredNorm();
+      t += 0.5 * part.m[p] * v.squaredNorm();
     }
     return t;
   }
 };
 
-Vec random_vec(int n, std::mt19937& gen, double scale) {
-  std::uniform_real_distribution<double> u(-1, 1);
-  Vec v(n);
-  for (int i = 0; i < n; ++i) v(i) = scale * u(gen);
-  return v;
-}
+using test::random_vec;
 
 /// A deformed, turned state: g of a rigid pose plus a deformation.
 Vec state(const GsData& d, std::mt19937& gen) {
