@@ -7,6 +7,7 @@
 #include "flexuq/rom/ReducedConstraints.hpp"
 
 #include <ctime>
+#include <memory>
 #include <optional>
 #include <cmath>
 #include <sstream>
@@ -29,6 +30,7 @@ public:
   Discrete(const mbs::System& sys, const rom::ReducedBasis* b) : sys_(sys), b_(b) {
     if (b) rc_.emplace(sys, b->V, b->gamma);
   }
+  const mbs::System& system() const { return sys_; }
   int size() const { return b_ ? b_->r() : sys_.n(); }
   int rows() const { return b_ ? b_->l() : sys_.m(); }
   Vec q(const Vec& x) const { return b_ ? Vec(b_->V * x + b_->R0) : x; }
@@ -37,17 +39,23 @@ public:
   Vec lambda(const Vec& l) const { return b_ ? Vec(b_->gamma * l) : l; }
   Vec rows_down(const Vec& c) const { return b_ ? Vec(b_->gamma.transpose() * c) : c; }
 
-  /// R = M ẍ + Gᵀλ − Q in the model's coordinates.
-  Vec residual(const Vec& x, const Vec& xd, const Vec& xdd, const Vec& lam, double t) const {
-    const Vec qq = q(x), v = up(xd);
-    Vec ctl, ph;
+  /// At the full-space state (q̃, q̃̇, q̃̈) = (@p qq, @p v, @p a): @p f = M q̃̈ + C_qᵀ(Γ)λ − Q (n, not yet
+  /// projected) and @p g = (Γᵀ) C (the model's rows), from one pass over the constraint rows.
+  void parts(const Vec& qq, const Vec& v, const Vec& a, const Vec& lam, double t, Vec& f, Vec& g) const {
+    Vec ctl;
     if (rc_)
-      rc_->residual(qq, t, lam, ph, ctl); // C_qᵀΓλ_l contracted directly (rom/ReducedConstraints.hpp)
+      rc_->residual(qq, t, lam, g, ctl); // Γᵀ C and C_qᵀΓλ_l contracted directly (rom/ReducedConstraints.hpp)
     else
-      sys_.constraint_residual(qq, t, lambda(lam), ctl, ph);
-    return down(sys_.mass_times(qq, up(xdd)) + ctl - sys_.forces(qq, v, t));
+      sys_.constraint_residual(qq, t, lam, ctl, g);
+    f = sys_.mass_times(qq, a) + ctl - sys_.forces(qq, v, t);
   }
-  Vec constraint(const Vec& x, double t) const { return rows_down(sys_.phi(q(x), t)); }
+  /// R = M ẍ + Gᵀλ − Q in the model's coordinates (and, if @p g is given, the constraints g(x)).
+  Vec residual(const Vec& x, const Vec& xd, const Vec& xdd, const Vec& lam, double t, Vec* g = nullptr) const {
+    Vec f, ph;
+    parts(q(x), up(xd), up(xdd), lam, t, f, ph);
+    if (g) *g = std::move(ph);
+    return down(f);
+  }
   Mat jacobian(const Vec& x, double t) const {
     if (rc_) return rc_->jacobian(q(x), t); // Γᵀ C_q V without the m × n C_q
     return sys_.jacobian(q(x), t);
@@ -169,20 +177,45 @@ struct StepState {
   Vec x, xd, xdd, acc, lam;
 };
 
-/// The consistent initial state of @p sys in the model's coordinates (mbs::Integrator::initialise, then
-/// the reduction and the model's own saddle solve). Sets the system's active rows.
-StepState initial_state(mbs::System& sys, const Problem& pr) {
+/// The consistent initial positions and velocities of @p sys (sets its active rows). The full model:
+/// mbs::Integrator::initialise. The reduced one needs only (q_0, q̇_0) of the full model (its own
+/// (ẍ_0, λ_0) come from the reduced saddle system, initial_state()), so not the full (q̈, λ) solve nor
+/// its regularity test (a full-pivoting LU of the (n + m) saddle matrix, 14 % of a reduced gradient
+/// that takes 2 p + 1 of them): the same rows' selection, minimum-norm position projection
+/// (mbs::Integrator::project_positions at initialise's tolerance), normalisation, check of the dropped
+/// rows and velocity projection. Every reduced run here (cost, the p ± δ systems) starts so.
+mbs::State assembled(mbs::System& sys, const Problem& pr) {
   mbs::SolverOptions o = pr.solver;
   o.stabilized = false;
-  mbs::Integrator integ(sys, o);
   mbs::State s;
-  integ.initialise(s);
-  if (pr.basis)
-    FLEXUQ_REQUIRE(static_cast<int>(pr.basis->rows.size()) == sys.m() && pr.basis->n() == sys.n(),
-                   "identification: the reduced model was built for " << pr.basis->n() << " coordinates and "
-                   << pr.basis->rows.size() << " active rows; the system at these parameters has " << sys.n()
-                   << " and " << sys.m());
-  const Discrete d(sys, pr.basis);
+  if (!pr.basis) {
+    mbs::Integrator integ(sys, o);
+    integ.initialise(s);
+    return s;
+  }
+  o.tol = std::min(o.tol, 1e-10);
+  mbs::Integrator integ(sys, o);
+  s.t = o.start;
+  s.q = sys.initial_q();
+  sys.select_independent_rows(s.q, s.t);
+  integ.project_positions(s.t, s.q);
+  sys.normalise(s.q);
+  const Vec all = sys.phi_all(s.q, s.t);
+  FLEXUQ_REQUIRE(all.lpNorm<Eigen::Infinity>() <= 1e-8,
+                 "identification: the initial configuration cannot be assembled at t = "
+                     << s.t << ": a redundant constraint row is violated by " << all.lpNorm<Eigen::Infinity>());
+  s.v = sys.initial_v();
+  integ.project_velocities(s.t, s.q, s.v);
+  FLEXUQ_REQUIRE(static_cast<int>(pr.basis->rows.size()) == sys.m() && pr.basis->n() == sys.n(),
+                 "identification: the reduced model was built for " << pr.basis->n() << " coordinates and "
+                 << pr.basis->rows.size() << " active rows; the system at these parameters has " << sys.n()
+                 << " and " << sys.m());
+  return s;
+}
+
+/// The initial state y_0 in the model's coordinates from the full (q_0, q̇_0) of assembled(): the
+/// reduction x_0 = Vᵀ(q_0 − R0), ẋ_0 = Vᵀq̇_0 and (ẍ_0, λ_0) from the model's own saddle system.
+StepState initial_state(const Discrete& d, const mbs::State& s, const Problem& pr) {
   StepState y;
   y.x = pr.basis ? Vec(pr.basis->V.transpose() * (s.q - pr.basis->R0)) : s.q;
   y.xd = d.down(s.v);
@@ -205,9 +238,23 @@ StepState initial_state(mbs::System& sys, const Problem& pr) {
   return y;
 }
 
-/// One run of the scheme on @p sys from @p y0, storing every state.
-Trajectory forward(const mbs::System& sys, const Problem& pr, const StepState& y0, Evaluation& ev) {
-  const Discrete d(sys, pr.basis);
+/// A system at one parameter vector with its model in the model's coordinates and its initial state
+/// (heap-held: the Discrete refers to the system).
+struct Model {
+  mbs::System sys;
+  std::optional<Discrete> d;
+  StepState y0;
+  Model(const Model&) = delete;
+  Model& operator=(const Model&) = delete;
+  Model(const Problem& pr, const Vec& p) : sys(pr.make(p)) {
+    const mbs::State s = assembled(sys, pr);
+    d.emplace(sys, pr.basis);
+    y0 = initial_state(*d, s, pr);
+  }
+};
+
+/// One run of the scheme on the model @p d from @p y0, storing every state.
+Trajectory forward(const Discrete& d, const Problem& pr, const StepState& y0, Evaluation& ev) {
   const mbs::NewmarkCoefficients k = mbs::newmark_coefficients(pr.solver);
   const int nsteps = pr.steps(), n = d.size(), l = d.rows();
   const double h = pr.solver.step, c = k.c(), bq = k.beta * h * h * c, bv = k.gamma * h * c;
@@ -261,8 +308,9 @@ Trajectory forward(const mbs::System& sys, const Problem& pr, const StepState& y
     bool done = false;
     for (int it = 0; it < 60 && !done; ++it) {
       Vec rhs(n + l);
-      rhs.head(n) = -d.residual(s.x, s.xd, s.xdd, s.lam, t1);
-      rhs.tail(l) = -d.constraint(s.x, t1) / bq;
+      Vec g;
+      rhs.head(n) = -d.residual(s.x, s.xd, s.xdd, s.lam, t1, &g);
+      rhs.tail(l) = -g / bq;
       const Vec dz = lu.solve(rhs);
       s.xdd += dz.head(n);
       s.lam += dz.tail(l);
@@ -285,9 +333,9 @@ Trajectory forward(const mbs::System& sys, const Problem& pr, const StepState& y
   return tr;
 }
 
-double cost_of(const mbs::System& sys, const Problem& pr, const Trajectory& tr, std::vector<Vec>* gx,
+double cost_of(const Discrete& d, const Problem& pr, const Trajectory& tr, std::vector<Vec>* gx,
                std::vector<Vec>* gv) {
-  const Discrete d(sys, pr.basis);
+  const mbs::System& sys = d.system();
   const double h = pr.solver.step;
   double j = 0;
   const auto cols = tr.x.cols();
@@ -378,10 +426,9 @@ Evaluation cost(const Problem& pr, const Vec& p) {
   pr.validate();
   Evaluation ev;
   const auto t0 = Clock::now();
-  mbs::System sys = pr.make(p);
-  const StepState y0 = initial_state(sys, pr);
-  ev.trajectory = forward(sys, pr, y0, ev);
-  ev.cost = cost_of(sys, pr, ev.trajectory, nullptr, nullptr);
+  const Model m(pr, p);
+  ev.trajectory = forward(*m.d, pr, m.y0, ev);
+  ev.cost = cost_of(*m.d, pr, ev.trajectory, nullptr, nullptr);
   ev.forward_seconds = seconds_since(t0);
   return ev;
 }
@@ -393,7 +440,7 @@ Mat simulate_signals(const Problem& pr, const Vec& p) {
   q.measured = Mat::Zero(n + 1, static_cast<Eigen::Index>(pr.signals.size()));
   const Evaluation ev = cost(q, p);
   mbs::System sys = pr.make(p);
-  initial_state(sys, pr); // the active rows
+  assembled(sys, pr); // the active rows
   const Discrete d(sys, pr.basis);
   Mat out(n + 1, static_cast<Eigen::Index>(pr.signals.size()));
   for (int kk = 0; kk <= n; ++kk) {
@@ -408,37 +455,28 @@ Evaluation cost_and_gradient(const Problem& pr, const Vec& p) {
   pr.validate();
   Evaluation ev;
   auto t0 = Clock::now();
-  mbs::System sys = pr.make(p);
-  const StepState y0 = initial_state(sys, pr);
-  ev.trajectory = forward(sys, pr, y0, ev);
+  const Model base(pr, p);
+  const Discrete& d = *base.d;
+  ev.trajectory = forward(d, pr, base.y0, ev);
   const Trajectory& tr = ev.trajectory;
   std::vector<Vec> cx, cv;
-  ev.cost = cost_of(sys, pr, tr, &cx, &cv);
+  ev.cost = cost_of(d, pr, tr, &cx, &cv);
   ev.forward_seconds = seconds_since(t0);
   t0 = Clock::now();
 
-  // The systems at p ± δ e_i (their residuals give ∂R/∂p, their initial states ∂y_0/∂p).
+  // The systems at p ± δ e_i (their residuals give ∂R/∂p, their initial states ∂y_0/∂p), each with its
+  // model (a reduced one sets up its constraint operators) once, not per step.
   const auto np = p.size();
-  std::vector<mbs::System> plus, minus;
+  std::vector<std::unique_ptr<Model>> plus, minus;
   std::vector<double> delta;
-  std::vector<StepState> y0p, y0m;
   for (Eigen::Index i = 0; i < np; ++i) {
     const double e = pr.fd_step * std::max(std::abs(p(i)), 1e-3);
     Vec pp = p, pm = p;
     pp(i) += e;
     pm(i) -= e;
-    plus.push_back(pr.make(pp));
-    minus.push_back(pr.make(pm));
-    y0p.push_back(initial_state(plus.back(), pr));
-    y0m.push_back(initial_state(minus.back(), pr));
+    plus.push_back(std::make_unique<Model>(pr, pp));
+    minus.push_back(std::make_unique<Model>(pr, pm));
     delta.push_back(e);
-  }
-
-  const Discrete d(sys, pr.basis);
-  std::vector<Discrete> dplus, dminus; // once, not per step: a reduced one sets up its constraint operators
-  for (Eigen::Index i = 0; i < np; ++i) {
-    dplus.emplace_back(plus[static_cast<std::size_t>(i)], pr.basis);
-    dminus.emplace_back(minus[static_cast<std::size_t>(i)], pr.basis);
   }
   const mbs::NewmarkCoefficients k = mbs::newmark_coefficients(pr.solver);
   const int nsteps = pr.steps(), n = d.size(), l = d.rows();
@@ -464,13 +502,17 @@ Evaluation cost_and_gradient(const Problem& pr, const Vec& p) {
     zb.head(n) = xddb + c * (ab + k.beta * h * h * xb + k.gamma * h * vb);
     const Vec mu = a.transpose().partialPivLu().solve(zb);
     const Vec mr = mu.head(n), mg = mu.tail(l);
-    // Parameters: −μᵀ ∂F/∂p, F = (R, g/bq).
-    for (Eigen::Index i = 0; i < np; ++i) {
-      const auto ii = static_cast<std::size_t>(i);
-      const Discrete &dp = dplus[ii], &dm = dminus[ii];
-      const Vec rp = (dp.residual(x, xd, xdd, lam, t1) - dm.residual(x, xd, xdd, lam, t1)) / (2 * delta[ii]);
-      const Vec gp = (dp.constraint(x, t1) - dm.constraint(x, t1)) / (2 * delta[ii]);
-      grad(i) -= mr.dot(rp) + mg.dot(gp) / bq;
+    // Parameters: −μᵀ ∂F/∂p, F = (R, g/bq), R = Vᵀ f: μ_Rᵀ R = (V μ_R)ᵀ f, so the full-space state and
+    // V μ_R once per step and per system one pass giving f and g, no projection.
+    {
+      const Vec qq = d.q(x), vv = d.up(xd), aa = d.up(xdd), wr = d.up(mr);
+      Vec fp, fm, gp, gm;
+      for (Eigen::Index i = 0; i < np; ++i) {
+        const auto ii = static_cast<std::size_t>(i);
+        plus[ii]->d->parts(qq, vv, aa, lam, t1, fp, gp);
+        minus[ii]->d->parts(qq, vv, aa, lam, t1, fm, gm);
+        grad(i) -= (wr.dot(fp - fm) + mg.dot(gp - gm) / bq) / (2 * delta[ii]);
+      }
     }
     // −F̃_yᵀ μ enters as the adjoints of x_{k+1}, ẋ_{k+1} at fixed z.
     const Vec qb = xb - (rx.transpose() * mr + g.transpose() * mg / bq);
@@ -493,8 +535,9 @@ Evaluation cost_and_gradient(const Problem& pr, const Vec& p) {
   for (Eigen::Index i = 0; i < np; ++i) {
     const auto ii = static_cast<std::size_t>(i);
     const double e2 = 2 * delta[ii];
-    grad(i) += xb.dot((y0p[ii].x - y0m[ii].x) / e2) + vb.dot((y0p[ii].xd - y0m[ii].xd) / e2) +
-               ab.dot((y0p[ii].acc - y0m[ii].acc) / e2) + xddb.dot((y0p[ii].xdd - y0m[ii].xdd) / e2);
+    const StepState &yp = plus[ii]->y0, &ym = minus[ii]->y0;
+    grad(i) += xb.dot((yp.x - ym.x) / e2) + vb.dot((yp.xd - ym.xd) / e2) + ab.dot((yp.acc - ym.acc) / e2) +
+               xddb.dot((yp.xdd - ym.xdd) / e2);
   }
   ev.gradient = grad;
   ev.adjoint_seconds = seconds_since(t0);
