@@ -79,17 +79,13 @@ for step in "2 modes modes" "2 reduce cb" "1 simulate sim" "2 campaign sim-uq" "
   log=${3%.*}.log
   run "$1" "$2" "$job" "${@:4}" > "$log" 2>&1 || { echo "FAIL: flexuq ${*:2}"; cat "$log"; exit 1; }
 done
-$py - <<'PY'
+PYTHONPATH="$here/../support" $py - <<'PY'
 import h5py, numpy as np
 from scipy.optimize import least_squares
+from checks import check, finish
 E0, nu, rho, h, L = 2.1e11, 0.3, 7850.0, 0.01, 1.0
 D = E0 * h**3 / (12 * (1 - nu**2))
 scale = np.sqrt(D / (rho * h)) / L**2
-ok = True
-def check(cond, what):
-    global ok
-    print(("ok   " if cond else "FAIL ") + what)
-    ok = ok and bool(cond)
 # 1. modes and the CB body
 lam = h5py.File("cant.h5", "r")["modes/eigenvalues"][()]
 cb = h5py.File("plate-cb.h5", "r")["reduced"]
@@ -146,6 +142,5 @@ ta = h5py.File("plate-at-sim.h5", "r")
 pa, _ = fit(ta["time"][()], ta["outputs/tip"][()][:, 2])
 e = abs(pa[2] / (ws * np.sqrt(s)) - 1)
 check(e < 1e-3, f"stochastic body simulated: omega {pa[2]:.5f} vs sqrt(s) omega_0 {ws * np.sqrt(s):.5f}: {e:.1e}")
-print("shell end to end:", "OK" if ok else "FAILED")
-raise SystemExit(0 if ok else 1)
+finish("shell end to end")
 PY

@@ -82,14 +82,9 @@ for n in rk euler euler2; do
 done
 grep -q "38 coordinates, 13 constraint rows" euler.log ||
   { echo "FAIL: expected 2 x (7 + 12) coordinates and 11 joint rows + 2 Euler-parameter norms"; cat euler.log; exit 1; }
-/usr/bin/python3 - <<'PY'
-import sys
+PYTHONPATH="$src/tests/support" /usr/bin/python3 - <<'PY'
 import h5py, numpy as np
-ok = True
-def check(cond, what):
-    global ok
-    print(("ok   " if cond else "FAIL ") + what)
-    ok = ok and bool(cond)
+from checks import check, finish
 def load(name):
     with h5py.File(name + ".h5", "r") as f:
         o = f["outputs"]
@@ -110,5 +105,5 @@ print(f"E_integration(t) Euler h = 1e-6 at 0.05/0.1/0.15/0.2/0.25 s: " + " ".joi
 print(f"max E_integration: h = 1e-6 {m1:.4g} (at {t[np.argmax(e1)]:.3f} s), h = 2e-6 {m2:.4g}, ratio {m2 / m1:.3f}")
 check(abs(m1 / 3.61e-10 - 1) < 0.2, f"T17: max E_integration(Euler 1e-6 vs rk45) = {m1:.4g} (3.61e-10 +- 20 %)")
 check(3.4 < m2 / m1 < 4.6, f"T17: first order, E(2h)/E(h) = {m2 / m1:.3f} in [3.4, 4.6] (4 = 2^2)")
-sys.exit(0 if ok else 1)
+finish()
 PY

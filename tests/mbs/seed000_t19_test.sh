@@ -67,15 +67,11 @@ grep -q "param: C" gc.yaml || { echo "FAIL: the (G, C) campaign was not written"
 for c in g gc; do
   timeout 240 "$mpiexec" -n 2 "$flexuq" campaign $c.yaml > $c.log 2>&1 || { echo "FAIL: flexuq campaign $c.yaml"; cat $c.log; exit 1; }
 done
-/usr/bin/python3 - <<'PY'
-import itertools, math, sys
+PYTHONPATH="$src/tests/support" /usr/bin/python3 - <<'PY'
+import itertools, math
 import h5py, numpy as np
 from numpy.polynomial.hermite_e import hermeval
-ok = True
-def check(cond, what):
-    global ok
-    print(("ok   " if cond else "FAIL ") + what)
-    ok = ok and bool(cond)
+from checks import check, finish
 def design(xi, p):
     """Orthonormal Hermite He_k/sqrt(k!) products of total degree <= p at the germs xi (n x M)."""
     cols = []
@@ -126,5 +122,5 @@ for name, what, pars, expect, seed_order in cases:
     # 3. Why the seed's magnitudes are out of reach.
     check(1e-10 < rel < 5e-10, f"{what}: relative variance of x_A {rel:.3g} in [1e-10, 5e-10]")
     check(np.all(norm[:3] < 1), f"{what}: normalised LOO < 1 for p <= 3 (E_LOO below the relative variance)")
-sys.exit(0 if ok else 1)
+finish()
 PY

@@ -96,14 +96,9 @@ outputs:
 output: rigid.h5
 YAML
 "$flexuq" simulate rigid.yaml > rigid.log 2>&1 || { cat rigid.log; exit 1; }
-"$py" - <<'PY'
-import sys
+PYTHONPATH="$src/tests/support" "$py" - <<'PY'
 import h5py, numpy as np
-ok = True
-def check(cond, what):
-    global ok
-    print(("ok   " if cond else "FAIL ") + what)
-    ok = ok and bool(cond)
+from checks import check, finish
 tip = lambda n: h5py.File(n + ".h5", "r")["outputs/tip"][:]
 g1, g5, f1, f5, s100, rig = (tip(n) for n in ("g1", "g5", "f1", "f5", "s100", "rigid"))
 check(g5.shape == rig.shape == (501, 3), f"501 outputs each ({g5.shape})")
@@ -160,7 +155,7 @@ with h5py.File("raw.h5", "r") as f, h5py.File("seed001-bar-gcms.h5", "r") as p:
     orders = np.log10(cj[1e-4] / cphi)
     check(4 <= orders <= 8, f"B14: cond(M+tau^2/4 K) at tau 1e-4 = {cj[1e-4]:.2e}, cond(Phi) = {cphi:.2e}: {orders:.1f} orders")
     check(cj[1e-4] / cjp[1e-4] > 1e6, f"preconditioned: cond(M+tau^2/4 K) = {cjp[1e-4]:.2e}")
-sys.exit(0 if ok else 1)
+finish()
 PY
 bad() { # label, expected message part, sed expression applied to the job
   local label="$1" want="$2" expr="$3"

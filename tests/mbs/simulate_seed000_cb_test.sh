@@ -34,14 +34,9 @@ sed 's/ frame: {interface: MID},//' slider-crank-seed000-cb.yaml > mean.yaml
 "$flexuq" simulate mean.yaml --set output=mean.h5 > mean.log 2>&1 || { cat mean.log; exit 1; }
 "$flexuq" simulate slider-crank-flexible.yaml > cb4.log 2>&1 || { cat cb4.log; exit 1; }
 grep -q "64 coordinates" held.log || { echo "FAIL: expected 2 x 7 + 24 + 26 coordinates (bar 1: 12 boundary + 12 modal, the rod 12 + 14)"; cat held.log; exit 1; }
-"$py" - <<'PY'
-import sys
+PYTHONPATH="$src/tests/support" "$py" - <<'PY'
 import h5py, numpy as np
-ok = True
-def check(cond, what):
-    global ok
-    print(("ok   " if cond else "FAIL ") + what)
-    ok = ok and bool(cond)
+from checks import check, finish
 with h5py.File("seed000-bar1-cb.h5", "r") as f:
     n_nodes = f["mesh/node_ids"].shape[0]
     K = f["reduced/K"][()]
@@ -97,7 +92,7 @@ with h5py.File("slider-crank-seed000-cb.h5", "r") as f, h5py.File("mean.h5", "r"
         end1 = int(b["mesh/node_sets/END1"][0])
     da = np.max(np.abs(f["animation/crank/geometry"][:, end1, :] - f["outputs/x_A"][()]))
     check(da < 1e-12, f"animation's END1 node = x_A ({da:.1e} m)")
-sys.exit(0 if ok else 1)
+finish()
 PY
 # 5. A torque at an interface is the same load in every frame; a torque on the floating frame is not.
 #    The 4-mode bars, HHT α = 0, h = 2.5e-7, 2 ms: frames held at END0 vs mean axes with the crank's

@@ -1,24 +1,14 @@
 # SPDX-License-Identifier: MIT
-"""Shared by the ROM script tests (imported with PYTHONPATH=tests/rom): one line per check, the exit
-status at the end, and the trajectory error metric of docs/rom.md."""
+"""Shared by the ROM script tests (imported with PYTHONPATH=tests/rom): check / finish (one line per
+check, the exit status at the end; tests/support/checks.py) and the trajectory error metric of docs/rom.md."""
+import os
+import sys
+
 import h5py
 import numpy as np
 
-_ok = True
-
-
-def check(cond, what):
-    """Print `ok` or `FAIL` and what was checked; remember a failure."""
-    global _ok
-    print(("ok   " if cond else "FAIL ") + what)
-    _ok &= bool(cond)
-
-
-def finish(name):
-    """Exit non-zero when a check failed, else say that the script's checks passed."""
-    if not _ok:
-        raise SystemExit("FAIL")
-    print(f"{name} checks passed")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from checks import check, finish  # noqa: E402,F401  (re-exported: the scripts import them from here)
 
 
 def max_rel_error(full, reduced):
