@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <typeinfo>
 
 namespace flexuq::rom {
 
@@ -32,11 +33,33 @@ ReducedIntegrator::ReducedIntegrator(mbs::System& sys, mbs::SolverOptions o, con
                                 << ": '" << (k < rows.size() ? rows[k] : "") << "' against '"
                                 << (k < b.rows.size() ? b.rows[k] : "") << "'): built from another model?"));
   }
+  const int r = b.r();
+  mass_const_ = Mat::Zero(r, r);
+  const Vec q0 = sys.initial_q();
   for (std::size_t bd = 0; bd < sys.bodies().size(); ++bd) {
-    const int off = sys.offset(static_cast<int>(bd)), cnt = sys.body_model(static_cast<int>(bd)).n_coordinates();
-    if (b.V.middleRows(off, cnt).cwiseAbs().maxCoeff() > 0) bodies_.push_back({off, cnt});
+    const mbs::BodyModel& model = sys.body_model(static_cast<int>(bd));
+    const int off = sys.offset(static_cast<int>(bd)), cnt = model.n_coordinates();
     if (sys.n_elastic(static_cast<int>(bd)) > 0) stiff_ = true;
+    if (!(b.V.middleRows(off, cnt).cwiseAbs().maxCoeff() > 0)) continue;
+    if (typeid(model) != typeid(mbs::RigidBodyModel)) {
+      bodies_.push_back({off, cnt});
+      continue;
+    }
+    // M_b = blockdiag(m 1, 4 GᵀJG) (mbs/Body.hpp): m V_rᵀV_r once; per rebuild only the 4 × 4 block
+    // on the columns where V's p rows are not zero (a type-sensitive basis: the rotational ones).
+    Mat m7 = Mat::Zero(7, 7);
+    model.mass_into(Vec(q0.segment(off, 7)), 0, 1.0, m7);
+    const auto vr = b.V.middleRows(off, 3);
+    mass_const_.noalias() += vr.transpose() * m7.topLeftCorner(3, 3) * vr;
+    RigidPart part{off, {}, Mat()};
+    for (int j = 0; j < r; ++j)
+      if (b.V.block(off + 3, j, 4, 1).cwiseAbs().maxCoeff() > 0) part.cols.push_back(j);
+    part.vp.resize(4, static_cast<Eigen::Index>(part.cols.size()));
+    for (std::size_t j = 0; j < part.cols.size(); ++j)
+      part.vp.col(static_cast<Eigen::Index>(j)) = b.V.block(off + 3, part.cols[j], 4, 1);
+    rigid_.push_back(std::move(part));
   }
+  kpos_.assign(static_cast<std::size_t>(sys.n()), -1);
   for (const auto& f : sys.forces())
     if (f.type == mbs::ForceType::spring || f.type == mbs::ForceType::rotational_damper) stiff_ = true;
   rc_.emplace(sys, b.V, b.gamma);
@@ -44,7 +67,17 @@ ReducedIntegrator::ReducedIntegrator(mbs::System& sys, mbs::SolverOptions o, con
 
 Mat ReducedIntegrator::reduced_matrix(const Vec& q, double ck, double cd) {
   const int r = b_.r();
-  Mat out = Mat::Zero(r, r);
+  Mat out = mass_const_;
+  mb_.resize(7, 7);
+  for (const RigidPart& part : rigid_) {
+    // The rotational block 4GᵀJG on the body's p columns (mass_into writes its translational block too).
+    sys_.body_model(sys_.body_of_coordinate(part.off)).mass_into(Vec(q.segment(part.off, 7)), 0, 1.0, mb_);
+    rot_w_.noalias() = mb_.bottomRightCorner(4, 4) * part.vp;
+    rot_.noalias() = part.vp.transpose() * rot_w_;
+    const auto k = static_cast<Eigen::Index>(part.cols.size());
+    for (Eigen::Index j = 0; j < k; ++j)
+      for (Eigen::Index i = 0; i < k; ++i) out(part.cols[i], part.cols[j]) += rot_(i, j);
+  }
   for (const auto& [off, cnt] : bodies_) {
     // The body's own mass block at its coordinates (a cnt × cnt matrix, the body model at offset 0).
     const Vec qb = q.segment(off, cnt);
@@ -54,12 +87,33 @@ Mat ReducedIntegrator::reduced_matrix(const Vec& q, double ck, double cd) {
     out.noalias() += vb.transpose() * mb * vb;
   }
   if (stiff_ && (ck != 0 || cd != 0)) {
-    // K̄ blocks and rank-one spring/damper terms as triplets (no n × n matrix per rebuild).
+    // K̄ blocks and rank-one spring/damper terms as triplets (no n × n matrix per rebuild). Where they
+    // touch few coordinates (springs and dampers on a few bodies: the mounted V8's 14 of 126), K̄ is
+    // gathered densely on that support S and projected by V's rows there: V_Sᵀ K̄_SS V_S.
     triplets_.clear();
     sys_.stiffness_damping_triplets(q, ck, cd, triplets_);
-    Eigen::SparseMatrix<double> ks(sys_.n(), sys_.n());
-    ks.setFromTriplets(triplets_.begin(), triplets_.end());
-    out.noalias() += b_.V.transpose() * (ks * b_.V);
+    kcoord_.clear();
+    for (const auto& t : triplets_)
+      for (const int c : {t.row(), t.col()})
+        if (kpos_[static_cast<std::size_t>(c)] < 0) {
+          kpos_[static_cast<std::size_t>(c)] = static_cast<int>(kcoord_.size());
+          kcoord_.push_back(c);
+        }
+    const auto ns = static_cast<Eigen::Index>(kcoord_.size());
+    if (4 * ns <= sys_.n()) {
+      ks_.setZero(ns, ns);
+      for (const auto& t : triplets_)
+        ks_(kpos_[static_cast<std::size_t>(t.row())], kpos_[static_cast<std::size_t>(t.col())]) += t.value();
+      vs_.resize(ns, r);
+      for (Eigen::Index i = 0; i < ns; ++i) vs_.row(i) = b_.V.row(kcoord_[static_cast<std::size_t>(i)]);
+      rot_w_.noalias() = ks_ * vs_;
+      out.noalias() += vs_.transpose() * rot_w_;
+    } else {
+      Eigen::SparseMatrix<double> ks(sys_.n(), sys_.n());
+      ks.setFromTriplets(triplets_.begin(), triplets_.end());
+      out.noalias() += b_.V.transpose() * (ks * b_.V);
+    }
+    for (const int c : kcoord_) kpos_[static_cast<std::size_t>(c)] = -1;
   }
   return out;
 }

@@ -63,7 +63,20 @@ private:
   mbs::SolverOptions o_;
   const ReducedBasis& b_;
   std::optional<ReducedConstraints> rc_; ///< Γᵀ Φ, C_qᵀΓλ_l, Γᵀ C_q V contracted directly (set once the sizes are checked)
-  std::vector<std::pair<int, int>> bodies_; ///< (first coordinate, count) of bodies V touches
+  std::vector<std::pair<int, int>> bodies_; ///< (first coordinate, count) of non-rigid bodies V touches
+  /// A rigid body V touches: M_b = blockdiag(m 1, M_pp(p)); its constant m V_rᵀV_r is in mass_const_,
+  /// the rotational block enters through the columns where V's p rows are not zero (vp: 4 × cols).
+  struct RigidPart {
+    int off;
+    std::vector<int> cols;
+    Mat vp;
+  };
+  std::vector<RigidPart> rigid_;
+  Mat mass_const_;          ///< Σ over rigid bodies of m V_rᵀ V_r (r × r), formed once
+  Mat mb_, rot_, rot_w_;    ///< work arrays of reduced_matrix (no allocation per rebuild)
+  std::vector<int> kpos_;   ///< per coordinate: its index in the K̄ support at a rebuild, or −1
+  std::vector<int> kcoord_; ///< the K̄ support's coordinates
+  Mat ks_, vs_;             ///< K̄ on its support (s × s) and V's rows there (s × r)
   bool stiff_ = false;                      ///< flexible bodies, springs or dampers: K̄, D̄ enter the matrix
   Reduced s_;
   Vec prev_a_, prev_lambda_;
