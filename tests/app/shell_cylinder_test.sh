@@ -16,22 +16,15 @@
 set -euo pipefail
 flexuq=$1; mpiexec=$2; work=$3
 py=/usr/bin/python3
+here=$(cd "$(dirname "$0")" && pwd)
 rm -rf "$work"; mkdir -p "$work"; cd "$work"
-$py - <<'PY'
+PYTHONPATH="$here/../oracle" $py - <<'PY'
 import numpy as np
+from ccx_modes import s4_plate_lines
 R, L, H, NT, NZ = 0.1, 0.4, 0.002, 96, 16
-lab = lambda i, j: j * NT + i + 1
-lines = ["*NODE"]
-for j in range(NZ + 1):
-    for i in range(NT):
-        t = 2 * np.pi * i / NT
-        lines.append(f"{lab(i, j)}, {R * np.cos(t):.15g}, {R * np.sin(t):.15g}, {L * j / NZ:.15g}")
-lines.append("*ELEMENT, TYPE=S4, ELSET=SHELL")
-e = 1
-for j in range(NZ):
-    for i in range(NT):
-        lines.append(f"{e}, {lab(i, j)}, {lab((i + 1) % NT, j)}, {lab((i + 1) % NT, j + 1)}, {lab(i, j + 1)}")
-        e += 1
+# NT x NZ S4 around the circle t in [0, 2 pi) and along z in [0, L] (the ring closed).
+lines, lab, _ = s4_plate_lines(NT, NZ, 2 * np.pi, L, lambda t, z: (R * np.cos(t), R * np.sin(t), z), closed=True,
+                               elset="SHELL", digits=15)
 lines += ["*NSET, NSET=ENDS"] + [str(lab(i, j)) for j in (0, NZ) for i in range(NT)]
 lines += ["*NSET, NSET=MID"] + [str(lab(i, NZ // 2)) for i in range(NT)]
 lines += ["*MATERIAL, NAME=STEEL", "*ELASTIC", "2.1e11, 0.3", "*DENSITY", "7850",

@@ -39,17 +39,20 @@ def printed_frequencies(stdout, count):
     return [float(r[1]) for r in rows[:count]]
 
 
-def s4_plate_lines(nx, ny, a, b, xyz=None):
-    """An .inp's *NODE block and *ELEMENT, TYPE=S4, ELSET=PLATE of a flat [0, a] x [0, b] plate at
+def s4_plate_lines(nx, ny, a, b, xyz=None, closed=False, elset="PLATE", digits=10):
+    """An .inp's *NODE block and *ELEMENT, TYPE=S4, ELSET=@p elset of a flat [0, a] x [0, b] plate at
     z = 0, nx x ny quads: (lines, lab(i, j) → node label, the next free element label). @p xyz:
-    (x, y) → (x, y, z) maps the flat plate's nodes onto a curved surface (default: z = 0)."""
-    lab = lambda i, j: 1 + i + (nx + 1) * j
+    (x, y) → (x, y, z) maps the flat plate's nodes onto a curved surface (default: z = 0). @p closed:
+    the edge x = a is the edge x = 0 (nx nodes a row, the last quads close the ring: a cylinder through
+    @p xyz). Coordinates with @p digits significant digits."""
+    cols = nx if closed else nx + 1
+    lab = lambda i, j: 1 + i % cols + cols * j
     lines = ["*NODE"]
     for j in range(ny + 1):
-        for i in range(nx + 1):
+        for i in range(cols):
             p = xyz(a * i / nx, b * j / ny) if xyz else (a * i / nx, b * j / ny, 0)
-            lines.append(f"{lab(i, j)}, {p[0]:.10g}, {p[1]:.10g}, {p[2]:.10g}")
-    lines.append("*ELEMENT, TYPE=S4, ELSET=PLATE")
+            lines.append(f"{lab(i, j)}, {p[0]:.{digits}g}, {p[1]:.{digits}g}, {p[2]:.{digits}g}")
+    lines.append(f"*ELEMENT, TYPE=S4, ELSET={elset}")
     e = 1
     for j in range(ny):
         for i in range(nx):
