@@ -19,10 +19,7 @@ wd=$(mktemp -d)
 trap 'rm -rf "$wd"' EXIT
 cd "$wd"
 cp "$src"/configs/seed002-{rod,slider-crank-gs-2}.yaml .
-run() { # run <log> <flexuq args...>
-  local log="$1"; shift
-  timeout 120 "$mpiexec" -n 1 "$flexuq" "$@" > "$log" 2>&1 || { echo "FAIL: flexuq $*"; cat "$log"; exit 1; }
-}
+. "$src/tests/mbs/flexuq_run.sh" # run <log> <flexuq args...>, refuse <pattern> <yaml>
 run reduce-rod.log reduce seed002-rod.yaml --set output=seed002-rod.h5
 # The pendulum: END0 (mesh x = -0.15) at the origin, the rod turned 0.5 rad about [1, 1, 1] (placed so END0
 # stays at the origin), ω = [2, 5, 20] rad/s; the mesh origin's velocity ω × (its offset from END0).
@@ -87,26 +84,14 @@ YAML
 run gs-L.log simulate L.yaml
 run gs3d-L.log simulate L.yaml --set bodies.left.type=gs3d --set bodies.right.type=gs3d --set output=gs3d-L.h5
 # Refusals: exit 2, named.
-refuse() { # refuse <pattern> <yaml>
-  set +e
-  "$mpiexec" -n 1 "$flexuq" simulate "$2" > bad.log 2>&1; local rc=$?
-  set -e
-  [ $rc = 2 ] && grep -q -- "$1" bad.log || { echo "FAIL: $2 (exit $rc), expected '$1'"; cat bad.log; exit 1; }
-  echo "ok   refused: $(grep -o -- "$1" bad.log | head -1)"
-}
 sed 's/frame: {interface: END0}, //' pendulum.yaml > bad-frame.yaml
 refuse "bodies.rod.*a gs3d body needs frame" bad-frame.yaml
 sed 's/  - {name: energy, quantity: energy}/  - {name: n5, body: rod, node: 5, quantity: position}/' pendulum.yaml > bad-node.yaml
 refuse "outputs\[1\].node.*is a gs body" bad-node.yaml
-PYTHONPATH="$src/postproc" /usr/bin/python3 - <<'PY'
-import sys
+PYTHONPATH="$src/postproc:$src/tests/support" /usr/bin/python3 - <<'PY'
 import h5py, numpy as np
 from plot_deflection import deflection
-ok = True
-def check(cond, what):
-    global ok
-    print(("ok   " if cond else "FAIL ") + what)
-    ok = ok and bool(cond)
+from checks import check, finish
 def out(path, name):
     with h5py.File(path, "r") as f:
         return f["outputs/" + name][()]
@@ -138,5 +123,5 @@ check(e4 < 1e-9, f"an L fixed at 90°: planar gs = gs3d at the tip {e4:.3g} of L
 for name in ["gs3d-pendulum", "ff-pendulum", "gs-2", "gs3d-2", "gs-L", "gs3d-L"]:
     with h5py.File(f"{name}.h5", "r") as f:
         print(f"{name}: {f['/solver'].attrs['steps']} rk45 steps")
-sys.exit(0 if ok else 1)
+finish()
 PY

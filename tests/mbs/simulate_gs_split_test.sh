@@ -16,10 +16,7 @@ wd=$(mktemp -d)
 trap 'rm -rf "$wd"' EXIT
 cd "$wd"
 cp "$src"/configs/seed002-{rod,slider-crank,slider-crank-gs}.yaml .
-run() { # run <log> <flexuq args...>
-  local log="$1"; shift
-  timeout 120 "$mpiexec" -n 1 "$flexuq" "$@" > "$log" 2>&1 || { echo "FAIL: flexuq $*"; cat "$log"; exit 1; }
-}
+. "$src/tests/mbs/flexuq_run.sh" # run <log> <flexuq args...>
 for m in hurty:6 craig-bampton:6 craig-chang:0 rubin-martinez:0; do
   run "reduce-${m%%:*}.log" reduce seed002-rod.yaml --set reduce.method="${m%%:*}" --set reduce.modes.count="${m##*:}" \
       --set output="rod-${m%%:*}.h5"
@@ -32,14 +29,9 @@ for m in hurty craig-chang rubin-martinez; do
   run "gs-$m.log" simulate seed002-slider-crank-gs.yaml --set bodies.rod.body="rod-$m.h5" "${s8[@]}" --set output="gs-$m.h5"
 done
 run ff-cb.log simulate ff-1.yaml --set bodies.rod.body=rod-craig-bampton.h5 "${s8[@]}" --set output=ff-cb.h5
-/usr/bin/python3 - <<'PY'
-import sys
+PYTHONPATH="$src/tests/support" /usr/bin/python3 - <<'PY'
 import h5py, numpy as np
-ok = True
-def check(cond, what):
-    global ok
-    print(("ok   " if cond else "FAIL ") + what)
-    ok = ok and bool(cond)
+from checks import check, finish
 def run(name):
     with h5py.File(name + ".h5", "r") as f:
         return f["outputs/end_C"][()], int(f["/solver"].attrs["steps"]), float(np.max(f["drift"][()][:, 0]))
@@ -55,5 +47,5 @@ e2 = np.max(np.abs(cc - rm)) / 0.3
 check(e2 < 1e-10, f"G2 Craig-Chang GS vs Rubin-Martinez GS: end C {e2:.3g} of L (< 1e-10)")
 check(s_cc == s_rm, f"G2 same rk45 path: {s_cc} and {s_rm} steps")
 check(max(d_hur, d_cc) < 1e-8, f"drift {max(d_hur, d_cc):.2g}")
-sys.exit(0 if ok else 1)
+finish()
 PY

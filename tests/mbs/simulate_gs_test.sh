@@ -17,10 +17,7 @@ wd=$(mktemp -d)
 trap 'rm -rf "$wd"' EXIT
 cd "$wd"
 cp "$src"/configs/seed002-{rod,slider-crank,slider-crank-2,slider-crank-gs,slider-crank-gs-2}.yaml .
-run() { # run <log> <flexuq args...>
-  local log="$1"; shift
-  timeout 120 "$mpiexec" -n 1 "$flexuq" "$@" > "$log" 2>&1 || { echo "FAIL: flexuq $*"; cat "$log"; exit 1; }
-}
+. "$src/tests/mbs/flexuq_run.sh" # run <log> <flexuq args...>, refuse <pattern> <yaml>
 half=(--set model.generator.length=0.15 --set model.generator.elements=4 --set 'model.generator.origin=[-0.075, 0, 0]')
 run reduce-rod.log reduce seed002-rod.yaml --set output=seed002-rod.h5
 run reduce-half.log reduce seed002-rod.yaml "${half[@]}" --set output=seed002-half.h5
@@ -50,13 +47,6 @@ for sc in none max; do
       --set solver.step=1e-6 --set solver.end=0.02 --set output=g6-$sc.h5
 done
 # Refusals: exit 2, named.
-refuse() { # refuse <pattern> <yaml>
-  set +e
-  "$mpiexec" -n 1 "$flexuq" simulate "$2" > bad.log 2>&1; local rc=$?
-  set -e
-  [ $rc = 2 ] && grep -q -- "$1" bad.log || { echo "FAIL: $2 (exit $rc), expected '$1'"; cat bad.log; exit 1; }
-  echo "ok   refused: $(grep -o -- "$1" bad.log | head -1)"
-}
 sed 's/name: C, type: revolute, bodies: \[rod, slider\], point: \[0.45, 0, 0\], axis: \[0, 0, 1\]/name: C, type: revolute, bodies: [rod, slider], point: [0.45, 0, 0], axis: [0, 1, 0]/' \
     seed002-slider-crank-gs.yaml > bad-axis.yaml
 refuse "joint 'C' (revolute): a gs body moves in the plane z = 0" bad-axis.yaml
@@ -66,15 +56,10 @@ sed 's/frame: {interface: END0}, //' seed002-slider-crank-gs.yaml > bad-frame.ya
 refuse "bodies.rod.*a gs body needs frame" bad-frame.yaml
 sed 's/frame: {interface: END0}/frame: {interface: MID}/' seed002-slider-crank-gs.yaml > bad-point.yaml
 refuse "frame.interface MID is not an interface point of the body (END0, END1)" bad-point.yaml
-PYTHONPATH="$src/postproc" /usr/bin/python3 - <<'PY'
-import sys
+PYTHONPATH="$src/postproc:$src/tests/support" /usr/bin/python3 - <<'PY'
 import h5py, numpy as np
 from plot_deflection import deflection
-ok = True
-def check(cond, what):
-    global ok
-    print(("ok   " if cond else "FAIL ") + what)
-    ok = ok and bool(cond)
+from checks import check, finish
 def out(path, name):
     with h5py.File(path, "r") as f:
         return f["outputs/" + name][()]
@@ -99,5 +84,5 @@ check(r < 1e-6, f"G6 Craig-Bampton, scaled vs unscaled modes: d {r:.3g} of max |
 for name in ["gs-1", "gs-2", "ff-1", "ff-2"]:
     with h5py.File(f"{name}.h5", "r") as f:
         print(f"S8 {name}: {f['/solver'].attrs['steps']} rk45 steps")
-sys.exit(0 if ok else 1)
+finish()
 PY

@@ -26,10 +26,7 @@ wd=$(mktemp -d)
 trap 'rm -rf "$wd"' EXIT
 cd "$wd"
 cp "$src"/configs/seed002-{rod,slider-crank,slider-crank-2}.yaml .
-run() { # run <log> <flexuq args...>
-  local log="$1"; shift
-  timeout 120 "$mpiexec" -n 1 "$flexuq" "$@" > "$log" 2>&1 || { echo "FAIL: flexuq $*"; cat "$log"; exit 1; }
-}
+. "$src/tests/mbs/flexuq_run.sh" # run <log> <flexuq args...>
 half=(--set model.generator.length=0.15 --set model.generator.elements=4 --set 'model.generator.origin=[-0.075, 0, 0]')
 # One connector body: tol 1e-13 so that equal spans give equal results to far below the comparisons.
 for v in craig-bampton:6 hurty:6 craig-chang:0 rubin-martinez:0 herting:0 hintz-constraint:0 craig-bampton:0 craig-bampton:18; do
@@ -60,15 +57,10 @@ set -e
   { echo "FAIL: a missing node (exit $rc1)"; cat bad1.log; exit 1; }
 [ $rc2 = 2 ] && grep -q "outputs\[3\].node.*body 'crank' is not flexible" bad2.log ||
   { echo "FAIL: a node on a rigid body (exit $rc2)"; cat bad2.log; exit 1; }
-PYTHONPATH="$src/postproc" /usr/bin/python3 - <<'PY'
-import sys
+PYTHONPATH="$src/postproc:$src/tests/support" /usr/bin/python3 - <<'PY'
 import h5py, numpy as np
 from plot_deflection import deflection
-ok = True
-def check(cond, what):
-    global ok
-    print(("ok   " if cond else "FAIL ") + what)
-    ok = ok and bool(cond)
+from checks import check, finish
 # G1: the connector (8 elements) against the digest's derived values.
 with h5py.File("rod-craig-bampton-6.h5", "r") as f:
     mass = f["reduced/checkout/mass_full_reduced"][()][0]
@@ -139,5 +131,5 @@ with h5py.File("one-craig-bampton-6.h5", "r") as f:
     mid = f["outputs/mid"][()]
     anim = f["animation/rod/geometry"][()][:, 4, :]
     check(np.max(np.abs(mid - anim)) < 1e-12, f"node 5 output = animation node 5: {np.max(np.abs(mid - anim)):.2g}")
-sys.exit(0 if ok else 1)
+finish()
 PY
