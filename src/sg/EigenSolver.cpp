@@ -771,20 +771,11 @@ EigenResult EigenSolver::solve() {
     log::Phase phase(world, "sg inverse subspace");
     const int n = n_all;
     for (int s = 0; s < n; ++s) U.push_back(mean_block(s));
-    KspH ksp;
-    FLEXUQ_PETSC(KSPCreate(world, ksp.out()));
-    FLEXUQ_PETSC(KSPSetOptionsPrefix(ksp.get(), (opt_.prefix + "pcg_").c_str()));
-    FLEXUQ_PETSC(KSPSetOperators(ksp.get(), w.Kop->shell(), w.Kop->shell()));
-    FLEXUQ_PETSC(KSPSetType(ksp.get(), KSPCG));
-    PC pc = nullptr;
-    FLEXUQ_PETSC(KSPGetPC(ksp.get(), &pc));
-    pre.install(pc);
-    FLEXUQ_PETSC(KSPSetInitialGuessNonzero(ksp.get(), PETSC_TRUE));
-    FLEXUQ_PETSC(KSPSetNormType(ksp.get(), KSP_NORM_UNPRECONDITIONED));
-    FLEXUQ_PETSC(KSPSetFromOptions(ksp.get()));
-    std::vector<VecH> W;
-    for (int s = 0; s < n; ++s) W.push_back(w.space->create_vec());
-    VecH rhs = w.space->create_vec();
+    std::vector<VecH> W, rhs;
+    for (int s = 0; s < n; ++s) {
+      W.push_back(w.space->create_vec());
+      rhs.push_back(w.space->create_vec());
+    }
     std::vector<double> lam0(n);
     for (int s = 0; s < n; ++s) lam0[s] = mean.eigenvalues[s];
     MatrixXd lam_all = MatrixXd::Zero(P, n); // eigenvalue coefficients of the current vectors
@@ -853,25 +844,29 @@ EigenResult EigenSolver::solve() {
       // linearly (the subspace sine stands for it); 10⁻²·sine² over-solved the late sweeps by ~40 %
       // of the PCG iterations for the same results (docs/performance.md).
       const double rtol = std::clamp(1e-2 * change, opt_.pcg_rtol_min, opt_.pcg_rtol_max);
-      FLEXUQ_PETSC(KSPSetTolerances(ksp.get(), rtol, 0.0, PETSC_DEFAULT, opt_.pcg_max_it));
       w.inverse_eigenvalue_guess(Uold_all, n, lam_all, W); // Uold_all = gather(U)
       // A sweep of a large job takes minutes: its progress over the modes, with an ETA, on rank 0
       // (at most every 10 s, so a short sweep prints nothing more).
-      log::Progress progress(world, FLEXUQ_MSG("sg inverse subspace: sweep " << it << ", PCG per mode"), n, 10.0);
+      log::Progress progress(world, FLEXUQ_MSG("sg inverse subspace: sweep " << it << ", PCG, modes converged"), n,
+                             10.0);
+      // The n systems 𝒦W_s = 𝓜U_s in lockstep (sg::batched_pcg): every PCG iteration applies 𝒦 and
+      // the mean factor to all unconverged modes at once, one multi-right-hand-side MUMPS solve
+      // instead of n (the same iterates as n KSPCG solves; docs/performance.md).
+      std::vector<Vec> Uv, Bv, Wv;
       for (int s = 0; s < n; ++s) {
-        w.Mop->apply(U[s].get(), rhs.get());
-        FLEXUQ_PETSC(KSPSolve(ksp.get(), rhs.get(), W[s].get()));
-        KSPConvergedReason reason;
-        FLEXUQ_PETSC(KSPGetConvergedReason(ksp.get(), &reason));
-        PetscInt its = 0;
-        FLEXUQ_PETSC(KSPGetIterationNumber(ksp.get(), &its));
-        res.pcg_iterations += its;
-        if (reason < 0)
-          throw Error(FLEXUQ_MSG("sg: PCG on the Galerkin system failed (reason " << reason << " after " << its
-                                 << " iterations, mode " << s + 1 << "); the operator may be indefinite: lower "
-                                 << opt_.key << ".order or the input spread"));
-        if (s + 1 < n) progress.update(s + 1); // the sweep's own log line closes it
+        Uv.push_back(U[s].get());
+        Bv.push_back(rhs[s].get());
+        Wv.push_back(W[s].get());
       }
+      w.Mop->apply_many(Uv, Bv);
+      const auto pcg = batched_pcg(*w.Kop, pre, Bv, Wv, rtol, opt_.pcg_max_it, [&](int done) {
+        if (done < n) progress.update(done); // the sweep's own log line closes it
+      });
+      for (const int its : pcg.iterations) res.pcg_iterations += its;
+      if (pcg.failed >= 0)
+        throw Error(FLEXUQ_MSG("sg: PCG on the Galerkin system failed (" << pcg.reason << ", mode " << pcg.failed + 1
+                               << "); the operator may be indefinite: lower " << opt_.key
+                               << ".order or the input spread"));
       // New orthonormal subspace and its overlap with the old one.
       std::vector<VecH> Unew;
       for (int s = 0; s < n; ++s) {

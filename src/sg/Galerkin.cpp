@@ -255,6 +255,62 @@ void GalerkinOperator::apply(Vec x, Vec y) const {
   FLEXUQ_PETSC(VecRestoreArray(y, &ya));
 }
 
+void GalerkinOperator::apply_many(const std::vector<Vec>& x, const std::vector<Vec>& y) const {
+  // As apply, with the owned blocks of all m vectors side by side in one dense multi-vector: one
+  // sparse × dense product (and one ghost exchange) per term for the whole batch.
+  FLEXUQ_REQUIRE(x.size() == y.size(), "sg: apply_many: " << x.size() << " inputs for " << y.size() << " outputs");
+  const auto& sp = *space_;
+  const PetscInt nl = sp.n_local();
+  const int no = sp.n_owned(), m = static_cast<int>(x.size());
+  if (m == 0) return;
+  if (static_cast<int>(all_many_.size()) < m) all_many_.resize(m);
+  for (int s = 0; s < m; ++s) sp.gather_all(x[s], all_many_[s]);
+  const std::size_t blk = static_cast<std::size_t>(no) * nl;
+  std::vector<PetscScalar*> ya(m, nullptr);
+  for (int s = 0; s < m; ++s) { // on every rank (norm caches, see apply)
+    FLEXUQ_PETSC(VecGetArray(y[s], &ya[s]));
+    std::fill(ya[s], ya[s] + blk, 0.0);
+  }
+  if (no > 0) {
+    if (batch_ != m) { // the batch shrinks as systems converge: a new multi-vector per size
+      productm_.reset();
+      Zm_.reset();
+      zm_.assign(static_cast<std::size_t>(m) * blk, 0.0);
+      FLEXUQ_PETSC(MatCreateDense(sp.layout().group(), nl, PETSC_DECIDE, sp.n_global(),
+                                  static_cast<PetscInt>(m) * no, zm_.data(), Zm_.out()));
+      batch_ = m;
+    }
+    for (int a = 0; a < tensor_->n_operator; ++a) {
+      bool any = false;
+      std::fill(zm_.begin(), zm_.end(), 0.0);
+      for (int s = 0; s < m; ++s)
+        for (int j = 0; j < no; ++j) {
+          double* zj = zm_.data() + static_cast<std::ptrdiff_t>(s) * blk + static_cast<std::ptrdiff_t>(j) * nl;
+          for (const auto& [b, c] : tensor_->rows[sp.first_block() + j][a]) {
+            any = true;
+            const double* xb = all_many_[s].data() + static_cast<std::ptrdiff_t>(b) * nl;
+            for (PetscInt i = 0; i < nl; ++i) zj[i] += c * xb[i];
+          }
+        }
+      if (!any) continue;
+      if (!productm_) {
+        FLEXUQ_PETSC(MatMatMult(terms_[a], Zm_.get(), MAT_INITIAL_MATRIX, PETSC_DEFAULT, productm_.out()));
+      } else {
+        FLEXUQ_PETSC(MatProductReplaceMats(terms_[a], nullptr, nullptr, productm_.get()));
+        FLEXUQ_PETSC(MatProductNumeric(productm_.get()));
+      }
+      const PetscScalar* pa = nullptr;
+      FLEXUQ_PETSC(MatDenseGetArrayRead(productm_.get(), &pa));
+      for (int s = 0; s < m; ++s) {
+        const PetscScalar* ps = pa + static_cast<std::ptrdiff_t>(s) * blk;
+        for (std::size_t i = 0; i < blk; ++i) ya[s][i] += ps[i];
+      }
+      FLEXUQ_PETSC(MatDenseRestoreArrayRead(productm_.get(), &pa));
+    }
+  }
+  for (int s = 0; s < m; ++s) FLEXUQ_PETSC(VecRestoreArray(y[s], &ya[s]));
+}
+
 PetscErrorCode GalerkinOperator::mult(Mat A, Vec x, Vec y) {
   void* ctx = nullptr;
   PetscCall(MatShellGetContext(A, &ctx));
@@ -418,6 +474,37 @@ void MeanPreconditioner::apply(Vec r, Vec z) const {
   FLEXUQ_PETSC(VecRestoreArrayRead(r, &ra));
 }
 
+void MeanPreconditioner::apply_many(const std::vector<Vec>& r, const std::vector<Vec>& z) const {
+  FLEXUQ_REQUIRE(r.size() == z.size(), "sg: apply_many: " << r.size() << " inputs for " << z.size() << " outputs");
+  const PetscInt nl = space_->n_local();
+  const int no = space_->n_owned(), m = static_cast<int>(r.size());
+  const std::size_t blk = static_cast<std::size_t>(no) * nl;
+  std::vector<PetscScalar*> za(m, nullptr);
+  for (int s = 0; s < m; ++s) FLEXUQ_PETSC(VecGetArray(z[s], &za[s])); // every rank: norm caches
+  if (no > 0 && m > 0) {
+    rbuf_.resize(static_cast<std::size_t>(m) * blk);
+    zbuf_.resize(rbuf_.size());
+    for (int s = 0; s < m; ++s) {
+      const PetscScalar* ra = nullptr;
+      FLEXUQ_PETSC(VecGetArrayRead(r[s], &ra));
+      std::copy(ra, ra + blk, rbuf_.begin() + static_cast<std::ptrdiff_t>(s * blk));
+      FLEXUQ_PETSC(VecRestoreArrayRead(r[s], &ra));
+    }
+    MatH R, Z;
+    const MPI_Comm gc = space_->layout().group();
+    const PetscInt cols = static_cast<PetscInt>(m) * no;
+    FLEXUQ_PETSC(MatCreateDense(gc, nl, PETSC_DECIDE, space_->n_global(), cols, rbuf_.data(), R.out()));
+    FLEXUQ_PETSC(MatCreateDense(gc, nl, PETSC_DECIDE, space_->n_global(), cols, zbuf_.data(), Z.out()));
+    FLEXUQ_PETSC(KSPMatSolve(ksp_.get(), R.get(), Z.get()));
+    R.reset();
+    Z.reset();
+    for (int s = 0; s < m; ++s)
+      std::copy(zbuf_.begin() + static_cast<std::ptrdiff_t>(s * blk),
+                zbuf_.begin() + static_cast<std::ptrdiff_t>((s + 1) * blk), za[s]);
+  }
+  for (int s = 0; s < m; ++s) FLEXUQ_PETSC(VecRestoreArray(z[s], &za[s]));
+}
+
 PetscErrorCode MeanPreconditioner::pc_apply(PC pc, Vec r, Vec z) {
   void* ctx = nullptr;
   PetscCall(PCShellGetContext(pc, &ctx));
@@ -435,6 +522,113 @@ void MeanPreconditioner::install(PC pc) const {
   FLEXUQ_PETSC(PCShellSetContext(pc, const_cast<MeanPreconditioner*>(this)));
   FLEXUQ_PETSC(PCShellSetApply(pc, &pc_apply));
   FLEXUQ_PETSC(PCShellSetName(pc, "sg mean-based I (x) K0^-1"));
+}
+
+// ---------------------------------------------------------------- batched PCG
+namespace {
+// Σ_i u_i v_i over this rank's entries, for each pair; one allreduce on @p comm for all of them.
+std::vector<double> batched_dots(MPI_Comm comm, const std::vector<Vec>& u, const std::vector<Vec>& v) {
+  std::vector<double> d(u.size(), 0.0);
+  for (std::size_t s = 0; s < u.size(); ++s) {
+    PetscInt n = 0;
+    FLEXUQ_PETSC(VecGetLocalSize(u[s], &n));
+    const PetscScalar *ua = nullptr, *va = nullptr;
+    FLEXUQ_PETSC(VecGetArrayRead(u[s], &ua));
+    FLEXUQ_PETSC(VecGetArrayRead(v[s], &va));
+    double acc = 0;
+    for (PetscInt i = 0; i < n; ++i) acc += ua[i] * va[i];
+    d[s] = acc;
+    FLEXUQ_PETSC(VecRestoreArrayRead(v[s], &va));
+    FLEXUQ_PETSC(VecRestoreArrayRead(u[s], &ua));
+  }
+  if (!d.empty())
+    FLEXUQ_MPI(MPI_Allreduce(MPI_IN_PLACE, d.data(), static_cast<int>(d.size()), MPI_DOUBLE, MPI_SUM, comm));
+  return d;
+}
+} // namespace
+
+BatchedPcgResult batched_pcg(const GalerkinOperator& A, const MeanPreconditioner& pre, const std::vector<Vec>& b,
+                             const std::vector<Vec>& x, double rtol, int max_it,
+                             const std::function<void(int)>& on_iteration) {
+  FLEXUQ_REQUIRE(b.size() == x.size(), "sg: batched PCG: " << b.size() << " right-hand sides for " << x.size()
+                                                           << " solutions");
+  const int m = static_cast<int>(b.size());
+  const MPI_Comm world = A.space().layout().world();
+  BatchedPcgResult res;
+  res.iterations.assign(m, 0);
+  if (m == 0) return res;
+  std::vector<VecH> R, Z, P, Q;
+  for (int s = 0; s < m; ++s) {
+    R.push_back(A.space().create_vec());
+    Z.push_back(A.space().create_vec());
+    P.push_back(A.space().create_vec());
+    Q.push_back(A.space().create_vec());
+  }
+  auto pick = [](const std::vector<VecH>& v, const std::vector<int>& idx) {
+    std::vector<Vec> out;
+    for (const int s : idx) out.push_back(v[s].get());
+    return out;
+  };
+  std::vector<int> active(m);
+  for (int s = 0; s < m; ++s) active[s] = s;
+  // r = b − 𝒦x; the test is ‖r‖ ≤ rtol ‖b‖ (PETSc's default test with the unpreconditioned norm).
+  A.apply_many(x, pick(Q, active));
+  for (int s = 0; s < m; ++s) FLEXUQ_PETSC(VecWAXPY(R[s].get(), -1.0, Q[s].get(), b[s]));
+  std::vector<double> bb = batched_dots(world, b, b), rr = batched_dots(world, pick(R, active), pick(R, active));
+  std::vector<double> ttol(m), rho(m, 0.0);
+  std::vector<int> next;
+  for (int s = 0; s < m; ++s) {
+    ttol[s] = rtol * std::sqrt(bb[s]);
+    if (bb[s] == 0.0) {
+      FLEXUQ_PETSC(VecZeroEntries(x[s])); // a zero right-hand side has the zero solution
+      continue;
+    }
+    if (std::sqrt(rr[s]) > ttol[s]) next.push_back(s);
+  }
+  active.swap(next);
+  if (!active.empty()) {
+    pre.apply_many(pick(R, active), pick(Z, active));
+    const auto rz = batched_dots(world, pick(R, active), pick(Z, active));
+    for (std::size_t i = 0; i < active.size(); ++i) {
+      rho[active[i]] = rz[i];
+      FLEXUQ_PETSC(VecCopy(Z[active[i]].get(), P[active[i]].get()));
+    }
+  }
+  auto fail = [&](int s, const std::string& why) {
+    res.failed = s;
+    res.reason = why;
+    return res;
+  };
+  for (int it = 1; !active.empty(); ++it) {
+    if (it > max_it) return fail(active.front(), "no convergence in " + std::to_string(max_it) + " iterations");
+    A.apply_many(pick(P, active), pick(Q, active));
+    const auto pq = batched_dots(world, pick(P, active), pick(Q, active));
+    for (std::size_t i = 0; i < active.size(); ++i) {
+      const int s = active[i];
+      if (!(pq[i] > 0.0)) return fail(s, "the operator is indefinite (p^T K p <= 0)");
+      const double alpha = rho[s] / pq[i];
+      FLEXUQ_PETSC(VecAXPY(x[s], alpha, P[s].get()));
+      FLEXUQ_PETSC(VecAXPY(R[s].get(), -alpha, Q[s].get()));
+      res.iterations[s] = it;
+    }
+    rr = batched_dots(world, pick(R, active), pick(R, active));
+    next.clear();
+    for (std::size_t i = 0; i < active.size(); ++i)
+      if (std::sqrt(rr[i]) > ttol[active[i]]) next.push_back(active[i]);
+    active.swap(next);
+    if (on_iteration) on_iteration(m - static_cast<int>(active.size()));
+    if (active.empty()) break;
+    pre.apply_many(pick(R, active), pick(Z, active));
+    const auto rz = batched_dots(world, pick(R, active), pick(Z, active));
+    for (std::size_t i = 0; i < active.size(); ++i) {
+      const int s = active[i];
+      const double beta = rz[i] / rho[s];
+      if (!(beta >= 0.0)) return fail(s, "the preconditioner is indefinite (r^T z < 0)");
+      rho[s] = rz[i];
+      FLEXUQ_PETSC(VecAYPX(P[s].get(), beta, Z[s].get()));
+    }
+  }
+  return res;
 }
 
 // ---------------------------------------------------------------- memory

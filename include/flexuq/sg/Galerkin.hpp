@@ -22,6 +22,7 @@
 
 #include <Eigen/Dense>
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -114,6 +115,9 @@ public:
 
   /// y = 𝒦 x. @note Collective (world).
   void apply(Vec x, Vec y) const;
+  /// y_s = 𝒦 x_s for several block vectors at once: per term one sparse × dense product on all
+  /// their owned blocks (m·n_owned columns) instead of one per vector. @note Collective (world).
+  void apply_many(const std::vector<Vec>& x, const std::vector<Vec>& y) const;
   /// The shell (lives as long as this object). @note Collective on first call.
   Mat shell() const;
   /// Assemble the whole (P_β n) × (P_β n) matrix (small cases and tests only). @note Collective.
@@ -131,6 +135,11 @@ private:
   mutable std::vector<double> all_, z_;
   MatH Z_;                // dense multi-vector on z_ (group communicator)
   mutable MatH product_;  // K^(a) Z_, symbolic part shared by all terms
+  // apply_many: the gathered blocks of every vector and the dense multi-vector of the last batch size
+  mutable std::vector<std::vector<double>> all_many_;
+  mutable std::vector<double> zm_;
+  mutable MatH Zm_, productm_;
+  mutable int batch_ = 0;
 };
 
 /// @brief Mean-based block preconditioner I ⊗ A0⁻¹ (Δ^(0) = I for an orthonormal basis) with one
@@ -143,6 +152,9 @@ public:
   MeanPreconditioner(const BlockSpace& space, Mat A0, const std::string& what, const std::string& prefix = "sg_mean_");
   /// z = (I ⊗ A0⁻¹) r. @note Collective on each group.
   void apply(Vec r, Vec z) const;
+  /// z_s = (I ⊗ A0⁻¹) r_s for several block vectors in one multi-right-hand-side solve.
+  /// @note Collective on each group.
+  void apply_many(const std::vector<Vec>& r, const std::vector<Vec>& z) const;
   /// Install as a PCSHELL on @p pc.
   void install(PC pc) const;
   KSP ksp() const { return ksp_.get(); }
@@ -151,7 +163,24 @@ private:
   static PetscErrorCode pc_apply(PC pc, Vec r, Vec z);
   const BlockSpace* space_;
   KspH ksp_;
+  mutable std::vector<double> rbuf_, zbuf_; // apply_many: the owned blocks of all vectors, contiguous
 };
+
+/// @brief Independent PCG solves 𝒦 x_s = b_s (s = 1 … m) preconditioned by I ⊗ A0⁻¹, iterated in
+/// lockstep: each iteration applies 𝒦 and the preconditioner to all unconverged systems at once
+/// (GalerkinOperator::apply_many, MeanPreconditioner::apply_many) and reduces all their inner
+/// products in one allreduce. Per system it is PETSc's KSPCG with the unpreconditioned norm and a
+/// nonzero initial guess: stop when ‖b_s − 𝒦x_s‖₂ ≤ rtol ‖b_s‖₂, the same iterates to rounding.
+struct BatchedPcgResult {
+  std::vector<int> iterations; ///< per system
+  int failed = -1;             ///< first system that failed (−1: none)
+  std::string reason;          ///< why (indefinite operator or preconditioner, iteration limit)
+};
+/// @p x holds the initial guesses and receives the solutions. @note Collective (world).
+/// @p on_iteration (if set) gets the number of converged systems after every iteration.
+BatchedPcgResult batched_pcg(const GalerkinOperator& A, const MeanPreconditioner& pre, const std::vector<Vec>& b,
+                             const std::vector<Vec>& x, double rtol, int max_it,
+                             const std::function<void(int)>& on_iteration = {});
 
 /// Per-rank memory estimate of a stochastic Galerkin eigen solve, in bytes, before anything is
 /// allocated: the P_α expanded operators (nonzeros of one K on this rank), @p n_vectors block
