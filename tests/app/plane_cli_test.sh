@@ -15,19 +15,13 @@
 set -euo pipefail
 flexuq=$1; mpiexec=$2; work=$3
 py=/usr/bin/python3
+here=$(cd "$(dirname "$0")" && pwd)
 rm -rf "$work"; mkdir -p "$work"; cd "$work"
 run() { local n=$1; shift; "$mpiexec" -n "$n" --allow-run-as-root --oversubscribe "$flexuq" "$@"; }
-$py - <<'PY'
+PYTHONPATH="$here/../oracle" $py - <<'PY'
+from ccx_modes import quad8_lattice
 NX, NY, L, H = 20, 4, 0.5, 0.1
-lab = lambda i, j: 1 + i + (2 * NX + 1) * j
-used, elems = {}, []
-for i in range(NX):
-    for j in range(NY):
-        I, J = 2 * i, 2 * j
-        e = [(I, J), (I + 2, J), (I + 2, J + 2), (I, J + 2), (I + 1, J), (I + 2, J + 1), (I + 1, J + 2), (I, J + 1)]
-        elems.append(e)
-        for p in e:
-            used[lab(*p)] = (L * p[0] / (2 * NX), H * p[1] / (2 * NY))
+lab, used, elems = quad8_lattice(NX, NY, L, H)
 lines = ["$MeshFormat", "2.2 0 8", "$EndMeshFormat", "$PhysicalNames", "2", '1 1 "ROOT"', '2 2 "STRIP"',
          "$EndPhysicalNames", "$Nodes", str(len(used))]
 lines += [f"{k} {x:.10g} {y:.10g} 0" for k, (x, y) in sorted(used.items())]

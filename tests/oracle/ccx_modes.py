@@ -61,6 +61,23 @@ def s4_plate_lines(nx, ny, a, b, xyz=None, closed=False, elset="PLATE", digits=1
     return lines, lab, e
 
 
+def quad8_lattice(nx, ny, lx, ly):
+    """nx x ny eight-node quadrilaterals on [0, lx] x [0, ly], their nodes on the fine lattice
+    (2 nx + 1) x (2 ny + 1) without the centres: (lab(i, j) → node label on the fine lattice,
+    used: label → (x, y) of the nodes the elements use, elems: per element its 8 fine-lattice (i, j),
+    corners counter-clockwise then mid-sides)."""
+    lab = lambda i, j: 1 + i + (2 * nx + 1) * j
+    used, elems = {}, []
+    for i in range(nx):
+        for j in range(ny):
+            I, J = 2 * i, 2 * j
+            e = [(I, J), (I + 2, J), (I + 2, J + 2), (I, J + 2), (I + 1, J), (I + 2, J + 1), (I + 1, J + 2), (I, J + 1)]
+            elems.append(e)
+            for q in e:
+                used[lab(*q)] = (lx * q[0] / (2 * nx), ly * q[1] / (2 * ny))
+    return lab, used, elems
+
+
 def compare_with_ccx(fc, runs, count, rtol, ranks_rtol, ccx_label="ccx"):
     """Print flexuq's frequencies (@p runs: rank count → frequencies) beside ccx's @p fc; True when
     all @p count agree within @p rtol and every rank count equals the smallest to @p ranks_rtol."""

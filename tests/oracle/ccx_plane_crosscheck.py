@@ -22,7 +22,8 @@ import os
 import shutil
 import sys
 
-from ccx_modes import ccx_frequencies, compare_with_ccx, flexuq_modes, oracle_parser, printed_frequencies, write_case
+from ccx_modes import (ccx_frequencies, compare_with_ccx, flexuq_modes, oracle_parser, printed_frequencies,
+                       quad8_lattice, write_case)
 
 SKIP = 77
 E, NU, RHO, T, LX, LY, NX, NY = 2.1e11, 0.3, 7850.0, 0.01, 0.4, 0.2, 16, 8
@@ -32,16 +33,7 @@ COUNT = 6
 
 
 def write_model(work, element):
-    lab = lambda i, j: 1 + i + (2 * NX + 1) * j  # fine lattice (2NX+1) x (2NY+1); quad8 skips the centres
-    used = {}
-    elems = []
-    for i in range(NX):
-        for j in range(NY):
-            I, J = 2 * i, 2 * j
-            e = [(I, J), (I + 2, J), (I + 2, J + 2), (I, J + 2), (I + 1, J), (I + 2, J + 1), (I + 1, J + 2), (I, J + 1)]
-            elems.append(e)
-            for p in e:
-                used[lab(*p)] = (LX * p[0] / (2 * NX), LY * p[1] / (2 * NY))
+    lab, used, elems = quad8_lattice(NX, NY, LX, LY)  # fine lattice (2NX+1) x (2NY+1); quad8 skips the centres
     lines = ["*NODE"] + [f"{k}, {x:.10g}, {y:.10g}, 0" for k, (x, y) in sorted(used.items())]
     lines.append(f"*ELEMENT, TYPE={element}, ELSET=PLATE")
     for n, e in enumerate(elems, 1):
