@@ -27,6 +27,7 @@ cp "$src/tests/app/scb_bar.inp" .
 sed -e 's/method: regression/method: pod\n    pod: {energy: 1.0e-10}/' -e '/pce:/d' "$src/tests/app/scb_bar.yaml" > pod.yaml
 sed -e 's/pod: {energy: 1.0e-10}/pod: {sigma_ratio: 1.0e-3}/' pod.yaml > ratio.yaml
 run() { local n=$1; shift; "$mpiexec" -n "$n" --allow-run-as-root --oversubscribe "$flexuq" "$@"; }
+. "$src/tests/app/scb_common.sh" # reduce_direct E RHO, kill_and_resume JOB
 
 # --- 1. rank counts, truncation rules ---
 run 1 reduce pod.yaml --set output=p1.h5 > p1.log
@@ -93,21 +94,7 @@ E=2.073e11; RHO=7712.5
 run 2 body-at p1.h5 --set E_left=$E --set rho_right=$RHO -o at.h5 > at.log
 run 1 body-at p2.h5 --set E_left=$E --set rho_right=$RHO -o at2.h5 > at2.log
 run 1 body-at p1.h5 -o mean.h5 > mean.log
-cat > direct.yaml <<YAML
-command: reduce
-model:
-  mesh: scb_bar.inp
-  materials:
-    LEFT: {E: $E, nu: 0.3, rho: 7800}
-    RIGHT: {E: 2.0e11, nu: 0.3, rho: $RHO}
-reduce:
-  method: craig-bampton
-  interfaces: [{set: XMIN, kind: rbe2}, {set: XMAX, kind: rbe2}]
-  modes: {count: 4}
-  checkout: {free_free: 4}
-output: direct.h5
-YAML
-run 1 reduce direct.yaml > direct.log
+reduce_direct $E $RHO
 $py - <<'PY'
 import h5py, numpy as np
 p = h5py.File("p1.h5", "r")["stochastic_body/pod"]
@@ -160,21 +147,8 @@ print("body-at checks passed")
 PY
 
 # --- 3. SIGKILL during the points, then --resume ---
-journaled() { $py "$src/tests/support/journaled.py" "$1"; }
 sed 's/^  mesh: scb_bar.inp/  mesh: scb_bar.inp\n  delay_seconds: 0.3/' pod.yaml > slow.yaml
-run 2 reduce slow.yaml --set output=ref.h5 > ref.log
-setsid "$mpiexec" -n 2 --allow-run-as-root --oversubscribe "$flexuq" reduce slow.yaml --set output=cut.h5 > cut1.log 2>&1 &
-pid=$!
-for _ in $(seq 600); do
-  [ "$(journaled cut.h5.journal)" -ge 3 ] && break
-  sleep 0.05
-done
-pkill -KILL -s "$pid" 2>/dev/null || kill -KILL "$pid"
-wait "$pid" 2>/dev/null || true
-before=$(journaled cut.h5.journal)
-echo "journaled before the kill: $before of 20"
-if [ "$before" -ge 20 ] || [ "$before" -lt 1 ]; then echo "the kill did not land during the points"; exit 1; fi
-run 2 reduce slow.yaml --set output=cut.h5 --resume > cut2.log
+kill_and_resume slow.yaml
 $py - <<'PY'
 import h5py, numpy as np
 a = h5py.File("ref.h5", "r"); b = h5py.File("cut.h5", "r")

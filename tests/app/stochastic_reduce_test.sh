@@ -21,6 +21,7 @@ py=/usr/bin/python3
 rm -rf "$work"; mkdir -p "$work"; cd "$work"
 cp "$src/tests/app/scb_bar.yaml" "$src/tests/app/scb_bar.inp" .
 run() { local n=$1; shift; "$mpiexec" -n "$n" --allow-run-as-root --oversubscribe "$flexuq" "$@"; }
+. "$src/tests/app/scb_common.sh" # reduce_direct E RHO, kill_and_resume JOB
 
 # compare RTOL a.h5 b.h5: every float dataset of the results (not the timings) within RTOL of the
 # dataset's largest magnitude; RTOL 0 = bit for bit.
@@ -73,21 +74,7 @@ compare 1e-7 s1.h5 s22.h5
 # --- 2. body-at against a direct reduction at θ ---
 E=2.073e11; RHO=7712.5
 run 2 body-at s1.h5 --set E_left=$E --set rho_right=$RHO -o at.h5 > at.log
-cat > direct.yaml <<YAML
-command: reduce
-model:
-  mesh: scb_bar.inp
-  materials:
-    LEFT: {E: $E, nu: 0.3, rho: 7800}
-    RIGHT: {E: 2.0e11, nu: 0.3, rho: $RHO}
-reduce:
-  method: craig-bampton
-  interfaces: [{set: XMIN, kind: rbe2}, {set: XMAX, kind: rbe2}]
-  modes: {count: 4}
-  checkout: {free_free: 4}
-output: direct.h5
-YAML
-run 1 reduce direct.yaml > direct.log
+reduce_direct $E $RHO
 $py - <<'PY'
 import sys, h5py, numpy as np
 s = h5py.File("s1.h5", "r"); at = h5py.File("at.h5", "r"); d = h5py.File("direct.h5", "r")
@@ -172,22 +159,9 @@ assert jf - je >= 0.95 * bases, "the exact-scaling journal holds the bases"
 PY
 
 # --- 3. SIGKILL during the points, then --resume ---
-journaled() { $py "$src/tests/support/journaled.py" "$1"; }
 cp scb_bar.yaml slow.yaml
 sed -i 's/^  mesh: scb_bar.inp/  mesh: scb_bar.inp\n  delay_seconds: 0.3/' slow.yaml
-run 2 reduce slow.yaml --set output=ref.h5 > ref.log
-setsid "$mpiexec" -n 2 --allow-run-as-root --oversubscribe "$flexuq" reduce slow.yaml --set output=cut.h5 > cut1.log 2>&1 &
-pid=$!
-for _ in $(seq 600); do
-  [ "$(journaled cut.h5.journal)" -ge 3 ] && break
-  sleep 0.05
-done
-pkill -KILL -s "$pid" 2>/dev/null || kill -KILL "$pid"
-wait "$pid" 2>/dev/null || true
-before=$(journaled cut.h5.journal)
-echo "journaled before the kill: $before of 20"
-if [ "$before" -ge 20 ] || [ "$before" -lt 1 ]; then echo "the kill did not land during the points"; exit 1; fi
-run 2 reduce slow.yaml --set output=cut.h5 --resume > cut2.log
+kill_and_resume slow.yaml
 evaluated=$(sed -n 's/.*evaluated \([0-9]*\) sample.*/\1/p' cut2.log)
 if [ $((before + evaluated)) -ne 20 ]; then echo "resume redid or lost points: $before + $evaluated != 20"; exit 1; fi
 compare 0 ref.h5 cut.h5
