@@ -76,18 +76,23 @@ public:
     // Only Q depends on ẋ.
     auto force = [&](const Vec& vv) { return Vec(-down(sys_.forces(q0, up(vv), t))); };
     if (b_) {
+      // Columns V_i of the full-space state perturbed (q̃ ± e V_i, q̃̇ ± e V_i), the full-space residuals'
+      // differences collected and projected by one product with Vᵀ.
+      const int nf = sys_.n();
+      const Vec vf = up(xd), af = up(xdd);
+      Mat fx(nf, n), fv(nf, n);
+      Vec fp, fm, g;
       for (int i = 0; i < n; ++i) {
+        const auto vi = b_->V.col(i);
         const double e = 1e-6 * std::max(1.0, std::abs(x(i)));
-        Vec xp = x, xm = x;
-        xp(i) += e;
-        xm(i) -= e;
-        rx.col(i) = (residual(xp, xd, xdd, lam, t) - residual(xm, xd, xdd, lam, t)) / (2 * e);
+        parts(Vec(q0 + e * vi), vf, af, lam, t, fp, g);
+        parts(Vec(q0 - e * vi), vf, af, lam, t, fm, g);
+        fx.col(i) = (fp - fm) / (2 * e);
         const double ev = 1e-6 * std::max(1.0, std::abs(xd(i)));
-        Vec vp = xd, vm = xd;
-        vp(i) += ev;
-        vm(i) -= ev;
-        rv.col(i) = (force(vp) - force(vm)) / (2 * ev);
+        fv.col(i) = (sys_.forces(q0, vf - ev * vi, t) - sys_.forces(q0, vf + ev * vi, t)) / (2 * ev);
       }
+      rx.noalias() = b_->V.transpose() * fx;
+      rv.noalias() = b_->V.transpose() * fv;
       return;
     }
     const auto& groups = colouring(x, xd, xdd, lam, t);
