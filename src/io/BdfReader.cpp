@@ -3,6 +3,7 @@
 
 #include "TextScan.hpp"
 #include "flexuq/core/Error.hpp"
+#include "flexuq/io/NastranReal.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -104,24 +105,6 @@ private:
   std::size_t n_ = 0;
   std::string own_;
 };
-
-/// Nastran real: "7.-3" → 7e-3, "2.1+11", "1.0D+5", ".5".
-bool parse_nastran_real(std::string_view s, double& v) {
-  if (parse_double(s, v)) return true;
-  for (std::size_t i = s.size(); i-- > 1;) {
-    if ((s[i] == '+' || s[i] == '-') && std::isdigit(static_cast<unsigned char>(s[i - 1])) == 0 && s[i - 1] != '.')
-      return false;
-    if (s[i] == '+' || s[i] == '-') {
-      char t[64]; // an 'E' inserted, without a heap string (large fields are 16 characters)
-      if (s.size() + 1 > sizeof t) return false;
-      s.copy(t, i);
-      t[i] = 'E';
-      s.substr(i).copy(t + i + 1, s.size() - i);
-      return parse_double(std::string_view(t, s.size() + 1), v);
-    }
-  }
-  return false;
-}
 
 struct CoordDef {
   long id = 0;
@@ -425,6 +408,7 @@ private:
     std::string_view line;
     while (!ended_ && cur.next(line)) {
       const Loc where{fid, cur.line_number()};
+      if (section_ == Part::bulk && fast_card(line, cur, where)) continue;
       // Tabs expand to 8-column stops (only lines that have them are copied); '$' starts a comment.
       std::string_view l = line;
       const bool tab = l.find('\t') != std::string_view::npos;
@@ -475,6 +459,137 @@ private:
     }
     card_.detach(); // the card may go on in the including file, after this one's text is unmapped
     files_.pop();
+  }
+
+  // ---- the cards a big deck is made of, straight from the text --------------------------------------
+  // GRID (small field, one line), GRID* (two lines), CQUAD4, CTRIA3 and CTETRA (4 grids) in small
+  // fields on one line, as a mesh generator writes them: parsed in place, without the generic card.
+  // Only a card the generic path would read without an error, from fields it would see the same (no
+  // tab, comma, '$' or lower case on its lines), and known to end (the next line starts a card: a
+  // letter) is taken; anything else returns false and goes the generic way, so every card reads and
+  // every message stays as before.
+
+  /// Printable ASCII without ',', '$' or lower case: the generic path splits such a line into the
+  /// same fields (trimmed of spaces only) and copies none of them.
+  static bool plain(std::string_view l) {
+    for (const char ch : l)
+      if (ch < ' ' || ch > '~' || ch == ',' || ch == '$' || (ch >= 'a' && ch <= 'z')) return false;
+    return true;
+  }
+  /// Data field @p i (0-based) of @p w columns of a fixed-field line, trimmed: as bulk_line splits it.
+  static std::string_view fixed_field(std::string_view l, std::size_t w, std::size_t i) {
+    const std::size_t b = 8 + i * w;
+    if (b >= l.size()) return {};
+    std::string_view f = l.substr(b, std::min(w, l.size() - b));
+    while (!f.empty() && f.front() == ' ') f.remove_prefix(1);
+    while (!f.empty() && f.back() == ' ') f.remove_suffix(1);
+    return f;
+  }
+  /// [+]digits (at most 18): what parse_long reads as a value ≥ 0; false for anything else.
+  static bool fast_id(std::string_view f, long& v) {
+    if (!f.empty() && f.front() == '+') f.remove_prefix(1);
+    if (f.empty() || f.size() > 18) return false;
+    long r = 0;
+    for (const char ch : f) {
+      if (ch < '0' || ch > '9') return false;
+      r = r * 10 + (ch - '0');
+    }
+    v = r;
+    return true;
+  }
+  /// A blank (0) or a coordinate system id as system_id() accepts it.
+  static bool fast_system(std::string_view f, std::int32_t& v) {
+    long r = 0;
+    if (!f.empty() && (!fast_id(f, r) || r > std::numeric_limits<std::int32_t>::max())) return false;
+    v = static_cast<std::int32_t>(r);
+    return true;
+  }
+  /// A blank (0.0) or a finite real, as real(c, i, what, 0.0) reads it.
+  static bool fast_real(std::string_view f, double& v) {
+    if (f.empty()) {
+      v = 0.0;
+      return true;
+    }
+    return parse_nastran_real_fast(f, v) && std::isfinite(v);
+  }
+  /// Whether the line after @p cur's position starts a new card (a letter in column 1): the card
+  /// before it is complete. A blank, comment or '+'/'*' line, or the end of the file, may be followed
+  /// by a continuation (or the including file's): not known, so false.
+  static bool next_starts_card(detail::LineCursor cur) {
+    std::string_view l;
+    if (!cur.next(l) || l.empty()) return false;
+    const char ch = l[0];
+    return (ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z');
+  }
+
+  bool fast_card(std::string_view line, detail::LineCursor& cur, Loc where) {
+    if (line.size() < 9) return false;
+    const std::string_view head = line.substr(0, 8);
+    if (head == "GRID*   ") return fast_grid(line, cur, where, true);
+    if (head == "GRID    ") return fast_grid(line, cur, where, false);
+    if (head == "CQUAD4  ") return fast_element(line, cur, where, 4, true);
+    if (head == "CTRIA3  ") return fast_element(line, cur, where, 3, true);
+    if (head == "CTETRA  ") return fast_element(line, cur, where, 4, false);
+    return false;
+  }
+
+  bool fast_grid(std::string_view line, detail::LineCursor& cur, Loc where, bool large) {
+    std::string_view f[8];
+    detail::LineCursor after = cur;
+    if (large) {
+      std::string_view second;
+      if (!after.next(second) || second.empty() || second[0] != '*' || !plain(second)) return false;
+      for (std::size_t i = 0; i < 4; ++i) {
+        f[i] = fixed_field(line, 16, i);
+        f[4 + i] = fixed_field(second, 16, i);
+      }
+    } else {
+      for (std::size_t i = 0; i < 8; ++i) f[i] = fixed_field(line, 8, i);
+    }
+    // f: ID CP X1 X2 X3 CD PS SEID (SEID is not read, as in grid())
+    GridDef g;
+    if (!plain(line) || !f[6].empty() || !fast_id(f[0], g.id) || g.id <= 0 || !fast_system(f[1], g.cp) ||
+        !fast_system(f[5], g.cd) || !next_starts_card(after))
+      return false;
+    for (std::size_t d = 0; d < 3; ++d)
+      if (!fast_real(f[2 + d], g.basic[d])) return false;
+    g.where = where;
+    flush();
+    grids_.push_back(g);
+    cur = after;
+    return true;
+  }
+
+  /// CQUAD4/CTRIA3 (@p shell, n = 4 or 3: EID PID G1..Gn THETA ZOFFS, ZOFFS blank) or CTETRA with its 4
+  /// corners (EID PID G1..G4, G5 and G6 blank).
+  bool fast_element(std::string_view line, detail::LineCursor& cur, Loc where, int n, bool shell) {
+    std::string_view f[8];
+    for (std::size_t i = 0; i < 8; ++i) f[i] = fixed_field(line, 8, i);
+    ElemDef e;
+    long g[4] = {0, 0, 0, 0};
+    if (!plain(line) || !fast_id(f[0], e.id) || e.id <= 0 || !next_starts_card(cur)) return false;
+    if (f[1].empty() && shell) e.pid = e.id; // PID defaults to EID on a shell
+    else if (!fast_id(f[1], e.pid)) return false;
+    for (std::size_t k = 0; k < static_cast<std::size_t>(n); ++k)
+      if (!fast_id(f[2 + k], g[k])) return false;
+    for (int a = 0; a < n; ++a)
+      for (int b = a + 1; b < n; ++b)
+        if (g[a] == g[b]) return false;
+    if (shell ? !f[n == 4 ? 7 : 6].empty() : !(f[6].empty() && f[7].empty())) return false;
+    if (shell) {
+      e.card = n == 4 ? "CQUAD4" : "CTRIA3";
+      e.shell = true;
+      e.type = n == 4 ? ElementType::shell4 : ElementType::shell3;
+    } else {
+      e.card = "CTETRA";
+      e.type = ElementType::tet4;
+    }
+    e.where = where;
+    e.count = static_cast<std::uint8_t>(n);
+    flush();
+    e.first = egrids_.append(g, static_cast<std::size_t>(n));
+    elems_.push_back(e);
+    return true;
   }
 
   static void expand_tabs(std::string_view s, std::string& out) {
@@ -584,7 +699,7 @@ private:
                   (i >= c.size() ? " (truncated card or continuation?)" : ""));
     }
     double v = 0;
-    if (!parse_nastran_real(s, v))
+    if (!parse_nastran_real_fast(s, v))
       fail(c, std::string("field ") + std::to_string(i + 2) + " (" + what + ") '" + std::string(s) + "' is not a number");
     // NaN or Inf reach the solver as "indefinite matrix" or MUMPS failures: refused here, on the card.
     if (!std::isfinite(v))
@@ -906,7 +1021,7 @@ private:
                       c.name + "); model it as " + (n == 4 ? "a CTRIA3" : "a beam or remove it"));
     const std::size_t zoffs = n == 4 ? 7 : 6;
     double z = 0;
-    if (!c.at(zoffs).empty() && (!parse_nastran_real(c.at(zoffs), z) || z != 0.0))
+    if (!c.at(zoffs).empty() && (!parse_nastran_real_fast(c.at(zoffs), z) || z != 0.0))
       fail(c, "element " + std::to_string(e.id) + ": offset ZOFFS is not supported (the grids must lie on the mid-surface)");
     const long tflag = integer(c, 9, "TFLAG", 0);
     if (tflag != 0 && tflag != 1) fail(c, "element " + std::to_string(e.id) + ": TFLAG must be 0, 1 or blank");
