@@ -18,6 +18,7 @@
 #include "flexuq/core/Signals.hpp"
 #include "flexuq/io/BdfReader.hpp"
 #include "flexuq/la/MumpsOrdering.hpp"
+#include "flexuq/la/MumpsOutOfCore.hpp"
 #include "flexuq/config/Config.hpp"
 #include "flexuq/workflow/BodyAt.hpp"
 
@@ -42,6 +43,16 @@ void apply_linear_solver_ordering(const std::string& name) {
   } catch (const flexuq::OptionError& e) {
     throw flexuq::InputError(e.message_for(key));
   }
+}
+
+/// `linear_solver.out_of_core` (docs/config.md, "Common keys"): MUMPS factors out of core (ICNTL(22)) in
+/// every factorisation of the run (la/MumpsOutOfCore.hpp), process-wide like the ordering.
+void apply_linear_solver_out_of_core(const std::string& name) {
+  const auto choice = flexuq::parse_enum(flexuq::la::kMumpsOutOfCoreNames, name);
+  if (!choice)
+    throw flexuq::InputError("linear_solver.out_of_core: unknown value '" + name + "' (" +
+                             flexuq::enum_choices(flexuq::la::kMumpsOutOfCoreNames) + ")");
+  flexuq::la::set_mumps_out_of_core(*choice);
 }
 
 constexpr const char* kVersion = "0.1.0";
@@ -101,6 +112,8 @@ int main(int argc, char** argv) {
       flexuq::log::set_level(flexuq::app::parse_log_level(cfg.get<std::string>("log.level")));
     cfg.mark_used("log");
     if (cfg.has("linear_solver.ordering")) apply_linear_solver_ordering(cfg.get<std::string>("linear_solver.ordering"));
+    if (cfg.has("linear_solver.out_of_core"))
+      apply_linear_solver_out_of_core(cfg.get<std::string>("linear_solver.out_of_core"));
     std::string verb = args.verb;
     if (verb == "run") verb = cfg.get<std::string>("command", "modes"); // the job names its command
     else if (cfg.has("command")) {

@@ -3,6 +3,7 @@
 
 #include "flexuq/core/Error.hpp"
 #include "flexuq/la/MumpsOrdering.hpp"
+#include "flexuq/la/MumpsOutOfCore.hpp"
 
 #include <algorithm>
 
@@ -60,6 +61,7 @@ void setup_mumps_cholesky(KSP ksp, const std::string& ksp_prefix, SolverDefaults
     FLEXUQ_PETSC(MatGetSize(A, &rows, nullptr));
   }
   mumps_ordering_defaults(ksp_prefix, size, defaults, rows); // linear_solver.ordering
+  mumps_out_of_core_defaults(ksp_prefix, defaults);          // linear_solver.out_of_core
 }
 
 void mumps_inertia_defaults(const std::string& ksp_prefix, SolverDefaults& defaults) {

@@ -8,6 +8,7 @@
 #include "flexuq/core/Handle.hpp"
 #include "flexuq/la/MumpsOrdering.hpp"
 #include "flexuq/la/Solvers.hpp"
+#include "sinvert_eps.hpp"
 
 #include <slepceps.h>
 
@@ -68,37 +69,10 @@ struct Solve {
 /// Shift-and-invert Krylov–Schur at 0 with the KSP set up by la::setup_mumps_cholesky.
 Solve solve(Mat A) {
   EpsH eps;
-  FLEXUQ_PETSC(EPSCreate(PetscObjectComm(reinterpret_cast<PetscObject>(A)), eps.out()));
-  FLEXUQ_PETSC(EPSSetOperators(eps.get(), A, nullptr));
-  FLEXUQ_PETSC(EPSSetProblemType(eps.get(), EPS_HEP));
-  FLEXUQ_PETSC(EPSSetOptionsPrefix(eps.get(), "ordtest_"));
-  ST st = nullptr;
-  FLEXUQ_PETSC(EPSGetST(eps.get(), &st));
-  FLEXUQ_PETSC(STSetType(st, STSINVERT));
-  KSP ksp = nullptr;
-  FLEXUQ_PETSC(STGetKSP(st, &ksp));
-  la::SolverDefaults defaults;
-  la::setup_mumps_cholesky(ksp, "ordtest_st_", defaults);
-  FLEXUQ_PETSC(EPSSetTarget(eps.get(), 0.0));
-  FLEXUQ_PETSC(EPSSetWhichEigenpairs(eps.get(), EPS_TARGET_MAGNITUDE));
-  FLEXUQ_PETSC(EPSSetDimensions(eps.get(), kNev, PETSC_DEFAULT, PETSC_DEFAULT));
-  FLEXUQ_PETSC(EPSSetTolerances(eps.get(), 1e-13, 200));
-  const auto scope = defaults.apply();
-  FLEXUQ_PETSC(EPSSetFromOptions(eps.get()));
-  FLEXUQ_PETSC(EPSSolve(eps.get()));
   Solve out;
-  PetscInt nconv = 0;
-  FLEXUQ_PETSC(EPSGetConverged(eps.get(), &nconv));
-  for (PetscInt i = 0; i < std::min<PetscInt>(nconv, kNev); ++i) {
-    PetscScalar re = 0, im = 0;
-    FLEXUQ_PETSC(EPSGetEigenvalue(eps.get(), i, &re, &im));
-    out.values.push_back(PetscRealPart(re));
-  }
-  std::sort(out.values.begin(), out.values.end());
-  PC pc = nullptr;
-  Mat F = nullptr;
-  FLEXUQ_PETSC(KSPGetPC(ksp, &pc));
-  FLEXUQ_PETSC(PCFactorGetMatrix(pc, &F));
+  out.values = test_la::sinvert_smallest(A, "ordtest_", kNev, eps);
+  out.values.resize(std::min<std::size_t>(out.values.size(), kNev));
+  Mat F = test_la::sinvert_factor(eps.get());
   FLEXUQ_PETSC(MatMumpsGetInfog(F, 7, &out.infog7));
   FLEXUQ_PETSC(MatMumpsGetInfog(F, 32, &out.infog32));
   return out;
