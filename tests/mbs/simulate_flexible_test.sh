@@ -59,19 +59,14 @@ for k in "c1:value: 1.0" "c3:value: 3.0" "h1:harmonic: {amplitude: 1, frequency:
 done
 run rk.log --set solver.type=rk45 --set solver.end=0.02 --set solver.rtol=1e-8 --set solver.atol=1e-10 --set output=rk.h5
 run hht.log --set solver.end=0.02 --set solver.step=2e-5 --set output=hht.h5
-/usr/bin/python3 - <<'PY'
-import sys
+PYTHONPATH="$src/tests/support" /usr/bin/python3 - <<'PY'
 import h5py, numpy as np
+from checks import finish, require as check  # prints only failures
 def load(name):
     with h5py.File(name, "r") as f:
         return {k: f[k][()] for k in ["time", "energy", "drift", "outputs/x_A", "outputs/x_B", "bodies/rod/elastic",
                                       "bodies/crank/elastic"]}
 a = load("slider-crank-flexible.h5")
-ok = True
-def check(cond, msg):
-    global ok
-    if not cond:
-        print("FAIL:", msg); ok = False
 t = a["time"]
 check(abs(t[-1] - 0.25) < 1e-12 and len(t) == 251, f"time axis {t[-1]} {len(t)}")
 check(a["bodies/rod/elastic"].shape == (251, 10), f"rod elastic shape {a['bodies/rod/elastic'].shape}")
@@ -110,20 +105,16 @@ d = np.max(np.abs(r["outputs/x_A"][-1] - h["outputs/x_A"][-1]))
 print("RK45 vs HHT x_A(0.02) =", d)
 check(d < 1e-6, f"RK45 vs HHT at 0.02 s: {d}")
 check(np.max(r["drift"][:, 0]) < 1e-10, f"RK45 drift (NR projection) {np.max(r['drift'][:, 0])}")
-sys.exit(0 if ok else 1)
+finish()
 PY
 # The .xdmf animation beside the result: valid XML, one spatial collection per output time, every
 # HDF dataset it names exists with the shape it states; the crank's END0 node stays on the pivot O
 # and its END1 node is x_A (the animated mesh moves with frame and modal coordinates exactly).
-/usr/bin/python3 - <<'PY'
-import sys, xml.etree.ElementTree as ET
+PYTHONPATH="$src/tests/support" /usr/bin/python3 - <<'PY'
+import xml.etree.ElementTree as ET
 import h5py, numpy as np
+from checks import finish, require as check  # prints only failures
 root = ET.parse("slider-crank-flexible.xdmf").getroot()
-ok = True
-def check(cond, msg):
-    global ok
-    if not cond:
-        print("FAIL:", msg); ok = False
 with h5py.File("slider-crank-flexible.h5", "r") as f, h5py.File("bar1-cb.h5", "r") as b:
     nt = len(f["time"])
     steps = root.findall("./Domain/Grid/Grid")
@@ -144,7 +135,7 @@ with h5py.File("slider-crank-flexible.h5", "r") as f, h5py.File("bar1-cb.h5", "r
     check(np.max(np.abs(g[:, i0])) < 1e-9, f"END0 node leaves the pivot: {np.max(np.abs(g[:, i0]))}")
     check(np.max(np.abs(g[:, i1] - f["outputs/x_A"][()])) < 1e-12, "END1 node is not x_A")
     check(np.max(np.abs(f["animation/rod/displacement"][()])) > 1e-8, "the rod's mesh does not deform")
-sys.exit(0 if ok else 1)
+finish()
 PY
 # Bad input: an interface the body file does not have.
 sed 's/interface: END0}/interface: PIN_END}/' slider-crank-flexible.yaml > bad-interface.yaml

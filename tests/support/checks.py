@@ -17,6 +17,14 @@ def check(cond, what):
     _ok = _ok and bool(cond)
 
 
+def require(cond, failure):
+    """Like check, for a script that prints only what went wrong: `FAIL: <failure>` when cond fails."""
+    global _ok
+    if not cond:
+        print("FAIL:", failure)
+        _ok = False
+
+
 def passed():
     """Whether every check so far held."""
     return _ok
