@@ -20,42 +20,8 @@ using namespace flexuq;
 using ident::Mat;
 using ident::Vec;
 
-// The problem of tests/ident/ident_test.cpp: HHT α = −0.05, φ_P1…4, ω_P1…4, x_C1, ẋ_C1.
-ident::Problem chain_problem(double end, double step) {
-  ident::Problem pr;
-  pr.make = [](const Vec& p) { return ident::test::cart_pendulum_chain(p); };
-  pr.solver.scheme = mbs::Scheme::hht;
-  pr.solver.alpha = -0.05;
-  pr.solver.start = 0;
-  pr.solver.end = end;
-  pr.solver.step = step;
-  for (int i = 0; i < 4; ++i) pr.signals.push_back({"phi", 2 + i, ident::SignalKind::angle, mbs::Vec3::UnitZ(), 1.0});
-  for (int i = 0; i < 4; ++i) pr.signals.push_back({"omega", 2 + i, ident::SignalKind::rate, mbs::Vec3::UnitZ(), 1.0});
-  pr.signals.push_back({"x_C1", 0, ident::SignalKind::x, mbs::Vec3::UnitZ(), 1.0});
-  pr.signals.push_back({"v_C1", 0, ident::SignalKind::vx, mbs::Vec3::UnitZ(), 1.0});
-  pr.measured = Mat::Zero(pr.steps() + 1, static_cast<Eigen::Index>(pr.signals.size()));
-  return pr;
-}
-
-rom::ReducedBasis chain_basis(const ident::Problem& pr, const std::vector<Vec>& ps) {
-  std::vector<rom::Training> runs;
-  for (const auto& p : ps) {
-    const auto ev = ident::cost(pr, p);
-    rom::Training t;
-    t.q = ev.trajectory.x;
-    t.v = ev.trajectory.xd;
-    t.t = ev.trajectory.t;
-    runs.push_back(t);
-  }
-  mbs::System sys = pr.make(ps.front());
-  mbs::Integrator integ(sys, pr.solver);
-  mbs::State s;
-  integ.initialise(s);
-  rom::RomOptions o;
-  o.truncation = pod::Truncation::sigma_ratio(1e-11);
-  o.constraint_truncation = pod::Truncation::sigma_ratio(1e-6);
-  return rom::build_basis(sys, runs, o);
-}
+using ident::test::chain_basis;
+using ident::test::chain_problem;
 
 double cpu() { return static_cast<double>(std::clock()) / CLOCKS_PER_SEC; }
 

@@ -10,7 +10,9 @@
 /// distance are not in the thesis (its figure only). 3-D joints, Euler parameters: n = 70 coordinates,
 /// m = 60 active rows, 10 degrees of freedom.
 /// Parameters p (9): m_C1, m_P1 … m_P4, d_P1 … d_P4 (the pendula of the left cart).
+#include "flexuq/ident/Adjoint.hpp"
 #include "flexuq/mbs/System.hpp"
+#include "flexuq/rom/Basis.hpp"
 
 #include <Eigen/Dense>
 
@@ -104,6 +106,51 @@ inline mbs::System cart_pendulum_chain(const Eigen::VectorXd& p, const ChainData
   g.direction = Vec3(0, -9.81, 0);
   s.add_force(g);
   return s;
+}
+
+/// The identification problem of tests/ident and bench/ident_gradient: HHT α = −0.05 over [0, @p end]
+/// at @p step, the seed's measured signals φ_P1…φ_P4, ω_P1…ω_P4 (bodies 2…5), x_C1, ẋ_C1 (body 0), zero
+/// measurements (set them).
+inline ident::Problem chain_problem(double end, double step = 0.01) {
+  ident::Problem pr;
+  pr.make = [](const Eigen::VectorXd& p) { return cart_pendulum_chain(p); };
+  pr.solver.scheme = mbs::Scheme::hht;
+  pr.solver.alpha = -0.05;
+  pr.solver.start = 0;
+  pr.solver.end = end;
+  pr.solver.step = step;
+  for (int i = 0; i < 4; ++i)
+    pr.signals.push_back({"phi_P" + std::to_string(i + 1), 2 + i, ident::SignalKind::angle, mbs::Vec3::UnitZ(), 1.0});
+  for (int i = 0; i < 4; ++i)
+    pr.signals.push_back({"omega_P" + std::to_string(i + 1), 2 + i, ident::SignalKind::rate, mbs::Vec3::UnitZ(), 1.0});
+  pr.signals.push_back({"x_C1", 0, ident::SignalKind::x, mbs::Vec3::UnitZ(), 1.0});
+  pr.signals.push_back({"v_C1", 0, ident::SignalKind::vx, mbs::Vec3::UnitZ(), 1.0});
+  pr.measured = Eigen::MatrixXd::Zero(pr.steps() + 1, static_cast<Eigen::Index>(pr.signals.size()));
+  return pr;
+}
+
+/// The chain's ROM from full runs at the parameters @p ps (their whole trajectories as velocity snapshots).
+inline rom::ReducedBasis chain_basis(const ident::Problem& pr, const std::vector<Eigen::VectorXd>& ps) {
+  std::vector<rom::Training> runs;
+  for (const auto& p : ps) {
+    const auto ev = ident::cost(pr, p);
+    rom::Training t;
+    t.q = ev.trajectory.x;
+    t.v = ev.trajectory.xd;
+    t.t = ev.trajectory.t;
+    runs.push_back(t);
+  }
+  mbs::System sys = pr.make(ps.front());
+  mbs::Integrator integ(sys, pr.solver);
+  mbs::State s;
+  integ.initialise(s); // the active rows
+  // The pendula's y velocities are second order in their angles (σ/σ₁ ≈ 6e-9 on 1 s, then a gap to
+  // 1e-13); the stacked C_q V's 15 directions end at 2e-3, the next is 1e-8 … 2e-8 and the rest decay
+  // without a gap: cut the POD at 1e-11 and the constraints at 1e-6.
+  rom::RomOptions o;
+  o.truncation = pod::Truncation::sigma_ratio(1e-11);
+  o.constraint_truncation = pod::Truncation::sigma_ratio(1e-6);
+  return rom::build_basis(sys, runs, o);
 }
 
 } // namespace flexuq::ident::test

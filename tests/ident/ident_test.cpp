@@ -18,24 +18,8 @@ using namespace flexuq;
 using ident::Mat;
 using ident::Vec;
 
-ident::Problem chain_problem(double end, double step = 0.01) {
-  ident::Problem pr;
-  pr.make = [](const Vec& p) { return ident::test::cart_pendulum_chain(p); };
-  pr.solver.scheme = mbs::Scheme::hht;
-  pr.solver.alpha = -0.05;
-  pr.solver.start = 0;
-  pr.solver.end = end;
-  pr.solver.step = step;
-  // φ_P1…φ_P4, ω_P1…ω_P4 (bodies 2…5), x_C1, ẋ_C1 (body 0): the seed's measured signals.
-  for (int i = 0; i < 4; ++i)
-    pr.signals.push_back({"phi_P" + std::to_string(i + 1), 2 + i, ident::SignalKind::angle, mbs::Vec3::UnitZ(), 1.0});
-  for (int i = 0; i < 4; ++i)
-    pr.signals.push_back({"omega_P" + std::to_string(i + 1), 2 + i, ident::SignalKind::rate, mbs::Vec3::UnitZ(), 1.0});
-  pr.signals.push_back({"x_C1", 0, ident::SignalKind::x, mbs::Vec3::UnitZ(), 1.0});
-  pr.signals.push_back({"v_C1", 0, ident::SignalKind::vx, mbs::Vec3::UnitZ(), 1.0});
-  pr.measured = Mat::Zero(pr.steps() + 1, static_cast<Eigen::Index>(pr.signals.size()));
-  return pr;
-}
+using ident::test::chain_basis;
+using ident::test::chain_problem;
 
 /// Central differences of J with relative step @p rel per parameter.
 Vec fd_gradient(const ident::Problem& pr, const Vec& p, double rel) {
@@ -63,30 +47,6 @@ TEST(Ident, FullAdjointGradientEqualsFiniteDifferences) {
   EXPECT_GT(ev.cost, 0);
   EXPECT_LT(err, 1e-6);
   for (Eigen::Index i = 0; i < p.size(); ++i) EXPECT_NEAR(ev.gradient(i), fd(i), 1e-6 * std::abs(fd(i))) << i;
-}
-
-/// The chain's ROM from full runs at the parameters @p ps (their whole trajectories as velocity snapshots).
-rom::ReducedBasis chain_basis(const ident::Problem& pr, const std::vector<Vec>& ps) {
-  std::vector<rom::Training> runs;
-  for (const auto& p : ps) {
-    const auto ev = ident::cost(pr, p);
-    rom::Training t;
-    t.q = ev.trajectory.x;
-    t.v = ev.trajectory.xd;
-    t.t = ev.trajectory.t;
-    runs.push_back(t);
-  }
-  mbs::System sys = pr.make(ps.front());
-  mbs::Integrator integ(sys, pr.solver);
-  mbs::State s;
-  integ.initialise(s); // the active rows
-  // The pendula's y velocities are second order in their angles (σ/σ₁ ≈ 6e-9 on 1 s, then a gap to
-  // 1e-13); the stacked C_q V's 15 directions end at 2e-3, the next is 1e-8 … 2e-8 and the rest decay
-  // without a gap: cut the POD at 1e-11 and the constraints at 1e-6.
-  rom::RomOptions o;
-  o.truncation = pod::Truncation::sigma_ratio(1e-11);
-  o.constraint_truncation = pod::Truncation::sigma_ratio(1e-6);
-  return rom::build_basis(sys, runs, o);
 }
 
 TEST(Ident, ReducedAdjointGradientEqualsFiniteDifferences) {
