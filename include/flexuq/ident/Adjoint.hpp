@@ -13,7 +13,11 @@
 ///   R(x_{k+1}, ẋ_{k+1}, ẍ_{k+1}, λ_{k+1}, t_{k+1}; p) = M ẍ + G(x)ᵀλ − Q = 0,   g(x_{k+1}, t_{k+1}; p) = 0
 /// (the full scheme's index-3 formulation, `solver.formulation: index-3`, without velocity projection),
 /// from the consistent initial state of mbs::Integrator::initialise (reduced: x_0 = Vᵀ(q_0 − R0),
-/// ẋ_0 = Vᵀq̇_0, (ẍ_0, λ_0) from the reduced saddle system, a_0 = ẍ_0). Newton on (ẍ_{k+1}, λ_{k+1}) is
+/// ẋ_0 = Vᵀq̇_0 from the full model's consistent q_0, q̇_0 — initialise's row selection and position
+/// and velocity projections, without its full (q̈, λ) solve, which the reduced model does not use — and
+/// (ẍ_0, λ_0) from the reduced saddle system, a_0 = ẍ_0, as rom::ReducedIntegrator::initialise; q_0 is
+/// initialise's bit for bit when the job's configuration is assembled, else equal to the projection's
+/// tolerance, and the same for every reduced run here, so the gradient is that of this cost). Newton on (ẍ_{k+1}, λ_{k+1}) is
 /// iterated to round-off so the stored trajectory satisfies these equations.
 /// The cost is the rectangle rule of the seed's integral (6.2–6.3):
 ///   J(p) = h Σ_{k=1..N} ½ Σ_i w_i (s_i(q̃_k, q̃̇_k) − s̄_i(t_k))².
@@ -22,9 +26,11 @@
 /// 1/(βh²c)) and carries the adjoints of (x, ẋ, a, ẍ) back through the Newmark formulas; the parameter
 /// terms are −μᵀ ∂(R, g/(βh²c))/∂p per step and ȳ_0ᵀ ∂y_0/∂p of the initial state, so (M v̇)_u and the
 /// gravity of a mass parameter (the seed's missing term, digest §2.18) are in. R_x and R_ẋ are central
-/// differences of the residual in the model's coordinates (N columns: r for the reduced model, n for the
-/// full one), M, G exact; ∂/∂p are central differences of the residual of the system rebuilt at p ± δ
-/// (exact up to round-off for the masses, dampers and stiffnesses, on which R is affine).
+/// differences of the residual in the model's coordinates (N columns: r for the reduced model, along
+/// V's columns in full space and projected by one product with Vᵀ; n for the full one, by groups of
+/// bodies), M, G exact; ∂/∂p are central differences of the residual of the system rebuilt at p ± δ
+/// (exact up to round-off for the masses, dampers and stiffnesses, on which R is affine), taken as
+/// (V μ_R)ᵀ(f₊ − f₋) on the full-space residual f, one constraint pass per system and step.
 
 #include "flexuq/core/EnumNames.hpp"
 #include "flexuq/mbs/Integrator.hpp"
