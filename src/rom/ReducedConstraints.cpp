@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 namespace flexuq::rom {
 
@@ -23,6 +24,23 @@ ReducedConstraints::ReducedConstraints(const mbs::System& sys, const Mat& V, con
       if (pt.body != kGround) on[static_cast<std::size_t>(pt.body)] = 1;
   for (std::size_t b = 0; b < on.size(); ++b)
     if (on[b]) bodies_.push_back(static_cast<int>(b));
+  std::map<std::vector<int>, std::size_t> group_of;
+  for (int i = 0; i < V.rows(); ++i) {
+    std::vector<int> cols;
+    for (int j = 0; j < V.cols(); ++j)
+      if (V(i, j) != 0) cols.push_back(j);
+    if (cols.empty()) continue;
+    const auto [it, fresh] = group_of.emplace(cols, groups_.size());
+    if (fresh) groups_.push_back({{}, cols, Mat()});
+    groups_[it->second].rows.push_back(i);
+  }
+  if (groups_.size() == 1 && static_cast<int>(groups_[0].cols.size()) == V.cols()) groups_.clear();
+  for (auto& g : groups_) {
+    g.vg.resize(static_cast<Eigen::Index>(g.rows.size()), static_cast<Eigen::Index>(g.cols.size()));
+    for (std::size_t i = 0; i < g.rows.size(); ++i)
+      for (std::size_t j = 0; j < g.cols.size(); ++j)
+        g.vg(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j)) = V(g.rows[i], g.cols[j]);
+  }
   rot_.resize(on.size());
   p_.resize(on.size());
   w_.resize(static_cast<std::size_t>(nv));
@@ -165,7 +183,15 @@ void ReducedConstraints::residual_direct(const Vec& q, double t, const Vec& lamb
 ReducedConstraints::Mat ReducedConstraints::jacobian_direct(const Vec& q, double t) {
   states(q);
   transpose_product<Eigen::Dynamic>(q, t, gamma_, coef_, grad_);
-  return grad_.transpose() * V_;
+  if (groups_.empty()) return grad_.transpose() * V_;
+  Mat out = Mat::Zero(gamma_.cols(), V_.cols());
+  for (const RowGroup& g : groups_) {
+    gg_.resize(static_cast<Eigen::Index>(g.rows.size()), grad_.cols());
+    for (std::size_t i = 0; i < g.rows.size(); ++i) gg_.row(static_cast<Eigen::Index>(i)) = grad_.row(g.rows[i]);
+    pg_.noalias() = gg_.transpose() * g.vg;
+    for (std::size_t j = 0; j < g.cols.size(); ++j) out.col(g.cols[j]) += pg_.col(static_cast<Eigen::Index>(j));
+  }
+  return out;
 }
 
 void ReducedConstraints::residual(const Vec& q, double t, const Vec& lambda_l, Vec& gphi, Vec& ct) {

@@ -70,6 +70,15 @@ private:
   std::vector<mbs::Vec3> coef1_;     ///< the same for one column (the residual)
   std::vector<char> touched_;        ///< per vector: a non-zero coefficient
   Mat grad_;                         ///< n × l
+  /// V's rows grouped by their non-zero columns (a type-sensitive basis: the translational rows on the
+  /// translational columns, ...), so Γᵀ C_q V = Σ_g (grad's rows g)ᵀ V_g on g's columns; empty when
+  /// one group holds every column (a combined basis: the plain product).
+  struct RowGroup {
+    std::vector<int> rows, cols;
+    Mat vg; ///< V(rows, cols)
+  };
+  std::vector<RowGroup> groups_;
+  Mat gg_, pg_; ///< work arrays: grad's rows of a group, its product
   Vec mu_;                           ///< Γ λ_l (m)
 };
 
