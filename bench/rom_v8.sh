@@ -23,8 +23,8 @@ output: v8-rom.h5
 JOB
 "$flexuq" rom v8-rom.yaml > v8-rom.log 2>&1 || { cat v8-rom.log; exit 1; }
 grep "^rom:" v8-rom.log
-echo "| run | full [s] | ROM [s] | full / ROM | ROM, finite-difference matrix [s] | full / ROM fd | Newton its full / ROM / ROM fd |"
-echo "|---|---|---|---|---|---|---|"
+echo "| run | full [s] | ROM [s] | full / ROM | ROM, finite-difference matrix [s] | full / ROM fd | Newton its full / ROM / ROM fd | load (1 min) |"
+echo "|---|---|---|---|---|---|---|---|"
 for k in $(seq "$repeat"); do
   "$flexuq" simulate v8.yaml "${idx3[@]}" --set snapshots=true --set output=v8-full.h5 > v8-full.log 2>&1 || { cat v8-full.log; exit 1; }
   "$flexuq" simulate v8.yaml --set rom=v8-rom.h5 --set snapshots=true --set output=v8-reduced.h5 > v8-red.log 2>&1 || { cat v8-red.log; exit 1; }
@@ -32,7 +32,7 @@ for k in $(seq "$repeat"); do
     { cat v8-fd.log; exit 1; }
   f=$(attr v8-full.h5 solver wall_seconds) r=$(attr v8-reduced.h5 solver wall_seconds) d=$(attr v8-fd.h5 solver wall_seconds)
   nf=$(attr v8-full.h5 solver newton_iterations) nr=$(attr v8-reduced.h5 solver newton_iterations) nd=$(attr v8-fd.h5 solver newton_iterations)
-  echo "| $k | $f | $r | $(echo "scale=2; $f / $r" | bc) | $d | $(echo "scale=2; $f / $d" | bc) | ${nf%.*} / ${nr%.*} / ${nd%.*} |"
+  echo "| $k | $f | $r | $(echo "scale=2; $f / $r" | bc) | $d | $(echo "scale=2; $f / $d" | bc) | ${nf%.*} / ${nr%.*} / ${nd%.*} | $(cut -d" " -f1 /proc/loadavg) |"
 done
 "$flexuq" simulate v8.yaml --set output=v8-stab.h5 > v8-stab.log 2>&1 || { cat v8-stab.log; exit 1; }
 echo "full model, stabilized formulation (the default): $(attr v8-stab.h5 solver wall_seconds) s; offline (rom): $(attr v8-rom.h5 rom offline_seconds) s"
@@ -51,15 +51,15 @@ cp "$here/configs/v8-mounted.yaml" v8-mounted.yaml
 printf 'command: rom\nmodel: v8-mounted.yaml\ntraining: [v8m-train.h5]\nconstraints: {at: start}\noutput: v8m-rom.h5\n' > v8m-rom.yaml
 "$flexuq" rom v8m-rom.yaml > v8m-rom.log 2>&1 || { cat v8m-rom.log; exit 1; }
 grep "^rom:" v8m-rom.log
-echo "| mounted run | full [s] | ROM [s] | full / ROM | matrices full / ROM | Newton its full / ROM |"
-echo "|---|---|---|---|---|---|"
+echo "| mounted run | full [s] | ROM [s] | full / ROM | matrices full / ROM | Newton its full / ROM | load (1 min) |"
+echo "|---|---|---|---|---|---|---|"
 for k in $(seq "$repeat"); do
   "$flexuq" simulate v8-mounted.yaml --set output=v8m-full.h5 > v8m-full.log 2>&1 || { cat v8m-full.log; exit 1; }
   "$flexuq" simulate v8-mounted.yaml --set rom=v8m-rom.h5 --set output=v8m-reduced.h5 > v8m-red.log 2>&1 || { cat v8m-red.log; exit 1; }
   f=$(attr v8m-full.h5 solver wall_seconds) r=$(attr v8m-reduced.h5 solver wall_seconds)
   jf=$(attr v8m-full.h5 solver jacobians) jr=$(attr v8m-reduced.h5 solver jacobians)
   nf=$(attr v8m-full.h5 solver newton_iterations) nr=$(attr v8m-reduced.h5 solver newton_iterations)
-  echo "| $k | $f | $r | $(echo "scale=2; $f / $r" | bc) | ${jf%.*} / ${jr%.*} | ${nf%.*} / ${nr%.*} |"
+  echo "| $k | $f | $r | $(echo "scale=2; $f / $r" | bc) | ${jf%.*} / ${jr%.*} | ${nf%.*} / ${nr%.*} | $(cut -d" " -f1 /proc/loadavg) |"
 done
 /usr/bin/python3 - <<'PY'
 import h5py, numpy as np
