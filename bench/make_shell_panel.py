@@ -4,7 +4,10 @@
 as an Abaqus .inp and as a Nastran deck of the same mesh, and a C3D8 steel brick of about the same
 number of DOFs.
 
-usage: make_shell_panel.py NDOF OUTDIR   -> OUTDIR/panel.inp, panel.bdf, solid.inp, sizes.txt
+usage: make_shell_panel.py NDOF OUTDIR [small] [free]   -> OUTDIR/panel.inp, panel.bdf, solid.inp, sizes.txt
+    small, free: the deck also as panel_small.bdf (small fixed fields: GRID coordinates in 8 columns,
+    rounded to at most 7 significant digits, so they differ from the .inp's) and panel_free.bdf (free
+    field, the .inp's coordinates: GRID,id,,x,y,z and CQUAD4,eid,pid,g1,g2,g3,g4).
 
 Panel: plate 2 m x 1 m x 3 mm (nx x ny quads, square, ny a multiple of 8) with 7 blade stringers along
 x at y = 0.125 ... 0.875 m, webs 40 mm high x 4 mm (mw quads over the height, about square), sharing
@@ -18,7 +21,8 @@ Steel everywhere: E 2.1e11 Pa, nu 0.3, rho 7850 kg/m^3. Sizes are picked so that
 import os
 import sys
 
-ndof, out = float(sys.argv[1]), sys.argv[2]
+ndof, out, extra = float(sys.argv[1]), sys.argv[2], sys.argv[3:]
+assert set(extra) <= {"small", "free"}, "extra deck forms: small, free"
 os.makedirs(out, exist_ok=True)
 LX, LY, T_PLATE, T_WEB, HW, NSTR = 2.0, 1.0, 0.003, 0.004, 0.04, 7
 
@@ -72,13 +76,44 @@ def small(*fields):
     return "".join(str(x).ljust(8) for x in fields).rstrip() + "\n"
 
 
-with open(os.path.join(out, "panel.bdf"), "w") as f:
-    f.write("SOL 103\nCEND\nBEGIN BULK\n")
-    f.write("".join(f"GRID*   {k + 1:>16}{'':16}{c[0]:>16}{c[1]:>16}\n*       {c[2]:>16}\n" for k, c in enumerate(xyz)))
-    f.write("".join(f"CQUAD4  {e + 1:8d}{p:8d}{q[0]:8d}{q[1]:8d}{q[2]:8d}{q[3]:8d}\n" for e, (p, q) in enumerate(quads)))
-    f.write("".join(small("SPC1", 1, 123456, g) for g in clamp))
-    f.write(small("PSHELL", 1, 1, T_PLATE, 1, "", 1, ".833333") + small("PSHELL", 2, 1, T_WEB, 1, "", 1, ".833333"))
-    f.write(small("MAT1", 1, "2.1+11", "", 0.3, 7850.) + "ENDDATA\n")
+def nas8(v):
+    """v in at most 8 characters as a Nastran real (the nearest of fixed and implicit-exponent forms)."""
+    def value(t):
+        return float(t[0] + t[1:].replace("+", "e+").replace("-", "e-"))
+    cands = []
+    for d in range(7, -1, -1):  # fixed point, "0." dropped to ".": .0039063
+        t = f"{v:.{d}f}"
+        t = t.replace("0.", ".", 1) if t.startswith(("0.", "-0.")) and abs(v) < 1 else t
+        if len(t) <= 8 and "." in t:
+            cands.append(t)
+            break
+    for p in range(7, -1, -1):  # mantissa and implicit exponent: 3.90625-3
+        m, _, e = f"{v:.{p}e}".partition("e")
+        m = (m.rstrip("0") if "." in m else m + ".")
+        t = m if int(e) == 0 else f"{m}{int(e):+d}"
+        if len(t) <= 8:
+            cands.append(t)
+            break
+    return min(cands, key=lambda t: (abs(value(t) - v), len(t)))
+
+
+def write_deck(name, grids, quads_text):
+    with open(os.path.join(out, name), "w") as f:
+        f.write("SOL 103\nCEND\nBEGIN BULK\n" + grids + quads_text)
+        f.write("".join(small("SPC1", 1, 123456, g) for g in clamp))
+        f.write(small("PSHELL", 1, 1, T_PLATE, 1, "", 1, ".833333") + small("PSHELL", 2, 1, T_WEB, 1, "", 1, ".833333"))
+        f.write(small("MAT1", 1, "2.1+11", "", 0.3, 7850.) + "ENDDATA\n")
+
+
+fixed_quads = "".join(f"CQUAD4  {e + 1:8d}{p:8d}{q[0]:8d}{q[1]:8d}{q[2]:8d}{q[3]:8d}\n" for e, (p, q) in enumerate(quads))
+write_deck("panel.bdf", "".join(f"GRID*   {k + 1:>16}{'':16}{c[0]:>16}{c[1]:>16}\n*       {c[2]:>16}\n"
+                                for k, c in enumerate(xyz)), fixed_quads)
+if "small" in extra:
+    write_deck("panel_small.bdf", "".join(f"GRID    {k + 1:8d}{'':8}{nas8(x):>8}{nas8(y):>8}{nas8(z):>8}\n"
+                                          for k, (x, y, z) in enumerate(coords)), fixed_quads)
+if "free" in extra:
+    write_deck("panel_free.bdf", "".join(f"GRID,{k + 1},,{c[0]},{c[1]},{c[2]}\n" for k, c in enumerate(xyz)),
+               "".join(f"CQUAD4,{e + 1},{p},{q[0]},{q[1]},{q[2]},{q[3]}\n" for e, (p, q) in enumerate(quads)))
 
 # ---- the solid brick ----------------------------------------------------------------------------
 mx, my, mz = 4 * n, 2 * n, n

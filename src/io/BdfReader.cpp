@@ -408,7 +408,7 @@ private:
     std::string_view line;
     while (!ended_ && cur.next(line)) {
       const Loc where{fid, cur.line_number()};
-      if (section_ == Part::bulk && fast_card(line, cur, where)) continue;
+      if (section_ == Part::bulk && fast_card(line, cur, where, text.view())) continue;
       // Tabs expand to 8-column stops (only lines that have them are copied); '$' starts a comment.
       std::string_view l = line;
       const bool tab = l.find('\t') != std::string_view::npos;
@@ -462,28 +462,43 @@ private:
   }
 
   // ---- the cards a big deck is made of, straight from the text --------------------------------------
-  // GRID (small field, one line), GRID* (two lines), CQUAD4, CTRIA3 and CTETRA (4 grids) in small
-  // fields on one line, as a mesh generator writes them: parsed in place, without the generic card.
+  // GRID (small fixed or free field, one line), GRID* (two lines), CQUAD4, CTRIA3 and CTETRA (4 grids)
+  // in small fixed or free fields on one line, as a mesh generator writes them: parsed in place, without the generic card.
   // Only a card the generic path would read without an error, from fields it would see the same (no
-  // tab, comma, '$' or lower case on its lines), and known to end (the next line starts a card: a
+  // tab, '$' or lower case on its lines, no comma on a fixed-field one), and known to end (the next line starts a card: a
   // letter) is taken; anything else returns false and goes the generic way, so every card reads and
   // every message stays as before.
 
-  /// Printable ASCII without ',', '$' or lower case: the generic path splits such a line into the
-  /// same fields (trimmed of spaces only) and copies none of them.
-  static bool plain(std::string_view l) {
+  /// Printable ASCII without '$' or lower case, and without ',' unless @p free: the generic path
+  /// splits such a line into the same fields (trimmed of spaces only) and copies none of them.
+  static bool plain(std::string_view l, bool free = false) {
     for (const char ch : l)
-      if (ch < ' ' || ch > '~' || ch == ',' || ch == '$' || (ch >= 'a' && ch <= 'z')) return false;
+      if (ch < ' ' || ch > '~' || (ch == ',' && !free) || ch == '$' || (ch >= 'a' && ch <= 'z')) return false;
     return true;
+  }
+  static std::string_view trim_spaces(std::string_view f) {
+    while (!f.empty() && f.front() == ' ') f.remove_prefix(1);
+    while (!f.empty() && f.back() == ' ') f.remove_suffix(1);
+    return f;
   }
   /// Data field @p i (0-based) of @p w columns of a fixed-field line, trimmed: as bulk_line splits it.
   static std::string_view fixed_field(std::string_view l, std::size_t w, std::size_t i) {
     const std::size_t b = 8 + i * w;
-    if (b >= l.size()) return {};
-    std::string_view f = l.substr(b, std::min(w, l.size() - b));
-    while (!f.empty() && f.front() == ' ') f.remove_prefix(1);
-    while (!f.empty() && f.back() == ' ') f.remove_suffix(1);
-    return f;
+    return b < l.size() ? trim_spaces(l.substr(b, std::min(w, l.size() - b))) : std::string_view();
+  }
+  /// Data fields 1-8 of a small free-field line ("NAME,f1,...,f8[,continuation]"), trimmed as
+  /// split_on trims them; false if it has more parts than bulk_line accepts (it names the error).
+  static bool free_fields(std::string_view l, std::string_view (&f)[8]) {
+    for (auto& x : f) x = {};
+    std::size_t part = 0, start = 0; // part 0 is the name
+    for (std::size_t i = 0; i <= l.size(); ++i) {
+      if (i < l.size() && l[i] != ',') continue;
+      if (part > 9) return false;
+      if (part >= 1 && part <= 8) f[part - 1] = trim_spaces(l.substr(start, i - start));
+      ++part;
+      start = i + 1;
+    }
+    return part <= 10;
   }
   /// [+]digits (at most 18): what parse_long reads as a value ≥ 0; false for anything else.
   static bool fast_id(std::string_view f, long& v) {
@@ -515,41 +530,52 @@ private:
   /// Whether the line after @p cur's position starts a new card (a letter in column 1): the card
   /// before it is complete. A blank, comment or '+'/'*' line, or the end of the file, may be followed
   /// by a continuation (or the including file's): not known, so false.
-  static bool next_starts_card(detail::LineCursor cur) {
-    std::string_view l;
-    if (!cur.next(l) || l.empty()) return false;
-    const char ch = l[0];
+  /// (@p text: the file's text; only the next line's first character is looked at.)
+  static bool next_starts_card(std::string_view text, const detail::LineCursor& cur) {
+    if (cur.remaining() == 0) return false;
+    const char ch = text[text.size() - cur.remaining()];
     return (ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z');
   }
 
-  bool fast_card(std::string_view line, detail::LineCursor& cur, Loc where) {
-    if (line.size() < 9) return false;
-    const std::string_view head = line.substr(0, 8);
-    if (head == "GRID*   ") return fast_grid(line, cur, where, true);
-    if (head == "GRID    ") return fast_grid(line, cur, where, false);
-    if (head == "CQUAD4  ") return fast_element(line, cur, where, 4, true);
-    if (head == "CTRIA3  ") return fast_element(line, cur, where, 3, true);
-    if (head == "CTETRA  ") return fast_element(line, cur, where, 4, false);
-    return false;
+  enum class Form { small, large, free };
+
+  bool fast_card(std::string_view line, detail::LineCursor& cur, Loc where, std::string_view text) {
+    const auto starts = [&](std::string_view w) { return line.substr(0, w.size()) == w; };
+    switch (line.empty() ? ' ' : line[0]) {
+    case 'G':
+      if (starts("GRID*   ")) return fast_grid(line, cur, where, text, Form::large);
+      if (starts("GRID    ")) return fast_grid(line, cur, where, text, Form::small);
+      if (starts("GRID,")) return fast_grid(line, cur, where, text, Form::free);
+      return false;
+    case 'C':
+      if (starts("CQUAD4  ") || starts("CQUAD4,")) return fast_element(line, cur, where, text, 4, true);
+      if (starts("CTRIA3  ") || starts("CTRIA3,")) return fast_element(line, cur, where, text, 3, true);
+      if (starts("CTETRA  ") || starts("CTETRA,")) return fast_element(line, cur, where, text, 4, false);
+      return false;
+    default:
+      return false;
+    }
   }
 
-  bool fast_grid(std::string_view line, detail::LineCursor& cur, Loc where, bool large) {
+  bool fast_grid(std::string_view line, detail::LineCursor& cur, Loc where, std::string_view text, Form form) {
     std::string_view f[8];
     detail::LineCursor after = cur;
-    if (large) {
+    if (form == Form::large) {
       std::string_view second;
       if (!after.next(second) || second.empty() || second[0] != '*' || !plain(second)) return false;
       for (std::size_t i = 0; i < 4; ++i) {
         f[i] = fixed_field(line, 16, i);
         f[4 + i] = fixed_field(second, 16, i);
       }
-    } else {
+    } else if (form == Form::small) {
       for (std::size_t i = 0; i < 8; ++i) f[i] = fixed_field(line, 8, i);
+    } else if (!free_fields(line, f)) {
+      return false;
     }
     // f: ID CP X1 X2 X3 CD PS SEID (SEID is not read, as in grid())
     GridDef g;
-    if (!plain(line) || !f[6].empty() || !fast_id(f[0], g.id) || g.id <= 0 || !fast_system(f[1], g.cp) ||
-        !fast_system(f[5], g.cd) || !next_starts_card(after))
+    if (!plain(line, form == Form::free) || !f[6].empty() || !fast_id(f[0], g.id) || g.id <= 0 ||
+        !fast_system(f[1], g.cp) || !fast_system(f[5], g.cd) || !next_starts_card(text, after))
       return false;
     for (std::size_t d = 0; d < 3; ++d)
       if (!fast_real(f[2 + d], g.basic[d])) return false;
@@ -561,13 +587,18 @@ private:
   }
 
   /// CQUAD4/CTRIA3 (@p shell, n = 4 or 3: EID PID G1..Gn THETA ZOFFS, ZOFFS blank) or CTETRA with its 4
-  /// corners (EID PID G1..G4, G5 and G6 blank).
-  bool fast_element(std::string_view line, detail::LineCursor& cur, Loc where, int n, bool shell) {
+  /// corners (EID PID G1..G4, G5 and G6 blank), small fixed or free field.
+  bool fast_element(std::string_view line, detail::LineCursor& cur, Loc where, std::string_view text, int n, bool shell) {
     std::string_view f[8];
-    for (std::size_t i = 0; i < 8; ++i) f[i] = fixed_field(line, 8, i);
+    const bool free = line[6] == ',';
+    if (free) {
+      if (!free_fields(line, f)) return false;
+    } else {
+      for (std::size_t i = 0; i < 8; ++i) f[i] = fixed_field(line, 8, i);
+    }
     ElemDef e;
     long g[4] = {0, 0, 0, 0};
-    if (!plain(line) || !fast_id(f[0], e.id) || e.id <= 0 || !next_starts_card(cur)) return false;
+    if (!plain(line, free) || !fast_id(f[0], e.id) || e.id <= 0 || !next_starts_card(text, cur)) return false;
     if (f[1].empty() && shell) e.pid = e.id; // PID defaults to EID on a shell
     else if (!fast_id(f[1], e.pid)) return false;
     for (std::size_t k = 0; k < static_cast<std::size_t>(n); ++k)
@@ -1666,7 +1697,9 @@ void BdfParser::build_elements() {
                         at(elems_[static_cast<std::size_t>(eidx.find(e.id))].where) + ")");
     }
   }
+  std::size_t egrid_count = 0;
   for (const auto& e : elems_) {
+    egrid_count += e.count;
     for (long g : grids_of(e)) {
       const int k = gidx_.find(g);
       if (k < 0) fail(e.where, "element " + std::to_string(e.id) + " references grid " + std::to_string(g) + ", which is not defined");
@@ -1709,6 +1742,7 @@ void BdfParser::build_elements() {
   mesh_.elem_type.reserve(elems_.size());
   mesh_.elem_ids.reserve(elems_.size());
   mesh_.elem_offsets.reserve(elems_.size() + 1);
+  mesh_.elem_nodes.reserve(egrid_count); // no reallocation copies (and fresh pages) as it grows
   for (std::size_t i = 0; i < elems_.size(); ++i) {
     const ElemDef& e = elems_[i];
     const auto pit = props_.find(e.pid);

@@ -146,7 +146,8 @@ TEST(BdfFastCards, ReadAsTheSameDeckThroughTheGeneralPath) {
           card8({"CQUAD4", "3", "1", "4", "3", "6", "5", "0.0", "0."}) +                           // THETA, ZOFFS 0.
           card8({"CTRIA3", "4", "1", "1", "2", "5"}) +
           card8({"CQUAD4", "5", "1", "1", "5", "6", "4", "", "", "+"}) + // TFLAG 1, T1..T4 on a continuation
-          card8({"+", "", "1", ".01", ".01", ".01", ".01"}) + card8({"CTETRA", "10", "7", "7", "8", "9", "10"}) +
+          card8({"+", "", "1", ".01", ".01", ".01", ".01"}) + "GRID,14,,1.5-1, 2. ,-.5\nGRID, 15 ,0,1.25E+0,,.75,,,\n" +
+          "CTRIA3,6,2,14,15,1\n" + card8({"CTETRA", "10", "7", "7", "8", "9", "10"}) +
           card8({"CTETRA", "11", "7", "9", "10", "11", "12", "1", "2"}) + card8({"+", "3", "4", "5", "6"}) + // 10-node
           card8({"PSHELL", "1", "1", ".02", "1", "", "1", ".83333"}) +
           card8({"PSHELL", "2", "1", ".03", "1", "", "1", ".83333"}) + card8({"PSOLID", "7", "1"}) +
@@ -163,8 +164,8 @@ TEST(BdfFastCards, ReadAsTheSameDeckThroughTheGeneralPath) {
   const std::string fast = write("fast.bdf", "BEGIN BULK\n" + deck + "INCLUDE 'fast_tail.bdf'\nENDDATA\n");
   const std::string general = write("general.bdf", "BEGIN BULK\n" + lower(deck) + "INCLUDE 'general_tail.bdf'\nENDDATA\n");
   const io::Mesh a = io::read_mesh(fast), b = io::read_mesh(general);
-  ASSERT_EQ(a.num_nodes(), 12u); // grid 13 is used by no element
-  ASSERT_EQ(b.num_nodes(), 12u);
+  ASSERT_EQ(a.num_nodes(), 14u); // grid 13 is used by no element
+  ASSERT_EQ(b.num_nodes(), 14u);
   EXPECT_EQ(a.node_ids, b.node_ids);
   for (std::size_t i = 0; i < a.num_nodes(); ++i)
     for (std::size_t d = 0; d < 3; ++d) EXPECT_EQ(bits(a.coords[i][d]), bits(b.coords[i][d])) << "grid " << a.node_ids[i];
@@ -175,14 +176,22 @@ TEST(BdfFastCards, ReadAsTheSameDeckThroughTheGeneralPath) {
     ASSERT_EQ(a.node_ids[g], static_cast<long>(g + 1));
     for (std::size_t d = 0; d < 3; ++d) EXPECT_EQ(bits(a.coords[g][d]), bits(oracle(written[g][d]))) << "grid " << g + 1;
   }
-  EXPECT_EQ(a.elem_ids, (std::vector<long>{1, 2, 3, 4, 5, 10, 11}));
+  // free-field grids 14, 15 (mesh nodes 12, 13)
+  const std::string written_free[2][3] = {{"1.5-1", "2.", "-.5"}, {"1.25E+0", "0.", ".75"}};
+  for (std::size_t g = 0; g < 2; ++g) {
+    ASSERT_EQ(a.node_ids[12 + g], static_cast<long>(14 + g));
+    for (std::size_t d = 0; d < 3; ++d)
+      EXPECT_EQ(bits(a.coords[12 + g][d]), bits(oracle(written_free[g][d]))) << "grid " << 14 + g;
+  }
+  EXPECT_EQ(a.elem_ids, (std::vector<long>{1, 2, 3, 4, 5, 6, 10, 11}));
   EXPECT_EQ(a.elem_ids, b.elem_ids);
   EXPECT_EQ(a.elem_type, b.elem_type);
   EXPECT_EQ(a.elem_offsets, b.elem_offsets);
   EXPECT_EQ(a.elem_nodes, b.elem_nodes);
-  EXPECT_EQ(a.elem_type[5], io::ElementType::tet4);
-  EXPECT_EQ(a.elem_type[6], io::ElementType::tet10);
+  EXPECT_EQ(a.elem_type[6], io::ElementType::tet4);
+  EXPECT_EQ(a.elem_type[7], io::ElementType::tet10);
   EXPECT_EQ(a.elem_type[3], io::ElementType::shell3);
+  EXPECT_EQ(a.elem_type[5], io::ElementType::shell3);
   EXPECT_EQ(a.element_sets, b.element_sets);
   EXPECT_EQ(a.node_sets, b.node_sets);
   ASSERT_EQ(a.sections.size(), b.sections.size());
@@ -208,6 +217,10 @@ TEST(BdfFastCards, BadFieldsOnFastLookingLinesKeepTheGeneralMessages) {
   m = err("id.bdf", "BEGIN BULK\n" + grids + "GRID*                  0                              0.              1.\n"
                         "*                    0.\n" + quad + tail);
   EXPECT_NE(m.find("id.bdf:5: GRID: grid id must be positive"), std::string::npos) << m;
+  m = err("free.bdf", "BEGIN BULK\n" + grids + "GRID,4,,0.,1.,0.,,,,,\n" + quad + tail);
+  EXPECT_NE(m.find("free.bdf:5: free-field line has 11 fields, at most 10"), std::string::npos) << m;
+  m = err("freex.bdf", "BEGIN BULK\n" + grids + "GRID,4,,0.,1.,0.-\n" + quad + tail);
+  EXPECT_NE(m.find("freex.bdf:5: GRID: field 6 (X) '0.-' is not a number"), std::string::npos) << m;
   m = err("cp.bdf", "BEGIN BULK\n" + grids + card8({"GRID", "4", "-1", "0.", "1.", "0."}) + quad + tail);
   EXPECT_NE(m.find("cp.bdf:5: GRID: field 3 (CP) -1 is not a coordinate system id"), std::string::npos) << m;
 }
