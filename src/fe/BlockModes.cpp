@@ -43,6 +43,10 @@ constexpr double kExplicitSlack = 1e3;
 /// Steps without halving the largest wanted error before the method gives up (its round-off floor
 /// is above tol): ModeSolver then solves with Krylov–Schur.
 constexpr int kStallSteps = 25;
+/// A new block whose largest M-cosine with the basis, the locked pairs or itself (|YᵀMY − I|)
+/// exceeds this after its SVQB is projected once more (round-off leaves ~1e-16 after CGS2; SVQB
+/// can amplify it).
+constexpr double kReorthCosine = 1e-12;
 
 } // namespace
 
@@ -100,13 +104,22 @@ BlockEigenResult block_eigenpairs(Mat K, Mat M, KSP shifted, const BlockEigenSet
     // within itself (SVQB). Then S⁻¹M V = V H + Y B with B = Yᵀ M W (to round-off): a Ritz pair's
     // residual is Y B z.
     Block Y = Wn;
+    // project_out is already CGS2; the whole pass is repeated only when the SVQB lost the
+    // M-orthogonality to the basis or within itself (it divides by the block's small singular
+    // values): largest |VᵀMY|, |QᵀMY|, |YᵀMY − I| above kReorthCosine. MY is carried through
+    // svqb (M(YT) = (MY)T): two M products per step fewer.
+    Block MY;
     for (int pass = 0; pass < 2; ++pass) {
       block::project_out(comm, Q, MQ, Y);
       block::project_out(comm, V, MV, Y);
-      Block MY0 = Mop.apply(Y);
-      block::svqb(comm, Y, MY0);
+      MY = Mop.apply(Y);
+      block::svqb(comm, Y, MY);
+      if (pass == 1 || Y.cols() == 0) break;
+      const Eigen::MatrixXd G = block::inner(comm, Y, MY) - Eigen::MatrixXd::Identity(Y.cols(), Y.cols());
+      const double lost = std::max({Q.cols() ? block::inner(comm, Q, MY).cwiseAbs().maxCoeff() : 0.0,
+                                    block::inner(comm, V, MY).cwiseAbs().maxCoeff(), G.cwiseAbs().maxCoeff()});
+      if (lost <= kReorthCosine) break;
     }
-    const Block MY = Mop.apply(Y);
     // B as the Krylov recurrence has it (Krylov–Schur's b): zero on the older columns, whose images
     // S⁻¹MV_old lie in span V. Their computed Yᵀ M W_old is not zero but the solves' error, which
     // grows as 1/|σ| on a free component (S nearly singular: 1.5e-20 against ‖W‖ = 4e-10 on the
