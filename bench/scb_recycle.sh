@@ -6,10 +6,15 @@
 # point <= 0.5x a fresh reduction). Results go to docs/performance.md by hand.
 #   bench/scb_recycle.sh [mesh=configs/crank.inp | h for gmsh, e.g. 0.006] [points=8] [ranks=1]
 #                        [flexuq=build/bin/flexuq]
-# RECYCLE_SET="--set reduce.modes.tol=1e-8" (say) passes extra settings to all three runs.
-# Prints per run: the mean seconds per point (/samples/seconds), its ratio to the fresh reduction,
-# the points that fell back to Krylov-Schur (log lines), and the largest relative difference of the
-# points' mode eigenvalues and reduced free-free frequencies between the two runs.
+# RECYCLE_SET="--set reduce.modes.tol=1e-8" (say) passes extra settings to every run.
+# RECYCLE_RUNS (default "off:krylov-schur auto:krylov-schur"; the first off run is the one compared with): the stochastic runs, each
+# recycle:solver (reduce.modes.recycle and reduce.modes.solver), e.g. "block:krylov-schur off:block";
+# FRESH_SOLVERS (default krylov-schur): the fresh reductions, one per reduce.modes.solver; REPEAT
+# (default 1): each fresh reduction and each stochastic run that many times, the best kept.
+# Prints per run: the mean seconds per point (/samples/seconds), its ratio to the best fresh reduction,
+# the points that fell back to the full solve and the block solves / right-hand sides of the
+# seeded ones (log lines), and the largest relative difference of the points' mode eigenvalues and
+# reduced free-free frequencies against the first off run.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 mesh="${1:-$here/configs/crank.inp}"; points="${2:-8}"; np="${3:-1}"; flexuq="${4:-$here/build/bin/flexuq}"
@@ -32,26 +37,58 @@ campaign: {ranks_per_sample: $np, seed: 42}
 output: scb.h5
 YAML
 cd "$wd"
+runs="${RECYCLE_RUNS:-off:krylov-schur auto:krylov-schur}"; fresh_solvers="${FRESH_SOLVERS:-krylov-schur}"; repeat="${REPEAT:-1}"
 echo "cores: $(nproc --all), load before: $(cut -d' ' -f1-3 /proc/loadavg)"
-t0=$(date +%s.%N); mpirun -n "$np" "$flexuq" reduce cb.yaml ${RECYCLE_SET:-} > cb.log 2>&1; t1=$(date +%s.%N)
-mpirun -n "$np" "$flexuq" reduce scb.yaml ${RECYCLE_SET:-} --set output=auto.h5 --set reduce.modes.recycle=auto > auto.log 2>&1
-mpirun -n "$np" "$flexuq" reduce scb.yaml ${RECYCLE_SET:-} --set output=off.h5 --set reduce.modes.recycle=off > off.log 2>&1
+: > fresh.txt
+for sol in $fresh_solvers; do
+  for r in $(seq "$repeat"); do
+    t0=$(date +%s.%N)
+    mpirun -n "$np" "$flexuq" reduce cb.yaml ${RECYCLE_SET:-} --set reduce.modes.solver="$sol" > "cb-$sol.log" 2>&1
+    t1=$(date +%s.%N); echo "$sol $t0 $t1" >> fresh.txt
+  done
+done
+for run in $runs; do
+  rc=${run%%:*}; sol=${run#*:}
+  for r in $(seq "$repeat"); do
+    mpirun -n "$np" "$flexuq" reduce scb.yaml ${RECYCLE_SET:-} --set output="$rc-$sol-$r.h5" \
+      --set reduce.modes.recycle="$rc" --set reduce.modes.solver="$sol" > "$rc-$sol-$r.log" 2>&1
+  done
+done
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
-dofs=$(grep -o 'DOFs: [0-9]*' cb.log | head -1)
-/usr/bin/python3 - "$t0" "$t1" "$dofs" <<'PY'
-import sys, h5py, numpy as np
-t0, t1 = map(float, sys.argv[1:3]); fresh = t1 - t0
-print(f"{sys.argv[3]}; fresh flexuq reduce (whole process, no check-out): {fresh:.2f} s")
-out = {}
-for tag in ("auto", "off"):
-    with h5py.File(f"{tag}.h5", "r") as f:
-        sec = f["samples/seconds"][()]
-        out[tag] = {k: f[f"outputs/{k}"][()] for k in ("mode_eigenvalues", "free_free_frequencies")}
-    fell = open(f"{tag}.log").read().count("did not pass")
-    print(f"recycle {tag:4s}: per point {sec.mean():.2f} s (min {sec.min():.2f}, max {sec.max():.2f}) = "
-          f"{sec.mean() / fresh:.2f} x a fresh reduction; fell back to Krylov-Schur: {fell} of {len(sec)}")
-for k in ("mode_eigenvalues", "free_free_frequencies"):
-    a, b = out["auto"][k], out["off"][k]
-    print(f"max relative difference auto vs off, {k}: {np.max(np.abs(a - b) / np.abs(b)):.2e}")
+dofs=$(grep -o 'DOFs: [0-9]*' cb-*.log | head -1 | sed 's/.*DOFs/DOFs/')
+/usr/bin/python3 - "$dofs" "$repeat" $runs <<'PY'
+import sys, re, collections, h5py, numpy as np
+dofs, repeat, runs = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+fresh = collections.defaultdict(list)
+for line in open("fresh.txt"):
+    sol, t0, t1 = line.split(); fresh[sol].append(float(t1) - float(t0))
+for sol, t in fresh.items():
+    print(f"{dofs}; fresh flexuq reduce, solver {sol} (whole process, no check-out): best {min(t):.2f} s of {len(t)}")
+best = min(min(t) for t in fresh.values())
+ref = None
+for run in runs:
+    rc, sol = run.split(":", 1)
+    bestrun = None
+    for r in range(1, repeat + 1):
+        tag = f"{rc}-{sol}-{r}"
+        with h5py.File(f"{tag}.h5", "r") as f:
+            sec = f["samples/seconds"][()]
+            outs = {k: f[f"outputs/{k}"][()] for k in ("mode_eigenvalues", "free_free_frequencies")}
+        if bestrun is None or sec.mean() < bestrun[1].mean(): bestrun = (tag, sec, outs)
+    tag, sec, outs = bestrun
+    log = open(f"{tag}.log").read()
+    fell = log.count("did not pass") + log.count("did not converge (")
+    seeded = re.findall(r"block solve from the reference modes \((\d+) block solves, (\d+) right-hand sides", log)
+    extra = ""
+    if seeded:
+        st = [int(a) for a, _ in seeded]; cols = [int(b) for _, b in seeded]
+        extra = f"; seeded block: {min(st)}-{max(st)} block solves, {min(cols)}-{max(cols)} right-hand sides per point"
+    print(f"recycle {rc:5s} solver {sol:12s}: per point {sec.mean():.2f} s (min {sec.min():.2f}, max {sec.max():.2f}) = "
+          f"{sec.mean() / best:.2f} x the best fresh reduction; fell back: {fell} of {len(sec)}{extra}")
+    if rc == "off" and ref is None: ref = (run, outs)
+    elif ref is not None:
+        for k in outs:
+            a, b = outs[k], ref[1][k]
+            print(f"  max relative difference vs {ref[0]}, {k}: {np.max(np.abs(a - b) / np.abs(b)):.2e}")
 PY
 echo "work directory: $wd"

@@ -105,12 +105,14 @@ ReduceJob parse_reduce_job(const io::Config& cfg) {
                                             : cms::ModeInterface::mixed;
   }
   // reduce.modes.recycle (issue #38 item 2): auto = a stochastic-CB point (and a campaign sample that
-  // reduces a body again) starts its fixed-interface modes from the reference's; off = a full solve.
+  // reduces a body again) starts its fixed-interface modes from the reference's (Rayleigh–Ritz);
+  // block = the block Krylov eigensolver started from them; off = a full solve.
   if (cfg.has("reduce.modes.recycle")) {
     const auto s = cfg.get<std::string>("reduce.modes.recycle");
-    FLEXUQ_REQUIRE(s == "auto" || s == "off",
-                   cfg.source() << ": reduce.modes.recycle is 'auto' or 'off', got '" << s << "'");
-    mo.recycle = s == "auto";
+    FLEXUQ_REQUIRE(s == "auto" || s == "block" || s == "off",
+                   cfg.source() << ": reduce.modes.recycle is 'auto', 'block' or 'off', got '" << s << "'");
+    mo.recycle = s != "off";
+    mo.recycle_block = s == "block";
   }
   // Mixed-interface modes: the interfaces (set names) held fixed for the eigenproblem.
   const bool mixed = j.build.mode_interface == cms::ModeInterface::mixed;

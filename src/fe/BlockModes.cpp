@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "flexuq/fe/BlockModes.hpp"
 
+#include "flexuq/core/Assert.hpp"
 #include "flexuq/core/Error.hpp"
 #include "flexuq/core/Log.hpp"
 #include "flexuq/fe/BlockOps.hpp"
@@ -60,15 +61,26 @@ BlockEigenResult block_eigenpairs(Mat K, Mat M, KSP shifted, const BlockEigenSet
   block::Operator Mop(M);
   const int guard = std::max(1, s.guard);
   const long long want0 = static_cast<long long>(s.count) + s.extra;
-  const auto b = static_cast<Eigen::Index>(std::min<long long>(N, s.block_size > 0 ? s.block_size : std::min<long long>(kDefaultBlock, want0 + guard)));
+  const auto nstart = static_cast<long long>(s.start.size());
+  const auto b = static_cast<Eigen::Index>(std::min<long long>(
+      N, nstart > 0 ? nstart + std::max(0, s.start_extra)
+                    : (s.block_size > 0 ? s.block_size : std::min<long long>(kDefaultBlock, want0 + guard))));
   // The widest basis before a thick restart (SLEPc's Krylov-Schur: ncv = 2 nev): the carried pairs
   // twice and two blocks.
   const auto carried = static_cast<Eigen::Index>(want0 + guard);
-  const Eigen::Index max_dim = std::min<Eigen::Index>(N, 2 * carried + 2 * b);
+  const Eigen::Index max_dim = std::min<Eigen::Index>(N, s.max_basis > 0 ? s.max_basis : 2 * carried + 2 * b);
 
   // V: M-orthonormal basis; W = S⁻¹ M V for its first W.cols() columns; H = Vᵀ M S⁻¹ M V on them.
+  // The start block: the given vectors (a reference basis, issue #38 item 2), then pseudo-random
+  // columns that depend on the global row only.
   Block V(nloc, b);
-  for (Eigen::Index c = 0; c < b; ++c)
+  const auto given = static_cast<Eigen::Index>(std::min<long long>(nstart, b));
+  for (Eigen::Index c = 0; c < given; ++c) {
+    const la::VecReadArray a(s.start[static_cast<std::size_t>(c)]);
+    FLEXUQ_ASSERT(a.size() == nloc, "block_eigenpairs: a start vector has another layout than K");
+    V.col(c) = Eigen::Map<const Eigen::VectorXd>(a.data(), nloc);
+  }
+  for (Eigen::Index c = given; c < b; ++c)
     for (PetscInt i = 0; i < nloc; ++i) V(i, c) = start_entry(static_cast<std::uint64_t>(lo + i), static_cast<std::uint64_t>(c));
   Block MV = Mop.apply(V);
   block::svqb(comm, V, MV);

@@ -63,11 +63,14 @@ struct Box {
   }
 };
 
-cms::ReducerOptions reducer_options(bool recycle) {
+/// @p block: `reduce.modes.recycle: block` (the block Krylov solve started from Φ_ref) instead of auto.
+cms::ReducerOptions reducer_options(bool recycle, bool block = false, int block_steps = 10) {
   cms::ReducerOptions ro;
   ro.modes.count = 8;
   ro.modes.progress = false;
   ro.modes.recycle = recycle;
+  ro.modes.recycle_block = block;
+  ro.modes.recycle_block_steps = block_steps;
   return ro;
 }
 
@@ -151,12 +154,22 @@ void expect_same(const cms::ReducedBasis& a, const cms::ReducedBasis& b, const s
 const std::vector<double> kReference{2.0e11, 0.3};
 
 /// A Reducer (recycle on) whose Craig–Bampton reduction at the reference kept its modes.
-std::unique_ptr<cms::Reducer> reference_reducer(Box& box) {
+std::unique_ptr<cms::Reducer> reference_reducer(Box& box, bool block = false, int block_steps = 10) {
   box.at(kReference);
-  auto r = std::make_unique<cms::Reducer>(box.ws, reducer_options(true));
+  auto r = std::make_unique<cms::Reducer>(box.ws, reducer_options(true, block, block_steps));
   r->record_mode_reference();
   (void)r->build(cb());
   return r;
+}
+
+/// The point @p th built by the reference's Reducer @p kept, its recycled solve expected taken.
+cms::ReducedBasis build_recycled(Box& box, cms::Reducer& kept, const std::vector<double>& th) {
+  box.at(th);
+  kept.update_operators();
+  auto rb = kept.build(cb());
+  const auto* rep = kept.fixed_mode_recycle();
+  EXPECT_TRUE(rep && rep->tried && rep->used) << (rep ? rep->reason : "no report") << " (nu = " << th[1] << ")";
+  return rb;
 }
 
 } // namespace
@@ -168,12 +181,9 @@ TEST(RecycledModes, SmallAndLargerStepsAgreeWithTheOracleAndTheFullSolve) {
   cms::Reducer& kept = *kept_ptr;
   EXPECT_FALSE(kept.fixed_mode_recycle()->tried); // the reference itself is a full solve
   for (const auto& th : std::vector<std::vector<double>>{{2.02e11, 0.301}, {2.2e11, 0.32}}) {
-    box.at(th);
-    kept.update_operators();
-    const auto rb = kept.build(cb());
+    const auto rb = build_recycled(box, kept, th);
     const auto* rep = kept.fixed_mode_recycle();
-    ASSERT_TRUE(rep && rep->tried);
-    EXPECT_TRUE(rep->used) << rep->reason;
+    ASSERT_TRUE(rep && rep->used);
     EXPECT_LE(rep->max_error, 1e-12);
     EXPECT_GE(rep->steps, 2); // the space [Φ_ref, K⁻¹MΦ_ref] is tested by the second solve at the earliest
     cms::Reducer fresh(box.ws, reducer_options(false));
@@ -196,9 +206,13 @@ TEST(RecycledModes, SmallAndLargerStepsAgreeWithTheOracleAndTheFullSolve) {
 
 // ν 0.3 → 0.49: the reference modes are too far from the point's for the block solves allowed; the
 // point falls back to Krylov–Schur and gives exactly what a Reducer without a reference gives.
-TEST(RecycledModes, AFarPointFallsBackToTheFullSolve) {
+namespace {
+void check_far_point_falls_back(bool block) {
   Box box;
-  auto kept_ptr = reference_reducer(box);
+  // On this small box the block Krylov space of 8 solves (|Φ_ref| + 4 = 16 columns each) holds
+  // the wanted pairs of any point: the far point is given 4, which the near points of
+  // TheBlockSolveFromTheReferenceAgreesWithTheFullSolve do not reach either (7-8 solves).
+  auto kept_ptr = reference_reducer(box, block, 4);
   cms::Reducer& kept = *kept_ptr;
   box.at({2.0e11, 0.49});
   kept.update_operators();
@@ -213,15 +227,21 @@ TEST(RecycledModes, AFarPointFallsBackToTheFullSolve) {
   EXPECT_FALSE(fresh.fixed_mode_recycle()->tried);
   expect_same(rb, full, "the fallback against a full solve");
 }
+} // namespace
 
-// A point depends on θ and the fixed reference only: two groups evaluating two points in opposite
-// orders give the same bodies (bit for bit on one rank).
-TEST(RecycledModes, TheOrderOfThePointsDoesNotMatter) {
+TEST(RecycledModes, AFarPointFallsBackToTheFullSolve) { check_far_point_falls_back(false); }
+// The same far point with the block solve from Φ_ref, given 4 block solves: the full solve's result.
+TEST(RecycledModes, AFarPointFallsBackFromTheBlockSolve) { check_far_point_falls_back(true); }
+
+namespace {
+/// A point depends on θ and the fixed reference only: two groups evaluating two points in opposite
+/// orders give the same bodies (bit for bit on one rank).
+void check_order_independence(bool block) {
   const std::vector<std::vector<double>> points{{2.1e11, 0.31}, {1.9e11, 0.29}};
   std::vector<cms::ReducedBasis> first, second;
   for (int order = 0; order < 2; ++order) {
     Box box;
-    auto kept_ptr = reference_reducer(box);
+    auto kept_ptr = reference_reducer(box, block);
     cms::Reducer& kept = *kept_ptr;
     std::vector<cms::ReducedBasis> got(2);
     for (int k = 0; k < 2; ++k) {
@@ -238,3 +258,57 @@ TEST(RecycledModes, TheOrderOfThePointsDoesNotMatter) {
   }
   EXPECT_GT((first[0].K - first[1].K).norm(), 1e-6 * first[0].K.norm()); // the two points differ
 }
+} // namespace
+
+TEST(RecycledModes, TheOrderOfThePointsDoesNotMatter) { check_order_independence(false); }
+
+// `reduce.modes.recycle: block`: the block Krylov solve started from Φ_ref (fe/BlockModes.hpp,
+// BlockEigenSettings::start) agrees with the dense oracle and a full Krylov–Schur solve of the point
+// (eigenvalues to 1e-10, the fixed-interface subspaces by their largest principal angle in M), and
+// needs fewer block solves than the same method from its pseudo-random start.
+TEST(RecycledModes, TheBlockSolveFromTheReferenceAgreesWithTheFullSolve) {
+  Box box;
+  auto kept_ptr = reference_reducer(box, true);
+  cms::Reducer& kept = *kept_ptr;
+  for (const auto& th : std::vector<std::vector<double>>{{2.02e11, 0.301}, {2.2e11, 0.32}}) {
+    const auto rb = build_recycled(box, kept, th);
+    const auto* rep = kept.fixed_mode_recycle();
+    ASSERT_TRUE(rep && rep->used);
+    EXPECT_GE(rep->steps, 2); // the first Rayleigh–Ritz (span Φ_ref) is not yet at 1e-12
+    EXPECT_GT(rep->columns, static_cast<long long>(rep->steps) * 8); // blocks as wide as Φ_ref and the guard columns
+    cms::ReducerOptions unseeded_opt = reducer_options(false);
+    unseeded_opt.modes.solver = fe::ModeOptions::Method::block;
+    cms::Reducer fresh(box.ws, reducer_options(false)), unseeded(box.ws, unseeded_opt);
+    const auto full = fresh.build(cb());
+    (void)unseeded.build(cb());
+    ASSERT_TRUE(unseeded.fixed_mode_block() && unseeded.fixed_mode_block()->fallback.empty());
+    EXPECT_LT(rep->steps, unseeded.fixed_mode_block()->steps) << "nu = " << th[1];
+    const auto oracle = dense_interior_eigenvalues(box.ws, rb.mode_eigenvalues.size());
+    const auto& a = kept.fixed_modes();
+    const auto& b = fresh.fixed_modes();
+    ASSERT_EQ(a.eigenvalues.size(), b.eigenvalues.size());
+    double d_oracle = 0, d_full = 0;
+    for (std::size_t i = 0; i < oracle.size(); ++i) {
+      d_oracle = std::max(d_oracle, std::abs(rb.mode_eigenvalues[i] / oracle[i] - 1));
+      d_full = std::max(d_full, std::abs(a.eigenvalues[i] / b.eigenvalues[i] - 1));
+    }
+    EXPECT_LE(d_oracle, 1e-10) << "nu = " << th[1];
+    EXPECT_LE(d_full, 1e-10) << "nu = " << th[1];
+    // Principal angles: the singular values of AᵀMB (both M-orthonormal) are their cosines.
+    const auto n = static_cast<Eigen::Index>(a.vectors.size());
+    Eigen::MatrixXd C(n, n);
+    VecH w = box.ws.new_vector();
+    for (Eigen::Index i = 0; i < n; ++i) {
+      FLEXUQ_PETSC(MatMult(box.ws.M(), a.vectors[static_cast<std::size_t>(i)].get(), w.get()));
+      for (Eigen::Index j = 0; j < n; ++j) FLEXUQ_PETSC(VecDot(w.get(), b.vectors[static_cast<std::size_t>(j)].get(), &C(i, j)));
+    }
+    const Eigen::VectorXd cosines = Eigen::JacobiSVD<Eigen::MatrixXd>(C).singularValues();
+    EXPECT_LE(std::sqrt(std::max(0.0, 1 - cosines.minCoeff() * cosines.minCoeff())), 1e-6) << "nu = " << th[1];
+    EXPECT_LE(cosines.maxCoeff(), 1 + 1e-10);
+    const Eigen::GeneralizedSelfAdjointEigenSolver<Eigen::MatrixXd> er(rb.K, rb.M, Eigen::EigenvaluesOnly),
+        ef(full.K, full.M, Eigen::EigenvaluesOnly);
+    EXPECT_LE((er.eigenvalues() - ef.eigenvalues()).cwiseAbs().maxCoeff(), 1e-9 * ef.eigenvalues().cwiseAbs().maxCoeff());
+  }
+}
+
+TEST(RecycledModes, TheBlockSolveFromTheReferenceDoesNotDependOnTheOrder) { check_order_independence(true); }

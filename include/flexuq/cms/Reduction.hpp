@@ -215,6 +215,8 @@ public:
   void record_mode_reference() { record_reference_ = opt_.modes.recycle; }
   /// What the last fixed-interface solve did with that reference (null before the first solve).
   const fe::RecycleReport* fixed_mode_recycle() const { return fixed_solver_ ? &fixed_solver_->last_recycle() : nullptr; }
+  /// What the last fixed-interface block solve did (reduce.modes.solver: block), or nullptr.
+  const fe::BlockSolveReport* fixed_mode_block() const { return fixed_solver_ ? &fixed_solver_->last_block() : nullptr; }
 
   log::PhaseTimes& times() { return times_; }
 

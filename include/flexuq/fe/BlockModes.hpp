@@ -39,6 +39,17 @@ struct BlockEigenSettings {
   double zero_tol = 0;      ///< |λ| ≤ zero_tol: a zero-energy pair (not counted in count)
   double shift = 0;         ///< σ of the factorization S = K − σM
   int max_steps = 1000;     ///< block solves at most
+  /// An optional start block (issue #38 item 2, `reduce.modes.recycle: block`): these vectors (K's
+  /// layout, e.g. the fixed reference modes Φ_ref of a stochastic-CB group, never a previous
+  /// point's) followed by start_extra pseudo-random columns replace the pseudo-random start block,
+  /// and the block width becomes their number (block_size is then ignored). Not owned; M-orthonormalised
+  /// here. Empty: the pseudo-random block of block_size columns.
+  std::vector<Vec> start;
+  int start_extra = 4;      ///< pseudo-random guard columns appended to a given start block
+  /// The widest basis before a thick restart; 0: 2 × (count + extra + guard) + 2 blocks. A restart
+  /// keeps the Ritz vectors only and so loses the super-linear phase of a start block that is
+  /// already close (a reference basis): such a solve is given room for all its steps.
+  int max_basis = 0;
 };
 
 struct BlockEigenResult {

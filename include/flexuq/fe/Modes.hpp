@@ -55,6 +55,12 @@ struct ModeOptions {
   /// first and falls back to the full Krylov–Schur solve when a wanted pair fails its test. Off by
   /// default: at the default tol (1e-12) it measured no faster than Krylov–Schur (docs/performance.md).
   bool recycle = false;
+  /// `reduce.modes.recycle: block` (with recycle = true): the recycled solve is the block
+  /// shift-and-invert Krylov method of fe/BlockModes.hpp started from Φ_ref (plus pseudo-random
+  /// guard columns), the same test, at most a few block solves, then the full solve.
+  bool recycle_block = false;
+  /// Block solves at most of that solve before the full solve (not a job key: tests lower it).
+  int recycle_block_steps = 10;
   /// `modes.solver` (and `reduce.modes.solver`): the count solve's method. `krylov-schur`: SLEPc's
   /// Krylov–Schur, one triangular solve per iteration. `block`: fe/BlockModes.hpp, block
   /// shift-and-invert Krylov with one multi-right-hand-side solve per block on the same
@@ -78,6 +84,7 @@ struct RecycleReport {
   bool tried = false;      ///< a reference basis was there and the options allowed it
   bool used = false;       ///< the recycled pairs were accepted (no Krylov–Schur solve)
   int steps = 0;           ///< block solves K⁻¹M·(block) made
+  long long columns = 0;   ///< right-hand sides solved in them (recycle_block; 0 otherwise)
   int subspace = 0;        ///< dimension of the Rayleigh–Ritz subspace at the end
   double max_error = 0;    ///< largest ‖K⁻¹(Kφ − λMφ)‖_M (the test against tol) of the wanted pairs at the end
   double max_residual = 0; ///< largest ‖Kφ − λMφ‖/‖Kφ‖ of the wanted Ritz pairs at the end
@@ -160,7 +167,9 @@ public:
 private:
   /// The count solve of `solver: block` (fe/BlockModes.hpp); when it does not converge (its error
   /// stalls above tol, or max_it block solves) block_.fallback says why and the caller solves with Krylov–Schur.
-  BlockEigenResult solve_block(Mat K, Mat M, double sigma, double zero_tol, int guard);
+  /// @p start: the start block (recycle_block: Φ_ref), then at most kSeededSteps block solves and
+  /// the failure is reported in recycle_, not block_.
+  BlockEigenResult solve_block(Mat K, Mat M, double sigma, double zero_tol, int guard, const std::vector<VecH>* start = nullptr);
   ModeOptions opt_;
   std::vector<VecH> reference_; ///< Φ_ref (see keep_reference); empty: none
   bool keep_reference_ = false;
