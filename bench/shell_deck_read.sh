@@ -11,6 +11,9 @@ ndof=${1:-1e6}
 work=${2:-${TMPDIR:-/tmp}/flexuq-shell-deck-read}
 bench=${BENCH:-$here/../build/bench/bench_read_mesh}
 rounds=${ROUNDS:-6}
+# The reader uses no BLAS; OpenBLAS's idle pool threads otherwise spin (sched_yield) on a loaded machine
+# and their CPU time lands in the process's getrusage (up to +0.1 s per run here).
+export OPENBLAS_NUM_THREADS=${OPENBLAS_NUM_THREADS:-1}
 [ -f "$work/panel_free.bdf" ] || /usr/bin/env python3 "$here/make_shell_panel.py" "$ndof" "$work" small free
 uptime
 runs=$(mktemp)

@@ -463,17 +463,21 @@ private:
 
   // ---- the cards a big deck is made of, straight from the text --------------------------------------
   // GRID (small fixed or free field, one line), GRID* (two lines), CQUAD4, CTRIA3 and CTETRA (4 grids)
-  // in small fixed or free fields on one line, as a mesh generator writes them: parsed in place, without the generic card.
-  // Only a card the generic path would read without an error, from fields it would see the same (no
-  // tab, '$' or lower case on its lines, no comma on a fixed-field one), and known to end (the next line starts a card: a
-  // letter) is taken; anything else returns false and goes the generic way, so every card reads and
-  // every message stays as before.
+  // in small fixed or free fields on one line, as a mesh generator writes them: parsed in place,
+  // without the generic card. Only a card the generic path would read without an error, from fields
+  // it would see the same (no tab, '$' or lower case but 'e' on its lines, no comma on a fixed-field
+  // one), and known to end (the next line starts a card: a letter) is taken; anything else returns
+  // false and goes the generic way, so every card reads and every message stays as before.
 
-  /// Printable ASCII without '$' or lower case, and without ',' unless @p free: the generic path
-  /// splits such a line into the same fields (trimmed of spaces only) and copies none of them.
+  /// Printable ASCII without '$' or lower case other than 'e', and without ',' unless @p free: the
+  /// generic path splits such a line into the same fields (trimmed of spaces only). It upper-cases a
+  /// field with an 'e' ("3.906250000e-03", as printf writes it), which reads as the same real
+  /// ("E" and "e" are one exponent to std::from_chars and to parse_nastran_real_fast) and is no
+  /// integer either way.
   static bool plain(std::string_view l, bool free = false) {
     for (const char ch : l)
-      if (ch < ' ' || ch > '~' || (ch == ',' && !free) || ch == '$' || (ch >= 'a' && ch <= 'z')) return false;
+      if (ch < ' ' || ch > '~' || (ch == ',' && !free) || ch == '$' || (ch >= 'a' && ch <= 'z' && ch != 'e'))
+        return false;
     return true;
   }
   static std::string_view trim_spaces(std::string_view f) {
