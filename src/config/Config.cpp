@@ -218,6 +218,14 @@ Config Config::from_string(const std::string& yaml, const std::string& source, c
   return c;
 }
 
+Config Config::copy() const {
+  Config c;
+  c.source_ = source_;
+  c.root_ = YAML::Clone(root_);
+  c.overridden_ = overridden_;
+  return c;
+}
+
 Config Config::load(MPI_Comm comm, const std::string& path, const std::vector<std::string>& overrides) {
   int rank = 0;
   MPI_Comm_rank(comm, &rank);

@@ -32,8 +32,8 @@ public:
   JobEdits(const io::Config& cfg, const io::Config& job, const std::vector<campaign::ParameterSpec>& params);
 };
 
-/// The simulate job @p path (its text read now) at a sample θ: the text parsed again, @p edits
-/// applied, the simulate parse pass run with strict keys. Not collective; the function is safe to
+/// The simulate job @p path (read and parsed now; InputError on a YAML syntax error) at a sample θ:
+/// a deep copy of the parsed tree, @p edits applied, the simulate parse pass run with strict keys. Not collective; the function is safe to
 /// call on any rank at any θ (it keeps no state between calls). @throws InputError if the file
 /// cannot be read.
 std::function<workflow::SimulationSpec(const std::vector<double>&)> job_at_sample(const std::string& path,

@@ -32,6 +32,10 @@ public:
   static Config from_string(const std::string& yaml, const std::string& source = "<string>",
                             const std::vector<std::string>& overrides = {});
 
+  /// A deep copy of the tree (YAML::Clone: file lines kept) with no key marked used yet: the same
+  /// job as parsed, without parsing its text again (a job evaluated at many samples). Not collective.
+  Config copy() const;
+
   const std::string& source() const { return source_; }
   /// Folder of the job file, for resolving relative paths (mesh files, outputs).
   std::string directory() const;
