@@ -185,6 +185,7 @@ struct EigenSolver::Impl {
   int P = 0;
   std::unique_ptr<BlockSpace> space;
   std::unique_ptr<GalerkinOperator> Kop, Mop;
+  std::vector<MergedTerms> merged; // the terms of Kop and Mop (merge_proportional_terms)
   std::shared_ptr<TripleTensor> lambda_tensor; // c_ijk on the solution basis (6.47)
   uq::Quadrature rule;
   MatrixXd psi_q; // nodes × P
@@ -677,9 +678,14 @@ EigenResult EigenSolver::solve() {
   auto galerkin = [&](const std::vector<Mat>& expanded, const std::vector<Mat>& terms, const MatrixXd& coef,
                       const char* what) {
     const int Pa = op_basis_.size();
-    if (!terms.empty() && (static_cast<int>(terms.size()) < Pa || static_cast<int>(expanded.size()) < Pa))
+    if (!terms.empty() && (static_cast<int>(terms.size()) < Pa || static_cast<int>(expanded.size()) < Pa)) {
+      // Terms with proportional coefficients (both Lamé parts of a set under a random E) as one:
+      // one sparse product per merged term in every Galerkin apply.
+      w.merged.push_back(merge_proportional_terms(terms, coef));
+      const auto& mt = w.merged.back();
       return std::make_unique<GalerkinOperator>(
-          *w.space, std::make_shared<TripleTensor>(regroup_by_terms(*tensorK, coef)), terms);
+          *w.space, std::make_shared<TripleTensor>(regroup_by_terms(*tensorK, mt.coefficients)), mt.terms);
+    }
     FLEXUQ_REQUIRE(static_cast<int>(expanded.size()) == op_basis_.size(),
                    "sg: " << expanded.size() << " " << what << " terms for an operator basis of " << op_basis_.size());
     return std::make_unique<GalerkinOperator>(*w.space, tensorK, expanded);

@@ -93,6 +93,55 @@ TripleTensor regroup_by_terms(const TripleTensor& t, const Eigen::MatrixXd& C) {
   return r;
 }
 
+MergedTerms merge_proportional_terms(const std::vector<Mat>& terms, const Eigen::MatrixXd& C, double tol) {
+  FLEXUQ_REQUIRE(static_cast<Eigen::Index>(terms.size()) == C.cols(),
+                 "sg: merge: " << terms.size() << " terms for " << C.cols() << " coefficient columns");
+  MergedTerms out;
+  const int T = static_cast<int>(terms.size());
+  std::vector<int> into(T, -1); // the kept term a term is merged into
+  std::vector<double> ratio(T, 0.0);
+  bool same_pattern = true;
+  if (T > 1) {
+    MatInfo i0, it;
+    FLEXUQ_PETSC(MatGetInfo(terms[0], MAT_GLOBAL_SUM, &i0));
+    for (int t = 1; t < T && same_pattern; ++t) {
+      FLEXUQ_PETSC(MatGetInfo(terms[t], MAT_GLOBAL_SUM, &it));
+      same_pattern = it.nz_used == i0.nz_used;
+    }
+  }
+  for (int j = 0; j < T && same_pattern; ++j)
+    for (int i = 0; i < j && into[j] < 0; ++i) {
+      if (into[i] >= 0) continue;
+      const double ci = C.col(i).squaredNorm();
+      if (ci == 0.0) continue;
+      const double r = C.col(i).dot(C.col(j)) / ci;
+      if ((C.col(j) - r * C.col(i)).norm() <= tol * C.col(j).norm()) {
+        into[j] = i;
+        ratio[j] = r;
+      }
+    }
+  std::vector<int> kept;
+  for (int t = 0; t < T; ++t)
+    if (into[t] < 0) kept.push_back(t);
+  out.coefficients.resize(C.rows(), static_cast<Eigen::Index>(kept.size()));
+  for (std::size_t q = 0; q < kept.size(); ++q) {
+    const int i = kept[q];
+    out.coefficients.col(static_cast<Eigen::Index>(q)) = C.col(i);
+    bool merged = false;
+    for (int j = 0; j < T; ++j)
+      if (into[j] == i) {
+        if (!merged) {
+          out.owned.emplace_back();
+          FLEXUQ_PETSC(MatDuplicate(terms[i], MAT_COPY_VALUES, out.owned.back().out()));
+          merged = true;
+        }
+        FLEXUQ_PETSC(MatAXPY(out.owned.back().get(), ratio[j], terms[j], SAME_NONZERO_PATTERN));
+      }
+    out.terms.push_back(merged ? out.owned.back().get() : terms[i]);
+  }
+  return out;
+}
+
 // ---------------------------------------------------------------- block space
 BlockSpace::BlockSpace(const StochasticLayout& layout, int n_blocks, Mat fingerprint_mat, const std::string& partitioner_key)
     : layout_(&layout), n_blocks_(n_blocks) {

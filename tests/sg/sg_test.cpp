@@ -660,6 +660,25 @@ TEST(SgEigen, SeedT20PoissonGuard) {
   EXPECT_NO_THROW(sg::expand_coefficients(ok, map2, ex));
 }
 
+// A x = B x to 1e-13 (max norm) for a smooth nonzero block vector x.
+void expect_same_apply(const sg::BlockSpace& blocks, const sg::GalerkinOperator& A, const sg::GalerkinOperator& B,
+                       const std::string& what) {
+  VecH x = blocks.create_vec(), ya = blocks.create_vec(), yb = blocks.create_vec();
+  PetscInt lo = 0, hi = 0;
+  FLEXUQ_PETSC(VecGetOwnershipRange(x.get(), &lo, &hi));
+  for (PetscInt i = lo; i < hi; ++i) FLEXUQ_PETSC(VecSetValue(x.get(), i, std::sin(1.0 + 0.37 * i), INSERT_VALUES));
+  FLEXUQ_PETSC(VecAssemblyBegin(x.get()));
+  FLEXUQ_PETSC(VecAssemblyEnd(x.get()));
+  A.apply(x.get(), ya.get());
+  B.apply(x.get(), yb.get());
+  PetscReal na = 0, nd = 0;
+  FLEXUQ_PETSC(VecNorm(ya.get(), NORM_INFINITY, &na));
+  FLEXUQ_PETSC(VecAXPY(yb.get(), -1.0, ya.get()));
+  FLEXUQ_PETSC(VecNorm(yb.get(), NORM_INFINITY, &nd));
+  EXPECT_GT(na, 0.0);
+  EXPECT_LT(nd, 1e-13 * na) << what;
+}
+
 // The Galerkin operator on the affine terms with the regrouped tensor (sg::regroup_by_terms) is the
 // operator on the expanded K^(a) and M^(a): two log-normal moduli and a uniform density (stochastic
 // M), order 3 on operators of order 4, blocks spread over one group per rank.
@@ -689,20 +708,7 @@ TEST(SgGalerkin, RegroupedTermsApplyTheExpandedOperator) {
     const sg::BlockSpace blocks(layout, basis.size(), er[0]);
     const sg::GalerkinOperator A(blocks, std::make_shared<sg::TripleTensor>(full), er);
     const sg::GalerkinOperator B(blocks, std::make_shared<sg::TripleTensor>(sg::regroup_by_terms(full, C)), terms.terms());
-    VecH x = blocks.create_vec(), ya = blocks.create_vec(), yb = blocks.create_vec();
-    PetscInt lo = 0, hi = 0;
-    FLEXUQ_PETSC(VecGetOwnershipRange(x.get(), &lo, &hi));
-    for (PetscInt i = lo; i < hi; ++i) FLEXUQ_PETSC(VecSetValue(x.get(), i, std::sin(1.0 + 0.37 * i), INSERT_VALUES));
-    FLEXUQ_PETSC(VecAssemblyBegin(x.get()));
-    FLEXUQ_PETSC(VecAssemblyEnd(x.get()));
-    A.apply(x.get(), ya.get());
-    B.apply(x.get(), yb.get());
-    PetscReal na = 0, nd = 0;
-    FLEXUQ_PETSC(VecNorm(ya.get(), NORM_INFINITY, &na));
-    FLEXUQ_PETSC(VecAXPY(yb.get(), -1.0, ya.get()));
-    FLEXUQ_PETSC(VecNorm(yb.get(), NORM_INFINITY, &nd));
-    EXPECT_GT(na, 0.0);
-    EXPECT_LT(nd, 1e-13 * na) << (mass ? "mass" : "stiffness");
+    expect_same_apply(blocks, A, B, mass ? "mass" : "stiffness");
   }
 }
 
@@ -887,20 +893,37 @@ TEST(SgConstraintModes, AgreeWithCollocationOfDeterministicModes) {
   }
 }
 
+// The two-material beam with log-normal E per half (CoV 10 % and 5 %, fixed ν), one group per rank,
+// and its coefficient expansion of order 4.
+struct TwoModuli {
+  sg::StochasticLayout layout{MPI_COMM_WORLD, 1};
+  std::unique_ptr<fe::Component> c = two_material_beam(layout.group());
+  uq::StochasticSpace space = make_space();
+  MaterialMap pm = material_map(*c, {{"E_left", fe::MaterialProperty::E, "LEFT"}, {"E_right", fe::MaterialProperty::E, "RIGHT"}});
+  sg::CoefficientExpansion coef = sg::expand_coefficients(space, pm.map, options());
+  static uq::StochasticSpace make_space() {
+    uq::StochasticSpace sp;
+    sp.add("E_left", uq::Distribution::lognormal_from_moments(2.0e11, 2.0e10));
+    sp.add("E_right", uq::Distribution::lognormal_from_moments(1.0e11, 5.0e9));
+    return sp;
+  }
+  static sg::ExpansionOptions options() {
+    sg::ExpansionOptions ex;
+    ex.order = 4;
+    return ex;
+  }
+};
+
 // sg::batched_pcg (the SG sweep's lockstep PCG, issue 38) against PETSc's KSPCG on each system alone
 // (unpreconditioned norm, nonzero initial guess, the same mean preconditioner): the same iteration
 // counts and solutions, and the true residual ‖b − 𝒦x‖ ≤ rtol ‖b‖ through the assembled operator.
 // Two log-normal moduli with CoV 10 % and 5 %, order 3 (10 blocks); a zero right-hand side gives x = 0.
 TEST(SgGalerkin, BatchedPcgIsKspCgPerSystem) {
-  sg::StochasticLayout layout(MPI_COMM_WORLD, 1);
-  auto c = two_material_beam(layout.group());
-  uq::StochasticSpace space;
-  space.add("E_left", uq::Distribution::lognormal_from_moments(2.0e11, 2.0e10));
-  space.add("E_right", uq::Distribution::lognormal_from_moments(1.0e11, 5.0e9));
-  auto pm = material_map(*c, {{"E_left", fe::MaterialProperty::E, "LEFT"}, {"E_right", fe::MaterialProperty::E, "RIGHT"}});
-  sg::ExpansionOptions ex;
-  ex.order = 4;
-  const auto coef = sg::expand_coefficients(space, pm.map, ex);
+  const TwoModuli tm;
+  const auto& layout = tm.layout;
+  const auto& c = tm.c;
+  const auto& space = tm.space;
+  const auto& coef = tm.coef;
   const auto basis = uq::MultiIndexSet::total_degree(2, 3);
   const auto tensor = std::make_shared<sg::TripleTensor>(
       sg::regroup_by_terms(sg::triple_tensor(space.families(), coef.basis, basis), coef.stiffness));
@@ -968,4 +991,30 @@ TEST(SgGalerkin, BatchedPcgIsKspCgPerSystem) {
     FLEXUQ_PETSC(VecNorm(res.get(), NORM_2, &nr));
     EXPECT_LE(nr, rtol * nb * (1 + 1e-6)) << "system " << s;
   }
+}
+
+// sg::merge_proportional_terms (issue 38): under a random E per set with a fixed ν, the λ and μ parts
+// of a set have proportional coefficient columns; the 4 terms become 2 and the Galerkin operator on
+// them applies the same 𝒦 (to rounding). Columns that are not proportional are kept apart.
+TEST(SgGalerkin, ProportionalTermsMergeIntoOneProduct) {
+  const TwoModuli tm;
+  const auto& layout = tm.layout;
+  const auto& c = tm.c;
+  const auto& space = tm.space;
+  const auto& coef = tm.coef;
+  const auto& terms = c->stiffness_terms().terms();
+  ASSERT_EQ(terms.size(), 4u);
+  const auto merged = sg::merge_proportional_terms(terms, coef.stiffness);
+  EXPECT_EQ(merged.terms.size(), 2u);
+  const auto basis = uq::MultiIndexSet::total_degree(2, 3);
+  const auto full = sg::triple_tensor(space.families(), coef.basis, basis);
+  const auto expanded = sg::expand_operator(c->stiffness_terms(), coef.stiffness);
+  const sg::BlockSpace blocks(layout, basis.size(), expanded[0].get());
+  const sg::GalerkinOperator A(blocks, std::make_shared<sg::TripleTensor>(sg::regroup_by_terms(full, coef.stiffness)), terms);
+  const sg::GalerkinOperator B(blocks, std::make_shared<sg::TripleTensor>(sg::regroup_by_terms(full, merged.coefficients)),
+                               merged.terms);
+  expect_same_apply(blocks, A, B, "merged terms");
+  Eigen::MatrixXd C = coef.stiffness;
+  C(1, 1) *= 1.01; // λ_left no longer proportional to μ_left
+  EXPECT_EQ(sg::merge_proportional_terms(terms, C).terms.size(), 3u);
 }

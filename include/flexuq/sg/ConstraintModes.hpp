@@ -24,7 +24,7 @@ namespace flexuq::sg {
 struct ConstraintModeOptions {
   double rtol = 1e-10;   ///< PCG relative residual (unpreconditioned norm)
   int max_it = 1000;
-  std::string prefix = "sg_cm_"; ///< PETSc options prefix of the PCG (sg_cm_mean_ for the factorisation)
+  std::string prefix = "sg_cm_"; ///< PETSc options prefix: sg_cm_mean_ for the mean factorisation
 };
 
 struct ConstraintModeResult {

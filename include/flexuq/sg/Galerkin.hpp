@@ -70,6 +70,18 @@ TripleTensor triple_tensor(const std::vector<uq::PolynomialFamily>& families, co
 /// Not collective.
 TripleTensor regroup_by_terms(const TripleTensor& tensor, const Eigen::MatrixXd& C);
 
+/// Affine terms whose coefficient columns are proportional, C(:, j) = r C(:, i) to @p tol relative
+/// (a modulus E with a fixed ν scales both Lamé parts of its set alike), merged into one term
+/// B_i + r B_j with column C(:, i): Σ_t C(a, t) B_t is unchanged and the Galerkin operator does one
+/// sparse product per merged term. The terms must share one nonzero pattern (fe::AffineOperator);
+/// if their nonzero counts differ nothing is merged. @note Collective on the terms' communicator.
+struct MergedTerms {
+  std::vector<MatH> owned;  ///< the merged matrices (the others are the caller's)
+  std::vector<Mat> terms;
+  Eigen::MatrixXd coefficients;
+};
+MergedTerms merge_proportional_terms(const std::vector<Mat>& terms, const Eigen::MatrixXd& C, double tol = 1e-12);
+
 /// @brief P_β blocks of a spatial layout (n_local rows here, N in all) on a StochasticLayout.
 class BlockSpace {
 public:
