@@ -4,12 +4,15 @@
 
 python3 make_chain.py > cart-pendulum-chain.yaml            # Table 10's start values
 python3 make_chain.py --train > cart-pendulum-train.yaml    # the ROM's training run (snapshots: true)
+python3 make_chain.py --seed > cart-pendulum-chain-seed.yaml  # the seed's protocol: 15 s, the force released after 10 s
+(--seed --train: the training run of that protocol)
 
 The training run's parameters are neither the start nor the target values; the left cart's pendula
 are unlike each other, so every planar direction of the chain moves."""
 import sys
 
 train = "--train" in sys.argv
+seed = "--seed" in sys.argv  # seed 003 §6.1.2: 15 s, the 25 N sine released after 10 s (forces[i].window)
 m_c1, m_p, d_p = (2.0, [0.10, 0.13, 0.16, 0.19], [0.15, 0.2, 0.25, 0.3]) if train else (2.3, [0.12] * 4, [0.2] * 4)
 out = []
 w = out.append
@@ -44,14 +47,14 @@ for k in range(8):
     w("  - {type: rotational-damper, body: pendulum%d, body2: cart%d, axis: [0, 0, 1], damping: %g}" % (k + 1, c + 1, d))
 w("  - {type: spring, bodies: [cart1, cart2], point: [0, 0, 0], point2: [1, 0, 0], stiffness: 1000}")
 w("  - {type: spring, bodies: [cart2, ground], point: [1, 0, 0], point2: [2, 0, 0], stiffness: 1000}")
-w("  - {type: force, body: cart1, axis: [1, 0, 0], harmonic: {amplitude: 25, frequency: 3}}")
+w("  - {type: force, body: cart1, axis: [1, 0, 0], harmonic: {amplitude: 25, frequency: 3}%s}" % (", window: [0, 10]" if seed else ""))
 w("  - {type: gravity, g: [0, -9.81, 0]}")
 w("# The identification runs this solver's fixed steps in the index-3 formulation (its adjoint is that scheme's).")
-w("solver: {type: hht, alpha: -0.05, step: 0.01, end: 1.0, formulation: index-3}")
+w("solver: {type: hht, alpha: -0.05, step: 0.01, end: %s, formulation: index-3}" % ("15.0" if seed else "1.0"))
 w("animation: false")
 if train:
     w("snapshots: true")
 w("outputs:")
 w("  - {name: x_C1, body: cart1, quantity: position}")
-w("output: %s" % ("cart-pendulum-train.h5" if train else "cart-pendulum-chain.h5"))
+w("output: cart-pendulum-%s%s.h5" % ("train" if train else "chain", "-seed" if seed else ""))
 print("\n".join(out))

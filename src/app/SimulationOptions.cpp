@@ -357,7 +357,7 @@ private:
         fs.direction = rd_.vec3(f, key, "g", Vec3(0, -9.81, 0));
       } else if (type == "torque" || type == "force") {
         rd_.keys(f, key, {"type", "body", "body2", "axis", "frame", "point", "interface", "value", "table", "harmonic",
-                         "polynomial"});
+                         "polynomial", "window"});
         fs.type = type == "torque" ? ForceType::torque : ForceType::force;
         fs.body = body_of(rd_.text(f, key, "body"), who);
         if (f["body2"]) {
@@ -376,6 +376,11 @@ private:
         }
         if (f["point"]) entry.point = rd_.vec3(f, key, "point", Vec3::Zero());
         fs.value = rd_.function(f, key, 1.0);
+        if (f["window"]) { // on in [start, end], 0 outside (seed 003's V17 force released after 10 s)
+          const auto w = rd_.fixed_list(f, key, "window", 2, "[start, end]", {0.0, 0.0});
+          if (!(w[0] < w[1])) rd_.fail(f["window"], key + ".window", "needs start < end");
+          fs.value = fs.value.windowed(w[0], w[1], key + ".window");
+        }
       } else if (type == "rotational-damper") {
         rd_.keys(f, key, {"type", "body", "body2", "axis", "frame", "damping"});
         fs.type = ForceType::rotational_damper;

@@ -42,7 +42,17 @@ TimeFunction TimeFunction::table(std::vector<std::pair<double, double>> points, 
   return f;
 }
 
+TimeFunction TimeFunction::windowed(double on, double off, const std::string& what) const {
+  FLEXUQ_REQUIRE(std::isfinite(on) && std::isfinite(off) && on < off,
+                 what << ": needs [start, end] with start < end, got [" << on << ", " << off << "]");
+  TimeFunction f = *this;
+  f.on_ = on;
+  f.off_ = off;
+  return f;
+}
+
 std::array<double, 3> TimeFunction::eval(double t) const {
+  if (t < on_ || t > off_) return {0.0, 0.0, 0.0};
   switch (kind_) {
   case Kind::constant:
     return {c_[0], 0.0, 0.0};

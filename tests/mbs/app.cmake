@@ -53,6 +53,8 @@ flexuq_mbs_script_test(test_mbs_simulate_gs simulate_gs_test.sh TIMEOUT 400 LABE
 # The 3-D generalised superelement (type: gs3d): S8 in 3-D (a pendulum thrown out of plane against the
 # floating frame held at the same interface point), planar gs = gs3d held in the plane, refusals.
 flexuq_mbs_script_test(test_mbs_simulate_gs3d simulate_gs3d_test.sh TIMEOUT 200 LABELS mbs np1 COST 10)
+# A load switched on and released (forces[i].window): rk45 and HHT against the closed form, refusals.
+flexuq_mbs_script_test(test_mbs_simulate_window simulate_window_test.sh TIMEOUT 120 LABELS mbs np1 COST 3)
 
 # Seed 000's flexible slider-crank against an independent SciPy model of the same floating-frame
 # equations (tests/oracle/ffrf_slider_crank.py): convergence in h from rest, and a turning loop

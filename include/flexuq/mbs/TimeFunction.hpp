@@ -10,6 +10,7 @@
 /// [[0.99, 1], [1.01, -1], [1.99, -1], [2.01, 0]].
 
 #include <array>
+#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -26,6 +27,11 @@ public:
   /// @throws InputError (naming @p what) unless the times increase strictly.
   static TimeFunction table(std::vector<std::pair<double, double>> points, const std::string& what = "table");
 
+  /// This function inside [@p on, @p off] and 0 outside (a load switched on at @p on and released
+  /// after @p off: a step, as seed 003's V17 force released after 10 s). For applied loads only; a
+  /// driver's value must not jump. @throws InputError (naming @p what) unless on < off.
+  TimeFunction windowed(double on, double off, const std::string& what = "window") const;
+
   /// {f(t), f'(t), f''(t)}.
   std::array<double, 3> eval(double t) const;
   double operator()(double t) const { return eval(t)[0]; }
@@ -36,6 +42,7 @@ private:
   std::vector<double> c_{0.0};                      ///< constant / polynomial coefficients
   double amp_ = 0, freq_ = 0, phase_ = 0, offset_ = 0; ///< harmonic
   std::vector<std::pair<double, double>> table_;
+  double on_ = -std::numeric_limits<double>::infinity(), off_ = std::numeric_limits<double>::infinity();
 };
 
 } // namespace flexuq::mbs
