@@ -32,8 +32,9 @@ public:
   static Config from_string(const std::string& yaml, const std::string& source = "<string>",
                             const std::vector<std::string>& overrides = {});
 
-  /// A deep copy of the tree (YAML::Clone: file lines kept) with no key marked used yet: the same
-  /// job as parsed, without parsing its text again (a job evaluated at many samples). Not collective.
+  /// A deep copy of the tree (YAML::Clone) with no key marked used yet: the same job as parsed,
+  /// without parsing its text again (a job evaluated at many samples). The copy has no file lines
+  /// (YAML::Clone drops the marks): report its errors from a fresh parse. Not collective.
   Config copy() const;
 
   const std::string& source() const { return source_; }
