@@ -470,7 +470,7 @@ private:
   // false and goes the generic way, so every card reads and every message stays as before.
 
   /// Printable ASCII without '$' or lower case other than 'e', and without ',' unless @p free: the
-  /// generic path splits such a line into the same fields (trimmed of spaces only). It upper-cases a
+  /// generic path splits such a line into the same fields (fixed_field / trim: only spaces to trim). It upper-cases a
   /// field with an 'e' ("3.906250000e-03", as printf writes it), which reads as the same real
   /// ("E" and "e" are one exponent to std::from_chars and to parse_nastran_real_fast) and is no
   /// integer either way.
@@ -480,15 +480,10 @@ private:
         return false;
     return true;
   }
-  static std::string_view trim_spaces(std::string_view f) {
-    while (!f.empty() && f.front() == ' ') f.remove_prefix(1);
-    while (!f.empty() && f.back() == ' ') f.remove_suffix(1);
-    return f;
-  }
-  /// Data field @p i (0-based) of @p w columns of a fixed-field line, trimmed: as bulk_line splits it.
+  /// Data field @p i (0-based) of @p w columns of a fixed-field line, trimmed: bulk_line and the fast cards.
   static std::string_view fixed_field(std::string_view l, std::size_t w, std::size_t i) {
     const std::size_t b = 8 + i * w;
-    return b < l.size() ? trim_spaces(l.substr(b, std::min(w, l.size() - b))) : std::string_view();
+    return b < l.size() ? trim(l.substr(b, std::min(w, l.size() - b))) : std::string_view();
   }
   /// Data fields 1-8 of a small free-field line ("NAME,f1,...,f8[,continuation]"), trimmed as
   /// split_on trims them; false if it has more parts than bulk_line accepts (it names the error).
@@ -498,7 +493,7 @@ private:
     for (std::size_t i = 0; i <= l.size(); ++i) {
       if (i < l.size() && l[i] != ',') continue;
       if (part > 9) return false;
-      if (part >= 1 && part <= 8) f[part - 1] = trim_spaces(l.substr(start, i - start));
+      if (part >= 1 && part <= 8) f[part - 1] = trim(l.substr(start, i - start));
       ++part;
       start = i + 1;
     }
@@ -700,8 +695,7 @@ private:
     } else {
       const std::size_t w = large ? 16 : 8;
       for (std::size_t i = 0; i < n; ++i) {
-        const std::size_t b = 8 + i * w;
-        card_.push(b < l.size() ? trim(l.substr(b, std::min(w, l.size() - b))) : std::string_view(), transient);
+        card_.push(fixed_field(l, w, i), transient);
       }
     }
   }
