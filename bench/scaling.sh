@@ -8,11 +8,14 @@
 # every run's log under OUT/logs.
 #
 #   bench/scaling.sh [--ranks "1 2 4 8 16"] [--sizes "300k"] [--what "modes ccx reduce campaign"]
+#                    [--solvers "krylov-schur block"]
 #                    [--reduce-ranks LIST] [--campaign-ranks LIST] [--ccx-threads "1 MAXRANK"]
 #                    [--campaign-size 30k] [--samples 32] [--modes 20] [--budget SECONDS]
 #                    [--meshes DIR] [--out DIR] [--flexuq PATH] [--no-chroot | --chroot DIR [--bundle T.tar.xz]]
 #   bench/scaling.sh --prepare --meshes DIR --sizes "300k 30k"     # meshes only (needs gmsh, python3)
 #
+# --solvers "krylov-schur block": the modes and reduce runs once per eigensolver (modes.solver,
+# reduce.modes.solver; rows "modes" for Krylov–Schur, "modes-block" for block; default krylov-schur).
 # Sizes (gmsh h): 30k = 0.0105, 100k = 0.0066, 300k = 0.0043 (293 988 DOFs), 1M = 0.0029 (867 690 DOFs).
 # Meshes come from --meshes DIR (crank_SIZE.inp or crank_SIZE.inp.xz, made by --prepare) or, where gmsh
 # and python3 exist, are made on the fly. The driver (timing, parsing, tables) needs only bash 5, awk and
@@ -29,11 +32,12 @@
 set -uo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 ranks="1 2 4 8 16"; sizes="300k"; what="modes ccx reduce campaign"; reduce_ranks=""; campaign_ranks=""
-ccx_threads=""; campaign_size=30k; samples=32; nmodes=20; budget=0; meshes=""; out="$here/bench/results/scaling"
+solvers=krylov-schur; ccx_threads=""; campaign_size=30k; samples=32; nmodes=20; budget=0; meshes=""; out="$here/bench/results/scaling"
 flexuq="$here/build/bin/flexuq"; mode=auto; root=/opt/r; bundle=""; prepare=0; args="$*"
 while [ $# -gt 0 ]; do
   case "$1" in
     --ranks) ranks=$2; shift 2;; --sizes) sizes=$2; shift 2;; --what) what=$2; shift 2;;
+    --solvers) solvers=$2; shift 2;;
     --reduce-ranks) reduce_ranks=$2; shift 2;; --campaign-ranks) campaign_ranks=$2; shift 2;;
     --ccx-threads) ccx_threads=$2; shift 2;; --campaign-size) campaign_size=$2; shift 2;;
     --samples) samples=$2; shift 2;; --modes) nmodes=$2; shift 2;; --budget) budget=$2; shift 2;;
@@ -190,14 +194,15 @@ write_table() {
         m = 0; for (i = 1; i <= n; i++) { d = (x[i] - y[i]) / x[i]; if (d < 0) d = -d; if (d > m) m = d } return n ? sprintf("%.1e", m) : "" }
       { k[NR] = $1; sz[NR] = $2; dofs[NR] = $3; np[NR] = $4; wall[NR] = $5; mem[NR] = $6; eig[NR] = $7; fr[NR] = $8; st[NR] = $9; nt[NR] = $10
         if ($9 == "ok") { w[$1, $2, $4] = $5; if (!(($1, $2) in fref) && $8 != "") fref[$1, $2] = $8
-                          if ($1 == "modes" && !($2 in mref) && $8 != "") mref[$2] = $8 } }
+                          if ($1 ~ /^modes/ && !($2 in mref) && $8 != "") mref[$2] = $8 } }
       END { for (i = 1; i <= NR; i++) {
         name = k[i] " " sz[i]; ranks = np[i]; note = nt[i]
         if (k[i] == "ccx") { ranks = np[i] " thread" (np[i] > 1 ? "s" : "") }
         if (st[i] != "ok") { printf "| %s | %s | %s | — | — | — | — | — | %s |\n", name, dof(dofs[i]), ranks, st[i]; continue }
         su = ((k[i], sz[i], 1) in w && k[i] != "") ? sprintf("%.2f×", w[k[i], sz[i], 1] / wall[i]) : "—"
-        cb = "—"; if (k[i] == "reduce" && (("modes", sz[i], np[i]) in w)) cb = sprintf("%.2f×", wall[i] / w["modes", sz[i], np[i]])
-        if (k[i] == "modes" && fr[i] != "" && fr[i] != mref[sz[i]]) note = note (note ? "; " : "") "max rel. Δf vs first modes run " maxrel(mref[sz[i]], fr[i])
+        mk = k[i]; sub(/^reduce/, "modes", mk)
+        cb = "—"; if (k[i] ~ /^reduce/ && ((mk, sz[i], np[i]) in w)) cb = sprintf("%.2f×", wall[i] / w[mk, sz[i], np[i]])
+        if (k[i] ~ /^modes/ && fr[i] != "" && fr[i] != mref[sz[i]]) note = note (note ? "; " : "") "max rel. Δf vs first modes run " maxrel(mref[sz[i]], fr[i])
         if (k[i] == "ccx") {
           if (fr[i] != "" && (sz[i] in mref)) { d = maxrel(mref[sz[i]], fr[i])  # tet10 mass rules differ by ~1e-5
             note = note (note ? "; " : "") "max rel. Δf vs flexuq " d (d + 0 > 1e-3 ? " **(> 1e-3: not the same modes)**" : "") }
@@ -247,10 +252,14 @@ YAML
 flexuq_row() {  # kind size np phase
   local p; p=$(parse_flexuq "$out/logs/$1-$2-$3.log" "$4")
   IFS='|' read -r dofs mem eig freqs note <<< "$p"
-  [ -z "$dofs" ] && dofs=$(awk -F'\t' -v s="$2" '$1 == "modes" && $2 == s && $3 != "" {d = $3} END {print d}' "$tsv")
+  [ -z "$dofs" ] && dofs=$(awk -F'\t' -v s="$2" '$1 ~ /^modes/ && $2 == s && $3 != "" {d = $3} END {print d}' "$tsv")
   [ -z "$mem" ] && [ -n "$sampled" ] && mem=$(awk -v k="$sampled" 'BEGIN {printf "%.0f", k * 1.024 / 1000}')
   record "$1" "$2" "$dofs" "$3" "$wall" "$mem" "$eig" "$freqs" "$status" "$note"
 }
+solver_suffix() { [ "$1" = krylov-schur ] || echo "-$1"; }  # run kind: modes (Krylov–Schur), modes-block, …
+for sv in $solvers; do
+  case $sv in krylov-schur|block) ;; *) echo "unknown solver $sv (krylov-schur block)" >&2; exit 2;; esac
+done
 echo "scaling.sh: $mode mode, $ncores cores, $cpu; out $out" >&2
 for s in $sizes; do prep_work "$s" || exit 1; done
 # can mpirun bind here (a container may hide the topology)? If not, run unbound and say so in the table.
@@ -262,12 +271,12 @@ fi
 for s in $sizes; do
   for k in $what; do
     case $k in
-      modes) for r in $ranks; do
-        run_one modes "$s" "$r" "$s" "" "mpirun -n $r $(mpiflags "$r") $fx modes modes.yaml" '^flexuq$' || continue
-        flexuq_row modes "$s" "$r" eigensolve; done;;
-      reduce) for r in $reduce_ranks; do
-        run_one reduce "$s" "$r" "$s" "" "mpirun -n $r $(mpiflags "$r") $fx reduce cb.yaml" '^flexuq$' || continue
-        flexuq_row reduce "$s" "$r" "cms: fixed-interface modes"; done;;
+      modes) for sv in $solvers; do kn=modes$(solver_suffix "$sv"); for r in $ranks; do
+        run_one "$kn" "$s" "$r" "$s" "" "mpirun -n $r $(mpiflags "$r") $fx modes modes.yaml --set modes.solver=$sv" '^flexuq$' || continue
+        flexuq_row "$kn" "$s" "$r" eigensolve; done; done;;
+      reduce) for sv in $solvers; do kn=reduce$(solver_suffix "$sv"); for r in $reduce_ranks; do
+        run_one "$kn" "$s" "$r" "$s" "" "mpirun -n $r $(mpiflags "$r") $fx reduce cb.yaml --set reduce.modes.solver=$sv" '^flexuq$' || continue
+        flexuq_row "$kn" "$s" "$r" "cms: fixed-interface modes"; done; done;;
       ccx) [ "$has_ccx" = 1 ] || { echo "no ccx: skipped" >&2; continue; }
         for t in $ccx_threads; do
           run_one ccx "$s" "$t" "$s" "OMP_NUM_THREADS=$t CCX_NPROC_STIFFNESS=$t CCX_NPROC_EQUATION_SOLVER=$t NUMBER_OF_CPUS=$t" \
@@ -276,7 +285,7 @@ for s in $sizes; do
                        on && NF == 5 && $1 ~ /^[0-9]+$/ {printf "%s%.9e", (n++ ? " " : ""), sqrt($2 > 0 ? $2 : 0) / (2 * 3.141592653589793)}' \
                   "$base/$s/ccxjob.dat" 2> /dev/null)  # the eigenvalue table
           mem=""; [ -n "$sampled" ] && mem=$(awk -v k="$sampled" 'BEGIN {printf "%.0f", k * 1.024 / 1000}')
-          dofs=$(awk -F'\t' -v s="$s" '$1 == "modes" && $2 == s && $3 != "" {d = $3} END {print d}' "$tsv")
+          dofs=$(awk -F'\t' -v s="$s" '$1 ~ /^modes/ && $2 == s && $3 != "" {d = $3} END {print d}' "$tsv")
           record ccx "$s" "$dofs" "$t" "$wall" "$mem" "" "$freqs" "$status" ""
           mv -f "$base/$s/ccxjob.dat" "$out/logs/ccx-$s-$t.dat" 2> /dev/null; rm -f "$base/$s"/ccxjob.{frd,sta,cvg,12d}
         done;;

@@ -1,0 +1,41 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# MUMPS's analysis alone over rank counts and orderings (issue #38: the 16-rank predictions of
+# docs/performance.md "16 ranks: what the 2-rank figures and MUMPS's analysis predict"):
+#   bench/mumps_analysis.sh MESH [RANKS] [ORDERINGS] [OUT]
+# RANKS default "1 2 4 8 16" (oversubscribed where the machine has fewer cores: the analysis's counts
+# and estimates do not depend on the cores, its time does), ORDERINGS default "pord scotch ptscotch".
+# The clamp set is CLAMP (bench/crank.geo). Writes OUT (default bench/results/mumps_analysis.md): one row
+# per run from build/bench/bench_mumps_analysis's summary line; the per-process lines go to OUT's .log.
+# Memory: every process reads the mesh and its share of K; 16 processes on the 868 k crank need ~6 GB
+# summed: the script holds /tmp/flexuq-bigmem.lock around each run.
+set -euo pipefail
+mesh=${1:?usage: $0 MESH [RANKS] [ORDERINGS] [OUT]}
+ranks=${2:-"1 2 4 8 16"}
+orderings=${3:-"pord scotch ptscotch"}
+out=${4:-bench/results/mumps_analysis.md}
+here=$(cd "$(dirname "$0")/.." && pwd)
+exe=$here/build/bench/bench_mumps_analysis
+[ -x "$exe" ] || { echo "$0: $exe missing: cmake --build build --target bench_mumps_analysis" >&2; exit 2; }
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 OPENBLAS_NUM_THREADS=1
+mkdir -p "$(dirname "$out")"
+log=${out%.md}.log
+{
+  echo "# MUMPS analysis of $(basename "$mesh") ($(date -u '+%F %H:%M UTC'), $(nproc) cores)"
+  echo
+  echo "| ordering | processes | analysis [s] | RINFOG(1) ops | max RINFO(1) / mean | max INFO(3) / mean | INFOG(16) max in-core [MB] | INFOG(17) total in-core [MB] | INFOG(26) max OOC [MB] | INFOG(27) total OOC [MB] | largest front | summed RSS after analysis [MB] | load |"
+  echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+} > "$out"
+: > "$log"
+for o in $orderings; do
+  for p in $ranks; do
+    load=$(cut -d' ' -f1 /proc/loadavg)
+    line=$(flock /tmp/flexuq-bigmem.lock mpirun -n "$p" "$exe" "$mesh" CLAMP "$o" 2>&1 | tee -a "$log" | grep '^summary:' || true)
+    [ -n "$line" ] || { echo "$0: $o on $p processes failed (see $log)" >&2; continue; }
+    echo "$line" | awk -v load="$load" '{ for (i = 2; i < NF; i += 2) v[$i] = $(i + 1)
+      printf "| %s | %s | %.1f | %.3e | %.2f | %.2f | %d | %d | %d | %d | %d | %d | %s |\n", v["ordering"], v["processes"],
+        v["analysis_s"], v["RINFOG1"], v["ops_imbalance"], v["factor_imbalance"], v["INFOG16_MB"], v["INFOG17_MB"],
+        v["INFOG26_MB"], v["INFOG27_MB"], v["INFOG5"], v["rss_after_analysis_sum_MB"], load }' >> "$out"
+  done
+done
+cat "$out"
