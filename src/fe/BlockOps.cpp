@@ -6,6 +6,7 @@
 #include "flexuq/la/Blas.hpp"
 #include "flexuq/la/BlockProduct.hpp"
 #include "flexuq/la/Guards.hpp"
+#include "flexuq/la/MumpsBlockSolve.hpp"
 
 #include <cmath>
 #include <vector>
@@ -116,7 +117,7 @@ Block solve(KSP ksp, Mat layout, const Block& B) {
   MatH Bm, Xm;
   FLEXUQ_PETSC(MatCreateDense(comm, nloc, PETSC_DECIDE, N, m, Bc.data(), Bm.out()));
   FLEXUQ_PETSC(MatCreateDense(comm, nloc, PETSC_DECIDE, N, m, X.data(), Xm.out()));
-  FLEXUQ_PETSC(KSPMatSolve(ksp, Bm.get(), Xm.get()));
+  la::ksp_mat_solve(ksp, Bm.get(), Xm.get()); // KSPMatSolve, without PETSc's per-call scatter set-up on > 1 rank
   return X;
 }
 
