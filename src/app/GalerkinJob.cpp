@@ -33,6 +33,11 @@ void galerkin_keys(const io::Config& cfg, const std::string& key, std::uint64_t 
   e.assemble = cfg.get<bool>(key + ".assemble", e.assemble);
   e.memory_limit_bytes = cfg.get<double>(key + ".memory_limit_mb", 0.0) * 1048576.0;
   e.stagnation_tol = cfg.get<double>(key + ".stagnation_tol", e.stagnation_tol);
+  const auto pre = cfg.get<std::string>(key + ".preconditioner", enum_name(sg::kPreconditionerNames, e.preconditioner));
+  const auto parsed = parse_enum(sg::kPreconditionerNames, pre);
+  FLEXUQ_REQUIRE(parsed.has_value(), cfg.source() << ": " << key << ".preconditioner: unknown value '" << pre
+                                                   << "' (mean | kronecker)");
+  e.preconditioner = *parsed;
   FLEXUQ_REQUIRE(e.tol > 0 && e.max_it >= 1 && e.memory_limit_bytes >= 0,
                  cfg.source() << ": " << key << ".tol, .max_it and .memory_limit_mb must be positive");
   FLEXUQ_REQUIRE(e.stagnation_tol >= 0 && std::isfinite(e.stagnation_tol),

@@ -30,7 +30,9 @@ ConstraintModeResult solve_constraint_modes(const BlockSpace& space, std::shared
                                                         << Kib.size() << ", " << space.n_blocks() << ")");
   const MPI_Comm world = space.layout().world();
   const GalerkinOperator K(space, tensor, Kii);
-  const MeanPreconditioner pre(space, mean ? mean : Kii[0], "K_ii^(0) (interior stiffness at the mean)", opt.prefix + "mean_");
+  MeanPreconditioner pre(space, mean ? mean : Kii[0], "K_ii^(0) (interior stiffness at the mean)", opt.prefix + "mean_");
+  if (opt.preconditioner == Preconditioner::Kronecker)
+    pre.set_block_factor(kronecker_block_factor(K, mean ? mean : Kii[0]), "the interior operator's Kronecker factor");
   PetscInt nb = 0, ni = 0;
   FLEXUQ_PETSC(MatGetSize(Kib[0], &ni, &nb));
   const auto nl = static_cast<std::size_t>(space.n_local());

@@ -725,6 +725,8 @@ EigenResult EigenSolver::solve() {
 
   // Mean problem and mean-based preconditioner (clear errors for a singular/indefinite mean).
   MeanPreconditioner pre(*w.space, K_[0], "K^(0)", opt_.prefix + "mean_");
+  if (opt_.preconditioner == Preconditioner::Kronecker)
+    pre.set_block_factor(kronecker_block_factor(*w.Kop, K_[0]), "the stiffness' Kronecker factor");
   fe::ModeOptions mo;
   const int guard = guard_vectors(opt_);
   mo.count = opt_.n_modes + guard;

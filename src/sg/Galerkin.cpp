@@ -510,6 +510,7 @@ void MeanPreconditioner::apply(Vec r, Vec z) const {
   if (no == 0) {
     FLEXUQ_PETSC(VecRestoreArray(z, &za));
     FLEXUQ_PETSC(VecRestoreArrayRead(r, &ra));
+    if (kronecker()) mix_blocks(z); // the gather is collective (world)
     return;
   }
   MatH R, Z;
@@ -521,6 +522,7 @@ void MeanPreconditioner::apply(Vec r, Vec z) const {
   Z.reset();
   FLEXUQ_PETSC(VecRestoreArray(z, &za));
   FLEXUQ_PETSC(VecRestoreArrayRead(r, &ra));
+  if (kronecker()) mix_blocks(z);
 }
 
 void MeanPreconditioner::apply_many(const std::vector<Vec>& r, const std::vector<Vec>& z) const {
@@ -552,6 +554,87 @@ void MeanPreconditioner::apply_many(const std::vector<Vec>& r, const std::vector
                 zbuf_.begin() + static_cast<std::ptrdiff_t>((s + 1) * blk), za[s]);
   }
   for (int s = 0; s < m; ++s) FLEXUQ_PETSC(VecRestoreArray(z[s], &za[s]));
+  if (kronecker())
+    for (int s = 0; s < m; ++s) mix_blocks(z[s]);
+}
+
+double frobenius_inner(MPI_Comm comm, Mat A, Mat B) {
+  PetscInt lo = 0, hi = 0, lo2 = 0, hi2 = 0;
+  FLEXUQ_PETSC(MatGetOwnershipRange(A, &lo, &hi));
+  FLEXUQ_PETSC(MatGetOwnershipRange(B, &lo2, &hi2));
+  FLEXUQ_REQUIRE(lo == lo2 && hi == hi2, "sg: frobenius_inner: the two matrices have different row layouts");
+  double acc = 0;
+  std::vector<PetscInt> bc;
+  std::vector<PetscScalar> bv;
+  for (PetscInt r = lo; r < hi; ++r) {
+    // B's row copied first: MatGetRow allows one row of a matrix at a time (A may be B).
+    PetscInt nb = 0;
+    const PetscInt* cj = nullptr;
+    const PetscScalar* cv = nullptr;
+    FLEXUQ_PETSC(MatGetRow(B, r, &nb, &cj, &cv));
+    bc.assign(cj, cj + nb);
+    bv.assign(cv, cv + nb);
+    FLEXUQ_PETSC(MatRestoreRow(B, r, &nb, &cj, &cv));
+    PetscInt na = 0;
+    FLEXUQ_PETSC(MatGetRow(A, r, &na, &cj, &cv));
+    for (PetscInt i = 0, j = 0; i < na && j < static_cast<PetscInt>(bc.size());) { // columns sorted
+      if (cj[i] < bc[j]) {
+        ++i;
+      } else if (bc[j] < cj[i]) {
+        ++j;
+      } else {
+        acc += cv[i] * bv[j];
+        ++i;
+        ++j;
+      }
+    }
+    FLEXUQ_PETSC(MatRestoreRow(A, r, &na, &cj, &cv));
+  }
+  FLEXUQ_MPI(MPI_Allreduce(MPI_IN_PLACE, &acc, 1, MPI_DOUBLE, MPI_SUM, comm));
+  return acc;
+}
+
+Eigen::MatrixXd kronecker_block_factor(const GalerkinOperator& A, Mat mean) {
+  const TripleTensor& t = A.tensor();
+  const auto& terms = A.terms();
+  FLEXUQ_REQUIRE(static_cast<int>(terms.size()) == t.n_operator,
+                 "sg: kronecker_block_factor: " << terms.size() << " terms for " << t.n_operator << " tensor terms");
+  MPI_Comm comm = MPI_COMM_NULL;
+  FLEXUQ_PETSC(PetscObjectGetComm(reinterpret_cast<PetscObject>(mean), &comm));
+  const double mm = frobenius_inner(comm, mean, mean);
+  FLEXUQ_REQUIRE(mm > 0, "sg: the mean operator is zero (Kronecker preconditioner)");
+  std::vector<double> w(terms.size());
+  for (std::size_t a = 0; a < terms.size(); ++a) w[a] = frobenius_inner(comm, terms[a], mean) / mm;
+  const int P = t.n_solution;
+  Eigen::MatrixXd G = Eigen::MatrixXd::Zero(P, P);
+  for (int k = 0; k < P; ++k)
+    for (int a = 0; a < t.n_operator; ++a)
+      for (const auto& [b, c] : t.rows[k][a]) G(k, b) += w[a] * c;
+  return G;
+}
+
+void MeanPreconditioner::set_block_factor(const Eigen::MatrixXd& G, const std::string& what) {
+  const int P = space_->n_blocks();
+  FLEXUQ_REQUIRE(G.rows() == P && G.cols() == P,
+                 "sg: " << what << " is " << G.rows() << " x " << G.cols() << " for " << P << " blocks");
+  const Eigen::LLT<Eigen::MatrixXd> llt(0.5 * (G + G.transpose()));
+  FLEXUQ_REQUIRE(llt.info() == Eigen::Success,
+                 "sg: " << what << " (the stochastic factor of the Kronecker preconditioner) is not positive definite");
+  Ginv_ = llt.solve(Eigen::MatrixXd::Identity(P, P));
+  Ginv_ = 0.5 * (Ginv_ + Ginv_.transpose()).eval();
+}
+
+void MeanPreconditioner::mix_blocks(Vec z) const {
+  space_->gather_all(z, all_); // collective (world)
+  const int no = space_->n_owned(), P = space_->n_blocks();
+  if (no == 0) return;
+  const Eigen::Index nl = space_->n_local();
+  PetscScalar* za = nullptr;
+  FLEXUQ_PETSC(VecGetArray(z, &za));
+  const Eigen::Map<const Eigen::MatrixXd> Zall(all_.data(), nl, P);
+  Eigen::Map<Eigen::MatrixXd> Zown(za, nl, no);
+  Zown.noalias() = Zall * Ginv_.middleRows(space_->first_block(), no).transpose();
+  FLEXUQ_PETSC(VecRestoreArray(z, &za));
 }
 
 PetscErrorCode MeanPreconditioner::pc_apply(PC pc, Vec r, Vec z) {

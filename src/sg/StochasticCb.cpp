@@ -241,7 +241,9 @@ GalerkinCbResult galerkin_cb(const StochasticLayout& layout, fe::Component& comp
   auto tensor = std::make_shared<const TripleTensor>(
       regroup_by_terms(triple_tensor(space.families(), coef.basis, er.basis), coef.stiffness));
   const BlockSpace blocks(layout, P, Kii[0].get());
-  const auto cm = solve_constraint_modes(blocks, tensor, raw(Ktii), raw(Ktib), opt.constraint, Kii[0].get());
+  ConstraintModeOptions constraint = opt.constraint;
+  constraint.preconditioner = opt.eigen.preconditioner;
+  const auto cm = solve_constraint_modes(blocks, tensor, raw(Ktii), raw(Ktib), constraint, Kii[0].get());
   res.constraint_pcg_iterations = cm.pcg_iterations;
   res.constraint_residual = cm.max_relative_residual;
 

@@ -11,7 +11,8 @@
 namespace flexuq::app {
 
 /// The keys of one Galerkin solve under @p key (`method.galerkin` or `reduce.stochastic.galerkin`):
-/// order, operator_order, solver, normalization, tol, max_it, guard, rayleigh_ritz, assemble, memory_limit_mb,
+/// order, operator_order, solver, normalization, tol, max_it, guard, rayleigh_ritz, preconditioner, assemble,
+/// memory_limit_mb,
 /// regression.{samples, seed} (default seed @p seed). Throws InputError naming the key.
 void galerkin_keys(const io::Config& cfg, const std::string& key, std::uint64_t seed, sg::EigenOptions& e,
                    sg::ExpansionOptions& x);

@@ -24,6 +24,7 @@ namespace flexuq::sg {
 struct ConstraintModeOptions {
   double rtol = 1e-10;   ///< PCG relative residual (unpreconditioned norm)
   int max_it = 1000;
+  Preconditioner preconditioner = Preconditioner::Mean; ///< I ⊗ K_ii^(0)⁻¹ or G̃⁻¹ ⊗ K_ii^(0)⁻¹
   std::string prefix = "sg_cm_"; ///< PETSc options prefix: sg_cm_mean_ for the mean factorisation
 };
 

@@ -70,6 +70,9 @@ struct EigenOptions {
   int max_it = 200;
   double pcg_rtol_max = 1e-6, pcg_rtol_min = 1e-13;
   int pcg_max_it = 1000;
+  /// PCG preconditioner (inverse-subspace, and the SG body's constraint modes): I ⊗ K̄⁻¹ or
+  /// Ullmann's G̃⁻¹ ⊗ K̄⁻¹ (Galerkin.hpp, kronecker_block_factor).
+  Preconditioner preconditioner = Preconditioner::Mean;
   double sf_tol = 1e-12; ///< SLEPc tolerance (straight-forward)
   bool assemble = false; ///< assemble 𝒦 and 𝓜 (straight-forward: MUMPS instead of PCG inside SLEPc)
   double memory_limit_bytes = 0; ///< per rank; 0: MemAvailable / ranks on the node

@@ -16,6 +16,7 @@
 /// y_k = Σ_a K^(a) (Σ_b c_abk x_b) for the owned k: P_α × n_owned sparse products per apply.
 
 #include "flexuq/core/Comm.hpp"
+#include "flexuq/core/EnumNames.hpp"
 #include "flexuq/core/Handle.hpp"
 #include "flexuq/uq/MultiIndexSet.hpp"
 #include "flexuq/uq/PolynomialFamily.hpp"
@@ -170,13 +171,37 @@ public:
   /// Install as a PCSHELL on @p pc.
   void install(PC pc) const;
   KSP ksp() const { return ksp_.get(); }
+  /// Turn this into the Kronecker-product preconditioner G̃⁻¹ ⊗ A0⁻¹ (Ullmann 2010): after the
+  /// multi-right-hand-side A0 solve of the owned blocks, the blocks are gathered and mixed by G̃⁻¹
+  /// (P_β × P_β, symmetric positive definite; kronecker_block_factor). Throws Error naming @p what
+  /// if G̃ is not positive definite. apply and apply_many become collective on the world.
+  void set_block_factor(const Eigen::MatrixXd& G, const std::string& what = "the Kronecker factor");
+  bool kronecker() const { return Ginv_.size() > 0; }
 
 private:
   static PetscErrorCode pc_apply(PC pc, Vec r, Vec z);
+  void mix_blocks(Vec z) const; // z_k ← Σ_b G̃⁻¹(k, b) z_b (owned k), collective (world)
   const BlockSpace* space_;
   KspH ksp_;
   mutable std::vector<double> rbuf_, zbuf_; // apply_many: the owned blocks of all vectors, contiguous
+  Eigen::MatrixXd Ginv_;                    // empty: the mean-based I ⊗ A0⁻¹
+  mutable std::vector<double> all_;         // mix_blocks: every block of this rank's slice
 };
+
+/// The preconditioner of the SG PCG solves: `mean` = I ⊗ K̄⁻¹, `kronecker` = G̃⁻¹ ⊗ K̄⁻¹ (Ullmann 2010).
+enum class Preconditioner { Mean, Kronecker };
+inline constexpr EnumNames<Preconditioner, 2> kPreconditionerNames{
+    {{{Preconditioner::Mean, "mean"}, {Preconditioner::Kronecker, "kronecker"}}}};
+
+/// ⟨A, B⟩_F = Σ_ij A_ij B_ij of two parallel matrices with the same row layout on @p comm: a local
+/// sum over the owned rows (sorted column merge, any nonzero patterns) and one allreduce.
+/// @note Collective on @p comm.
+double frobenius_inner(MPI_Comm comm, Mat A, Mat B);
+/// Ullmann's stochastic factor of the Kronecker preconditioner for the operator Σ_t D_t ⊗ B_t of
+/// @p A (its tensor and terms): G̃ = Σ_t (⟨B_t, K̄⟩_F / ⟨K̄, K̄⟩_F) D_t with K̄ = @p mean, the
+/// Frobenius-best approximation of 𝒦 by G ⊗ K̄. Identical for the expanded (K^(a), Δ^(a)) and the
+/// affine-term (B_t, D_t) forms of the same operator. @note Collective on the terms' communicator.
+Eigen::MatrixXd kronecker_block_factor(const GalerkinOperator& A, Mat mean);
 
 /// @brief Independent PCG solves 𝒦 x_s = b_s (s = 1 … m) preconditioned by I ⊗ A0⁻¹, iterated in
 /// lockstep: each iteration applies 𝒦 and the preconditioner to all unconverged systems at once
