@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "flexuq/fe/BlockOps.hpp"
 
+#include "flexuq/core/Assert.hpp"
 #include "flexuq/core/Error.hpp"
 #include "flexuq/core/Handle.hpp"
 #include "flexuq/la/Blas.hpp"
@@ -8,6 +9,7 @@
 #include "flexuq/la/Guards.hpp"
 #include "flexuq/la/MumpsBlockSolve.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -22,7 +24,24 @@ constexpr double kDropRelative = 1e-14;
 /// A column left with less than this fraction of its Euclidean norm after the projection on the
 /// basis is in the basis's span to round-off (CGS2 leaves ~1e-16 of it): dropped.
 constexpr double kRemainderRelative = 1e-13;
+
 } // namespace
+
+PetscLogEvent event(Event e) {
+  static const std::vector<PetscLogEvent> ids = [] {
+    PetscClassId cid = 0;
+    FLEXUQ_PETSC(PetscClassIdRegister("flexuq block", &cid));
+    std::vector<PetscLogEvent> v(static_cast<std::size_t>(Event::Count));
+    const char* names[] = {"BlkMProduct", "BlkInner", "BlkSVQB", "BlkProject", "BlkSolveCopy",
+                           "BlkRayleighRitz", "BlkCheck", "BlkRestart", "BlkGrow"};
+    for (std::size_t i = 0; i < v.size(); ++i) FLEXUQ_PETSC(PetscLogEventRegister(names[i], cid, &v[i]));
+    return v;
+  }();
+  return ids[static_cast<std::size_t>(e)];
+}
+
+ScopedEvent::ScopedEvent(Event e) : e_(event(e)) { PetscLogEventBegin(e_, 0, 0, 0, 0); }
+ScopedEvent::~ScopedEvent() { PetscLogEventEnd(e_, 0, 0, 0, 0); }
 
 Operator::Operator(Mat A) : A_(A) {
   if (la::BlockProduct::supports(A)) bp_ = std::make_unique<la::BlockProduct>(A);
@@ -36,6 +55,7 @@ Block Operator::apply(const Block& X) {
   FLEXUQ_PETSC(MatGetSize(A_, &N, nullptr));
   Block Y(X.rows(), X.cols());
   if (X.cols() == 0) return Y;
+  const ScopedEvent timed(Event::MProduct);
   if (bp_) {
     const RowBlock Xr = X;
     RowBlock Yr(X.rows(), X.cols());
@@ -55,6 +75,7 @@ Block Operator::apply(const Block& X) {
 }
 
 Eigen::MatrixXd inner(MPI_Comm comm, const Block& X, const Block& Y) {
+  const ScopedEvent timed(Event::Inner);
   Eigen::MatrixXd G = blas::gemm_tn(X, Y); // BLAS-3 (DGEMM)
   if (G.size() > 0) FLEXUQ_MPI(MPI_Allreduce(MPI_IN_PLACE, G.data(), static_cast<int>(G.size()), MPI_DOUBLE, MPI_SUM, comm));
   return G;
@@ -74,6 +95,7 @@ Eigen::VectorXd inner_diagonal(MPI_Comm comm, const Block& X, const Block& Y) {
 
 void svqb(MPI_Comm comm, Block& X, Block& MX) {
   if (X.cols() == 0) return;
+  const ScopedEvent timed(Event::SVQB);
   Eigen::MatrixXd G = inner(comm, X, MX);
   G = 0.5 * (G + G.transpose()).eval();
   Eigen::VectorXd d(G.rows());
@@ -92,9 +114,11 @@ void svqb(MPI_Comm comm, Block& X, Block& MX) {
   MX = blas::gemm(MX, false, T, false);
 }
 
-void project_out(MPI_Comm comm, const Block& V, const Block& MV, Block& Y) {
+void project_out(MPI_Comm comm, const Block& V, const Block& MV, Block& Y, const Eigen::MatrixXd* first) {
+  const ScopedEvent timed(Event::Project);
   const Eigen::VectorXd before = column_norms2(comm, Y);
-  for (int pass = 0; pass < 2; ++pass) Y -= blas::gemm(V, false, inner(comm, MV, Y), false);
+  FLEXUQ_ASSERT(!first || (first->rows() == V.cols() && first->cols() == Y.cols()), "project_out: the given coefficients do not fit");
+  for (int pass = 0; pass < 2; ++pass) Y -= blas::gemm(V, false, pass == 0 && first ? *first : inner(comm, MV, Y), false);
   const Eigen::VectorXd after = column_norms2(comm, Y);
   std::vector<Eigen::Index> keep;
   for (Eigen::Index j = 0; j < Y.cols(); ++j)
@@ -103,6 +127,21 @@ void project_out(MPI_Comm comm, const Block& V, const Block& MV, Block& Y) {
   Block Z(Y.rows(), static_cast<Eigen::Index>(keep.size()));
   for (std::size_t c = 0; c < keep.size(); ++c) Z.col(static_cast<Eigen::Index>(c)) = Y.col(keep[c]);
   Y = std::move(Z);
+}
+
+void rotate(Block& X, const Eigen::MatrixXd& Z) {
+  FLEXUQ_ASSERT(Z.rows() == X.cols() && Z.cols() <= X.cols(), "rotate: Z does not fit X");
+  const Eigen::Index n = X.rows(), d = X.cols(), k = Z.cols();
+  // Row panels of a few hundred kB: the panel and Z stay in cache, and no second basis is allocated.
+  const Eigen::Index panel = std::max<Eigen::Index>(64, 32768 / std::max<Eigen::Index>(1, d));
+  Eigen::MatrixXd T(std::min(panel, n), k);
+  for (Eigen::Index r0 = 0; r0 < n; r0 += panel) {
+    const Eigen::Index m = std::min(panel, n - r0);
+    blas::gemm("N", "N", m, k, d, X.data() + r0, std::max<Eigen::Index>(1, n), Z.data(), std::max<Eigen::Index>(1, d),
+               T.data(), std::max<Eigen::Index>(1, T.rows()));
+    X.block(r0, 0, m, k) = T.topRows(m);
+  }
+  X.conservativeResize(Eigen::NoChange, k);
 }
 
 Block solve(KSP ksp, Mat layout, const Block& B) {

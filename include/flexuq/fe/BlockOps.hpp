@@ -20,6 +20,22 @@ class BlockProduct;
 
 namespace flexuq::fe::block {
 
+/// The parts of the block eigensolvers timed as PETSc log events (-log_view: BlkMProduct, ...).
+enum class Event { MProduct, Inner, SVQB, Project, SolveCopy, RayleighRitz, Check, Restart, Grow, Count };
+/// The PETSc log event of @p e (registered on first use).
+PetscLogEvent event(Event e);
+/// Logs its scope as the event @p e.
+class ScopedEvent {
+public:
+  explicit ScopedEvent(Event e);
+  ~ScopedEvent();
+  ScopedEvent(const ScopedEvent&) = delete;
+  ScopedEvent& operator=(const ScopedEvent&) = delete;
+
+private:
+  PetscLogEvent e_;
+};
+
 /// Local rows × columns of a block of distributed vectors (column-major, K's row layout).
 using Block = Eigen::MatrixXd;
 
@@ -48,8 +64,11 @@ Eigen::VectorXd inner_diagonal(MPI_Comm comm, const Block& X, const Block& Y);
 /// diagonally scaled Gram matrix is below 1e-14 of the largest are dropped (round-off, not space).
 void svqb(MPI_Comm comm, Block& X, Block& MX);
 /// Y ← (I − V Vᵀ M) Y twice (V M-orthonormal, MV = M V); columns left with less than 1e-13 of
-/// their norm are dropped (in the basis's span to round-off).
-void project_out(MPI_Comm comm, const Block& V, const Block& MV, Block& Y);
+/// their norm are dropped (in the basis's span to round-off). @p first: the first pass's
+/// coefficients MVᵀ Y when the caller has them already (one read of MV fewer).
+void project_out(MPI_Comm comm, const Block& V, const Block& MV, Block& Y, const Eigen::MatrixXd* first = nullptr);
+/// X ← X Z in place (Z: X.cols() × k, k ≤ X.cols()), by row panels: no second copy of X.
+void rotate(Block& X, const Eigen::MatrixXd& Z);
 /// X = A⁻¹ B with the set-up KSP @p ksp (operator A of @p layout's row layout): one KSPMatSolve,
 /// MUMPS's multi-right-hand-side solve with its factorization.
 Block solve(KSP ksp, Mat layout, const Block& B);
