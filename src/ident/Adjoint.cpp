@@ -186,31 +186,19 @@ struct StepState {
 /// mbs::Integrator::initialise. The reduced one needs only (q_0, q̇_0) of the full model (its own
 /// (ẍ_0, λ_0) come from the reduced saddle system, initial_state()), so not the full (q̈, λ) solve nor
 /// its regularity test (a full-pivoting LU of the (n + m) saddle matrix, 14 % of a reduced gradient
-/// that takes 2 p + 1 of them): the same rows' selection, minimum-norm position projection
-/// (mbs::Integrator::project_positions at initialise's tolerance), normalisation, check of the dropped
-/// rows and velocity projection. Every reduced run here (cost, the p ± δ systems) starts so.
+/// that takes 2 p + 1 of them): initialise's first half, mbs::Integrator::assemble (rows' selection,
+/// minimum-norm Newton assembly, normalisation, the dropped rows' check, velocity projection). Every
+/// reduced run here (cost, the p ± δ systems) starts so.
 mbs::State assembled(mbs::System& sys, const Problem& pr) {
   mbs::SolverOptions o = pr.solver;
   o.stabilized = false;
+  mbs::Integrator integ(sys, o);
   mbs::State s;
   if (!pr.basis) {
-    mbs::Integrator integ(sys, o);
     integ.initialise(s);
     return s;
   }
-  o.tol = std::min(o.tol, 1e-10);
-  mbs::Integrator integ(sys, o);
-  s.t = o.start;
-  s.q = sys.initial_q();
-  sys.select_independent_rows(s.q, s.t);
-  integ.project_positions(s.t, s.q);
-  sys.normalise(s.q);
-  const Vec all = sys.phi_all(s.q, s.t);
-  FLEXUQ_REQUIRE(all.lpNorm<Eigen::Infinity>() <= 1e-8,
-                 "identification: the initial configuration cannot be assembled at t = "
-                     << s.t << ": a redundant constraint row is violated by " << all.lpNorm<Eigen::Infinity>());
-  s.v = sys.initial_v();
-  integ.project_velocities(s.t, s.q, s.v);
+  integ.assemble(s);
   FLEXUQ_REQUIRE(static_cast<int>(pr.basis->rows.size()) == sys.m() && pr.basis->n() == sys.n(),
                  "identification: the reduced model was built for " << pr.basis->n() << " coordinates and "
                  << pr.basis->rows.size() << " active rows; the system at these parameters has " << sys.n()

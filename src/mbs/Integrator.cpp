@@ -288,7 +288,7 @@ void Integrator::project_velocities(double t, const Vec& q, Vec& v) const {
   }
 }
 
-std::vector<std::string> Integrator::initialise(State& s) {
+std::vector<std::string> Integrator::assemble(State& s) {
   const double t0 = o_.start;
   // Memory: a dense run's (n + m)² matrices are checked before anything is allocated, so a mechanism
   // that cannot fit says so at once (issue #40); `auto` decides below, on the sparse saddle matrix,
@@ -340,8 +340,15 @@ std::vector<std::string> Integrator::initialise(State& s) {
   Vec v = sys_.initial_v();
   project_velocities(t0, q, v);
   s.t = t0;
-  s.q = q;
-  s.v = v;
+  s.q = std::move(q);
+  s.v = std::move(v);
+  return dropped;
+}
+
+std::vector<std::string> Integrator::initialise(State& s) {
+  auto dropped = assemble(s);
+  const double t0 = s.t;
+  const Vec& q = s.q;
   {
     // The saddle matrix must be regular (a massless body must be held by its joints); a rank
     // check once here, the steps then rely on the LU and a finite solution.
@@ -375,7 +382,7 @@ std::vector<std::string> Integrator::initialise(State& s) {
                                      "inertia-free body that the joints do not hold?)"));
     }
   }
-  accelerations(t0, q, v, s.a, s.lambda);
+  accelerations(t0, q, s.v, s.a, s.lambda);
   aux_ = s.a;
   s.aux = s.a;
   prev_h_ = 0;

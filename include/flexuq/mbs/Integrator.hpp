@@ -132,6 +132,12 @@ public:
   /// the mass matrix is singular.
   /// @return labels of the constraint rows found redundant and dropped.
   std::vector<std::string> initialise(State& s);
+  /// initialise()'s first half: @p s.t, q, v at o.start (the redundancy check and row selection,
+  /// position assembly by minimum-norm Newton, normalisation, the dropped rows' check, velocity
+  /// projection), without the (q̈, λ) solve and its regularity test (@p s.a, lambda untouched). For
+  /// a model that solves its own accelerations (the reduced ones of ident/Adjoint.cpp).
+  /// @throws InputError as initialise(). @return the labels of the dropped rows.
+  std::vector<std::string> assemble(State& s);
   /// Integrate to o.end; @p output gets the initial state and every output time (work of
   /// non-conservative forces so far alongside). @p progress gets t after each step.
   RunStats run(State& s, const std::function<void(const State&, double work)>& output,
