@@ -8,7 +8,8 @@
 # The clamp set is CLAMP (bench/crank.geo). Writes OUT (default bench/results/mumps_analysis.md): one row
 # per run from build/bench/bench_mumps_analysis's summary line; the per-process lines go to OUT's .log.
 # Memory: every process reads the mesh and its share of K; 16 processes on the 868 k crank need ~6 GB
-# summed: the script holds /tmp/flexuq-bigmem.lock around each run.
+# summed: the script holds /tmp/flexuq-bigmem.lock around each run (LOCK= for none: the 294 k crank needs
+# < 2.5 GB at 16 processes; LOCK=FILE for another lock file).
 set -euo pipefail
 mesh=${1:?usage: $0 MESH [RANKS] [ORDERINGS] [OUT]}
 ranks=${2:-"1 2 4 8 16"}
@@ -18,6 +19,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 exe=$here/build/bench/bench_mumps_analysis
 [ -x "$exe" ] || { echo "$0: $exe missing: cmake --build build --target bench_mumps_analysis" >&2; exit 2; }
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 OPENBLAS_NUM_THREADS=1
+lock=${LOCK-/tmp/flexuq-bigmem.lock}
 mkdir -p "$(dirname "$out")"
 log=${out%.md}.log
 {
@@ -30,7 +32,7 @@ log=${out%.md}.log
 for o in $orderings; do
   for p in $ranks; do
     load=$(cut -d' ' -f1 /proc/loadavg)
-    line=$(flock /tmp/flexuq-bigmem.lock mpirun -n "$p" "$exe" "$mesh" CLAMP "$o" 2>&1 | tee -a "$log" | grep '^summary:' || true)
+    line=$(${lock:+flock "$lock"} mpirun -n "$p" "$exe" "$mesh" CLAMP "$o" 2>&1 | tee -a "$log" | grep '^summary:' || true)
     [ -n "$line" ] || { echo "$0: $o on $p processes failed (see $log)" >&2; continue; }
     echo "$line" | awk -v load="$load" '{ for (i = 2; i < NF; i += 2) v[$i] = $(i + 1)
       printf "| %s | %s | %.1f | %.3e | %.2f | %.2f | %d | %d | %d | %d | %d | %d | %s |\n", v["ordering"], v["processes"],
