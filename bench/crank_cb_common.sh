@@ -25,3 +25,23 @@ reduce:
 output: cb.h5
 YAML
 }
+# crank_scb_shape_job FILE POINTS RANKS: a stochastic CB job of the crank with two shape-changing
+# parameters (E of the WEB section, nu of the whole crank), CB with both ends RBE2 and 20 modes, a
+# free-free check-out of 10 modes, regression of order 1 on POINTS points, basis: false, one group of
+# RANKS ranks, writing scb.h5 (bench/scb_recycle.sh, bench/scb_point_cpu.sh).
+crank_scb_shape_job() {
+  cat > "$1" <<YAML
+model: {mesh: crank.inp, material: {E: 2.1e11, nu: 0.3, rho: 7850}}
+parameters:
+  E_web: {dist: uniform, low: 1.9e11, high: 2.3e11, param: E, set: WEB}
+  nu:    {dist: uniform, low: 0.28, high: 0.32, param: nu}
+reduce:
+  method: craig-bampton
+  interfaces: [{set: JOURNAL_END, kind: rbe2}, {set: PIN_END, kind: rbe2}]
+  modes: {count: 20}
+  checkout: {free_free: 10}
+  stochastic: {method: regression, pce: {order: 1}, samples: $2, basis: false}
+campaign: {ranks_per_sample: $3, seed: 42}
+output: scb.h5
+YAML
+}

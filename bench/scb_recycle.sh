@@ -10,7 +10,7 @@
 # RECYCLE_RUNS (default "off:krylov-schur auto:krylov-schur"; the first off run is the one compared with): the stochastic runs, each
 # recycle:solver (reduce.modes.recycle and reduce.modes.solver), e.g. "block:krylov-schur off:block";
 # FRESH_SOLVERS (default krylov-schur): the fresh reductions, one per reduce.modes.solver; REPEAT
-# (default 1): each fresh reduction and each stochastic run that many times, the best kept.
+# (default 1): rounds of every fresh reduction and every stochastic run back to back, the best kept.
 # Prints per run: the mean seconds per point (/samples/seconds), its ratio to the best fresh reduction,
 # the points that fell back to the full solve and the block solves / right-hand sides of the
 # seeded ones (log lines), and the largest relative difference of the points' mode eigenvalues and
@@ -22,34 +22,22 @@ wd=$(mktemp -d /tmp/scb_recycle.XXXX)
 . "$here/bench/crank_cb_common.sh"
 crank_mesh "$wd" "$mesh"
 crank_cb_job "$wd"
-cat > "$wd/scb.yaml" <<YAML
-model: {mesh: crank.inp, material: {E: 2.1e11, nu: 0.3, rho: 7850}}
-parameters:
-  E_web: {dist: uniform, low: 1.9e11, high: 2.3e11, param: E, set: WEB}
-  nu:    {dist: uniform, low: 0.28, high: 0.32, param: nu}
-reduce:
-  method: craig-bampton
-  interfaces: [{set: JOURNAL_END, kind: rbe2}, {set: PIN_END, kind: rbe2}]
-  modes: {count: 20}
-  checkout: {free_free: 10}
-  stochastic: {method: regression, pce: {order: 1}, samples: $points, basis: false}
-campaign: {ranks_per_sample: $np, seed: 42}
-output: scb.h5
-YAML
+crank_scb_shape_job "$wd/scb.yaml" "$points" "$np"
 cd "$wd"
 runs="${RECYCLE_RUNS:-off:krylov-schur auto:krylov-schur}"; fresh_solvers="${FRESH_SOLVERS:-krylov-schur}"; repeat="${REPEAT:-1}"
 echo "cores: $(nproc --all), load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 : > fresh.txt
-for sol in $fresh_solvers; do
-  for r in $(seq "$repeat"); do
+# Round r runs every fresh reduction and every stochastic job once, back to back, so that each
+# ratio compares runs under the same load; the best of the rounds is kept per run.
+for r in $(seq "$repeat"); do
+  echo "round $r, load: $(cut -d' ' -f1-3 /proc/loadavg)"
+  for sol in $fresh_solvers; do
     t0=$(date +%s.%N)
     mpirun -n "$np" "$flexuq" reduce cb.yaml ${RECYCLE_SET:-} --set reduce.modes.solver="$sol" > "cb-$sol.log" 2>&1
     t1=$(date +%s.%N); echo "$sol $t0 $t1" >> fresh.txt
   done
-done
-for run in $runs; do
-  rc=${run%%:*}; sol=${run#*:}
-  for r in $(seq "$repeat"); do
+  for run in $runs; do
+    rc=${run%%:*}; sol=${run#*:}
     mpirun -n "$np" "$flexuq" reduce scb.yaml ${RECYCLE_SET:-} --set output="$rc-$sol-$r.h5" \
       --set reduce.modes.recycle="$rc" --set reduce.modes.solver="$sol" > "$rc-$sol-$r.log" 2>&1
   done
@@ -83,8 +71,10 @@ for run in runs:
     if seeded:
         st = [int(a) for a, _ in seeded]; cols = [int(b) for _, b in seeded]
         extra = f"; seeded block: {min(st)}-{max(st)} block solves, {min(cols)}-{max(cols)} right-hand sides per point"
+    same = f"{sec.mean() / min(fresh[sol]):.2f} x the fresh reduction with solver {sol}, " if sol in fresh else ""
+    dflt = f"{sec.mean() / min(fresh['krylov-schur']):.2f} x the default (krylov-schur) fresh reduction, " if "krylov-schur" in fresh else ""
     print(f"recycle {rc:5s} solver {sol:12s}: per point {sec.mean():.2f} s (min {sec.min():.2f}, max {sec.max():.2f}) = "
-          f"{sec.mean() / best:.2f} x the best fresh reduction; fell back: {fell} of {len(sec)}{extra}")
+          f"{same}{dflt}{sec.mean() / best:.2f} x the best fresh reduction; fell back: {fell} of {len(sec)}{extra}")
     if rc == "off" and ref is None: ref = (run, outs)
     elif ref is not None:
         for k in outs:
