@@ -4,6 +4,7 @@
 #include "flexuq/core/Assert.hpp"
 #include "flexuq/la/Blas.hpp"
 #include "flexuq/la/Clusters.hpp"
+#include "flexuq/la/MumpsBlockSolve.hpp"
 #include "flexuq/la/Projection.hpp"
 #include "flexuq/la/Solvers.hpp"
 
@@ -120,13 +121,13 @@ PetscInt n_rows(Mat A) {
 }
 
 /// X ← A⁻¹B with the factorization kept in @p ksp (preonly + MUMPS Cholesky): one multi-RHS solve
-/// (KSPMatSolve → PCMatApply → MatMatSolve on the factor) for a block of several columns, one
+/// (la::ksp_mat_solve: MUMPS's distributed solve on the factor) for a block of several columns, one
 /// KSPSolve per column when @p block is 1 (the one-at-a-time reference of reduce.solve_block).
 void solve_columns(KSP ksp, Mat B, Mat X, int block) {
   PetscInt n = 0;
   FLEXUQ_PETSC(MatGetSize(B, nullptr, &n));
   if (block > 1) {
-    FLEXUQ_PETSC(KSPMatSolve(ksp, B, X));
+    la::ksp_mat_solve(ksp, B, X); // KSPMatSolve without PETSc's per-call scatter set-up on > 1 rank
     return;
   }
   for (PetscInt j = 0; j < n; ++j) {
