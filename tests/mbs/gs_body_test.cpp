@@ -6,6 +6,8 @@
 //   derives from the kinetic energy: Aᵀ M_FF Ȧ and the floating frame's quadratic velocity together),
 //   and ġᵀ C_GS ġ = ½ ġᵀ Ṁ_GS ġ (its power is that of the changing mass);
 // * S7: a rigid pose (any position and turn) gives ξ = 0, zero elastic force and energy.
+// * M̄ (ReducedBody::M, which the body does not read): with the frame point at rest M_GS = Eᵀ M̄ E, E the
+//   closed-form map from ġ to the body's columns.
 // The particle positions use the digest's definitions (§3.3, frame at interface point k):
 // R_j = R_z(θ_k), r_j = x_k − R_j X_k, q_i = [R_jᵀ(x_i − r_j) − X_i; θ_i − θ_k], x_p = r_j + R_j(X_p + Φ_p ξ).
 #include "flexuq/mbs/GsBody.hpp"
@@ -20,6 +22,7 @@
 #include <cmath>
 #include <cstdio>
 #include <random>
+#include <vector>
 
 using namespace flexuq;
 using namespace flexuq::mbs;
@@ -112,6 +115,40 @@ TEST(MbsGs, MassMatrixGivesTheParticlesKineticEnergy) {
       const double t = 0.5 * gd.dot(gs_body_mass(*d, g) * gd), t_ref = s.kinetic(g, gd, k);
       std::printf("frame %d trial %d: |T_GS - T_particles| / T = %.2e\n", k, trial, std::abs(t - t_ref) / t_ref);
       EXPECT_NEAR(t, t_ref, 1e-11 * t_ref) << "frame " << k << ", trial " << trial;
+    }
+  }
+}
+
+// ReducedBody::M (M̄ = ΦᵀM_pΦ, which the GS body does not read: its mass comes from the invariants) in
+// closed form: with the frame point at rest (ġ_k = 0: v_O = 0, ω = 0) the body's velocity is Φ ξ̇ in
+// the frame, so T = ½ ξ̇ᵀ M̄ ξ̇ at any pose, ξ̇ from the digest's definitions: the other point's
+// (ux, uy) = Rᵀ(θ_k) ẋ_o / s, rz = θ̇_o / s, the internal ones ġ. M_GS on the other point's and the
+// internal coordinates is then Eᵀ M̄ E (E: 15 × 6 over the body's columns, the frame point's zero).
+TEST(MbsGs, MassMatrixWithTheFrameAtRestIsTheReducedBodysM) {
+  const auto s = Synthetic::make(19);
+  const Mat& mbar = s.body.M;
+  const Vec& sc = s.body.column_scale;
+  for (int k = 0; k < 2; ++k) {
+    const auto d = make_gs_data(s.body, k == 0 ? "A" : "B", "synthetic");
+    const int o = 1 - k, ni = Synthetic::n_internal;
+    std::vector<int> sub = {3 * o, 3 * o + 1, 3 * o + 2};
+    for (int j = 0; j < ni; ++j) sub.push_back(6 + j);
+    std::mt19937 gen(53 + k);
+    for (int trial = 0; trial < 3; ++trial) {
+      const Vec g = state(*d, gen);
+      const double c = std::cos(g(3 * k + 2)), sn = std::sin(g(3 * k + 2)); // R = [c −s; s c]
+      Mat e = Mat::Zero(mbar.rows(), 3 + ni);
+      e(6 * o, 0) = c / sc(6 * o), e(6 * o, 1) = sn / sc(6 * o);              // (Rᵀ ẋ)_x / s
+      e(6 * o + 1, 0) = -sn / sc(6 * o + 1), e(6 * o + 1, 1) = c / sc(6 * o + 1); // (Rᵀ ẋ)_y / s
+      e(6 * o + 5, 2) = 1.0 / sc(6 * o + 5);
+      for (int j = 0; j < ni; ++j) e(12 + j, 3 + j) = 1.0;
+      const Mat ref = e.transpose() * mbar * e, mgs = gs_body_mass(*d, g);
+      Mat got(3 + ni, 3 + ni);
+      for (int a = 0; a < 3 + ni; ++a)
+        for (int b = 0; b < 3 + ni; ++b) got(a, b) = mgs(sub[static_cast<std::size_t>(a)], sub[static_cast<std::size_t>(b)]);
+      const double err = (got - ref).norm() / ref.norm();
+      std::printf("frame %d trial %d: |M_GS - E'M E| / |E'M E| = %.2e\n", k, trial, err);
+      EXPECT_LT(err, 1e-12) << "frame " << k << ", trial " << trial;
     }
   }
 }
