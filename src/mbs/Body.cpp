@@ -84,6 +84,8 @@ double RigidBodyModel::gravity_work(const Vec& q, int o, const Vec3& g) const {
   return body_.mass * g.dot(q.segment<3>(o));
 }
 
+Mat RigidBodyModel::constant_mass_block() const { return body_.mass * Mat::Identity(3, 3); }
+
 // ---- flexible floating-frame bodies ----
 
 FlexibleBodyModel::FlexibleBodyModel(RigidBody body) : BodyModel(std::move(body)) {

@@ -55,6 +55,8 @@ void GsBodyModelBase::mass_into(const Vec& q, int o, double scale, Eigen::Ref<Ma
   mm.block(o + 7, o + 7, n, n) += scale * gs_parts::mass(*gs_, frame_state(q.segment(o + 7, n), Vec()));
 }
 
+Mat GsBodyModelBase::constant_mass_block() const { return gs_->invariants.mass * Mat::Identity(7, 7); }
+
 void GsBodyModelBase::add_body_forces(const Vec& q, const Vec& v, int o, const Vec3& g_sum, bool qv_terms,
                                       Vec& f) const {
   const int n = n_elastic();

@@ -57,6 +57,8 @@ void PlanarBodyModel::mass_into(const Vec& q, int o, double scale, Eigen::Ref<Ma
   mm(o + 3, o + 3) = c * e0 * e0;
 }
 
+Mat PlanarBodyModel::constant_mass_block() const { return body_.mass * Mat::Identity(2, 2); }
+
 void PlanarBodyModel::add_body_forces(const Vec& q, const Vec& v, int o, const Vec3& /*g_sum*/, bool qv_terms,
                                       Vec& f) const {
   if (!qv_terms) return;

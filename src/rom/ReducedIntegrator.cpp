@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <typeinfo>
 
 namespace flexuq::rom {
 
@@ -35,29 +34,30 @@ ReducedIntegrator::ReducedIntegrator(mbs::System& sys, mbs::SolverOptions o, con
   }
   const int r = b.r();
   mass_const_ = Mat::Zero(r, r);
-  const Vec q0 = sys.initial_q();
   for (std::size_t bd = 0; bd < sys.bodies().size(); ++bd) {
     const mbs::BodyModel& model = sys.body_model(static_cast<int>(bd));
     const int off = sys.offset(static_cast<int>(bd)), cnt = model.n_coordinates();
     if (sys.n_elastic(static_cast<int>(bd)) > 0) stiff_ = true;
     if (!(b.V.middleRows(off, cnt).cwiseAbs().maxCoeff() > 0)) continue;
-    if (typeid(model) != typeid(mbs::RigidBodyModel)) {
+    const Mat c = model.constant_mass_block();
+    const int k = static_cast<int>(c.rows());
+    if (k == 0) {
       bodies_.push_back({off, cnt});
       continue;
     }
-    // M_b = blockdiag(m 1, 4 GᵀJG) (mbs/Body.hpp): m V_rᵀV_r once; per rebuild only the 4 × 4 block
-    // on the columns where V's p rows are not zero (a type-sensitive basis: the rotational ones).
-    Mat m7 = Mat::Zero(7, 7);
-    model.mass_into(Vec(q0.segment(off, 7)), 0, 1.0, m7);
-    const auto vr = b.V.middleRows(off, 3);
-    mass_const_.noalias() += vr.transpose() * m7.topLeftCorner(3, 3) * vr;
-    RigidPart part{off, {}, Mat()};
+    // M_b = blockdiag(C, N(q)) (BodyModel::constant_mass_block; a rigid body: m 1 and 4GᵀJG): V_kᵀ C V_k
+    // once; per rebuild only N on the columns where V's rows past the k are not zero (a type-sensitive
+    // basis: the rotational ones).
+    const auto vk = b.V.middleRows(off, k);
+    mass_const_.noalias() += vk.transpose() * c * vk;
+    SplitPart part{off, k, cnt, {}, Mat()};
     for (int j = 0; j < r; ++j)
-      if (b.V.block(off + 3, j, 4, 1).cwiseAbs().maxCoeff() > 0) part.cols.push_back(j);
-    part.vp.resize(4, static_cast<Eigen::Index>(part.cols.size()));
+      if (cnt > k && b.V.block(off + k, j, cnt - k, 1).cwiseAbs().maxCoeff() > 0) part.cols.push_back(j);
+    if (part.cols.empty()) continue;
+    part.vp.resize(cnt - k, static_cast<Eigen::Index>(part.cols.size()));
     for (std::size_t j = 0; j < part.cols.size(); ++j)
-      part.vp.col(static_cast<Eigen::Index>(j)) = b.V.block(off + 3, part.cols[j], 4, 1);
-    rigid_.push_back(std::move(part));
+      part.vp.col(static_cast<Eigen::Index>(j)) = b.V.block(off + k, part.cols[j], cnt - k, 1);
+    split_.push_back(std::move(part));
   }
   kpos_.assign(static_cast<std::size_t>(sys.n()), -1);
   for (const auto& f : sys.forces())
@@ -68,11 +68,11 @@ ReducedIntegrator::ReducedIntegrator(mbs::System& sys, mbs::SolverOptions o, con
 Mat ReducedIntegrator::reduced_matrix(const Vec& q, double ck, double cd) {
   const int r = b_.r();
   Mat out = mass_const_;
-  mb_.resize(7, 7);
-  for (const RigidPart& part : rigid_) {
-    // The rotational block 4GᵀJG on the body's p columns (mass_into writes its translational block too).
-    sys_.body_model(sys_.body_of_coordinate(part.off)).mass_into(Vec(q.segment(part.off, 7)), 0, 1.0, mb_);
-    rot_w_.noalias() = mb_.bottomRightCorner(4, 4) * part.vp;
+  for (const SplitPart& part : split_) {
+    // N(q) on the part's columns (mass_into writes the constant block too; a GS body adds to zeros).
+    mb_.setZero(part.cnt, part.cnt);
+    sys_.body_model(sys_.body_of_coordinate(part.off)).mass_into(Vec(q.segment(part.off, part.cnt)), 0, 1.0, mb_);
+    rot_w_.noalias() = mb_.bottomRightCorner(part.cnt - part.k, part.cnt - part.k) * part.vp;
     rot_.noalias() = part.vp.transpose() * rot_w_;
     const auto k = static_cast<Eigen::Index>(part.cols.size());
     for (Eigen::Index j = 0; j < k; ++j)

@@ -4,15 +4,18 @@
 // ½ m |ṙ|² + ½ ω'ᵀJω' with ω' from the quaternion product (Eigen, independent of G); the initial
 // rates; M·a without forming M against the formed block; a flexible body's gravity, strain energy,
 // dissipation and Newton block against sums over the particles of tests/mbs/ParticleBody.hpp; its
-// own forces against the virtual work of gravity and strain; make_body_model's choice.
+// own forces against the virtual work of gravity and strain; make_body_model's choice; the constant
+// uncoupled mass blocks (BodyModel::constant_mass_block) against mass_into at random poses.
 #include "flexuq/mbs/System.hpp"
 
+#include "MassBlockCheck.hpp"
 #include "ParticleBody.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <random>
+#include <string>
 
 using namespace flexuq::mbs;
 
@@ -208,4 +211,50 @@ TEST(BodyModel, RigidBodyRefusesNothingAndHoldsNoFrame) {
   EXPECT_NO_THROW(model->check_point(Vec3(1, 2, 3), nullptr, "joint 'j'"));
   EXPECT_FALSE(model->frame_held());
   EXPECT_EQ(model->strain_amplitudes(Vec::Zero(0)).size(), 0);
+}
+
+TEST(BodyModel, ConstantMassBlockIsTheUncoupledConstantPart) {
+  // Rigid: C = m 1 on r (3 × 3), at random unit p; planar: m 1 on (x, y), at random (e0, e3). The
+  // block is the body's mass, not a value read back from mass_into.
+  std::mt19937 rng(23);
+  const RigidBody spec = rigid_spec(rng);
+  const auto rigid = make_body_model(spec);
+  ASSERT_EQ(rigid->constant_mass_block(), spec.mass * Mat::Identity(3, 3));
+  RigidBody flat = spec;
+  flat.planar = true;
+  flat.orientation = Vec4(std::cos(0.35), 0, 0, std::sin(0.35));
+  flat.velocity.z() = 0;
+  flat.angular_velocity = Vec3(0, 0, 1.5);
+  const auto planar = make_body_model(flat);
+  ASSERT_EQ(planar->n_coordinates(), 4);
+  ASSERT_EQ(planar->constant_mass_block(), spec.mass * Mat::Identity(2, 2));
+  for (int trial = 0; trial < 3; ++trial) {
+    Vec q = random_vector(kOffset + 9, rng);
+    q.segment<4>(kOffset + 3) = random_unit(rng);
+    test::expect_constant_leading_block(*rigid, q, kOffset, "rigid, trial " + std::to_string(trial));
+    Vec qp = random_vector(kOffset + 6, rng);
+    const double th = 3.0 * qp(0);
+    qp(kOffset + 2) = std::cos(0.5 * th);
+    qp(kOffset + 3) = std::sin(0.5 * th);
+    test::expect_constant_leading_block(*planar, qp, kOffset, "planar, trial " + std::to_string(trial));
+  }
+  // A floating-frame body has none: its M_rr = m 1 is constant, but its r-p coupling −A s̃(η) 2G is not
+  // zero (the particles' centre of mass is off the frame) and changes with p.
+  using flexuq::mbs::test::Particles;
+  const Particles pt = Particles::make(6, 3, 0.8, 5);
+  const auto flex = make_body_model(flexuq::mbs::test::flexible_body("bar", pt.data(1.0, 0.02), Vec3(0.2, 0.1, -0.3),
+                                                                    Vec4(1, 0, 0, 0)));
+  EXPECT_EQ(flex->constant_mass_block().size(), 0);
+  Mat m1 = Mat::Zero(kOffset + 10, kOffset + 10), m2 = m1;
+  Vec q = 0.05 * random_vector(kOffset + 10, rng);
+  q.segment<4>(kOffset + 3) = random_unit(rng);
+  flex->mass_into(q, kOffset, 1.0, m1);
+  q.segment<4>(kOffset + 3) = random_unit(rng);
+  flex->mass_into(q, kOffset, 1.0, m2);
+  double mass = 0;
+  for (const double mp : pt.m) mass += mp;
+  EXPECT_LT((m1.block<3, 3>(kOffset, kOffset) - mass * Mat3::Identity()).norm(), 1e-12);
+  const Mat rp1 = m1.block(kOffset, kOffset + 3, 3, 4), rp2 = m2.block(kOffset, kOffset + 3, 3, 4);
+  EXPECT_GT(rp1.norm(), 1e-3);
+  EXPECT_GT((rp1 - rp2).norm(), 1e-3);
 }

@@ -13,6 +13,7 @@
 #include "flexuq/mbs/GsBody.hpp"
 
 #include "GsSynthetic.hpp"
+#include "MassBlockCheck.hpp"
 #include "flexuq/core/Error.hpp"
 #include "flexuq/mbs/Integrator.hpp"
 #include "flexuq/mbs/System.hpp"
@@ -22,6 +23,7 @@
 #include <cmath>
 #include <cstdio>
 #include <random>
+#include <string>
 #include <vector>
 
 using namespace flexuq;
@@ -203,6 +205,25 @@ TEST(MbsGs, RigidPoseIsUnstrained) { // S7 in the plane
     Vec gg = g;
     gg(0) += 1e-3;
     EXPECT_GT(gs_strain_energy(*d, gg), 1e-8 * d->K.norm() * 1e-6);
+  }
+}
+
+// The GS body's held frame has the placeholder mass m 1 (7 × 7), constant and uncoupled from g's block
+// (BodyModel::constant_mass_block, which the reduced-order integrator projects once).
+TEST(MbsGs, HeldFrameIsTheConstantMassBlock) {
+  const auto s = Synthetic::make(11);
+  RigidBody b;
+  b.name = "gs";
+  b.flex = gs_flexible_data(make_gs_data(s.body, "A", "synthetic"), "synthetic");
+  const auto model = make_body_model(b);
+  EXPECT_EQ(model->constant_mass_block(), s.body.invariants.mass * Mat::Identity(7, 7));
+  const auto& d = *b.flex->gs;
+  std::mt19937 gen(41);
+  for (int trial = 0; trial < 2; ++trial) {
+    Vec q = Vec::Zero(3 + model->n_coordinates());
+    q.segment(3, 7) = random_vec(7, gen, 1.0);
+    q.segment(10, d.n()) = state(d, gen);
+    test::expect_constant_leading_block(*model, q, 3, "trial " + std::to_string(trial));
   }
 }
 

@@ -212,6 +212,14 @@ public:
   /// Whether System holds the body's frame at the global frame by a fixed joint `<name>.frame`
   /// (the body's own coordinates carry its whole motion).
   virtual bool frame_held() const { return false; }
+  /// The constant leading block C of the body's mass block where M_b(q) = blockdiag(C, N(q)): C on
+  /// the body's first C.rows() coordinates, independent of q and uncoupled from the rest (a rigid
+  /// body: m 1 on r; a planar one: m 1 on (x, y); a GS body: the held frame's placeholder m 1 on all
+  /// 7). Empty (the default) where there is none: a floating-frame body's (FFRF, GCMS) M_rr =
+  /// A m Aᵀ = m 1 is constant, but its couplings M_rp = −A s̃(η) 2G and M_rη = A S̄ vary with q (zero
+  /// only for a frame at the centre of mass with exact mean-axis modes). A reduced model projects C
+  /// once (rom/ReducedIntegrator.hpp).
+  virtual Mat constant_mass_block() const { return Mat(); }
 
 protected:
   RigidBody body_;
@@ -226,6 +234,7 @@ public:
   void add_body_forces(const Vec& q, const Vec& v, int o, const Vec3& g_sum, bool qv_terms, Vec& f) const override;
   void add_gravity(const Vec3& g, int o, Vec& f) const override;
   double gravity_work(const Vec& q, int o, const Vec3& g) const override;
+  Mat constant_mass_block() const override; ///< m 1 (3 × 3) on r
 };
 
 /// A flexible floating-frame body (FFRF, the header's equations) on its FlexibleData.

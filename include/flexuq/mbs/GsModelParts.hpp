@@ -53,6 +53,7 @@ public:
   void check_load(const ForceSpec& f, bool acted_on, const std::string& who) const override;
   void check_force(const ForceSpec& f) const override;
   bool frame_held() const override { return true; }
+  Mat constant_mass_block() const override; ///< the held frame's placeholder m 1 (7 × 7)
 
 protected:
   /// The kinematics at (g, ġ) (@p gd may be empty: ξ̇, ω, κ zero).

@@ -33,6 +33,7 @@ public:
   void add_body_forces(const Vec& q, const Vec& v, int o, const Vec3& g_sum, bool qv_terms, Vec& f) const override;
   void add_gravity(const Vec3& g, int o, Vec& f) const override;
   double gravity_work(const Vec& q, int o, const Vec3& g) const override;
+  Mat constant_mass_block() const override; ///< m 1 (2 × 2) on (x, y)
   /// I_zz: the one inertia of the plane.
   double inertia() const { return body_.inertia(2, 2); }
 };

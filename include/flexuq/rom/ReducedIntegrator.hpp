@@ -63,16 +63,19 @@ private:
   mbs::SolverOptions o_;
   const ReducedBasis& b_;
   std::optional<ReducedConstraints> rc_; ///< Γᵀ Φ, C_qᵀΓλ_l, Γᵀ C_q V contracted directly (set once the sizes are checked)
-  std::vector<std::pair<int, int>> bodies_; ///< (first coordinate, count) of non-rigid bodies V touches
-  /// A rigid body V touches: M_b = blockdiag(m 1, M_pp(p)); its constant m V_rᵀV_r is in mass_const_,
-  /// the rotational block enters through the columns where V's p rows are not zero (vp: 4 × cols).
-  struct RigidPart {
-    int off;
+  /// (first coordinate, count) of the bodies V touches whose mass block has no constant part
+  /// (BodyModel::constant_mass_block empty: floating-frame bodies)
+  std::vector<std::pair<int, int>> bodies_;
+  /// A body V touches with M_b = blockdiag(C, N(q)) (BodyModel::constant_mass_block, C k × k; a rigid
+  /// body: m 1 and 4GᵀJG): its V_kᵀ C V_k is in mass_const_, N enters through the columns where V's
+  /// rows past the k are not zero (vp: (cnt − k) × cols).
+  struct SplitPart {
+    int off, k, cnt;
     std::vector<int> cols;
     Mat vp;
   };
-  std::vector<RigidPart> rigid_;
-  Mat mass_const_;          ///< Σ over rigid bodies of m V_rᵀ V_r (r × r), formed once
+  std::vector<SplitPart> split_;
+  Mat mass_const_;          ///< Σ over those bodies of V_kᵀ C V_k (r × r), formed once
   Mat mb_, rot_, rot_w_;    ///< work arrays of reduced_matrix (no allocation per rebuild)
   std::vector<int> kpos_;   ///< per coordinate: its index in the K̄ support at a rebuild, or −1
   std::vector<int> kcoord_; ///< the K̄ support's coordinates
