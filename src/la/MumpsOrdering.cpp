@@ -35,7 +35,7 @@ MumpsOrdering mumps_ordering() { return g_ordering; }
 
 MumpsOrdering effective_mumps_ordering(MumpsOrdering ordering, int comm_size) {
   if (ordering == MumpsOrdering::automatic)
-    return comm_size <= kMumpsPordMaxRanks || !mumps_has_scotch() ? MumpsOrdering::pord : MumpsOrdering::ptscotch;
+    return comm_size <= kMumpsPordMaxRanks || !mumps_has_scotch() ? MumpsOrdering::pord : MumpsOrdering::scotch;
   if (ordering == MumpsOrdering::ptscotch && comm_size == 1) return MumpsOrdering::scotch;
   return ordering;
 }

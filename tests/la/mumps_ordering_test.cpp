@@ -124,7 +124,7 @@ TEST(MumpsOrdering, EveryOrderingGivesTheClosedFormEigenvalues) {
   EXPECT_EQ(la::effective_mumps_ordering(la::MumpsOrdering::automatic, la::kMumpsPordMaxRanks),
             la::MumpsOrdering::pord);
   EXPECT_EQ(la::effective_mumps_ordering(la::MumpsOrdering::automatic, la::kMumpsPordMaxRanks + 1),
-            la::mumps_has_scotch() ? la::MumpsOrdering::ptscotch : la::MumpsOrdering::pord);
+            la::mumps_has_scotch() ? la::MumpsOrdering::scotch : la::MumpsOrdering::pord);
   EXPECT_EQ(la::effective_mumps_ordering(la::MumpsOrdering::ptscotch, 1), la::MumpsOrdering::scotch);
 }
 

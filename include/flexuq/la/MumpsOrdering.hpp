@@ -21,7 +21,8 @@ namespace flexuq::la {
 class SolverDefaults;
 
 /// `automatic` (the name "auto"): PORD on up to kMumpsPordMaxRanks ranks of a factorisation's
-/// communicator, PT-Scotch above (PORD where the build lacks Scotch). `pord`: sequential PORD on the
+/// communicator, sequential Scotch above (PORD where the build lacks Scotch; PT-Scotch ordered with
+/// 3.7-4.3x PORD's operations at 16 processes, docs/performance.md "16 ranks"). `pord`: sequential PORD on the
 /// host (ICNTL(28) 1, ICNTL(7) 4). `scotch`: sequential Scotch (ICNTL(7) 3). `ptscotch`: parallel
 /// analysis with PT-Scotch (ICNTL(28) 2, ICNTL(29) 1); on a one-rank communicator, where there is no
 /// parallel analysis, sequential Scotch (the same nested dissection).
