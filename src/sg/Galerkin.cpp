@@ -2,6 +2,7 @@
 #include "flexuq/sg/Galerkin.hpp"
 
 #include "flexuq/core/Error.hpp"
+#include "flexuq/la/MumpsBlockSolve.hpp"
 #include "flexuq/la/Solvers.hpp"
 #include "flexuq/uq/TripleProduct.hpp"
 
@@ -517,7 +518,7 @@ void MeanPreconditioner::apply(Vec r, Vec z) const {
   const MPI_Comm gc = space_->layout().group();
   FLEXUQ_PETSC(MatCreateDense(gc, nl, PETSC_DECIDE, space_->n_global(), no, const_cast<PetscScalar*>(ra), R.out()));
   FLEXUQ_PETSC(MatCreateDense(gc, nl, PETSC_DECIDE, space_->n_global(), no, za, Z.out()));
-  FLEXUQ_PETSC(KSPMatSolve(ksp_.get(), R.get(), Z.get()));
+  la::ksp_mat_solve(ksp_.get(), R.get(), Z.get()); // MUMPS's own block solve on a multi-rank group
   R.reset();
   Z.reset();
   FLEXUQ_PETSC(VecRestoreArray(z, &za));
@@ -546,7 +547,7 @@ void MeanPreconditioner::apply_many(const std::vector<Vec>& r, const std::vector
     const PetscInt cols = static_cast<PetscInt>(m) * no;
     FLEXUQ_PETSC(MatCreateDense(gc, nl, PETSC_DECIDE, space_->n_global(), cols, rbuf_.data(), R.out()));
     FLEXUQ_PETSC(MatCreateDense(gc, nl, PETSC_DECIDE, space_->n_global(), cols, zbuf_.data(), Z.out()));
-    FLEXUQ_PETSC(KSPMatSolve(ksp_.get(), R.get(), Z.get()));
+    la::ksp_mat_solve(ksp_.get(), R.get(), Z.get());
     R.reset();
     Z.reset();
     for (int s = 0; s < m; ++s)
