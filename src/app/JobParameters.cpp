@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Campaign parameters that set numbers of the simulate job (issue #35 item 1): the campaign's
-// parameters to io::KeyPathEdits (config), and the job parsed again per sample.
+// parameters to io::KeyPathEdits (config), and the job parsed once and copied per sample.
 #include "flexuq/app/JobParameters.hpp"
 
 #include "flexuq/app/SimulationOptions.hpp"
@@ -28,26 +28,18 @@ std::function<workflow::SimulationSpec(const std::vector<double>&)> job_at_sampl
   auto text = io::read_text(path, &why);
   FLEXUQ_REQUIRE(text, "simulate job '" << path << "' " << why);
   // Parsed once; each sample edits a deep copy of the tree (re-parsing the text per sample was a
-  // third of a reduced `flexuq identify`, whose gradient builds 2p + 1 systems). A copy has no file
-  // lines (YAML::Clone drops the marks), so a sample the parse pass refuses is parsed again from the
-  // text, which throws the same error naming its line.
-  auto shared_text = std::make_shared<const std::string>(std::move(*text));
-  auto parsed = std::make_shared<const io::Config>(io::Config::from_string(*shared_text, path));
+  // third of a reduced `flexuq identify`, whose gradient builds 2p + 1 systems). The copy keeps the
+  // file lines (io::Config::copy), so a sample the parse pass refuses names its key's line from it.
+  auto parsed = std::make_shared<const io::Config>(io::Config::from_string(*text, path));
   auto shared_edits = std::make_shared<const JobEdits>(std::move(edits));
-  return [shared_text, parsed, shared_edits, path](const std::vector<double>& theta) {
-    auto at = [&](const io::Config& c) {
-      shared_edits->apply(c.root(), theta);
-      auto spec = parse_simulation_job(c);
-      spec.rom = simulation_rom(c);
-      c.mark_used("command");
-      c.check_all_used();
-      return spec;
-    };
-    try {
-      return at(parsed->copy());
-    } catch (const InputError&) {
-      return at(io::Config::from_string(*shared_text, path));
-    }
+  return [parsed, shared_edits](const std::vector<double>& theta) {
+    const io::Config c = parsed->copy();
+    shared_edits->apply(c.root(), theta);
+    auto spec = parse_simulation_job(c);
+    spec.rom = simulation_rom(c);
+    c.mark_used("command");
+    c.check_all_used();
+    return spec;
   };
 }
 

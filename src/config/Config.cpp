@@ -218,10 +218,50 @@ Config Config::from_string(const std::string& yaml, const std::string& source, c
   return c;
 }
 
+} // namespace flexuq::io
+
+namespace flexuq::io::detail {
+/// Tag of the one as_if specialisation below (a type of this project, so specialising yaml-cpp's
+/// template for it is allowed).
+struct MarkAccess {};
+} // namespace flexuq::io::detail
+
+/// yaml-cpp's Node befriends every as_if<T, S>: through this specialisation a node's file position
+/// is set (detail::node::set_mark, the call yaml-cpp's own NodeBuilder makes while parsing).
+namespace YAML {
+template <> struct as_if<flexuq::io::detail::MarkAccess, flexuq::io::detail::MarkAccess> {
+  static void set_mark(const Node& n, const Mark& mark) {
+    if (n.m_isValid && n.m_pNode) n.m_pNode->set_mark(mark);
+  }
+};
+} // namespace YAML
+
+namespace flexuq::io {
+
+namespace {
+using MarkSetter = YAML::as_if<detail::MarkAccess, detail::MarkAccess>;
+
+/// Give @p to, a YAML::Clone of @p from (same structure, same order: Clone emits the tree in
+/// iteration order and yaml-cpp keeps a map's insertion order), every node's file position.
+void copy_marks(const YAML::Node& from, const YAML::Node& to) {
+  MarkSetter::set_mark(to, from.Mark());
+  if (from.IsMap()) {
+    auto t = to.begin();
+    for (auto f = from.begin(); f != from.end() && t != to.end(); ++f, ++t) {
+      copy_marks(f->first, t->first);
+      copy_marks(f->second, t->second);
+    }
+  } else if (from.IsSequence()) {
+    for (std::size_t i = 0; i < from.size() && i < to.size(); ++i) copy_marks(from[i], to[i]);
+  }
+}
+} // namespace
+
 Config Config::copy() const {
   Config c;
   c.source_ = source_;
   c.root_ = YAML::Clone(root_);
+  copy_marks(root_, c.root_); // Clone drops the file lines; the messages of a copy name them too
   c.overridden_ = overridden_;
   return c;
 }

@@ -130,6 +130,30 @@ TEST(ConfigUnknownKeys, TypoIsReportedWithNameAndLine) {
   EXPECT_EQ(msg.find("'modes'"), std::string::npos) << "a key that was read is not unknown: " << msg;
 }
 
+TEST(ConfigCopy, KeepsEveryNodesFileLine) {
+  // Config::copy is a YAML::Clone (which drops the file positions) with every node's line set
+  // again: a copy's messages name the same lines as the parse's (app::job_at_sample parses a job
+  // once and reports a refused sample from its copy). kJob's lines: modes.count 6, XMIN 7.
+  const auto parsed = Config::from_string(std::string(kJob) + "mdoes:\n  cuont: [1, {x: 2}]\n", "copy.yaml");
+  const Config c = parsed.copy();
+  for (const Config* k : {&parsed, &c}) {
+    EXPECT_EQ(k->root()["modes"]["count"].Mark().line + 1, 6);
+    EXPECT_EQ(k->root()["modes"]["fixed"][0].Mark().line + 1, 7);
+    EXPECT_EQ(k->root()["mdoes"]["cuont"][1]["x"].Mark().line + 1, 10);
+    EXPECT_EQ(k->root()["mdoes"]["cuont"][1]["x"].Mark().column, 17); // 0-based, the "2"
+  }
+  const auto wrong = input_error_of([&] { (void)c.get<std::vector<int>>("modes.count"); });
+  EXPECT_EQ(wrong, "copy.yaml: key 'modes.count' has a value of the wrong type ('10') (line 6)");
+  read_job_keys(c);
+  const auto unknown = input_error_of([&] { c.check_all_used(); });
+  EXPECT_NE(unknown.find("'mdoes.cuont' (line 10)"), std::string::npos) << unknown;
+  // The copy is deep: editing it leaves the parse's tree as it was, and a second copy is fresh.
+  YAML::Node count = c.root()["modes"]["count"]; // a handle (yaml-cpp nodes are shared references)
+  count = 99;
+  EXPECT_EQ(parsed.get<int>("modes.count"), 10);
+  EXPECT_EQ(parsed.copy().get<int>("modes.count"), 10);
+}
+
 TEST(ConfigUnknownKeys, PartlyReadSubtreeReportsOnlyTheUnreadLeaves) {
   // Marking a key used covers its subtree; siblings left unread are still reported.
   const auto c = Config::from_string(std::string(kJob) + "extra:\n  a: 1\n  b: {c: 2}\n", "job.yaml");

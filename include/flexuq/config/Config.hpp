@@ -33,8 +33,9 @@ public:
                             const std::vector<std::string>& overrides = {});
 
   /// A deep copy of the tree (YAML::Clone) with no key marked used yet: the same job as parsed,
-  /// without parsing its text again (a job evaluated at many samples). The copy has no file lines
-  /// (YAML::Clone drops the marks): report its errors from a fresh parse. Not collective.
+  /// without parsing its text again (a job evaluated at many samples). The copy keeps every node's
+  /// file line (set again after the Clone, which drops them), so its messages name lines as the
+  /// parse's do. Not collective.
   Config copy() const;
 
   const std::string& source() const { return source_; }
