@@ -11,6 +11,7 @@
 #include <petscviewerhdf5.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <cmath>
@@ -66,6 +67,7 @@ struct Checkpoint {
   double change = 1.0;
   long long pcg = 0;
   std::vector<double> lam; // P × n eigenvalue coefficients, column-major
+  std::string preconditioner; // its name (attribute "preconditioner" of "/"); empty: not recorded
 };
 
 std::vector<double> checkpoint_fingerprint(const std::vector<VecH>& U, const StochasticLayout& L, int P,
@@ -107,6 +109,9 @@ void write_checkpoint(const std::string& path, MPI_Comm world, const std::vector
       FLEXUQ_PETSC(PetscObjectSetName(reinterpret_cast<PetscObject>(a.get()), name));
       FLEXUQ_PETSC(VecView(a.get(), v.get()));
     }
+    // The preconditioner the sweeps ran with: a resume with the other one is named (solve()).
+    FLEXUQ_PETSC(PetscViewerHDF5WriteAttribute(v.get(), "/", "preconditioner", PETSC_STRING,
+                                               c.preconditioner.c_str()));
   }
   int rank = 0;
   MPI_Comm_rank(world, &rank);
@@ -171,6 +176,15 @@ bool read_checkpoint(const std::string& path, MPI_Comm world, std::vector<VecH>&
   c.change = st[1];
   c.pcg = static_cast<long long>(st[2]);
   c.lam.assign(st.begin() + 3, st.end());
+  PetscBool has = PETSC_FALSE; // checkpoints from before the record have none
+  FLEXUQ_PETSC(PetscViewerHDF5HasAttribute(v.get(), "/", "preconditioner", &has));
+  c.preconditioner.clear();
+  if (has) {
+    char* name = nullptr;
+    FLEXUQ_PETSC(PetscViewerHDF5ReadAttribute(v.get(), "/", "preconditioner", PETSC_STRING, nullptr, &name));
+    c.preconditioner = name ? name : "";
+    FLEXUQ_PETSC(PetscFree(name));
+  }
   return true;
 }
 
@@ -841,12 +855,25 @@ EigenResult EigenSolver::solve() {
         lam_all = Eigen::Map<const MatrixXd>(c.lam.data(), P, n);
         log::info(world, FLEXUQ_MSG("sg: resumed from " << opt_.checkpoint << " after sweep " << c.iteration
                                                         << " (subspace sine " << c.change << ")"));
+        // The checkpoint holds the iterate (vectors, eigenvalue coefficients, sine), which the
+        // preconditioner does not define: the sweeps go on with this run's one, and the result
+        // agrees with an uninterrupted run of either to the PCG tolerance, not bit for bit.
+        const std::string now(enum_name(kPreconditionerNames, opt_.preconditioner));
+        if (!c.preconditioner.empty() && c.preconditioner != now) {
+          res.resumed_from_preconditioner = c.preconditioner;
+          log::info(world, FLEXUQ_MSG("sg: --resume: the checkpoint's sweeps ran with " << opt_.key
+                                      << ".preconditioner: " << c.preconditioner << ", this run uses " << now
+                                      << "; continuing with " << now
+                                      << " (the same iteration: the result agrees to the PCG tolerance, not bit "
+                                         "for bit; recorded as resumed_from_preconditioner)"));
+        }
         res.converged = change < std::max(opt_.tol, 1e-7) ||
                         (c.iteration - best_it >= 5 && best < opt_.stagnation_tol); // as the run that wrote it
       }
     }
     MatrixXd H;
     MatrixXd Uold_all = w.gather(U), MUold_all = w.gather(w.apply(*w.Mop, U));
+    auto last_checkpoint = std::chrono::steady_clock::now(); // or the start of the sweeps
     for (int it = first; it <= opt_.max_it && !res.converged; ++it) {
       // Inexact inverse iteration keeps its rate when the inner tolerance follows the eigen-residual
       // linearly (the subspace sine stands for it); 10⁻²·sine² over-solved the late sweeps by ~40 %
@@ -924,28 +951,43 @@ EigenResult EigenSolver::solve() {
         best = change;
         best_it = it;
       }
-      if (!opt_.checkpoint.empty()) {
-        std::vector<double> state(lam_all.data(), lam_all.data() + lam_all.size());
-        state.push_back(best);
-        state.push_back(best_it);
-        write_checkpoint(opt_.checkpoint, world, U, Checkpoint{it, change, res.pcg_iterations, std::move(state)},
-                         fingerprint);
+      // The sine comes from cosines (√(m − Σcos²)), so rounding bounds it below at ~√ε ≈ 1.5e-8.
+      const bool tol_reached = change < std::max(opt_.tol, 1e-7);
+      // Stagnation: no progress over 5 sweeps once the sine is below opt_.stagnation_tol. The
+      // subspace then moves at the level of the Galerkin truncation (seen on the crank body's
+      // 4-mode stochastic multiplet: 4.2e-7 … 4.8e-7 for 5 sweeps at order 3); eigenvalue errors go
+      // as sine², so the modes are as good as this order gives, and more sweeps only cost.
+      const bool stagnated = !tol_reached && it - best_it >= 5 && best < opt_.stagnation_tol;
+      // Checkpoint: not after the sweep that ends the solve (the results follow; a kill before they
+      // are written resumes from the previous checkpoint), always after the last one of an
+      // unconverged solve, else at most once per checkpoint_seconds (each write is a collective
+      // HDF5 write of every block vector: ~0.15 s a sweep on a 5.5 k-DOF body, 15 % of its sweep).
+      if (!opt_.checkpoint.empty() && !tol_reached && !stagnated) {
+        int due = it == opt_.max_it || opt_.checkpoint_seconds <= 0 ||
+                  std::chrono::duration<double>(std::chrono::steady_clock::now() - last_checkpoint).count() >=
+                      opt_.checkpoint_seconds;
+        FLEXUQ_MPI(MPI_Bcast(&due, 1, MPI_INT, 0, world)); // one clock decides: the write is collective
+        if (due) {
+          std::vector<double> state(lam_all.data(), lam_all.data() + lam_all.size());
+          state.push_back(best);
+          state.push_back(best_it);
+          write_checkpoint(opt_.checkpoint, world, U,
+                           Checkpoint{it, change, res.pcg_iterations, std::move(state),
+                                      std::string(enum_name(kPreconditionerNames, opt_.preconditioner))},
+                           fingerprint);
+          last_checkpoint = std::chrono::steady_clock::now();
+        }
       }
       log::print(world, opt_.progress ? log::Level::info : log::Level::debug,
                  FLEXUQ_MSG("sg inverse subspace: iteration " << it << "  subspace sine " << change << " (mode"
                                   << (worst.first == worst.second ? " " : "s ") << worst.first
                                   << (worst.first == worst.second ? "" : "-" + std::to_string(worst.second)) << ")  PCG rtol "
                                   << rtol << "  PCG iterations so far " << res.pcg_iterations));
-      // The sine comes from cosines (√(m − Σcos²)), so rounding bounds it below at ~√ε ≈ 1.5e-8.
-      if (change < std::max(opt_.tol, 1e-7)) {
+      if (tol_reached) {
         res.converged = true;
         break;
       }
-      // Stagnation: no progress over 5 sweeps once the sine is below opt_.stagnation_tol. The
-      // subspace then moves at the level of the Galerkin truncation (seen on the crank body's
-      // 4-mode stochastic multiplet: 4.2e-7 … 4.8e-7 for 5 sweeps at order 3); eigenvalue errors go
-      // as sine², so the modes are as good as this order gives, and more sweeps only cost.
-      if (it - best_it >= 5 && best < opt_.stagnation_tol) {
+      if (stagnated) {
         res.converged = true;
         log::info(world, FLEXUQ_MSG("sg inverse subspace: no progress in 5 sweeps below sine " << best << " (tol "
                                     << opt_.tol << "; stagnation accepted below " << opt_.stagnation_tol

@@ -28,6 +28,9 @@ void write_galerkin_solve(io::H5File& f, const std::string& group, const sg::Eig
   f.write_attribute(G, "operator_order", static_cast<std::int64_t>(x.order));
   f.write_attribute(G, "solver", std::string(enum_name(sg::kMethodNames, e.method)));
   f.write_attribute(G, "normalization", std::string(enum_name(sg::kNormalizationNames, e.normalization)));
+  f.write_attribute(G, "preconditioner", std::string(enum_name(sg::kPreconditionerNames, e.preconditioner)));
+  if (!r.resumed_from_preconditioner.empty()) // --resume continued another preconditioner's checkpoint
+    f.write_attribute(G, "resumed_from_preconditioner", r.resumed_from_preconditioner);
   f.write_attribute(G, "iterations", static_cast<std::int64_t>(r.iterations));
   f.write_attribute(G, "pcg_iterations", static_cast<std::int64_t>(r.pcg_iterations));
   f.write_attribute(G, "converged", static_cast<std::int64_t>(r.converged ? 1 : 0));
@@ -108,6 +111,7 @@ void run_galerkin_campaign(MPI_Comm comm, const GalerkinJob& job, bool resume) {
   // The sweeps are checkpointed beside the output; --resume continues from the last one.
   sg::EigenOptions eo = job.eigen;
   eo.checkpoint = o.output + ".sg_checkpoint.h5";
+  eo.checkpoint_seconds = o.checkpoint_seconds; // campaign.checkpoint_seconds, as for a campaign's file
   eo.resume = resume;
   const auto r = [&] {
     try {

@@ -305,6 +305,7 @@ void run_galerkin_body(MPI_Comm c, const StochasticBodyJob& job, const campaign:
   // The SG eigen sweeps are checkpointed beside the output; --resume continues from the last one
   // (the constraint modes and the nodes are recomputed: they cost a few sweeps' worth).
   go.eigen.checkpoint = plan.output + ".sg_checkpoint.h5";
+  go.eigen.checkpoint_seconds = plan.checkpoint_seconds; // campaign.checkpoint_seconds
   go.eigen.resume = resume;
   const sg::StochasticLayout layout(c, plan.ranks_per_sample);
   auto copts = job.component;

@@ -23,7 +23,7 @@ parameters:
   E_right: {dist: lognormal, mean: 2.1e11, std: 1.05e10, param: E, set: RIGHT}
 outputs: {frequencies: 8}
 method: {type: galerkin, galerkin: {order: 3, operator_order: 4}}
-campaign: {ranks_per_sample: 1, seed: 5}
+campaign: {ranks_per_sample: 1, seed: 5, checkpoint_seconds: 0} # a checkpoint after every sweep
 YAML
 run campaign sg.yaml --set output=ref.h5 > ref.log 2>&1
 sweeps=$(sed -n 's/.*stochastic Galerkin done (\([0-9]*\) sweeps.*/\1/p' ref.log)

@@ -135,6 +135,11 @@ TEST(SgBody, GlobalRandomFactorIsExact) {
   EXPECT_EQ(sb.nominal.interface_labels, Kr.interface_labels);
   EXPECT_EQ(sb.nominal.dof_labels, Kr.dof_labels);
   EXPECT_EQ(read(out, "/stochastic_body/galerkin/multiplicity").size(), static_cast<std::size_t>(m));
+  // The preconditioner the sweeps ran with (the default; docs/hdf5-schema.md).
+  if (sgtest::world_rank() == 0) {
+    io::H5File f(MPI_COMM_SELF, out, io::H5File::Mode::read);
+    EXPECT_EQ(f.read_attribute_string("/stochastic_body/galerkin", "preconditioner"), "kronecker");
+  }
 }
 
 // Two independent inputs (E of one half log-normal, ρ of the other uniform: K and M random, the

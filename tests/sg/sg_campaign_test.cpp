@@ -226,6 +226,42 @@ TEST(GalerkinCampaign, ResumeContinuesBitForBit) {
   }
 }
 
+// --resume with the other preconditioner (method.galerkin.preconditioner, docs/sg.md): the checkpoint
+// holds the iterate, not the preconditioner, so the sweeps go on with the new one. The result is the
+// uninterrupted run's to the PCG tolerance (not bit for bit: the iterates differ), and the file names
+// both preconditioners; an uninterrupted run names its own and no other.
+TEST(GalerkinCampaign, ResumeWithTheOtherPreconditionerContinues) {
+  const std::string ref = galerkin_result(); // kronecker (the default), uninterrupted
+  const std::string out = name("sgc_resume_pre"), ckpt = out + ".sg_checkpoint.h5";
+  run(MPI_COMM_WORLD,
+      job("method:\n  type: galerkin\n  galerkin: {order: 3, operator_order: 4, max_it: 2, preconditioner: mean}\n"),
+      out);
+  ASSERT_TRUE(exists(ckpt)); // max_it reached unconverged: written whatever campaign.checkpoint_seconds
+  if (world_rank() == 0) {
+    io::H5File f(MPI_COMM_SELF, out, io::H5File::Mode::read);
+    EXPECT_EQ(f.read_attribute_string("/galerkin", "preconditioner"), "mean");
+    EXPECT_EQ(f.read_attribute_int("/galerkin", "converged"), 0);
+  }
+  run(MPI_COMM_WORLD, job(kGalerkin), out, /*resume=*/true);
+  EXPECT_FALSE(exists(ckpt));
+  if (world_rank() != 0) return;
+  io::H5File f(MPI_COMM_SELF, out, io::H5File::Mode::read), g(MPI_COMM_SELF, ref, io::H5File::Mode::read);
+  EXPECT_EQ(f.read_attribute_string("/galerkin", "preconditioner"), "kronecker");
+  EXPECT_EQ(f.read_attribute_string("/galerkin", "resumed_from_preconditioner"), "mean");
+  EXPECT_EQ(f.read_attribute_int("/galerkin", "converged"), 1);
+  EXPECT_EQ(g.read_attribute_string("/galerkin", "preconditioner"), "kronecker");
+  EXPECT_ANY_THROW(g.read_attribute_string("/galerkin", "resumed_from_preconditioner"));
+  // Against the uninterrupted run: the eigenvalue coefficients relative to the mean eigenvalue.
+  const auto a = read(ref, "/pce/eigenvalues/coefficients"), b = read(out, "/pce/eigenvalues/coefficients");
+  ASSERT_EQ(a.size(), b.size());
+  const std::size_t n = 4; // modes (outputs.frequencies); row k of the P × n coefficients
+  double worst = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) worst = std::max(worst, std::abs(a[i] - b[i]) / std::abs(a[i % n]));
+  EXPECT_LT(worst, 1e-9);
+  std::printf("resumed with the other preconditioner: eigenvalue coefficients within %.2e of the mean eigenvalue\n",
+              worst);
+}
+
 TEST(GalerkinCampaign, RankCountsGiveTheSameResults) {
   const std::string small = "method:\n  type: galerkin\n  galerkin: {order: 2, operator_order: 3}\n";
   const std::string ref = name("sgc_ranks_ref");

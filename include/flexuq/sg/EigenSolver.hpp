@@ -58,11 +58,18 @@ struct EigenOptions {
   /// basis (docs/sg.md). False keeps the smooth basis of the subspace that the iteration carries
   /// (its vectors are then no modes): what a reduced basis needs (the SG Craig–Bampton body).
   bool track_multiplets = true;
-  /// Inverse-subspace checkpoint file written after every sweep (empty: none): the iterated
-  /// vectors and the iteration's state. With @p resume, a matching checkpoint (same job and rank
-  /// layout) is continued bit for bit; otherwise the solve starts from the mean modes.
+  /// Inverse-subspace checkpoint file (empty: none): the iterated vectors, the iteration's state
+  /// and the preconditioner's name. With @p resume, a matching checkpoint (same job and rank
+  /// layout) is continued, bit for bit with the same preconditioner; with the other one it is
+  /// continued too (a logged notice names both; EigenResult::resumed_from_preconditioner), the
+  /// result then agrees to the PCG tolerance. Otherwise the solve starts from the mean modes.
   std::string checkpoint;
   bool resume = false;
+  /// Write the checkpoint after a sweep only when at least this many seconds passed since the
+  /// sweeps began or the last checkpoint (campaign.checkpoint_seconds; 0: after every sweep). A
+  /// sweep that ends the solve converged writes none (the results follow); one that stops at
+  /// max_it unconverged always writes it (so --resume can go on).
+  double checkpoint_seconds = 0;
   double tol = 1e-7;     ///< subspace sine per multiplet (inverse-subspace); values below 1e-7 act as 1e-7
   /// Stagnation (inverse-subspace): no new best sine (< 0.9 × the best) in 5 sweeps while the best
   /// is below this ends the iteration as converged (at the truncation level; eigenvalues ~ sine²).
@@ -101,6 +108,8 @@ struct EigenResult {
   long long pcg_iterations = 0;
   double change = 0;       ///< last subspace sine
   bool converged = false;
+  /// --resume continued a checkpoint written with another preconditioner: its name (else empty).
+  std::string resumed_from_preconditioner;
   // straight-forward
   std::vector<double> galerkin_spectrum; ///< the big pencil's eigenvalues, ascending
   int block_multiplicity = 0;            ///< P_β: copies of each physical eigenvalue
