@@ -4,6 +4,7 @@
 #include "flexuq/core/Comm.hpp"
 #include "flexuq/core/Error.hpp"
 #include "flexuq/core/Log.hpp"
+#include "flexuq/fe/AssemblyProfile.hpp"
 #include "flexuq/fe/Element.hpp"
 #include "flexuq/fe/Plane.hpp"
 #include "flexuq/fe/Shell.hpp"
@@ -14,6 +15,7 @@
 #include <chrono>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <sstream>
 
 namespace flexuq::fe {
@@ -104,6 +106,7 @@ void Component::set_coefficients(const std::vector<double>& stiffness, const std
 }
 
 Component::Component(MPI_Comm comm, io::Mesh mesh, const ComponentOptions& opt) : mesh_(std::move(mesh)) {
+  std::optional<assembly_profile::Scope> setup(std::in_place, assembly_profile::Part::setup);
   mesh_.validate();
   const int dpn = mesh_.dofs_per_node();
   const std::size_t ne = mesh_.num_elements();
@@ -315,10 +318,14 @@ Component::Component(MPI_Comm comm, io::Mesh mesh, const ComponentOptions& opt) 
       if (!rotations[v]) fix(static_cast<int>(v), 0x38u);
   }
 
+  setup.reset();
   dofs_ = std::make_unique<DofMap>(comm, mesh_, dpn, fixed, opt.partitioner);
   const auto t0 = std::chrono::steady_clock::now();
   assemble(opt.keep_affine);
-  if (mesh_.autospc) apply_autospc();
+  if (mesh_.autospc) {
+    const assembly_profile::Scope timed(assembly_profile::Part::autospc);
+    apply_autospc();
+  }
   assembly_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
@@ -400,6 +407,7 @@ void add_blocks(Mat A, const std::vector<DenseBlock>& blocks, bool zeros) {
 }
 
 MatH create_pattern(const DofMap& d) {
+  const assembly_profile::Scope timed(assembly_profile::Part::create);
   MatH A;
   FLEXUQ_PETSC(MatCreate(d.comm(), A.out()));
   FLEXUQ_PETSC(MatSetSizes(A.get(), d.local_size(), d.local_size(), d.global_size(), d.global_size()));
@@ -502,9 +510,11 @@ void Component::assemble(bool keep_affine) {
       throw InputError(mesh_.source + ": " + e.what());
     }
   };
+  std::optional<assembly_profile::Scope> loop(std::in_place, assembly_profile::Part::element_loop);
   for (int e : d.local_elements()) {
     const auto ue = static_cast<std::size_t>(e);
     const int n = mesh_.element_size(ue);
+    std::optional<assembly_profile::Tick> integrating(std::in_place, assembly_profile::Part::integrate);
     element_indices(ue);
     X.resize(static_cast<std::size_t>(3 * n));
     for (int a = 0; a < n; ++a)
@@ -554,6 +564,8 @@ void Component::assemble(bool keep_affine) {
       T1 = std::move(t.K_G);
       TM = std::move(t.M1);
     }
+    integrating.reset();
+    const assembly_profile::Tick setting(assembly_profile::Part::set_values);
     const int g = elem_group_[ue];
     for (std::size_t t = 0; t < targets.size(); ++t) {
       const auto& w = weight[t][static_cast<std::size_t>(g)];
@@ -573,12 +585,15 @@ void Component::assemble(bool keep_affine) {
     add_blocks(targets[1].get(), spring_blocks, true); // K and M keep one pattern
     add_blocks(targets[0].get(), mass_blocks, true);
   }
+  loop.reset();
+  std::optional<assembly_profile::Scope> assembling(std::in_place, assembly_profile::Part::assembly);
   for (auto& A : targets) {
     FLEXUQ_PETSC(MatAssemblyBegin(A.get(), MAT_FINAL_ASSEMBLY));
     FLEXUQ_PETSC(MatAssemblyEnd(A.get(), MAT_FINAL_ASSEMBLY));
     FLEXUQ_PETSC(MatSetOption(A.get(), MAT_SYMMETRIC, PETSC_TRUE));
     FLEXUQ_PETSC(MatSetOption(A.get(), MAT_SYMMETRY_ETERNAL, PETSC_TRUE));
   }
+  assembling.reset();
   if (keep_affine) {
     for (std::size_t g = 0; g < ng; ++g) {
       const std::string gname = groups_[g].material.name;

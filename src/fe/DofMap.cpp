@@ -4,12 +4,14 @@
 #include "flexuq/core/Error.hpp"
 #include "flexuq/core/Handle.hpp"
 #include "flexuq/core/RootTask.hpp"
+#include "flexuq/fe/AssemblyProfile.hpp"
 
 #include <petscmat.h>
 
 #include <algorithm>
 #include <map>
 #include <numeric>
+#include <optional>
 #include <sstream>
 
 // Scotch keeps one random generator per process; reset it before each partition so the same
@@ -17,6 +19,9 @@
 extern "C" void SCOTCH_randomReset(void);
 
 namespace flexuq::fe {
+
+using assembly_profile::Part;
+using assembly_profile::Scope;
 
 NodeElements::NodeElements(const io::Mesh& mesh) {
   const std::size_t n = mesh.num_nodes();
@@ -77,6 +82,7 @@ int DofMap::free_dofs(int n) const {
 
 void DofMap::init(const io::Mesh& mesh, const FixedDofs& fixed, const std::string& partitioner) {
   const int n = static_cast<int>(mesh.num_nodes());
+  std::optional<Scope> graph_scope(Part::node_graph);
   const NodeElements ne(mesh);
   std::vector<int> mark(static_cast<std::size_t>(n), -1);
   int stamp = 0;
@@ -88,6 +94,7 @@ void DofMap::init(const io::Mesh& mesh, const FixedDofs& fixed, const std::strin
         partners[sp.node_a].push_back(sp.node_b);
         partners[sp.node_b].push_back(sp.node_a);
       }
+  graph_scope.reset();
   const auto new_number = build(
       n,
       [&](int v, std::vector<int>& out) {
@@ -105,6 +112,7 @@ void DofMap::init(const io::Mesh& mesh, const FixedDofs& fixed, const std::strin
       fixed, partitioner, mesh.source);
 
   // Elements: assembled by the owner of their lowest-numbered node.
+  const Scope timed(Part::element_owner);
   const int rank = comm_.rank();
   for (std::size_t e = 0; e < mesh.num_elements(); ++e) {
     const int* en = mesh.element(e);
@@ -132,6 +140,7 @@ std::vector<PetscInt> DofMap::build(int n, const NeighbourFn& neighbours_of, con
   const int size = comm_.size(), rank = comm_.rank();
   std::vector<int> nb;
   // 1. Partition the node graph.
+  std::optional<Scope> step(std::in_place, Part::partition);
   owner_.assign(static_cast<std::size_t>(n), 0);
   std::vector<PetscInt> new_number(static_cast<std::size_t>(n));
   std::iota(new_number.begin(), new_number.end(), 0);
@@ -214,6 +223,8 @@ std::vector<PetscInt> DofMap::build(int n, const NeighbourFn& neighbours_of, con
   }
 
   // 2. Number free DOFs: nodes in new order; each rank's nodes are contiguous in that order.
+  step.reset();
+  step.emplace(Part::numbering);
   std::vector<int> order(static_cast<std::size_t>(n));
   for (int v = 0; v < n; ++v) order[static_cast<std::size_t>(new_number[static_cast<std::size_t>(v)])] = v;
   // fixed[v]: the whole node; mask_[v]: single components (kept only when some node has them, so
@@ -261,6 +272,8 @@ std::vector<PetscInt> DofMap::build(int n, const NeighbourFn& neighbours_of, con
   FLEXUQ_REQUIRE(n_global_ > 0, source << ": every node is fixed; nothing is left to solve for");
 
   // 3. Exact preallocation from the node graph (free neighbours only).
+  step.reset();
+  step.emplace(Part::preallocation);
   d_nnz_.reserve(static_cast<std::size_t>(end_ - begin_));
   o_nnz_.reserve(static_cast<std::size_t>(end_ - begin_));
   long long cut = 0;
