@@ -17,6 +17,7 @@
 #include "flexuq/core/Session.hpp"
 #include "flexuq/core/Signals.hpp"
 #include "flexuq/io/BdfReader.hpp"
+#include "flexuq/la/MumpsBlockSolve.hpp"
 #include "flexuq/la/MumpsOrdering.hpp"
 #include "flexuq/la/MumpsOutOfCore.hpp"
 #include "flexuq/config/Config.hpp"
@@ -45,14 +46,17 @@ void apply_linear_solver_ordering(const std::string& name) {
   }
 }
 
-/// `linear_solver.out_of_core` (docs/config.md, "Common keys"): MUMPS factors out of core (ICNTL(22)) in
-/// every factorisation of the run (la/MumpsOutOfCore.hpp), process-wide like the ordering.
-void apply_linear_solver_out_of_core(const std::string& name) {
-  const auto choice = flexuq::parse_enum(flexuq::la::kMumpsOutOfCoreNames, name);
+/// A process-wide `linear_solver` choice of the job (docs/config.md, "Common keys"), where @p key is set:
+/// parsed by @p names (another value: exit 2 naming the key) and handed to @p set.
+template <class E, std::size_t N, class Set>
+void apply_linear_solver_choice(const flexuq::io::Config& cfg, const std::string& key, const flexuq::EnumNames<E, N>& names,
+                                Set set) {
+  if (!cfg.has(key)) return;
+  const auto name = cfg.get<std::string>(key);
+  const auto choice = flexuq::parse_enum(names, name);
   if (!choice)
-    throw flexuq::InputError("linear_solver.out_of_core: unknown value '" + name + "' (" +
-                             flexuq::enum_choices(flexuq::la::kMumpsOutOfCoreNames) + ")");
-  flexuq::la::set_mumps_out_of_core(*choice);
+    throw flexuq::InputError(key + ": unknown value '" + name + "' (" + flexuq::enum_choices(names) + ")");
+  set(*choice);
 }
 
 constexpr const char* kVersion = "0.1.0";
@@ -112,8 +116,12 @@ int main(int argc, char** argv) {
       flexuq::log::set_level(flexuq::app::parse_log_level(cfg.get<std::string>("log.level")));
     cfg.mark_used("log");
     if (cfg.has("linear_solver.ordering")) apply_linear_solver_ordering(cfg.get<std::string>("linear_solver.ordering"));
-    if (cfg.has("linear_solver.out_of_core"))
-      apply_linear_solver_out_of_core(cfg.get<std::string>("linear_solver.out_of_core"));
+    // out_of_core: MUMPS factors out of core (ICNTL(22), la/MumpsOutOfCore.hpp); block_solve: which block
+    // solve la::ksp_mat_solve makes on more than one rank (la/MumpsBlockSolve.hpp).
+    apply_linear_solver_choice(cfg, "linear_solver.out_of_core", flexuq::la::kMumpsOutOfCoreNames,
+                               flexuq::la::set_mumps_out_of_core);
+    apply_linear_solver_choice(cfg, "linear_solver.block_solve", flexuq::la::kMumpsBlockSolveNames,
+                               flexuq::la::set_mumps_block_solve);
     std::string verb = args.verb;
     if (verb == "run") verb = cfg.get<std::string>("command", "modes"); // the job names its command
     else if (cfg.has("command")) {

@@ -13,6 +13,8 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,12 +22,18 @@ namespace flexuq::la {
 
 namespace {
 
-bool g_direct = true;
+/// The process-wide choice: unset until the first call or linear_solver.block_solve
+/// (set_mumps_block_solve); unset, the environment's FLEXUQ_MUMPS_BLOCK_SOLVE (an alias) or mumps.
+std::optional<MumpsBlockSolve> g_choice;
 
-bool direct_enabled() {
-  if (!g_direct) return false;
+MumpsBlockSolve choice_from_environment() {
   const char* e = std::getenv("FLEXUQ_MUMPS_BLOCK_SOLVE");
-  return !(e && std::string(e) == "petsc");
+  if (!e || !*e) return MumpsBlockSolve::mumps;
+  const auto c = parse_enum(kMumpsBlockSolveNames, e);
+  if (!c)
+    throw InputError(std::string("FLEXUQ_MUMPS_BLOCK_SOLVE (the environment's alias of linear_solver.block_solve): "
+                                 "unknown value '") + e + "' (" + enum_choices(kMumpsBlockSolveNames) + ")");
+  return *c;
 }
 
 using DmumpsC = void (*)(DMUMPS_STRUC_C*);
@@ -44,9 +52,20 @@ struct BlockSolveCache {
   std::vector<MUMPS_INT> isol;   ///< MUMPS's rows of this rank's part of the solution (ISOL_loc)
   std::vector<MUMPS_INT> mapped; ///< the ISOL_loc the SF was built for
   std::vector<PetscScalar> sol;  ///< SOL_loc, INFO(23) × columns
+  std::vector<PetscScalar> leaves, roots; ///< SOL_loc and X's rows, row-major (a row's columns together)
   PetscSF sf = nullptr;          ///< MUMPS's solution rows (leaves) → PETSc's rows (roots)
+  std::map<PetscInt, MPI_Datatype> units; ///< a row of ncols scalars, by ncols (the SF's unit)
   ~BlockSolveCache() {
     if (sf) (void)PetscSFDestroy(&sf);
+    for (auto& u : units) (void)MPI_Type_free(&u.second);
+  }
+  MPI_Datatype unit(PetscInt ncols) {
+    auto it = units.find(ncols);
+    if (it != units.end()) return it->second;
+    MPI_Datatype t = MPI_DATATYPE_NULL;
+    FLEXUQ_MPI(MPI_Type_contiguous(static_cast<int>(ncols), MPIU_SCALAR, &t));
+    FLEXUQ_MPI(MPI_Type_commit(&t));
+    return units.emplace(ncols, t).first->second;
   }
 };
 
@@ -197,25 +216,42 @@ void direct_solve(DMUMPS_STRUC_C* id, Mat F, Mat B, Mat X) {
     FLEXUQ_PETSC(PetscSFSetUp(c.sf));
     c.mapped = c.isol;
   }
+  // All columns in one exchange: the SF's unit is a row of ncols scalars (MPI_Type_contiguous), so the
+  // leaves are SOL_loc's rows and the roots X's rows, each made row-major around the exchange.
   const WriteArray x(X);
-  for (PetscInt j = 0; j < ncols; ++j) {
-    const PetscScalar* leaf = c.sol.data() + static_cast<std::size_t>(j) * static_cast<std::size_t>(lsol);
-    PetscScalar* root = x.a + static_cast<std::size_t>(j) * static_cast<std::size_t>(ldx);
-    FLEXUQ_PETSC(PetscSFReduceBegin(c.sf, MPIU_SCALAR, leaf, root, MPI_REPLACE));
-    FLEXUQ_PETSC(PetscSFReduceEnd(c.sf, MPIU_SCALAR, leaf, root, MPI_REPLACE));
+  const auto n_sol = static_cast<std::size_t>(lsol), n_loc = static_cast<std::size_t>(nloc),
+             nc = static_cast<std::size_t>(ncols), ld = static_cast<std::size_t>(ldx);
+  if (ncols == 1 && ldx >= nloc) {
+    FLEXUQ_PETSC(PetscSFReduceBegin(c.sf, MPIU_SCALAR, c.sol.data(), x.a, MPI_REPLACE));
+    FLEXUQ_PETSC(PetscSFReduceEnd(c.sf, MPIU_SCALAR, c.sol.data(), x.a, MPI_REPLACE));
+    return;
   }
+  c.leaves.resize(n_sol * nc);
+  c.roots.resize(n_loc * nc);
+  for (std::size_t i = 0; i < n_sol; ++i)
+    for (std::size_t j = 0; j < nc; ++j) c.leaves[i * nc + j] = c.sol[j * n_sol + i];
+  const MPI_Datatype row = c.unit(ncols);
+  FLEXUQ_PETSC(PetscSFReduceBegin(c.sf, row, c.leaves.data(), c.roots.data(), MPI_REPLACE));
+  FLEXUQ_PETSC(PetscSFReduceEnd(c.sf, row, c.leaves.data(), c.roots.data(), MPI_REPLACE));
+  for (std::size_t j = 0; j < nc; ++j)
+    for (std::size_t i = 0; i < n_loc; ++i) x.a[j * ld + i] = c.roots[i * nc + j];
 }
 
 } // namespace
 
-void set_mumps_direct_block_solve(bool on) { g_direct = on; }
+void set_mumps_block_solve(MumpsBlockSolve choice) { g_choice = choice; }
+
+MumpsBlockSolve mumps_block_solve() {
+  if (!g_choice) g_choice = choice_from_environment();
+  return *g_choice;
+}
 
 bool ksp_mat_solve(KSP ksp, Mat B, Mat X) {
   MPI_Comm comm = PetscObjectComm(reinterpret_cast<PetscObject>(ksp));
   int size = 1;
   FLEXUQ_MPI(MPI_Comm_size(comm, &size));
   DMUMPS_STRUC_C* id = nullptr;
-  if (size > 1 && direct_enabled()) {
+  if (size > 1 && mumps_block_solve() == MumpsBlockSolve::mumps) {
     FLEXUQ_PETSC(KSPSetUp(ksp));
     PetscBool preonly = PETSC_FALSE, dense_b = PETSC_FALSE, dense_x = PETSC_FALSE;
     FLEXUQ_PETSC(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(ksp), KSPPREONLY, &preonly));

@@ -130,9 +130,10 @@ void check_solve(KSP ksp, Mat A, PetscInt cols, double shift, const char* what) 
   FLEXUQ_PETSC(MatDuplicate(B.get(), MAT_DO_NOT_COPY_VALUES, Xp.out()));
   const bool direct = la::ksp_mat_solve(ksp, B.get(), X.get());
   EXPECT_EQ(direct, ranks() > 1) << what; // MUMPS's own distributed solve on more than one rank
-  la::set_mumps_direct_block_solve(false);
+  const la::MumpsBlockSolve saved = la::mumps_block_solve();
+  la::set_mumps_block_solve(la::MumpsBlockSolve::petsc);
   EXPECT_FALSE(la::ksp_mat_solve(ksp, B.get(), Xp.get())) << what;
-  la::set_mumps_direct_block_solve(true);
+  la::set_mumps_block_solve(saved);
   const double vs_exact = column_difference(X.get(), exact.get()), vs_petsc = column_difference(X.get(), Xp.get());
   EXPECT_LT(vs_exact, 1e-12) << what; // A⁻¹ v = v / λ
   EXPECT_LT(vs_petsc, 1e-14) << what; // the same factor and solve as PETSc's MatMatSolve
@@ -147,6 +148,7 @@ TEST(MumpsBlockSolve, EqualsTheClosedFormAndPetscsMatSolve) {
   KspH ksp = factor(A.get(), "mbs_");
   check_solve(ksp.get(), A.get(), 8, 0.0, "8 columns");
   check_solve(ksp.get(), A.get(), 3, 0.0, "3 columns, the kept map");
+  check_solve(ksp.get(), A.get(), 1, 0.0, "1 column");
   check_solve(ksp.get(), A.get(), 8, 0.0, "8 columns again");
   // A new factorisation (a shifted operator on the same KSP): MUMPS's rows may move, the map follows.
   MatH As = grid_operator(0.5);

@@ -12,11 +12,14 @@
 /// 2 ranks at 294 k DOFs with 8 columns the set-up was measured at ~0.2–0.4 s per call, as much as
 /// MUMPS's own solve. ksp_mat_solve makes the same MUMPS solve (same factors, same ICNTLs, distributed
 /// right-hand sides and solution) but keeps the map of MUMPS's solution rows to PETSc's (a PetscSF of
-/// INFO(23) leaves, one column at a time) with the factor and rebuilds it only when MUMPS's row list
-/// changes (a new factorisation). MUMPS's instance is PETSc's: the Mat_MUMPS of PETSc 3.18 begins with
+/// INFO(23) leaves) with the factor and rebuilds it only when MUMPS's row list changes (a new
+/// factorisation); all columns go in one exchange on that map, whose unit is a row of ncols scalars
+/// (MPI_Type_contiguous), the solution's rows made row-major around it. MUMPS's instance is PETSc's: the Mat_MUMPS of PETSc 3.18 begins with
 /// the DMUMPS_STRUC_C (its first member), which is checked against MatMumpsGetInfog/Icntl/Rinfog
 /// (n, INFOG(1, 3, 4, 7, 9, 28, 29), ICNTL(7, 14, 18, 28), RINFOG(1), the communicator) before use; anything else
 /// (one rank, no MUMPS, a KSP that is not preonly, a failed check on any rank) takes KSPMatSolve.
+
+#include "flexuq/core/EnumNames.hpp"
 
 #include <petscksp.h>
 
@@ -28,8 +31,18 @@ namespace flexuq::la {
 /// whether the direct path was taken (the same on every rank). @note Collective on the KSP.
 bool ksp_mat_solve(KSP ksp, Mat B, Mat X);
 
-/// Whether ksp_mat_solve may take the direct path (default true; FLEXUQ_MUMPS_BLOCK_SOLVE=petsc in the
-/// environment, or this set to false, makes it always call KSPMatSolve, for comparisons).
-void set_mumps_direct_block_solve(bool on);
+/// Which block solve ksp_mat_solve makes on more than one rank: `mumps` (the default) MUMPS's own
+/// distributed solve as above, `petsc` always KSPMatSolve (PETSc's MatMatSolve_MUMPS, for comparisons).
+/// The job key `linear_solver.block_solve` (docs/config.md), process-wide like linear_solver.ordering: it
+/// serves every caller (fe block modes, cms block statics, sg's preconditioner).
+enum class MumpsBlockSolve { mumps, petsc };
+inline constexpr EnumNames<MumpsBlockSolve, 2> kMumpsBlockSolveNames{
+    {{{MumpsBlockSolve::mumps, "mumps"}, {MumpsBlockSolve::petsc, "petsc"}}}};
+
+/// Set the process-wide choice. Not collective; every rank must set the same.
+void set_mumps_block_solve(MumpsBlockSolve choice);
+/// The process-wide choice: the one set, else the environment's FLEXUQ_MUMPS_BLOCK_SOLVE (`mumps` or
+/// `petsc`, read once; an alias kept for the benches; another value throws InputError naming it), else mumps.
+MumpsBlockSolve mumps_block_solve();
 
 } // namespace flexuq::la
