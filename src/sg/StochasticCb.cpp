@@ -191,22 +191,31 @@ GalerkinCbResult galerkin_cb(const StochasticLayout& layout, fe::Component& comp
   res.operator_terms = coef.basis.size();
   // The Galerkin products run on the affine terms (regroup_by_terms); of the expansion only the mean
   // K^(0) (and M^(0)) is assembled, for the mean problem and the preconditioner.
-  auto to_working = [&](const std::vector<MatH>& in) {
-    std::vector<MatH> w;
-    for (const auto& A : in) w.push_back(ws.to_working(A.get()));
-    return w;
-  };
   auto terms_working = [&](const fe::AffineOperator& terms) {
     std::vector<MatH> w;
     for (Mat A : terms.terms()) w.push_back(ws.to_working(A));
     return w;
   };
-  const std::vector<MatH> Kw = to_working(expand_operator(comp.stiffness_terms(), coef.stiffness.topRows(1)));
+  // The mean K^(0) = Σ_t c_0t K_t from the working terms (fe::AffineOperator::evaluate on them: the
+  // terms share one nonzero pattern, and so do their congruences) rather than one more congruence
+  // of the assembled mean: every WorkSpace::to_working is a symbolic + numeric PtAP, ~10 % of the
+  // set-up of the 5.5 k-DOF bench body (docs/performance.md). Equal to round-off (T is no permutation).
+  auto mean_of = [](const std::vector<MatH>& terms, const Eigen::MatrixXd& coefficients) {
+    std::vector<MatH> w(1);
+    FLEXUQ_PETSC(MatDuplicate(terms.at(0).get(), MAT_DO_NOT_COPY_VALUES, w[0].out()));
+    FLEXUQ_PETSC(MatZeroEntries(w[0].get()));
+    for (std::size_t k = 0; k < terms.size(); ++k)
+      if (const double c = coefficients(0, static_cast<Eigen::Index>(k)); c != 0.0)
+        FLEXUQ_PETSC(MatAXPY(w[0].get(), c, terms[k].get(), SAME_NONZERO_PATTERN));
+    FLEXUQ_PETSC(MatSetOption(w[0].get(), MAT_SYMMETRIC, PETSC_TRUE));
+    return w;
+  };
   const std::vector<MatH> Ktw = terms_working(comp.stiffness_terms());
+  const std::vector<MatH> Kw = mean_of(Ktw, coef.stiffness);
   std::vector<MatH> Mw, Mtw;
   if (map.n_mass > 0) {
-    Mw = to_working(expand_operator(comp.mass_terms(), coef.mass.topRows(1)));
     Mtw = terms_working(comp.mass_terms());
+    Mw = mean_of(Mtw, coef.mass);
   } else {
     Mw.emplace_back();
     FLEXUQ_PETSC(MatDuplicate(ws.M(), MAT_COPY_VALUES, Mw.back().out()));
