@@ -628,4 +628,44 @@ Eigen::MatrixXd WorkSpace::rigid_boundary_rows(const std::array<double, 3>& cent
   return R;
 }
 
+void WorkSpace::canonical_sign(const std::vector<VecH>& vs) const {
+  // Per vector, this rank's candidate: {valid, x, y, z, component, sign} of its tied entry at the
+  // smallest position; the ranks' candidates are gathered and the smallest wins on every rank.
+  constexpr int kw = 6;
+  const std::size_t nv = vs.size();
+  if (nv == 0) return;
+  std::vector<double> mine(kw * nv, 0.0);
+  for (std::size_t j = 0; j < nv; ++j) {
+    PetscReal m = 0;
+    FLEXUQ_PETSC(VecNorm(vs[j].get(), NORM_INFINITY, &m));
+    if (m == 0) continue;
+    const PetscScalar* a = nullptr;
+    FLEXUQ_PETSC(VecGetArrayRead(vs[j].get(), &a));
+    double* best = &mine[kw * j];
+    for (std::size_t r = 0; r < pos_.size(); ++r) {
+      if (std::abs(a[r]) < (1 - kSignTie) * m) continue;
+      const std::array<double, 4> key{pos_[r][0], pos_[r][1], pos_[r][2], static_cast<double>(comp_of_[r])};
+      if (best[0] == 0 || std::lexicographical_compare(key.begin(), key.end(), best + 1, best + 5)) {
+        best[0] = 1;
+        std::copy(key.begin(), key.end(), best + 1);
+        best[5] = a[r] < 0 ? -1.0 : 1.0;
+      }
+    }
+    FLEXUQ_PETSC(VecRestoreArrayRead(vs[j].get(), &a));
+  }
+  int size = 1;
+  FLEXUQ_MPI(MPI_Comm_size(comm(), &size));
+  std::vector<double> all(mine.size() * static_cast<std::size_t>(size));
+  FLEXUQ_MPI(MPI_Allgather(mine.data(), static_cast<int>(mine.size()), MPI_DOUBLE, all.data(),
+                           static_cast<int>(mine.size()), MPI_DOUBLE, comm()));
+  for (std::size_t j = 0; j < nv; ++j) {
+    const double* win = nullptr;
+    for (int p = 0; p < size; ++p) {
+      const double* c = &all[mine.size() * static_cast<std::size_t>(p) + kw * j];
+      if (c[0] != 0 && (!win || std::lexicographical_compare(c + 1, c + 5, win + 1, win + 5))) win = c;
+    }
+    if (win && win[5] < 0) FLEXUQ_PETSC(VecScale(vs[j].get(), -1.0));
+  }
+}
+
 } // namespace flexuq::cms

@@ -5,14 +5,15 @@
 # u_y = 0 on YMIN given by the mesh file:
 #  1. Abaqus `*BOUNDARY` `YMIN, YSYMM` (node set BOUNDARY, u_y only on solid nodes) with
 #     `model.fixed: [BOUNDARY]`, reduced by craig-bampton and by herting on 2 ranks, equals the same
-#     job with `model.fixed: [{set: YMIN, dofs: [2]}]`: craig-bampton every /reduced dataset to 1e-10 of
-#     its max, each basis column's sign aligned first (2-rank MUMPS moves the round-off by ~1e-12 from run
-#     to run); herting by what does not depend on the basis inside its span (its rigid columns span a
-#     degenerate null space): principal-angle sines ≤ 1e-7, reduced pencil eigenvalues and check-out ≤ 1e-8 (runs differ by
-#     up to ~3e-10 there: the null space's round-off), far below what a wrong support changes.
+#     job with `model.fixed: [{set: YMIN, dofs: [2]}]`: every /reduced dataset to 1e-10 of its max,
+#     signs included (the modes' canonical signs, docs/cms.md "Canonical signs": mode 3 of this box is
+#     antisymmetric about z = 0.015, whose sign round-off used to pick), for craig-bampton and herting;
+#     herting's principal-angle sines ≤ 1e-9 and check-out masses ≤ 1e-10 too, and herting on 1 rank =
+#     on 2 ranks (every dataset to 2e-10, signs included; measured ≤ 8.2e-11); the check-out's figures
+#     that solve with M-bar (rcond 2.2e-9) and the reduced pencil's eigenvalues to 1e-8.
 #  2. Nastran `SPC1 1 2 <YMIN grids>` (node set SPC1) with `model.fixed: [SPC1]`, craig-bampton on
 #     interface BSET (`BSET1` on the XMIN grids),
-#     equals `{set: SPC1, dofs: [2]}` (1e-10, signs aligned), and the .inp's reduction (numbers to 1e-10: the same
+#     equals `{set: SPC1, dofs: [2]}` (1e-10, signs included), and the .inp's reduction (numbers to 1e-10: the same
 #     model; the labels name grids there).
 #  3. The supports act: herting's reduced pencil has exactly the 3 zero eigenvalues a symmetry plane
 #     leaves (t_x, t_z, r_y), not 6.
@@ -70,6 +71,8 @@ job box.inp "[YMIN]" craig-bampton whole.h5 > whole.yaml
 for j in cb_bnd cb_dofs h_bnd h_dofs cb_spc cb_spcd; do
   run reduce $j.yaml > $j.log 2>&1 || { echo "reduce $j failed"; cat $j.log; exit 1; }
 done
+job box.inp "[BOUNDARY]" herting h_one.h5 > h_one.yaml
+"$mpiexec" -n 1 --allow-run-as-root "$flexuq" reduce h_one.yaml > h_one.log 2>&1 || { echo "reduce h_one failed"; cat h_one.log; exit 1; }
 "$expect_error" --exit-code 2 "whole.yaml" "model.fixed" "node set YMIN" "interfaces replace supports" -- \
   "$mpiexec" -n 2 --allow-run-as-root --oversubscribe "$flexuq" reduce whole.yaml
 $py - <<'PY'
@@ -78,35 +81,32 @@ def datasets(name):
     out = {}
     h5py.File(name, "r")["reduced"].visititems(lambda k, v: out.__setitem__(k, v[()]) if isinstance(v, h5py.Dataset) else None)
     return out
-def same(a, b, tol, labels=True):  # labels: compare the text datasets too (not across formats)
+def same(a, b, tol, labels=True, loose={}):  # labels: compare the text datasets too (not across formats)
+    # loose: {dataset: its own tolerance}
     A, B = datasets(a), datasets(b)
     assert sorted(A) == sorted(B), (sorted(A), sorted(B))
-    # A basis column is defined up to its sign: align B's columns with A's (the basis's last axis), and
-    # flip every axis of that length in B's other datasets alike (no other axis here has that length).
-    n = A["basis"].shape[-1]
-    sg = np.sign((A["basis"] * B["basis"]).reshape(-1, n).sum(axis=0))
-    sg[sg == 0] = 1.0
+    # Signs included: the modes' signs are canonical (a rule of the geometry, docs/cms.md), so no
+    # column is aligned here; a flipped column differs by 2 of its max.
     worst = 0.0
     for k in A:
         x, y = A[k], B[k]
         if x.dtype.kind in "fi":
             assert x.shape == y.shape, (k, x.shape, y.shape)
-            if x.dtype.kind == "f":
-                for ax, m in enumerate(y.shape):
-                    if m == n:
-                        y = y * sg.reshape([-1 if i == ax else 1 for i in range(y.ndim)])
             s = max(np.abs(x).max(), np.abs(y).max(), 1e-300) if x.size else 1.0
-            worst = max(worst, np.abs(x - y).max() / s if x.size else 0.0)
+            d = np.abs(x - y).max() / s if x.size else 0.0
+            if k in loose:
+                assert d <= loose[k], (a, b, k, d)
+                print("  %s: %.1e" % (k, d))
+            else:
+                worst = max(worst, d)
         elif labels and not k.startswith("checkout/"):
             assert np.array_equal(x, y), k
-    print("%s = %s: %d datasets, max relative difference %.1e (%d column signs flipped)" % (a, b, len(A), worst, int(np.sum(sg < 0))))
+    print("%s = %s: %d datasets, max relative difference %.1e (signs included)%s" % (a, b, len(A), worst, " and the others" if loose else ""))
     assert worst <= tol, (a, b, worst)
 same("cb_bnd.h5", "cb_dofs.h5", 1e-10)
 def same_subspace(a, b, tol):
-    # Herting's rigid columns span the null space the supports leave (t_x, t_z, r_y here): a degenerate
-    # (zero) eigenspace, whose basis inside the span round-off may rotate from run to run on 2 ranks.
-    # Compare what is independent of the basis inside the span: the basis's column space (principal
-    # angles), the reduced pencil's eigenvalues and the check-out's physical figures.
+    # What is independent of the basis inside its span: the basis's column space (principal angles),
+    # the reduced pencil's eigenvalues and the check-out's physical figures.
     A, B = datasets(a), datasets(b)
     assert sorted(A) == sorted(B), (sorted(A), sorted(B))
     n = A["basis"].shape[-1]
@@ -116,14 +116,24 @@ def same_subspace(a, b, tol):
     ev = [np.sort(np.linalg.eigvals(np.linalg.solve(X["M"], X["K"])).real) for X in (A, B)]
     dev = np.abs(ev[0] - ev[1]).max() / np.abs(ev[0]).max()
     worst = 0.0
-    for k in ("checkout/free_free_reduced_hz", "checkout/mass_full_reduced", "checkout/com_reduced",
+    for k in ("checkout/mass_full_reduced", "checkout/com_reduced",
               "checkout/inertia_com_reduced", "checkout/effective_mass_fraction"):
         x, y = A[k], B[k]
         worst = max(worst, np.abs(x - y).max() / max(np.abs(x).max(), 1e-300))
     print("%s ~ %s: largest principal-angle sine %.1e, pencil eigenvalues %.1e, check-out %.1e"
           % (a, b, sines.max(), dev, worst))
-    assert sines.max() <= 1e-7 and dev <= tol and worst <= tol, (a, b, sines.max(), dev, worst)
-same_subspace("h_bnd.h5", "h_dofs.h5", 1e-8)
+    # The pencil's eigenvalues solve with M-bar (reciprocal condition of the scaled M-bar 2.2e-9 here:
+    # the box's 24 boundary coordinates), which amplifies the datasets' 1e-10 to a few 1e-9: 1e-8.
+    assert sines.max() <= 1e-9 and dev <= 1e-8 and worst <= tol, (a, b, sines.max(), dev, worst)
+# Two 2-rank runs: the datasets to 1e-10 (measured 0 to 6.2e-11 in 20 runs at load 8-15: the
+# free-interface modes' round-off); the check-out's figures that solve with M-bar to 1e-8 (as the pencil's above:
+# measured up to 5.5e-10 and, rigid_strain_energy, 1.9e-9).
+solved = {"checkout/" + k: 1e-8 for k in ("free_free_reduced_hz", "rigid_strain_energy", "rigid_residual")}
+same("h_bnd.h5", "h_dofs.h5", 1e-10, loose=solved)
+same_subspace("h_bnd.h5", "h_dofs.h5", 1e-10)
+# 1 rank = 2 ranks: 6.9e-11 on a quiet machine (the free-interface modes' round-off: K − σM with σ just
+# below the 3 zero eigenvalues), 4e-11 to 8.2e-11 in 20 runs at load 8-15: 2e-10.
+same("h_one.h5", "h_bnd.h5", 2e-10, loose=solved)
 same("cb_spc.h5", "cb_spcd.h5", 1e-10)
 same("cb_spc.h5", "cb_bnd.h5", 1e-10, labels=False)
 r = h5py.File("h_bnd.h5", "r")["reduced"]

@@ -131,6 +131,14 @@ public:
   std::vector<VecH> rigid_modes(const std::array<double, 3>& center = {0, 0, 0}) const;
   /// Rows of the rigid modes at the boundary coordinates, canonical order (n_b × 6), replicated.
   Eigen::MatrixXd rigid_boundary_rows(const std::array<double, 3>& center = {0, 0, 0}) const;
+  /// Gives each vector of @p vs its canonical sign (docs/cms.md, "Canonical signs"): the entry of
+  /// largest magnitude positive, where entries within kSignTie of that magnitude tie and the tie goes
+  /// to the entry at the smallest position (x, then y, then z; then the lowest component). A rule of
+  /// the geometry: independent of the DOF order, the partition and the eigensolver's round-off (a
+  /// mode antisymmetric about a symmetry plane has two largest entries of equal magnitude and
+  /// opposite signs, which round-off alone would order). @note Collective.
+  void canonical_sign(const std::vector<VecH>& vs) const;
+  static constexpr double kSignTie = 1e-6;
 
 private:
   const fe::Component* comp_;
