@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
 // MUMPS's analysis of a clamped solid's stiffness matrix, per process (issue #38: what 16 ranks would do):
-//   mpirun -n P bench_mumps_analysis MESH CLAMP_SET ORDERING [factor] [PETSc options]
+//   mpirun -n P bench_mumps_analysis MESH CLAMP_SET ORDERING [factor] [compress=off] [PETSc options]
 // ORDERING is a linear_solver.ordering name (auto, pord, scotch, ptscotch), mapped to MUMPS's ICNTLs by
 // la::mumps_ordering_defaults exactly as flexuq's solvers map it. The mesh is read and K assembled as
 // `flexuq modes` does (steel, E 2.1e11, nu 0.3, rho 7850; the pattern is that of K − σM). Then only
 // MatCholeskyFactorSymbolic (MUMPS's analysis, JOB = 1) runs, unless factor: then the numeric
-// factorisation, one solve and one solve with 8 right-hand sides are timed too.
+// factorisation, one solve and one solve with 8 right-hand sides are timed too. K has the block size 3
+// (fe::Component: every node all or none of its DOFs free), so MUMPS orders the node graph (ICNTL(15) −3,
+// linear_solver.compress auto) except with compress=off (ICNTL(15) 0) and PT-Scotch (not compressed).
 // Prints one line per process (RINFO(1) estimated operations of its elimination, INFO(3) its factor
 // entries, INFO(15)/INFO(17) its in-core / out-of-core MUMPS memory in MB, its peak RSS) and one
 // "summary" line with the global figures (RINFOG(1), INFOG(3)/(5)/(16)/(17)/(26)/(27)) and the largest
@@ -13,6 +15,7 @@
 #include "flexuq/core/Session.hpp"
 #include "flexuq/fe/Component.hpp"
 #include "flexuq/io/MeshReader.hpp"
+#include "flexuq/la/MumpsCompression.hpp"
 #include "flexuq/la/MumpsOrdering.hpp"
 #include "flexuq/la/Solvers.hpp"
 
@@ -58,10 +61,14 @@ int run(int argc, char** argv) {
   MPI_Comm_size(comm, &size);
   if (argc < 4) {
     if (rank == 0)
-      std::fprintf(stderr, "usage: %s MESH CLAMP_SET ORDERING [factor] [PETSc options]\n", argv[0]);
+      std::fprintf(stderr, "usage: %s MESH CLAMP_SET ORDERING [factor] [compress=off] [PETSc options]\n", argv[0]);
     return 2;
   }
-  const bool factor = argc > 4 && std::strcmp(argv[4], "factor") == 0;
+  bool factor = false;
+  for (int i = 4; i < argc; ++i) {
+    if (std::strcmp(argv[i], "factor") == 0) factor = true;
+    if (std::strcmp(argv[i], "compress=off") == 0) flexuq::la::set_mumps_compression(flexuq::la::MumpsCompression::off);
+  }
   const auto ordering = flexuq::parse_enum(flexuq::la::kMumpsOrderingNames, argv[3]);
   if (!ordering) throw std::runtime_error(std::string("unknown ordering '") + argv[3] + "' (auto, pord, scotch or ptscotch)");
   flexuq::la::set_mumps_ordering(*ordering);
@@ -84,6 +91,7 @@ int run(int argc, char** argv) {
 
   flexuq::la::SolverDefaults defaults;
   flexuq::la::mumps_ordering_defaults("", size, defaults, rows);
+  flexuq::la::mumps_compression_defaults("", defaults);
   if (size > 1) defaults.set("mat_mumps_icntl_20", "10");
   flexuq::la::SolverDefaults::Scope scope(defaults);
 
@@ -93,8 +101,12 @@ int run(int argc, char** argv) {
   CHK(MatFactorInfoInitialize(&info));
   MPI_Barrier(comm);
   t0 = MPI_Wtime();
+  const double c_analysis0 = cpu_s();
   CHK(MatCholeskyFactorSymbolic(F, K, nullptr, &info));
   const double t_analysis = MPI_Wtime() - t0;
+  const double c_analysis = cpu_s() - c_analysis0; // rank 0's: the sequential ordering's host
+  PetscInt icntl15 = 0;
+  CHK(MatMumpsGetIcntl(F, 15, &icntl15));
   const double rss_analysis = peak_rss_mb();
 
   PetscInt i3 = 0, i15 = 0, i17 = 0;
@@ -167,13 +179,15 @@ int run(int argc, char** argv) {
       fac_max = std::max(fac_max, v[1]);
       rss_an_sum += v[4];
     }
-    std::printf("summary: ordering %s processes %d rows %lld assemble_s %.2f analysis_s %.2f "
+    std::printf("summary: ordering %s processes %d rows %lld ICNTL15_asked %lld assemble_s %.2f analysis_s %.2f "
+                "rank0_cpu_analysis_s %.2f "
                 "RINFOG1 %.4e sum_RINFO1 %.4e max_RINFO1 %.4e ops_imbalance %.3f "
                 "INFOG3 %.4e max_INFO3 %.4e factor_imbalance %.3f INFOG5 %lld INFOG7 %lld "
                 "INFOG16_MB %lld INFOG17_MB %lld INFOG26_MB %lld INFOG27_MB %lld INFOG20 %.4e "
                 "rss_after_analysis_sum_MB %.0f rss_end_sum_MB %.0f factor_s %.2f solve_s %.3f solve8_s %.3f "
                 "rank0_cpu_factor_s %.2f rank0_cpu_solve_s %.3f rank0_cpu_solve8_s %.3f\n",
-                argv[3], size, static_cast<long long>(rows), t_assemble, t_analysis, rg1, ops_sum, ops_max,
+                argv[3], size, static_cast<long long>(rows), static_cast<long long>(icntl15), t_assemble, t_analysis,
+                c_analysis, rg1, ops_sum, ops_max,
                 ops_max / (ops_sum / size), mumps_count(g[0]), fac_max, fac_max / (fac_sum / size),
                 static_cast<long long>(g[1]), static_cast<long long>(g[2]), static_cast<long long>(g[3]),
                 static_cast<long long>(g[4]), static_cast<long long>(g[6]), static_cast<long long>(g[7]),

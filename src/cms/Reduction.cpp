@@ -5,6 +5,7 @@
 #include "flexuq/la/Blas.hpp"
 #include "flexuq/la/Clusters.hpp"
 #include "flexuq/la/MumpsBlockSolve.hpp"
+#include "flexuq/la/MumpsCompression.hpp"
 #include "flexuq/la/Projection.hpp"
 #include "flexuq/la/Solvers.hpp"
 
@@ -58,6 +59,7 @@ MatH submatrix(Mat A, IS rows, IS cols) {
   MatH S;
   FLEXUQ_PETSC(MatCreateSubMatrix(A, rows, cols, MAT_INITIAL_MATRIX, S.out()));
   if (rows == cols) {
+    la::inherit_block_size(A, rows, S.get()); // whole nodes: MUMPS orders the node graph (ICNTL(15))
     FLEXUQ_PETSC(MatSetOption(S.get(), MAT_SYMMETRIC, PETSC_TRUE));
     FLEXUQ_PETSC(MatSetOption(S.get(), MAT_SYMMETRY_ETERNAL, PETSC_TRUE));
   }

@@ -2,6 +2,7 @@
 #include "flexuq/la/Solvers.hpp"
 
 #include "flexuq/core/Error.hpp"
+#include "flexuq/la/MumpsCompression.hpp"
 #include "flexuq/la/MumpsOrdering.hpp"
 #include "flexuq/la/MumpsOutOfCore.hpp"
 
@@ -62,6 +63,7 @@ void setup_mumps_cholesky(KSP ksp, const std::string& ksp_prefix, SolverDefaults
   }
   mumps_ordering_defaults(ksp_prefix, size, defaults, rows); // linear_solver.ordering
   mumps_out_of_core_defaults(ksp_prefix, defaults);          // linear_solver.out_of_core
+  mumps_compression_defaults(ksp_prefix, defaults);          // linear_solver.compress
 }
 
 void mumps_inertia_defaults(const std::string& ksp_prefix, SolverDefaults& defaults) {

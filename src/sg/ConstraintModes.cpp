@@ -3,6 +3,7 @@
 
 #include "flexuq/core/Error.hpp"
 #include "flexuq/core/Log.hpp"
+#include "flexuq/la/MumpsCompression.hpp"
 
 #include <algorithm>
 
@@ -16,6 +17,7 @@ void split_terms(const std::vector<Mat>& terms, IS interior, IS boundary, std::v
     Kii.emplace_back();
     Kib.emplace_back();
     FLEXUQ_PETSC(MatCreateSubMatrix(A, interior, interior, MAT_INITIAL_MATRIX, Kii.back().out()));
+    la::inherit_block_size(A, interior, Kii.back().get()); // whole nodes: MUMPS orders the node graph
     FLEXUQ_PETSC(MatCreateSubMatrix(A, interior, boundary, MAT_INITIAL_MATRIX, Kib.back().out()));
   }
 }

@@ -9,6 +9,7 @@
 #include <slepceps.h>
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,13 @@ inline std::vector<double> sinvert_smallest(Mat A, const std::string& prefix, Pe
   }
   std::sort(values.begin(), values.end());
   return values;
+}
+
+/// 4 sin²(kπ / (2(n+1))): the k-th eigenvalue of the 1-D Laplacian (2 on the diagonal, −1 beside) of
+/// n points with Dirichlet ends; a 7-point grid Laplacian's are sums of three.
+inline double laplacian_1d_eigenvalue(PetscInt k, PetscInt n) {
+  const double s = std::sin(static_cast<double>(k) * M_PI / (2.0 * static_cast<double>(n + 1)));
+  return 4 * s * s;
 }
 
 /// The MUMPS factor of @p eps's ST.
