@@ -18,6 +18,7 @@
 #include "flexuq/core/Signals.hpp"
 #include "flexuq/io/BdfReader.hpp"
 #include "flexuq/la/MumpsBlockSolve.hpp"
+#include "flexuq/la/MumpsCompression.hpp"
 #include "flexuq/la/MumpsOrdering.hpp"
 #include "flexuq/la/MumpsOutOfCore.hpp"
 #include "flexuq/config/Config.hpp"
@@ -57,6 +58,16 @@ void apply_linear_solver_choice(const flexuq::io::Config& cfg, const std::string
   if (!choice)
     throw flexuq::InputError(key + ": unknown value '" + name + "' (" + flexuq::enum_choices(names) + ")");
   set(*choice);
+}
+
+/// `linear_solver.compress` (docs/config.md, "Common keys"): MUMPS's analysis on the node graph (ICNTL(15))
+/// where the factored matrix has node blocks (la/MumpsCompression.hpp), process-wide like the ordering.
+void apply_linear_solver_compress(const std::string& name) {
+  const auto choice = flexuq::parse_enum(flexuq::la::kMumpsCompressionNames, name);
+  if (!choice)
+    throw flexuq::InputError("linear_solver.compress: unknown value '" + name + "' (" +
+                             flexuq::enum_choices(flexuq::la::kMumpsCompressionNames) + ")");
+  flexuq::la::set_mumps_compression(*choice);
 }
 
 constexpr const char* kVersion = "0.1.0";
@@ -122,6 +133,7 @@ int main(int argc, char** argv) {
                                flexuq::la::set_mumps_out_of_core);
     apply_linear_solver_choice(cfg, "linear_solver.block_solve", flexuq::la::kMumpsBlockSolveNames,
                                flexuq::la::set_mumps_block_solve);
+    if (cfg.has("linear_solver.compress")) apply_linear_solver_compress(cfg.get<std::string>("linear_solver.compress"));
     std::string verb = args.verb;
     if (verb == "run") verb = cfg.get<std::string>("command", "modes"); // the job names its command
     else if (cfg.has("command")) {
