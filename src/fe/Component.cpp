@@ -338,12 +338,13 @@ struct DenseBlock {
 };
 
 /// The constant stiffness (springs) or mass (scalar and concentrated masses) blocks of @p mesh. Made on rank 0
-/// only: PETSc sends entries of rows other ranks own to them at assembly.
-std::vector<DenseBlock> constant_blocks(const io::Mesh& mesh, const DofMap& d, bool stiffness) {
+/// only (PETSc sends entries of rows other ranks own to them at assembly), on every rank with @p every_rank
+/// (their indices for the pattern).
+std::vector<DenseBlock> constant_blocks(const io::Mesh& mesh, const DofMap& d, bool stiffness, bool every_rank = false) {
   std::vector<DenseBlock> out;
   int rank = 0;
   FLEXUQ_MPI(MPI_Comm_rank(d.comm(), &rank));
-  if (rank != 0) return out;
+  if (rank != 0 && !every_rank) return out;
   const int dpn = d.dofs_per_node();
   auto dof = [&](int node, int c) { return d.dof(node, c); }; // c: 0-based component
   {
@@ -406,7 +407,182 @@ void add_blocks(Mat A, const std::vector<DenseBlock>& blocks, bool zeros) {
   }
 }
 
-MatH create_pattern(const DofMap& d) {
+/// K's and M's exact nonzero pattern on the rows owned here, set as zeros and assembled: the union of the
+/// DOFs of every element that touches the row (solids: their translations only, as the element loop
+/// adds them) and of every constant block (@p blocks, on every rank). The element loop's MatSetValues
+/// then only adds into entries that exist: before, each new entry of the first assembly was inserted
+/// into its row (a search and a shift of the row's tail), 90 % of the partition+assemble phase
+/// (docs/performance.md, "The phases outside the eigensolve"). The pattern is the one the elements gave
+/// before, entry for entry, so the values, added in the same order, are the same.
+void set_exact_pattern(Mat A, const io::Mesh& mesh, const DofMap& d, const std::vector<DenseBlock>& blocks) {
+  const int dpn = d.dofs_per_node();
+  std::map<PetscInt, std::vector<PetscInt>> extra; // rows here the constant blocks reach → their columns
+  for (const auto& b : blocks)
+    for (PetscInt r : b.idx)
+      if (r >= d.begin() && r < d.end())
+        for (PetscInt c : b.idx)
+          if (c >= 0) extra[r].push_back(c);
+  const NodeElements ne(mesh);
+  // width[u]: the widest element (in DOFs per node) the row's node shares with node u; 0 = none.
+  std::vector<int> width(mesh.num_nodes(), 0), nbrs;
+  std::vector<PetscInt> cols;
+  std::vector<double> zeros;
+  // Every row once, whole and sorted: PETSc appends its columns without searching (as in
+  // MatMPIAIJSetPreallocationCSR, without a second copy of the pattern).
+  FLEXUQ_PETSC(MatSetOption(A, MAT_SORTED_FULL, PETSC_TRUE));
+  for (int v : d.owned_nodes()) {
+    if (d.is_fixed(v)) continue;
+    nbrs.clear();
+    for (PetscInt k = ne.offsets[static_cast<std::size_t>(v)]; k < ne.offsets[static_cast<std::size_t>(v) + 1]; ++k) {
+      const auto e = static_cast<std::size_t>(ne.elements[static_cast<std::size_t>(k)]);
+      const int w = io::is_solid(mesh.elem_type[e]) ? std::min(3, dpn) : dpn;
+      for (int j = 0; j < mesh.element_size(e); ++j) {
+        const auto u = static_cast<std::size_t>(mesh.element(e)[j]);
+        if (d.is_fixed(static_cast<int>(u))) continue;
+        if (width[u] == 0) nbrs.push_back(static_cast<int>(u));
+        width[u] = std::max(width[u], w);
+      }
+    }
+    // Free nodes in DOF order give each row its columns sorted (a node's free DOFs are consecutive).
+    std::sort(nbrs.begin(), nbrs.end(), [&](int a, int b) { return d.node_dof(a) < d.node_dof(b); });
+    for (int c = 0; c < dpn; ++c) {
+      const PetscInt row = d.dof(v, c);
+      if (row < 0) continue;
+      cols.clear();
+      for (int u : nbrs) {
+        const int w = width[static_cast<std::size_t>(u)];
+        if (c >= w) continue;
+        for (int c2 = 0; c2 < w; ++c2) {
+          const PetscInt col = d.dof(u, c2);
+          if (col >= 0) cols.push_back(col);
+        }
+      }
+      const auto it = extra.find(row);
+      if (it != extra.end()) {
+        cols.insert(cols.end(), it->second.begin(), it->second.end());
+        std::sort(cols.begin(), cols.end());
+        cols.erase(std::unique(cols.begin(), cols.end()), cols.end());
+      }
+      if (cols.empty()) continue;
+      zeros.assign(cols.size(), 0.0);
+      FLEXUQ_PETSC(MatSetValues(A, 1, &row, static_cast<PetscInt>(cols.size()), cols.data(), zeros.data(), INSERT_VALUES));
+    }
+    for (int u : nbrs) width[static_cast<std::size_t>(u)] = 0;
+  }
+  FLEXUQ_PETSC(MatSetOption(A, MAT_SORTED_FULL, PETSC_FALSE));
+  FLEXUQ_PETSC(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+  FLEXUQ_PETSC(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+}
+
+/// Adds element matrices straight into the local CSR arrays of matrices that share one assembled pattern
+/// (set_exact_pattern): an element's positions are found once, one search per row and node (a node's
+/// free DOFs are consecutive columns), not one per entry and matrix as MatSetValues does, and every
+/// target adds its values there. Rows owned elsewhere still go through MatSetValues (PETSc's stash)
+/// as before; each entry gets its terms in the same order as before, so the sums are the same to the bit.
+class DirectAdd {
+public:
+  DirectAdd(const DofMap& d, const std::vector<MatH>& targets) : begin_(d.begin()), end_(d.end()) {
+    for (const auto& A : targets) {
+      Mat Ad = A.get(), Ao = nullptr;
+      PetscBool mpi = PETSC_FALSE;
+      FLEXUQ_PETSC(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(A.get()), MATMPIAIJ, &mpi));
+      if (mpi) FLEXUQ_PETSC(MatMPIAIJGetSeqAIJ(A.get(), &Ad, &Ao, &garray_));
+      PetscScalar *ad = nullptr, *ao = nullptr;
+      FLEXUQ_PETSC(MatSeqAIJGetArray(Ad, &ad));
+      if (Ao) FLEXUQ_PETSC(MatSeqAIJGetArray(Ao, &ao));
+      blocks_.push_back({Ad, Ao, ad, ao});
+    }
+    PetscInt nr = 0;
+    PetscBool done = PETSC_FALSE;
+    FLEXUQ_PETSC(MatGetRowIJ(blocks_.front().d, 0, PETSC_FALSE, PETSC_FALSE, &nr, &id_, &jd_, &done));
+    FLEXUQ_REQUIRE(done, "assembly: no row structure of the diagonal block");
+    if (blocks_.front().o) {
+      FLEXUQ_PETSC(MatGetRowIJ(blocks_.front().o, 0, PETSC_FALSE, PETSC_FALSE, &nr, &io_, &jo_, &done));
+      FLEXUQ_REQUIRE(done, "assembly: no row structure of the off-diagonal block");
+    }
+  }
+  ~DirectAdd() { finish(); }
+  DirectAdd(const DirectAdd&) = delete;
+  DirectAdd& operator=(const DirectAdd&) = delete;
+
+  /// The positions of the element with global DOFs @p idx (node by node, @p width per node, −1 fixed).
+  void locate(const std::vector<PetscInt>& idx, int width) {
+    idx_ = &idx;
+    const std::size_t n = idx.size();
+    pos_.assign(n * n, -1);
+    rows_off_.assign(idx.begin(), idx.end());
+    off_ = false;
+    for (std::size_t i = 0; i < n; ++i) {
+      const PetscInt r = idx[i];
+      if (r < 0) continue;
+      if (r < begin_ || r >= end_) {
+        off_ = true;
+        continue;
+      }
+      rows_off_[i] = -1; // added here, not through MatSetValues
+      const PetscInt lr = r - begin_;
+      for (std::size_t b = 0; b < n; b += static_cast<std::size_t>(width)) {
+        std::size_t c0 = b;
+        while (c0 < b + static_cast<std::size_t>(width) && idx[c0] < 0) ++c0;
+        if (c0 == b + static_cast<std::size_t>(width)) continue; // a fixed node
+        const PetscInt col0 = idx[c0];
+        const bool diag = col0 >= begin_ && col0 < end_;
+        const PetscInt* lo = diag ? jd_ + id_[lr] : jo_ + io_[lr];
+        const PetscInt* hi = diag ? jd_ + id_[lr + 1] : jo_ + io_[lr + 1];
+        const auto column = [&](const PetscInt* k) { return diag ? *k + begin_ : garray_[*k]; };
+        const PetscInt* k0 = std::lower_bound(lo, hi, col0, [&](const PetscInt& k, PetscInt c) { return column(&k) < c; });
+        for (std::size_t j = c0; j < b + static_cast<std::size_t>(width); ++j) {
+          if (idx[j] < 0) continue;
+          const PetscInt* k = k0 + (idx[j] - col0); // the node's free DOFs: consecutive columns
+          FLEXUQ_REQUIRE(k < hi && column(k) == idx[j], "assembly: DOF " << idx[j] << " is not in the pattern of row " << r);
+          pos_[i * n + j] = diag ? k - jd_ : -2 - (k - jo_);
+        }
+      }
+    }
+  }
+  /// Adds the row-major element matrix @p v (located last) to target @p t.
+  void add(std::size_t t, Mat A, const double* v) {
+    const Block& m = blocks_[t];
+    for (std::size_t k = 0; k < pos_.size(); ++k) {
+      const PetscInt p = pos_[k];
+      if (p >= 0)
+        m.ad[p] += v[k];
+      else if (p <= -2)
+        m.ao[-2 - p] += v[k];
+    }
+    if (off_) {
+      const auto n = static_cast<PetscInt>(idx_->size());
+      FLEXUQ_PETSC(MatSetValues(A, n, rows_off_.data(), n, idx_->data(), v, ADD_VALUES));
+    }
+  }
+  /// Gives the arrays back (before the assembly). Idempotent.
+  void finish() {
+    if (blocks_.empty()) return;
+    PetscInt nr = 0;
+    PetscBool done = PETSC_FALSE;
+    MatRestoreRowIJ(blocks_.front().d, 0, PETSC_FALSE, PETSC_FALSE, &nr, &id_, &jd_, &done);
+    if (blocks_.front().o) MatRestoreRowIJ(blocks_.front().o, 0, PETSC_FALSE, PETSC_FALSE, &nr, &io_, &jo_, &done);
+    for (auto& m : blocks_) {
+      MatSeqAIJRestoreArray(m.d, &m.ad);
+      if (m.o) MatSeqAIJRestoreArray(m.o, &m.ao);
+    }
+    blocks_.clear();
+  }
+
+private:
+  struct Block {
+    Mat d, o;
+    PetscScalar *ad, *ao;
+  };
+  PetscInt begin_, end_;
+  std::vector<Block> blocks_;
+  const PetscInt *id_ = nullptr, *jd_ = nullptr, *io_ = nullptr, *jo_ = nullptr, *garray_ = nullptr;
+  const std::vector<PetscInt>* idx_ = nullptr;
+  std::vector<PetscInt> pos_, rows_off_; ///< per entry: ≥ 0 diagonal block, ≤ −2 off-diagonal (−2 − k), −1 none
+  bool off_ = false;
+};
+
+MatH create_pattern(const DofMap& d, const io::Mesh& mesh, const std::vector<DenseBlock>& blocks) {
   const assembly_profile::Scope timed(assembly_profile::Part::create);
   MatH A;
   FLEXUQ_PETSC(MatCreate(d.comm(), A.out()));
@@ -417,6 +593,7 @@ MatH create_pattern(const DofMap& d) {
   FLEXUQ_PETSC(MatSeqAIJSetPreallocation(A.get(), 0, d.d_nnz().data()));
   FLEXUQ_PETSC(MatMPIAIJSetPreallocation(A.get(), 0, d.d_nnz().data(), 0, d.o_nnz().data()));
   FLEXUQ_PETSC(MatSetOption(A.get(), MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_TRUE));
+  set_exact_pattern(A.get(), mesh, d, blocks);
   return A;
 }
 } // namespace
@@ -432,7 +609,6 @@ void Component::assemble(bool keep_affine) {
   std::vector<MatH> targets;
   std::vector<std::vector<std::array<double, 3>>> weight;
   std::vector<PetscInt> idx;
-  std::vector<double> buf;
   auto element_indices = [&](std::size_t e) {
     const int n = mesh_.element_size(e);
     // Solids take the translations of their nodes only (a mesh with beams or shells has 6 per node).
@@ -451,31 +627,9 @@ void Component::assemble(bool keep_affine) {
   for (const auto& sec : mesh_.sections)
     nsm = nsm || (sec.shell && sec.shell_section.nsm > 0) || (sec.beam && sec.beam_section.nsm > 0);
   constant_m_ = keep_affine && (!mesh_.point_masses.empty() || !mesh_.scalar_masses.empty() || nsm);
-  MatH pattern;
-  if (keep_affine) {
-    // Pattern pass: zeros for every element, so all term matrices share one nonzero structure
-    // even when a term (a material group) touches only part of the mesh.
-    pattern = create_pattern(d);
-    for (int e : d.local_elements()) {
-      element_indices(static_cast<std::size_t>(e));
-      buf.assign(idx.size() * idx.size(), 0.0);
-      FLEXUQ_PETSC(MatSetValues(pattern.get(), static_cast<PetscInt>(idx.size()), idx.data(),
-                                static_cast<PetscInt>(idx.size()), idx.data(), buf.data(), ADD_VALUES));
-    }
-    add_blocks(pattern.get(), spring_blocks, true);
-    add_blocks(pattern.get(), mass_blocks, true);
-    FLEXUQ_PETSC(MatAssemblyBegin(pattern.get(), MAT_FINAL_ASSEMBLY));
-    FLEXUQ_PETSC(MatAssemblyEnd(pattern.get(), MAT_FINAL_ASSEMBLY));
-  }
-  auto add_target = [&](std::vector<std::array<double, 3>> w) {
-    MatH A;
-    if (pattern)
-      FLEXUQ_PETSC(MatDuplicate(pattern.get(), MAT_COPY_VALUES, A.out()));
-    else
-      A = create_pattern(d); // direct K and M: every element adds to both, so their patterns agree
-    targets.push_back(std::move(A));
-    weight.push_back(std::move(w));
-  };
+  // One nonzero structure for every target (K and M; all term matrices, even when a term - a material
+  // group - touches only part of the mesh): the exact pattern, set once, as zeros.
+  auto add_target = [&](std::vector<std::array<double, 3>> w) { weight.push_back(std::move(w)); };
   if (keep_affine) {
     for (std::size_t g = 0; g < ng; ++g)
       for (int k = 0; k < 3; ++k) {
@@ -496,7 +650,15 @@ void Component::assemble(bool keep_affine) {
     add_target(wk);
     add_target(wm);
   }
-  pattern.reset();
+  {
+    std::vector<DenseBlock> blocks = constant_blocks(mesh_, d, true, true);
+    for (auto& b : constant_blocks(mesh_, d, false, true)) blocks.push_back(std::move(b));
+    MatH pattern = create_pattern(d, mesh_, blocks);
+    targets.resize(weight.size());
+    for (std::size_t t = 0; t + 1 < weight.size(); ++t)
+      FLEXUQ_PETSC(MatDuplicate(pattern.get(), MAT_COPY_VALUES, targets[t].out()));
+    targets.back() = std::move(pattern); // the last target takes the pattern itself: no extra copy at the peak
+  }
 
   ElemMat T0, T1, TM;
   std::vector<double> X;
@@ -511,11 +673,16 @@ void Component::assemble(bool keep_affine) {
     }
   };
   std::optional<assembly_profile::Scope> loop(std::in_place, assembly_profile::Part::element_loop);
+  DirectAdd direct(d, targets);
   for (int e : d.local_elements()) {
     const auto ue = static_cast<std::size_t>(e);
     const int n = mesh_.element_size(ue);
-    std::optional<assembly_profile::Tick> integrating(std::in_place, assembly_profile::Part::integrate);
     element_indices(ue);
+    {
+      const assembly_profile::Tick locating(assembly_profile::Part::set_values);
+      direct.locate(idx, io::is_solid(mesh_.elem_type[ue]) ? 3 : dpn);
+    }
+    std::optional<assembly_profile::Tick> integrating(std::in_place, assembly_profile::Part::integrate);
     X.resize(static_cast<std::size_t>(3 * n));
     for (int a = 0; a < n; ++a)
       for (int k = 0; k < 3; ++k) X[static_cast<std::size_t>(3 * a + k)] = mesh_.coords[mesh_.element(ue)[a]][k];
@@ -532,8 +699,7 @@ void Component::assemble(bool keep_affine) {
       TM = std::move(t.M1);
       if (sec.nsm > 0) {
         const ElemMat B = sec.nsm * shell_area_mass(mesh_.elem_type[ue], X.data(), mesh_.elem_ids[ue]);
-        FLEXUQ_PETSC(MatSetValues(targets[nsm_target].get(), static_cast<PetscInt>(idx.size()), idx.data(),
-                                  static_cast<PetscInt>(idx.size()), idx.data(), B.data(), ADD_VALUES));
+        direct.add(nsm_target, targets[nsm_target].get(), B.data());
       }
     } else if (io::is_plane(mesh_.elem_type[ue])) {
       const io::PlaneSection& sec = mesh_.sections[elem_section_[ue]].plane_section;
@@ -557,8 +723,7 @@ void Component::assemble(bool keep_affine) {
       });
       if (sec.nsm > 0) { // a beam's nonstructural mass joins the shells' (constant term)
         const ElemMat B = sec.nsm * t.M_nsm;
-        FLEXUQ_PETSC(MatSetValues(targets[nsm_target].get(), static_cast<PetscInt>(idx.size()), idx.data(),
-                                  static_cast<PetscInt>(idx.size()), idx.data(), B.data(), ADD_VALUES));
+        direct.add(nsm_target, targets[nsm_target].get(), B.data());
       }
       T0 = std::move(t.K_E);
       T1 = std::move(t.K_G);
@@ -571,10 +736,10 @@ void Component::assemble(bool keep_affine) {
       const auto& w = weight[t][static_cast<std::size_t>(g)];
       if (w[0] == 0 && w[1] == 0 && w[2] == 0) continue;
       ElemMat B = w[0] * T0 + w[1] * T1 + w[2] * TM;
-      FLEXUQ_PETSC(MatSetValues(targets[t].get(), static_cast<PetscInt>(idx.size()), idx.data(),
-                                static_cast<PetscInt>(idx.size()), idx.data(), B.data(), ADD_VALUES));
+      direct.add(t, targets[t].get(), B.data());
     }
   }
+  direct.finish();
   if (keep_affine) {
     std::size_t t = 3 * ng;
     if (constant_k_) add_blocks(targets[t++].get(), spring_blocks, false);
