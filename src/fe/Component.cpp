@@ -511,6 +511,7 @@ public:
     const std::size_t n = idx.size();
     pos_.assign(n * n, -1);
     rows_off_.assign(idx.begin(), idx.end());
+    hint_.assign(n, -1);
     off_ = false;
     for (std::size_t i = 0; i < n; ++i) {
       const PetscInt r = idx[i];
@@ -530,7 +531,12 @@ public:
         const PetscInt* lo = diag ? jd_ + id_[lr] : jo_ + io_[lr];
         const PetscInt* hi = diag ? jd_ + id_[lr + 1] : jo_ + io_[lr + 1];
         const auto column = [&](const PetscInt* k) { return diag ? *k + begin_ : garray_[*k]; };
-        const PetscInt* k0 = std::lower_bound(lo, hi, col0, [&](const PetscInt& k, PetscInt c) { return column(&k) < c; });
+        // The rows of one node usually share their layout: try the previous row's offset first.
+        const PetscInt* k0 = lo + hint_[b];
+        if (hint_[b] < 0 || k0 >= hi || column(k0) != col0) {
+          k0 = std::lower_bound(lo, hi, col0, [&](const PetscInt& k, PetscInt c) { return column(&k) < c; });
+          hint_[b] = k0 - lo;
+        }
         for (std::size_t j = c0; j < b + static_cast<std::size_t>(width); ++j) {
           if (idx[j] < 0) continue;
           const PetscInt* k = k0 + (idx[j] - col0); // the node's free DOFs: consecutive columns
@@ -578,6 +584,7 @@ private:
   std::vector<Block> blocks_;
   const PetscInt *id_ = nullptr, *jd_ = nullptr, *io_ = nullptr, *jo_ = nullptr, *garray_ = nullptr;
   const std::vector<PetscInt>* idx_ = nullptr;
+  std::vector<std::ptrdiff_t> hint_;      ///< per node of the element: its first column's offset in the last row
   std::vector<PetscInt> pos_, rows_off_; ///< per entry: ≥ 0 diagonal block, ≤ −2 off-diagonal (−2 − k), −1 none
   bool off_ = false;
 };
