@@ -220,11 +220,12 @@ struct EigenSolver::Impl {
   // All blocks of every vector in @p vs on this rank's spatial slice, column (s·P + b).
   MatrixXd gather(const std::vector<VecH>& vs) const {
     MatrixXd out(nl(), static_cast<Index>(vs.size()) * P);
-    std::vector<double> buf;
-    for (std::size_t s = 0; s < vs.size(); ++s) {
-      space->gather_all(vs[s].get(), buf);
-      out.middleCols(static_cast<Index>(s) * P, P) = Eigen::Map<const MatrixXd>(buf.data(), nl(), P);
-    }
+    std::vector<Vec> raw;
+    for (const auto& v : vs) raw.push_back(v.get());
+    std::vector<std::vector<double>> buf;
+    space->gather_all_many(raw, buf); // one exchange for all vectors
+    for (std::size_t s = 0; s < vs.size(); ++s)
+      out.middleCols(static_cast<Index>(s) * P, P) = Eigen::Map<const MatrixXd>(buf[s].data(), nl(), P);
     return out;
   }
 

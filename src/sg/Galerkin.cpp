@@ -238,6 +238,45 @@ void BlockSpace::gather_all(Vec x, std::vector<double>& out) const {
   FLEXUQ_PETSC(VecResetArray(all_.get()));
 }
 
+void BlockSpace::gather_all_many(const std::vector<Vec>& xs, std::vector<std::vector<double>>& out) const {
+  const std::size_t m = xs.size(), nl = static_cast<std::size_t>(n_local_);
+  if (m == 0) return; // a batch size every rank shares
+  if (out.size() < m) out.resize(m);
+  const int G = layout_->n_groups(), g0 = layout_->group_index();
+  // Counts in doubles per group (the `across` rank of group g is g); past int, one scatter each.
+  std::vector<int> counts(static_cast<std::size_t>(G)), displs(static_cast<std::size_t>(G) + 1, 0);
+  bool fits = true;
+  for (int g = 0; g < G; ++g) {
+    const double c = static_cast<double>(m) * (first_of_group_[g + 1] - first_of_group_[g]) * static_cast<double>(nl);
+    fits = fits && c + displs[g] < 2147483647.0;
+    counts[g] = fits ? static_cast<int>(c) : 0;
+    displs[g + 1] = fits ? displs[g] + counts[g] : 0;
+  }
+  if (!fits) { // the same decision on every rank: the sizes are global
+    for (std::size_t s = 0; s < m; ++s) gather_all(xs[s], out[s]);
+    return;
+  }
+  const std::size_t own = static_cast<std::size_t>(n_owned_) * nl;
+  send_.resize(m * own);
+  for (std::size_t s = 0; s < m; ++s) {
+    const PetscScalar* xa = nullptr;
+    FLEXUQ_PETSC(VecGetArrayRead(xs[s], &xa));
+    std::copy(xa, xa + own, send_.begin() + static_cast<std::ptrdiff_t>(s * own));
+    FLEXUQ_PETSC(VecRestoreArrayRead(xs[s], &xa));
+  }
+  recv_.resize(static_cast<std::size_t>(displs[G]));
+  FLEXUQ_MPI(MPI_Allgatherv(send_.data(), counts[static_cast<std::size_t>(g0)], MPI_DOUBLE, recv_.data(), counts.data(),
+                            displs.data(), MPI_DOUBLE, layout_->across()));
+  for (std::size_t s = 0; s < m; ++s) out[s].resize(static_cast<std::size_t>(n_blocks_) * nl);
+  for (int g = 0; g < G; ++g) {
+    const std::size_t ng = static_cast<std::size_t>(first_of_group_[g + 1] - first_of_group_[g]);
+    for (std::size_t s = 0; s < m; ++s) {
+      const double* from = recv_.data() + displs[static_cast<std::size_t>(g)] + s * ng * nl;
+      std::copy(from, from + ng * nl, out[s].begin() + static_cast<std::ptrdiff_t>(first_of_group_[g] * nl));
+    }
+  }
+}
+
 void BlockSpace::set_owned(const std::vector<double>& all, Vec x) const {
   PetscScalar* xa = nullptr;
   FLEXUQ_PETSC(VecGetArray(x, &xa));
@@ -314,7 +353,7 @@ void GalerkinOperator::apply_many(const std::vector<Vec>& x, const std::vector<V
   const int no = sp.n_owned(), m = static_cast<int>(x.size());
   if (m == 0) return;
   if (static_cast<int>(all_many_.size()) < m) all_many_.resize(m);
-  for (int s = 0; s < m; ++s) sp.gather_all(x[s], all_many_[s]);
+  sp.gather_all_many(x, all_many_); // one exchange for the batch
   const std::size_t blk = static_cast<std::size_t>(no) * nl;
   std::vector<PetscScalar*> ya(m, nullptr);
   for (int s = 0; s < m; ++s) { // on every rank (norm caches, see apply)
@@ -555,8 +594,7 @@ void MeanPreconditioner::apply_many(const std::vector<Vec>& r, const std::vector
                 zbuf_.begin() + static_cast<std::ptrdiff_t>((s + 1) * blk), za[s]);
   }
   for (int s = 0; s < m; ++s) FLEXUQ_PETSC(VecRestoreArray(z[s], &za[s]));
-  if (kronecker())
-    for (int s = 0; s < m; ++s) mix_blocks(z[s]);
+  if (kronecker()) mix_blocks_many(z);
 }
 
 double frobenius_inner(MPI_Comm comm, Mat A, Mat B) {
@@ -625,17 +663,21 @@ void MeanPreconditioner::set_block_factor(const Eigen::MatrixXd& G, const std::s
   Ginv_ = 0.5 * (Ginv_ + Ginv_.transpose()).eval();
 }
 
-void MeanPreconditioner::mix_blocks(Vec z) const {
-  space_->gather_all(z, all_); // collective (world)
+void MeanPreconditioner::mix_blocks(Vec z) const { mix_blocks_many({z}); }
+
+void MeanPreconditioner::mix_blocks_many(const std::vector<Vec>& z) const {
+  space_->gather_all_many(z, all_many_); // collective (world)
   const int no = space_->n_owned(), P = space_->n_blocks();
   if (no == 0) return;
   const Eigen::Index nl = space_->n_local();
-  PetscScalar* za = nullptr;
-  FLEXUQ_PETSC(VecGetArray(z, &za));
-  const Eigen::Map<const Eigen::MatrixXd> Zall(all_.data(), nl, P);
-  Eigen::Map<Eigen::MatrixXd> Zown(za, nl, no);
-  Zown.noalias() = Zall * Ginv_.middleRows(space_->first_block(), no).transpose();
-  FLEXUQ_PETSC(VecRestoreArray(z, &za));
+  for (std::size_t s = 0; s < z.size(); ++s) {
+    PetscScalar* za = nullptr;
+    FLEXUQ_PETSC(VecGetArray(z[s], &za));
+    const Eigen::Map<const Eigen::MatrixXd> Zall(all_many_[s].data(), nl, P);
+    Eigen::Map<Eigen::MatrixXd> Zown(za, nl, no);
+    Zown.noalias() = Zall * Ginv_.middleRows(space_->first_block(), no).transpose();
+    FLEXUQ_PETSC(VecRestoreArray(z[s], &za));
+  }
 }
 
 PetscErrorCode MeanPreconditioner::pc_apply(PC pc, Vec r, Vec z) {

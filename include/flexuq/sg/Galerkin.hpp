@@ -107,6 +107,10 @@ public:
   VecH create_spatial_header() const;
   /// All blocks of this rank's spatial slice: out[b·n_local + i]. @note Collective (world).
   void gather_all(Vec x, std::vector<double>& out) const;
+  /// gather_all of several block vectors in one exchange (one MPI_Allgatherv on the `across`
+  /// communicator instead of one scatter per vector: fewer points where the groups wait for each
+  /// other); @p out[s] as gather_all's. The same values (copies only). @note Collective (world).
+  void gather_all_many(const std::vector<Vec>& xs, std::vector<std::vector<double>>& out) const;
   /// Copy the owned blocks from @p all (same layout as gather_all) into @p x. Not collective.
   void set_owned(const std::vector<double>& all, Vec x) const;
 
@@ -117,6 +121,7 @@ private:
   std::vector<int> first_of_group_;
   ScatterH gather_;
   VecH all_;
+  mutable std::vector<double> send_, recv_; // gather_all_many
 };
 
 /// @brief Σ_a Δ^(a) ⊗ A^(a) on a BlockSpace (A^(a) on the group communicator), as a MatShell.
@@ -181,11 +186,12 @@ public:
 private:
   static PetscErrorCode pc_apply(PC pc, Vec r, Vec z);
   void mix_blocks(Vec z) const; // z_k ← Σ_b G̃⁻¹(k, b) z_b (owned k), collective (world)
+  void mix_blocks_many(const std::vector<Vec>& z) const; // mix_blocks of each, one gather
+  mutable std::vector<std::vector<double>> all_many_;   // mix_blocks_many: the gathered blocks
   const BlockSpace* space_;
   KspH ksp_;
   mutable std::vector<double> rbuf_, zbuf_; // apply_many: the owned blocks of all vectors, contiguous
   Eigen::MatrixXd Ginv_;                    // empty: the mean-based I ⊗ A0⁻¹
-  mutable std::vector<double> all_;         // mix_blocks: every block of this rank's slice
 };
 
 /// The preconditioner of the SG PCG solves: `mean` = I ⊗ K̄⁻¹, `kronecker` = G̃⁻¹ ⊗ K̄⁻¹ (Ullmann 2010).
