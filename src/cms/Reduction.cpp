@@ -328,9 +328,14 @@ void Reducer::statics() {
     // Count: the prefix of the eigensolver's ST (-cms_fixed_st_…), whose factorization this is.
     const bool count = !opt_.modes.band_hz && opt_.modes.count > 0;
     const std::string prefix = opt_.prefix + (count ? "fixed_st_" : "statics_");
-    if (count) {
-      // Shift-and-invert at σ = 0 only multiplies by M_ii: a virtual submatrix of M_w (no copy of
-      // the mass matrix, ~1/5 of the phase's memory). Spectrum slicing (band) needs it assembled.
+    // Krylov–Schur's shift-and-invert at σ = 0 only multiplies by M_ii, one vector at a time: a
+    // virtual submatrix of M_w (no copy of the mass matrix, ~1/5 of the phase's memory). Spectrum
+    // slicing (band) needs it assembled; so do the block methods' M products (solver: block and the
+    // recycled solves: la::BlockProduct streams an assembled M_ii once per block, where a virtual
+    // one costs a full-size MatMult and two scatters per column: 5.1 -> 1.4 s of a 16.4 s block
+    // eigensolve, 85 899 DOFs, 2 ranks, docs/performance.md).
+    const bool block_products = opt_.modes.solver == fe::ModeOptions::Method::block || opt_.modes.recycle;
+    if (count && !block_products) {
       FLEXUQ_PETSC(MatCreateSubMatrixVirtual(ws_.M(), ws_.is_i(), ws_.is_i(), in.Mii.out()));
       in.virtual_mass = true;
     } else {
