@@ -11,6 +11,10 @@
 
 #include <Eigen/Dense>
 
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -327,6 +331,12 @@ Component::Component(MPI_Comm comm, io::Mesh mesh, const ComponentOptions& opt) 
     apply_autospc();
   }
   assembly_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+#if defined(__GLIBC__)
+  // The partition, numbering and pattern's temporaries are freed by now, but glibc keeps the freed heap
+  // (20-25 MB per rank on the 294 k crank at 16 ranks, 0.32 GB summed): give it back to the system
+  // before the eigensolve's factorisation asks for its own memory.
+  malloc_trim(0);
+#endif
 }
 
 namespace {
