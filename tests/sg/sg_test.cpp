@@ -517,6 +517,56 @@ TEST(SgEigen, StagnationStopsTheSweeps) {
               sum.tail(sum.size() - 1).norm(), std::sqrt(coll.variance()[0]));
 }
 
+// The sweeps' checkpoint (EigenOptions::checkpoint_seconds = campaign.checkpoint_seconds): with 0 it is
+// written after every sweep but the converging one (a converged solve of several sweeps leaves one);
+// with an interval longer than the solve a converged solve writes none, and its result is the same
+// to the last bit (the checkpoint is no part of the iteration); a solve stopped unconverged at
+// max_it writes its last sweep whatever the interval (--resume must be able to go on).
+TEST(SgEigen, CheckpointFollowsCheckpointSeconds) {
+  sg::StochasticLayout layout(MPI_COMM_WORLD, 1);
+  auto c = two_material_beam(layout.group());
+  uq::StochasticSpace space;
+  space.add("E_left", uq::Distribution::lognormal_from_moments(2.0e11, 2.0e10));
+  space.add("E_right", uq::Distribution::lognormal_from_moments(1.0e11, 5.0e9));
+  auto pm = material_map(*c, {{"E_left", fe::MaterialProperty::E, "LEFT"}, {"E_right", fe::MaterialProperty::E, "RIGHT"}});
+  sg::ExpansionOptions ex;
+  ex.order = 3;
+  const std::string ck = "sg_checkpoint_seconds_np" + std::to_string(world_size()) + ".h5";
+  auto solve = [&](double seconds, int max_it, bool& written) {
+    if (world_rank() == 0) std::remove(ck.c_str());
+    MPI_Barrier(MPI_COMM_WORLD);
+    sg::EigenOptions opt;
+    opt.order = 2;
+    opt.n_modes = 3;
+    opt.guard = 2;
+    opt.max_it = max_it;
+    opt.checkpoint = ck;
+    opt.checkpoint_seconds = seconds;
+    opt.progress = false;
+    auto r = sg::solve_component(layout, *c, space, pm.map, ex, opt);
+    MPI_Barrier(MPI_COMM_WORLD);
+    std::FILE* f = std::fopen(ck.c_str(), "rb");
+    written = f != nullptr;
+    if (f) std::fclose(f);
+    MPI_Barrier(MPI_COMM_WORLD);
+    return r;
+  };
+  bool every = false, rare = false, stopped = false;
+  const auto a = solve(0, 200, every);
+  const auto b = solve(1e9, 200, rare);
+  const auto d = solve(1e9, 1, stopped);
+  ASSERT_TRUE(a.converged && b.converged);
+  ASSERT_GE(a.iterations, 2) << "one sweep converged: no checkpoint before the last to see";
+  EXPECT_TRUE(every);
+  EXPECT_FALSE(rare);
+  EXPECT_FALSE(d.converged);
+  EXPECT_TRUE(stopped);
+  EXPECT_EQ(a.iterations, b.iterations);
+  EXPECT_EQ(a.pcg_iterations, b.pcg_iterations);
+  EXPECT_EQ((a.eigenvalues - b.eigenvalues).cwiseAbs().maxCoeff(), 0.0);
+  if (world_rank() == 0) std::remove(ck.c_str());
+}
+
 // 1 rank = N ranks: the same coefficients on a one-rank layout, on N groups of one rank and on one
 // group of N ranks (the spatial slice and the block distribution change, the numbers must not).
 TEST(SgEigen, RankCountsGiveTheSameCoefficients) {
