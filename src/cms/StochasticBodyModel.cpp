@@ -7,6 +7,7 @@
 #include "flexuq/cms/StochasticBody.hpp"
 #include "flexuq/core/Assert.hpp"
 #include "flexuq/core/Error.hpp"
+#include "flexuq/fe/BlockOps.hpp"
 #include "flexuq/fe/ModeTracking.hpp"
 #include "flexuq/fe/ModesFile.hpp"
 #include "flexuq/la/Clusters.hpp"
@@ -293,31 +294,26 @@ double StochasticBodyModel::align_modes(const ReducedBasis& rb, const std::vecto
   const auto nr = static_cast<Eigen::Index>(ref_mode_cols_.size()), ns = static_cast<Eigen::Index>(mode_cols.size());
   if (nr == 0) return 1.0;
   FLEXUQ_REQUIRE(ns > 0, "the reduction at this point has no normal modes, the reference " << nr);
-  Eigen::MatrixXd C(nr, ns);
-  VecH w;
-  FLEXUQ_PETSC(VecDuplicate(ref_modes_[0].get(), w.out()));
-  std::vector<double> nk(static_cast<std::size_t>(ns));
-  for (Eigen::Index k = 0; k < ns; ++k) {
-    Vec q = rb.columns[mode_cols[static_cast<std::size_t>(k)]].get();
-    FLEXUQ_PETSC(MatMult(ws_->M(), q, w.get()));
-    PetscScalar v = 0;
-    FLEXUQ_PETSC(VecDot(w.get(), q, &v));
-    nk[static_cast<std::size_t>(k)] = std::sqrt(PetscRealPart(v));
-  }
-  // Per reference mode, its norm and its ns products in one VecMDot (one reduction, not ns + 1:
-  // 440 VecDot reductions per point at nr = ns = 20).
-  std::vector<Vec> y{nullptr};
-  for (Eigen::Index k = 0; k < ns; ++k) y.push_back(rb.columns[mode_cols[static_cast<std::size_t>(k)]].get());
-  std::vector<PetscScalar> v(y.size());
-  for (Eigen::Index j = 0; j < nr; ++j) {
-    Vec r = ref_modes_[static_cast<std::size_t>(j)].get();
-    FLEXUQ_PETSC(MatMult(ws_->M(), r, w.get()));
-    y[0] = r;
-    FLEXUQ_PETSC(VecMDot(w.get(), static_cast<PetscInt>(y.size()), y.data(), v.data()));
-    const double nj = std::sqrt(PetscRealPart(v[0]));
-    for (Eigen::Index k = 0; k < ns; ++k)
-      C(j, k) = PetscRealPart(v[static_cast<std::size_t>(k) + 1]) / (nj * nk[static_cast<std::size_t>(k)]);
-  }
+  // X = [Φ_ref | Φ_point] (local rows), Y = M X in one block product (M streamed once, not one
+  // MatMult per column: 40 per point at nr = ns = 20), then the Gram entries in two reductions.
+  PetscInt nloc = 0;
+  FLEXUQ_PETSC(VecGetLocalSize(ref_modes_[0].get(), &nloc));
+  fe::block::Block X(nloc, nr + ns);
+  auto take = [&](Vec v, Eigen::Index c) {
+    const PetscScalar* a = nullptr;
+    FLEXUQ_PETSC(VecGetArrayRead(v, &a));
+    for (PetscInt i = 0; i < nloc; ++i) X(i, c) = PetscRealPart(a[i]);
+    FLEXUQ_PETSC(VecRestoreArrayRead(v, &a));
+  };
+  for (Eigen::Index j = 0; j < nr; ++j) take(ref_modes_[static_cast<std::size_t>(j)].get(), j);
+  for (Eigen::Index k = 0; k < ns; ++k) take(rb.columns[mode_cols[static_cast<std::size_t>(k)]].get(), nr + k);
+  fe::block::Operator Mop(ws_->M());
+  const fe::block::Block Y = Mop.apply(X);
+  MPI_Comm comm = PetscObjectComm(reinterpret_cast<PetscObject>(ws_->M()));
+  const Eigen::VectorXd n2 = fe::block::inner_diagonal(comm, X, Y); // ‖·‖²_M of every column
+  Eigen::MatrixXd C = fe::block::inner(comm, X.leftCols(nr), Y.rightCols(ns));
+  for (Eigen::Index j = 0; j < nr; ++j)
+    for (Eigen::Index k = 0; k < ns; ++k) C(j, k) /= std::sqrt(n2(j)) * std::sqrt(n2(nr + k));
   const auto tr = fe::track_modes(C, ref_cluster_, rb.mode_eigenvalues);
   for (Eigen::Index j = 0; j < nr; ++j) {
     const auto ju = static_cast<std::size_t>(j);
