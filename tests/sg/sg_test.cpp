@@ -120,6 +120,17 @@ std::vector<double> mean_eigenvalues(const fe::Component& c, int n) {
   return fe::solve_modes(c.K(), c.M(), mo).eigenvalues;
 }
 
+// The inputs of the two-material beam: log-normal E_LEFT (CoV 10 %) and E_RIGHT (CoV 5 %), and their map.
+uq::StochasticSpace two_moduli_space() {
+  uq::StochasticSpace space;
+  space.add("E_left", uq::Distribution::lognormal_from_moments(2.0e11, 2.0e10));
+  space.add("E_right", uq::Distribution::lognormal_from_moments(1.0e11, 5.0e9));
+  return space;
+}
+MaterialMap two_moduli_map(const fe::Component& c) {
+  return material_map(c, {{"E_left", fe::MaterialProperty::E, "LEFT"}, {"E_right", fe::MaterialProperty::E, "RIGHT"}});
+}
+
 // SG solve on the two-material beam with log-normal E_LEFT (CoV 10 %) and E_RIGHT (CoV 5 %).
 sg::EigenResult solve_two_material(MPI_Comm comm, int rpg, int op_order, int order, int n_modes,
                                    uq::StochasticSpace& space, std::unique_ptr<fe::Component>* keep = nullptr,
@@ -127,10 +138,8 @@ sg::EigenResult solve_two_material(MPI_Comm comm, int rpg, int op_order, int ord
                                    sg::Preconditioner pre = sg::Preconditioner::Mean) {
   sg::StochasticLayout layout(comm, rpg);
   auto c = two_material_beam(layout.group());
-  space = uq::StochasticSpace();
-  space.add("E_left", uq::Distribution::lognormal_from_moments(2.0e11, 2.0e10));
-  space.add("E_right", uq::Distribution::lognormal_from_moments(1.0e11, 5.0e9));
-  auto pm = material_map(*c, {{"E_left", fe::MaterialProperty::E, "LEFT"}, {"E_right", fe::MaterialProperty::E, "RIGHT"}});
+  space = two_moduli_space();
+  auto pm = two_moduli_map(*c);
   auto& map = pm.map;
   sg::ExpansionOptions ex;
   ex.order = op_order;
@@ -525,10 +534,8 @@ TEST(SgEigen, StagnationStopsTheSweeps) {
 TEST(SgEigen, CheckpointFollowsCheckpointSeconds) {
   sg::StochasticLayout layout(MPI_COMM_WORLD, 1);
   auto c = two_material_beam(layout.group());
-  uq::StochasticSpace space;
-  space.add("E_left", uq::Distribution::lognormal_from_moments(2.0e11, 2.0e10));
-  space.add("E_right", uq::Distribution::lognormal_from_moments(1.0e11, 5.0e9));
-  auto pm = material_map(*c, {{"E_left", fe::MaterialProperty::E, "LEFT"}, {"E_right", fe::MaterialProperty::E, "RIGHT"}});
+  const uq::StochasticSpace space = two_moduli_space();
+  auto pm = two_moduli_map(*c);
   sg::ExpansionOptions ex;
   ex.order = 3;
   const std::string ck = "sg_checkpoint_seconds_np" + std::to_string(world_size()) + ".h5";
