@@ -469,6 +469,7 @@ const fe::ModeSet& Reducer::fixed_modes() {
   ms.multiplicity = la::cluster_multiplicity(ms.eigenvalues, opt_.modes.cluster_tol);
   pad(ws_, ms.vectors, ws_.is_i()); // full length, boundary rows zero
   ws_.canonical_sign(ms.vectors);   // a sign of the geometry, not of the round-off
+  ws_.canonical_multiplets(ms.vectors, ms.eigenvalues);
   fixed_ = std::move(ms);
   return *fixed_;
 }
@@ -492,6 +493,7 @@ const fe::ModeSet& Reducer::free_modes() {
   if (!free_solver_) free_solver_ = std::make_unique<fe::ModeSolver>(o); // kept: numeric refactor only
   free_ = free_solver_->solve(ws_.K(), ws_.M(), ws_.component().K(), ws_.component().M());
   ws_.canonical_sign(free_->vectors); // a sign of the geometry, not of the round-off
+  ws_.canonical_multiplets(free_->vectors, free_->eigenvalues);
   // A free component has rigid_count() rigid motions; one on single-component supports the
   // motion_count() they leave (a symmetry plane: 3, a simply supported strip: 0 to 3).
   FLEXUQ_REQUIRE(free_->rigid_eigenvalues.size() == static_cast<std::size_t>(ws_.motion_count()),
@@ -589,6 +591,7 @@ const fe::ModeSet& Reducer::mixed_modes(const std::vector<std::string>& held) {
   ms.rigid_vectors.clear(); // not padded, not needed: the rigid motions are Φ_R free_rigid().Z
   pad(ws_, ms.vectors, is_f);
   ws_.canonical_sign(ms.vectors); // a sign of the geometry, not of the round-off
+  ws_.canonical_multiplets(ms.vectors, ms.eigenvalues);
   return mixed_[sel] = std::move(ms);
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "flexuq/core/Assert.hpp"
 #include "flexuq/cms/WorkSpace.hpp"
+#include "flexuq/cms/ReducedBodyBuild.hpp"
 
 #include "flexuq/core/Error.hpp"
 
@@ -665,6 +666,45 @@ void WorkSpace::canonical_sign(const std::vector<VecH>& vs) const {
       if (c[0] != 0 && (!win || std::lexicographical_compare(c + 1, c + 5, win + 1, win + 5))) win = c;
     }
     if (win && win[5] < 0) FLEXUQ_PETSC(VecScale(vs[j].get(), -1.0));
+  }
+}
+
+void WorkSpace::canonical_multiplets(const std::vector<VecH>& vs, const std::vector<double>& lambda) const {
+  FLEXUQ_ASSERT(lambda.size() == vs.size(), "one eigenvalue per mode");
+  std::vector<VecH> probes;
+  VecH Mw = new_vector();
+  std::size_t j = 0;
+  while (j < vs.size()) {
+    std::size_t k = j + 1;
+    while (k < vs.size() && std::abs(lambda[k] - lambda[j]) <= kMultipletTol * std::abs(lambda[j])) ++k;
+    const auto m = static_cast<Eigen::Index>(k - j);
+    if (m > 1) {
+      while (static_cast<Eigen::Index>(probes.size()) < m) probes.push_back(cms::probe_field(*this, static_cast<int>(probes.size())));
+      Eigen::MatrixXd G(m, m);
+      for (Eigen::Index b = 0; b < m; ++b) {
+        FLEXUQ_PETSC(MatMult(M(), probes[static_cast<std::size_t>(b)].get(), Mw.get()));
+        for (Eigen::Index a = 0; a < m; ++a) {
+          PetscScalar v = 0;
+          FLEXUQ_PETSC(VecDot(Mw.get(), vs[j + static_cast<std::size_t>(a)].get(), &v));
+          G(a, b) = PetscRealPart(v);
+        }
+      }
+      Eigen::HouseholderQR<Eigen::MatrixXd> qr(G);
+      Eigen::MatrixXd Q = qr.householderQ();
+      const Eigen::MatrixXd R = Q.transpose() * G;
+      for (Eigen::Index i = 0; i < m; ++i)
+        if (R(i, i) < 0) Q.col(i) *= -1.0;
+      std::vector<VecH> rotated;
+      for (Eigen::Index i = 0; i < m; ++i) {
+        VecH v = new_vector();
+        for (Eigen::Index a = 0; a < m; ++a)
+          FLEXUQ_PETSC(VecAXPY(v.get(), Q(a, i), vs[j + static_cast<std::size_t>(a)].get()));
+        rotated.push_back(std::move(v));
+      }
+      for (Eigen::Index i = 0; i < m; ++i)
+        FLEXUQ_PETSC(VecCopy(rotated[static_cast<std::size_t>(i)].get(), vs[j + static_cast<std::size_t>(i)].get()));
+    }
+    j = k;
   }
 }
 

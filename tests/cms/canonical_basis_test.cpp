@@ -17,9 +17,11 @@
 //     reversed and scaled and from the base rotated (a 6 × 6 orthogonal mix of the rigid modes): the
 //     columns are normalised on the picked rigid coordinates (Z(picks, :) = 1), a rule independent of
 //     the SVD's rotation of the null space.
+//  3. Degenerate multiplets (WorkSpace::canonical_multiplets): see the test below.
 // Runs on 1 and 2 ranks with the same expectations (the rule is of the geometry, not the partition).
 #include "CmsTestUtil.hpp"
 
+#include "flexuq/cms/ReducedBodyBuild.hpp"
 #include "flexuq/fe/Modes.hpp"
 
 #include <gtest/gtest.h>
@@ -120,4 +122,45 @@ TEST(CmsCanonicalBasis, RigidNullSpaceOfASupportLineInClosedForm) {
   ASSERT_EQ(b.Z.cols(), 4);
   EXPECT_EQ(b.picks, picks);
   EXPECT_LT((b.Z - Zx).cwiseAbs().maxCoeff(), 1e-12);
+}
+
+// 3. WorkSpace::canonical_multiplets on a square-section bar 0.3 × 0.04 × 0.04 m (8 × 2 × 2 hex8, XMIN
+//    clamped: Craig–Bampton's fixed-interface modes): its first bending pair is degenerate (the section's
+//    y ↔ z symmetry), so the eigensolver's basis inside it is arbitrary. The rule: Φ_Jᵀ M W_J upper
+//    triangular with a positive diagonal (W_J the probe fields), checked to 1e-10; the pair rotated by
+//    any angle and either sign the solver could have returned comes back to the same basis (1e-10).
+TEST(CmsCanonicalBasis, MultipletBasisIsIndependentOfTheSolversRotation) {
+  test::CmsFixture f(test::component_from_yaml(kComm, "\nmodel:\n  generator: {type: box, size: [0.3, 0.04, 0.04], "
+                                                      "cells: [8, 2, 2], order: 1}\n  material: {E: 2.0e11, nu: 0.3, rho: 7800}\n"),
+                     test::interfaces({"XMIN"}), 2);
+  const auto& fm = f.red->fixed_modes();
+  ASSERT_GE(fm.vectors.size(), 2u);
+  const double l0 = fm.eigenvalues[0], l1 = fm.eigenvalues[1];
+  ASSERT_LE(std::abs(l1 - l0), cms::WorkSpace::kMultipletTol * l0); // a degenerate pair (precondition)
+  const Vec p0 = fm.vectors[0].get(), p1 = fm.vectors[1].get();
+  Eigen::Matrix2d G;
+  VecH Mw = f.ws->new_vector();
+  for (int b = 0; b < 2; ++b) {
+    const VecH w = cms::probe_field(*f.ws, b);
+    FLEXUQ_PETSC(MatMult(f.ws->M(), w.get(), Mw.get()));
+    for (int a = 0; a < 2; ++a) FLEXUQ_PETSC(VecDot(Mw.get(), fm.vectors[static_cast<std::size_t>(a)].get(), &G(a, b)));
+  }
+  EXPECT_LE(std::abs(G(1, 0)), 1e-10 * G.cwiseAbs().maxCoeff());
+  EXPECT_GT(G(0, 0), 0.0);
+  EXPECT_GT(G(1, 1), 0.0);
+  for (double angle : {0.3, 2.0, -1.1})
+    for (double flip : {1.0, -1.0}) {
+      SCOPED_TRACE(angle * flip);
+      std::vector<VecH> v;
+      v.push_back(f.ws->new_vector());
+      v.push_back(f.ws->new_vector());
+      const double c = std::cos(angle), s = std::sin(angle);
+      FLEXUQ_PETSC(VecAXPY(v[0].get(), c, p0));
+      FLEXUQ_PETSC(VecAXPY(v[0].get(), s, p1));
+      FLEXUQ_PETSC(VecAXPY(v[1].get(), -flip * s, p0));
+      FLEXUQ_PETSC(VecAXPY(v[1].get(), flip * c, p1));
+      f.ws->canonical_multiplets(v, {l0, l1});
+      EXPECT_LT(distance(v[0].get(), p0, 1.0), 1e-10);
+      EXPECT_LT(distance(v[1].get(), p1, 1.0), 1e-10);
+    }
 }

@@ -139,6 +139,14 @@ public:
   /// opposite signs, which round-off alone would order). @note Collective.
   void canonical_sign(const std::vector<VecH>& vs) const;
   static constexpr double kSignTie = 1e-6;
+  /// Gives each degenerate multiplet of @p vs (M-orthonormal modes, consecutive, eigenvalues
+  /// @p lambda within kMultipletTol of each other: a symmetric part's pairs) its canonical basis
+  /// (docs/cms.md): V_J ← V_J Q, G = V_Jᵀ M W_J = Q R with diag(R) > 0, W_J the first m probe fields
+  /// (cms::probe_field, the stochastic reference's). Q is independent of the basis the eigensolver
+  /// returned inside the multiplet's span (V_J U gives UᵀG = (UᵀQ) R). Other modes are left as they
+  /// are. @note Collective.
+  void canonical_multiplets(const std::vector<VecH>& vs, const std::vector<double>& lambda) const;
+  static constexpr double kMultipletTol = 1e-10;
 
 private:
   const fe::Component* comp_;
