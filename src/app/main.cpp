@@ -60,16 +60,6 @@ void apply_linear_solver_choice(const flexuq::io::Config& cfg, const std::string
   set(*choice);
 }
 
-/// `linear_solver.compress` (docs/config.md, "Common keys"): MUMPS's analysis on the node graph (ICNTL(15))
-/// where the factored matrix has node blocks (la/MumpsCompression.hpp), process-wide like the ordering.
-void apply_linear_solver_compress(const std::string& name) {
-  const auto choice = flexuq::parse_enum(flexuq::la::kMumpsCompressionNames, name);
-  if (!choice)
-    throw flexuq::InputError("linear_solver.compress: unknown value '" + name + "' (" +
-                             flexuq::enum_choices(flexuq::la::kMumpsCompressionNames) + ")");
-  flexuq::la::set_mumps_compression(*choice);
-}
-
 constexpr const char* kVersion = "0.1.0";
 
 } // namespace
@@ -133,7 +123,10 @@ int main(int argc, char** argv) {
                                flexuq::la::set_mumps_out_of_core);
     apply_linear_solver_choice(cfg, "linear_solver.block_solve", flexuq::la::kMumpsBlockSolveNames,
                                flexuq::la::set_mumps_block_solve);
-    if (cfg.has("linear_solver.compress")) apply_linear_solver_compress(cfg.get<std::string>("linear_solver.compress"));
+    // compress: MUMPS's analysis on the node graph (ICNTL(15)) where the factored matrix has node blocks
+    // (la/MumpsCompression.hpp).
+    apply_linear_solver_choice(cfg, "linear_solver.compress", flexuq::la::kMumpsCompressionNames,
+                               flexuq::la::set_mumps_compression);
     std::string verb = args.verb;
     if (verb == "run") verb = cfg.get<std::string>("command", "modes"); // the job names its command
     else if (cfg.has("command")) {
